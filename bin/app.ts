@@ -1,0 +1,105 @@
+import type { Config } from '../lib/config';
+import { isDevelopment } from '../lib/config';
+import { ensureDatabase, openStore, type Store } from '../lib/database';
+import { startJobQueue, type JobQueue } from '../lib/jobs';
+import type { Logger } from '../lib/logger';
+import { listen, type RunningServer } from '../lib/server';
+import type { SubgraphDefinition, SubgraphDeps } from '../lib/subgraph';
+import { createGateway, type Gateway } from '../gateway';
+import { composeSupergraph } from '../gateway/compose';
+import { InProcessDataSource, type SubgraphDataSource } from '../gateway/datasources';
+import { inProcessExecutor } from '../rest-adapter/core/executor';
+import { createSurfaceApp, type Surface } from '../rest-adapter/core/surface';
+import { financeSurface } from '../rest-adapter/finance';
+import { predictionSurface } from '../rest-adapter/predictions';
+import { registrySurface } from '../rest-adapter/registry';
+import { SUBGRAPHS, composeUrl } from './subgraphs';
+
+export const SURFACES: { surface: Surface; port: (c: Config) => number }[] = [
+  { surface: predictionSurface, port: (c) => c.PREDICTIONS_PORT },
+  { surface: registrySurface, port: (c) => c.REGISTRY_PORT },
+  { surface: financeSurface, port: (c) => c.PORT },
+];
+
+export interface App {
+  gateway: Gateway;
+  urls: { gateway: string; predictions: string; registry: string; finance: string };
+  /** Each subgraph's domain services (the CLI, tests and demo set-up use them directly). */
+  services: Record<string, any>;
+  /** Credentials generated during this start (shown once). */
+  generatedCredentials: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+interface Running {
+  def: SubgraphDefinition<any>;
+  store: Store;
+  services: any;
+  deps: SubgraphDeps;
+}
+
+/**
+ * The whole system in one process: every subgraph in-process, the gateway, the three REST
+ * surfaces calling the gateway without HTTP. Used by `npm start`, the tests and the benchmarks.
+ */
+export async function startApp(config: Config, logger: Logger, opts: { databaseUrl: string; randomPorts?: boolean }): Promise<App> {
+  const started = Date.now();
+  await ensureDatabase(opts.databaseUrl);
+  const toClose: { close(): Promise<void> }[] = [];
+  let jobs: JobQueue | undefined;
+  const running: Running[] = [];
+  const servers: RunningServer[] = [];
+  let gateway: Gateway | undefined;
+  const stop = async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    await gateway?.stop();
+    for (const r of running.reverse()) await r.def.stop?.(r.services);
+    await jobs?.stop();
+    await Promise.all(toClose.map((s) => s.close()));
+  };
+  try {
+    const stores = await Promise.all(
+      SUBGRAPHS.map((def) => openStore(def.store, { url: opts.databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true })),
+    );
+    toClose.push(...stores);
+    jobs = await startJobQueue({ url: opts.databaseUrl, logger });
+    for (const [i, def] of SUBGRAPHS.entries()) {
+      const deps: SubgraphDeps = { store: stores[i], databaseUrl: opts.databaseUrl, config, logger: logger.child({ subgraph: def.name }), jobs };
+      running.push({ def, store: stores[i], deps, services: await def.createServices(deps) });
+    }
+    const schemas = await Promise.all(running.map((r) => r.def.buildSchema(r.services)));
+    const supergraphSdl = composeSupergraph(running.map((r, i) => ({ name: r.def.name, url: composeUrl(r.def.name), schema: schemas[i] })));
+    const dataSources: Record<string, SubgraphDataSource> = {};
+    running.forEach((r, i) => (dataSources[r.def.name] = new InProcessDataSource(schemas[i], r.deps.logger)));
+    gateway = await createGateway({
+      supergraphSdl,
+      dataSources,
+      logger,
+      development: isDevelopment(config),
+      limits: { maxDepth: config.MAX_QUERY_DEPTH, maxCost: config.MAX_QUERY_COST },
+    });
+    const generatedCredentials: Record<string, string> = {};
+    for (const r of running) {
+      const notes = await r.def.start?.(r.services, r.deps);
+      if (notes && notes.generatedCredentials) Object.assign(generatedCredentials, notes.generatedCredentials);
+    }
+    const executor = inProcessExecutor(gateway);
+    const port = (p: number) => (opts.randomPorts ? 0 : p);
+    servers.push(await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT)));
+    for (const { surface, port: surfacePort } of SURFACES) {
+      const app = createSurfaceApp(surface, { executor, logger, bodyLimit: config.REST_BODY_LIMIT });
+      servers.push(await listen(app, config.HOST, port(surfacePort(config))));
+    }
+    logger.info({ ms: Date.now() - started }, 'ready');
+    return {
+      gateway,
+      urls: { gateway: servers[0].url, predictions: servers[1].url, registry: servers[2].url, finance: servers[3].url },
+      services: Object.fromEntries(running.map((r) => [r.def.name, r.services])),
+      generatedCredentials,
+      stop,
+    };
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+}

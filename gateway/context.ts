@@ -1,0 +1,15 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from '../lib/logger';
+import { ANONYMOUS, type Principal } from '../lib/principal';
+
+/** The gateway's per-operation context. `principal` is set once, by useAuthentication. */
+export interface GatewayContext {
+  requestId: string;
+  headers: IncomingHttpHeaders;
+  logger: Logger;
+  principal: Principal;
+}
+
+export function createGatewayContext(headers: IncomingHttpHeaders, requestId: string, logger: Logger): GatewayContext {
+  return { requestId, headers, logger, principal: ANONYMOUS };
+}

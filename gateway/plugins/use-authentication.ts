@@ -1,0 +1,21 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { rateLimitHeaders, type Authenticator } from '../authentication';
+import type { GatewayContext } from '../context';
+
+/**
+ * Verifies the caller once per operation, before any subgraph is asked: the principal lands in the
+ * context (and so reaches every subgraph), and a metered key's quota state goes out as X-RateLimit-*.
+ */
+export function useAuthentication(authenticator: Authenticator): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, response }) {
+          const { principal, quota } = await authenticator.authenticate(contextValue, { meter: true });
+          contextValue.principal = principal;
+          if (quota) for (const [name, value] of rateLimitHeaders(quota)) response.http.headers.set(name, value);
+        },
+      };
+    },
+  };
+}

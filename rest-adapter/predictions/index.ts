@@ -1,0 +1,48 @@
+import { detailErrorShape } from '../core/errors';
+import { mountApiDocs } from '../core/docs';
+import { buildOpenApi } from '../core/openapi';
+import type { Surface } from '../core/surface';
+import { predictionErrors } from './errors';
+import { API_VERSION, DOCS_PATH, OPENAPI_PATH, predictionRoutes } from './routes';
+import { errorBody } from './schemas';
+
+const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+export function predictionOpenApi(surface: Surface): Record<string, unknown> {
+  return buildOpenApi(surface, {
+    securitySchemes: {
+      apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+    },
+    security: { apiKey: [{ apiKey: [] }], adminKey: [{ apiKey: [] }], none: [] },
+    errorSchema: errorBody,
+    responseHeaders: {
+      'X-RateLimit-Limit': { description: 'Requests allowed per UTC day on this key\'s plan (absent for unlimited keys).', schema: { type: 'integer' } },
+      'X-RateLimit-Remaining': { description: 'Requests left today.', schema: { type: 'integer' } },
+      'X-RateLimit-Reset': { description: 'When the count resets (00:00 UTC), as Unix time in seconds.', schema: { type: 'integer' } },
+    },
+  });
+}
+
+/** The prediction API's REST surface (port 8080). */
+export const predictionSurface: Surface = {
+  product: 'predictions',
+  title: 'Match Prediction API',
+  version: API_VERSION,
+  description: [
+    'Football match predictions from a model trained on real results.',
+    '',
+    'Every request carries `Authorization: Bearer <API_KEY>`. Each API request counts once against the key\'s daily quota',
+    '(Free 50, Pro 5,000, Enterprise per key), which resets at 00:00 UTC. Responses carry `X-RateLimit-Limit`,',
+    '`X-RateLimit-Remaining` and `X-RateLimit-Reset`; past the quota the answer is 429 with `Retry-After`.',
+    'A missing, malformed, unknown or revoked key gets 401 with `WWW-Authenticate: Bearer`.',
+    'Errors have the body `{"detail": "<message>", "code": "<code>"}`.',
+  ].join('\n'),
+  routes: predictionRoutes,
+  catalogue: predictionErrors,
+  errorShape: detailErrorShape,
+  cors: { origins: '*', allowHeaders: ['authorization', 'content-type', 'x-request-id'], exposeHeaders: [...RATE_LIMIT_HEADERS, 'retry-after', 'x-request-id'] },
+  passHeaders: RATE_LIMIT_HEADERS,
+  pages(app) {
+    mountApiDocs(app, { openapiPath: OPENAPI_PATH, docsPath: DOCS_PATH, title: 'Match Prediction API', document: () => predictionOpenApi(predictionSurface) });
+  },
+};

@@ -1,0 +1,45 @@
+import { listen } from '../../lib/database';
+import { buildFederatedSchema, type SubgraphContext, type SubgraphDefinition } from '../../lib/subgraph';
+import { MATCHES_CHANGED_CHANNEL } from './domain/loader';
+import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch } from './schema/resolvers';
+import { createFootballServices, type FootballServices } from './services';
+import { footballStore } from './store';
+
+const stopListening = new WeakMap<FootballServices, () => Promise<void>>();
+
+/** Competitions, seasons, teams and matches: the real data the prediction product stands on. */
+export const footballSubgraph: SubgraphDefinition<FootballServices> = {
+  name: 'football',
+  store: footballStore,
+  createServices: ({ store, logger }) => createFootballServices(store, logger),
+  buildSchema: (services) =>
+    buildFederatedSchema({
+      resolvers: [CompetitionResolver, TeamResolver, MatchResolver],
+      services,
+      referenceResolvers: {
+        Match: {
+          __resolveReference: async (ref: { id: number }, ctx: SubgraphContext) => {
+            const row = await matchLoader(ctx, services!).load(ref.id);
+            return row ? toMatch(row, services!) : null;
+          },
+        },
+        Team: {
+          __resolveReference: (ref: { id: number }) => {
+            const t = services!.catalogue.team(ref.id);
+            return t ? { ...t } : null;
+          },
+        },
+        Competition: {
+          __resolveReference: (ref: { code: string }) => services!.catalogue.competition(ref.code) ?? null,
+        },
+      },
+    }),
+  async start(services, { databaseUrl, logger }) {
+    await services.loader.loadShipped();
+    await services.catalogue.refresh();
+    stopListening.set(services, listen(databaseUrl, MATCHES_CHANGED_CHANNEL, () => void services.dataChanged(), logger));
+  },
+  async stop(services) {
+    await stopListening.get(services)?.();
+  },
+};

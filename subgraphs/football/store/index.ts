@@ -1,0 +1,9 @@
+import type { StoreDefinition } from '../../../lib/database';
+import { FootballInit1732200000100 } from './migrations/1732200000100-FootballInit';
+
+/** The football schema is read and written with SQL (bulk loads, keyset pages); no ORM entities. */
+export const footballStore: StoreDefinition = {
+  schema: 'football',
+  entities: [],
+  migrations: [FootballInit1732200000100],
+};

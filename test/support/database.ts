@@ -1,0 +1,93 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from 'node:net';
+import pg from 'pg';
+import { projectRoot } from '../../lib/paths';
+
+/** Where the tests' PostgreSQL is: DATABASE_URL, else the server on 127.0.0.1:5432, else an embedded one. */
+export const TEST_SERVER_ENV = 'MATCHDAY_TEST_PG';
+export const TEMPLATE_ENV = 'MATCHDAY_TEST_TEMPLATE';
+/** Tags this jest run's databases, so that teardown drops only its own. */
+export const RUN_ENV = 'MATCHDAY_TEST_RUN';
+
+export function serverUrl(): string {
+  const url = process.env[TEST_SERVER_ENV];
+  if (!url) throw new Error(`${TEST_SERVER_ENV} is not set: run the tests through jest (globalSetup prepares the database)`);
+  return url;
+}
+
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export function portOpen(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export async function admin<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fingerprint of everything that shapes the template database: migrations, job schema, data. */
+export function templateFingerprint(): string {
+  const hash = createHash('sha256');
+  const root = projectRoot();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else hash.update(path.slice(root.length)).update(readFileSync(path));
+    }
+  };
+  for (const sub of readdirSync(join(root, 'subgraphs')).sort()) {
+    const store = join(root, 'subgraphs', sub, 'store');
+    try {
+      walk(store);
+    } catch {
+      /* a subgraph without a store */
+    }
+  }
+  walk(join(root, 'subgraphs', 'football', 'domain'));
+  walk(join(root, 'data', 'football'));
+  hash.update(readFileSync(join(root, 'package-lock.json')));
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** A fresh database cloned from the migrated, loaded template: each test file gets its own. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = serverUrl();
+  const template = process.env[TEMPLATE_ENV]!;
+  const name = `mdtest_${process.env[RUN_ENV]}_${randomBytes(4).toString('hex')}`;
+  // two clones of one template at the same moment collide ("source database is being accessed"): retry
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin(server, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 300));
+    }
+  }
+  return {
+    url: withDatabase(server, name),
+    drop: () => admin(server, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
