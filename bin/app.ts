@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../lib/config';
 import { isDevelopment } from '../lib/config';
 import { ensureDatabase, openStore, type Store } from '../lib/database';
@@ -5,21 +6,14 @@ import { startJobQueue, type JobQueue } from '../lib/jobs';
 import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
 import type { SubgraphDefinition, SubgraphDeps } from '../lib/subgraph';
+import { DeferredSupergraphClient } from '../lib/supergraph-client';
 import { createGateway, type Gateway } from '../gateway';
 import { composeSupergraph } from '../gateway/compose';
 import { InProcessDataSource, type SubgraphDataSource } from '../gateway/datasources';
 import { inProcessExecutor } from '../rest-adapter/core/executor';
-import { createSurfaceApp, type Surface } from '../rest-adapter/core/surface';
-import { financeSurface } from '../rest-adapter/finance';
-import { predictionSurface } from '../rest-adapter/predictions';
-import { registrySurface } from '../rest-adapter/registry';
+import { createSurfaceApp } from '../rest-adapter/core/surface';
+import { SURFACES } from '../rest-adapter/surfaces';
 import { SUBGRAPHS, composeUrl } from './subgraphs';
-
-export const SURFACES: { surface: Surface; port: (c: Config) => number }[] = [
-  { surface: predictionSurface, port: (c) => c.PREDICTIONS_PORT },
-  { surface: registrySurface, port: (c) => c.REGISTRY_PORT },
-  { surface: financeSurface, port: (c) => c.PORT },
-];
 
 export interface App {
   gateway: Gateway;
@@ -63,8 +57,11 @@ export async function startApp(config: Config, logger: Logger, opts: { databaseU
     );
     toClose.push(...stores);
     jobs = await startJobQueue({ url: opts.databaseUrl, logger });
+    const supergraphClients: DeferredSupergraphClient[] = [];
     for (const [i, def] of SUBGRAPHS.entries()) {
-      const deps: SubgraphDeps = { store: stores[i], databaseUrl: opts.databaseUrl, config, logger: logger.child({ subgraph: def.name }), jobs };
+      const supergraph = new DeferredSupergraphClient(def.name);
+      supergraphClients.push(supergraph);
+      const deps: SubgraphDeps = { store: stores[i], databaseUrl: opts.databaseUrl, supergraph, config, logger: logger.child({ subgraph: def.name }), jobs };
       running.push({ def, store: stores[i], deps, services: await def.createServices(deps) });
     }
     const schemas = await Promise.all(running.map((r) => r.def.buildSchema(r.services)));
@@ -78,6 +75,8 @@ export async function startApp(config: Config, logger: Logger, opts: { databaseU
       development: isDevelopment(config),
       limits: { maxDepth: config.MAX_QUERY_DEPTH, maxCost: config.MAX_QUERY_COST },
     });
+    const gw = gateway;
+    for (const c of supergraphClients) c.bind((query, variables, principal) => gw.execute({ query, variables }, {}, randomUUID(), principal).then((r) => r.body));
     const generatedCredentials: Record<string, string> = {};
     for (const r of running) {
       const notes = await r.def.start?.(r.services, r.deps);

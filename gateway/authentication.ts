@@ -1,6 +1,6 @@
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { ANONYMOUS, GATEWAY, type Principal } from '../lib/principal';
+import { ANONYMOUS, GATEWAY, PRINCIPAL_HEADER, verifyPrincipal, type Principal } from '../lib/principal';
 import type { GatewayContext } from './context';
 import { credentialFrom } from './credentials';
 import type { SubgraphCaller } from './datasources';
@@ -42,9 +42,19 @@ function httpError(message: string, code: string, status: number, headers: [stri
  * the keys), and meters it there: one request counted per API operation, whatever the query plan.
  */
 export class Authenticator {
-  constructor(private readonly access: SubgraphCaller) {}
+  constructor(
+    private readonly access: SubgraphCaller,
+    /** Verifies service principals signed by other subgraphs (remote topology). */
+    private readonly internalSecret?: string,
+  ) {}
 
   async authenticate(ctx: GatewayContext, opts: { meter: boolean }): Promise<Authentication> {
+    const signed = ctx.headers[PRINCIPAL_HEADER];
+    if (signed !== undefined) {
+      const principal = this.internalSecret && typeof signed === 'string' ? verifyPrincipal(signed, this.internalSecret) : undefined;
+      if (principal?.kind !== 'service') throw httpError('Invalid service credential.', 'INVALID_CREDENTIALS', 401, []);
+      return { principal, quota: null };
+    }
     const credential = credentialFrom(ctx.headers);
     if (credential.kind === 'none') return { principal: ANONYMOUS, quota: null };
     if (credential.kind === 'malformed') {

@@ -8,8 +8,10 @@ export interface GatewayContext {
   headers: IncomingHttpHeaders;
   logger: Logger;
   principal: Principal;
+  /** Set for in-process callers that bring their own verified principal (a subgraph's service principal). */
+  preverified: boolean;
 }
 
-export function createGatewayContext(headers: IncomingHttpHeaders, requestId: string, logger: Logger): GatewayContext {
-  return { requestId, headers, logger, principal: ANONYMOUS };
+export function createGatewayContext(headers: IncomingHttpHeaders, requestId: string, logger: Logger, principal?: Principal): GatewayContext {
+  return { requestId, headers, logger, principal: principal ?? ANONYMOUS, preverified: principal !== undefined };
 }

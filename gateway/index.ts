@@ -5,7 +5,7 @@ import { ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
-import { isAdmin } from '../lib/principal';
+import { isAdmin, type Principal } from '../lib/principal';
 import { cors, requestContext } from '../lib/http';
 import type { Logger } from '../lib/logger';
 import { Authenticator } from './authentication';
@@ -22,6 +22,8 @@ export interface GatewayOptions {
   logger: Logger;
   development: boolean;
   limits: { maxDepth: number; maxCost: number };
+  /** Verifies principals signed by subgraphs calling the gateway (remote topology). */
+  internalSecret?: string;
 }
 
 export interface ExecutedOperation {
@@ -34,8 +36,11 @@ export interface Gateway {
   server: ApolloServer<GatewayContext>;
   /** Express app: POST /graphql, the IDE on GET /graphql (browsers), /healthz. */
   app: Express;
-  /** Runs one operation in-process, as if it had arrived over HTTP with these headers. */
-  execute(request: GraphQLRequest, headers: IncomingHttpHeaders, requestId: string): Promise<ExecutedOperation>;
+  /**
+   * Runs one operation in-process, as if it had arrived over HTTP with these headers; or, for a
+   * subgraph reading the supergraph, as its already-verified service `principal`.
+   */
+  execute(request: GraphQLRequest, headers: IncomingHttpHeaders, requestId: string, principal?: Principal): Promise<ExecutedOperation>;
   stop(): Promise<void>;
 }
 
@@ -43,7 +48,7 @@ export interface Gateway {
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const access = opts.dataSources.access;
   if (!access) throw new Error('the access subgraph is required: it verifies credentials');
-  const authenticator = new Authenticator(access);
+  const authenticator = new Authenticator(access, opts.internalSecret);
   const gateway = new ApolloGateway({
     supergraphSdl: opts.supergraphSdl,
     buildService: ({ name }) => {
@@ -106,8 +111,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   return {
     server,
     app,
-    async execute(request, headers, requestId) {
-      const response = await server.executeOperation(request, { contextValue: createGatewayContext(headers, requestId, opts.logger.child({ requestId })) });
+    async execute(request, headers, requestId, principal) {
+      const response = await server.executeOperation(request, { contextValue: createGatewayContext(headers, requestId, opts.logger.child({ requestId }), principal) });
       const body = response.body.kind === 'single' ? response.body.singleResult : response.body.initialResult;
       return { status: response.http.status ?? 200, headers: response.http.headers, body: body as ExecutedOperation['body'] };
     },

@@ -25,6 +25,8 @@ const schema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** local: subgraphs in this process; remote: subgraphs reached over HTTP (docker compose). */
   SUBGRAPH_MODE: z.enum(['local', 'remote']).default('local'),
+  /** A standalone subgraph's own port (docker compose: one container per subgraph). */
+  SUBGRAPH_PORT: port(4000),
   SUBGRAPH_URL_FOOTBALL: optionalUrl,
   SUBGRAPH_URL_ACCESS: optionalUrl,
   SUBGRAPH_URL_PREDICTIONS: optionalUrl,
@@ -36,6 +38,12 @@ const schema = z.object({
   PUBLIC_URL_PREDICTIONS: optionalUrl,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Match Predictions <no-reply@localhost>'),
+  /** Shared secret of the inbound-mail webhook (header X-Inbound-Mail-Secret); unset: the webhook is disabled. */
+  INBOUND_MAIL_SECRET: z.string().min(16).optional(),
+  /** Model family of each new version: dixon-coles, elo, pi-ratings or ensemble. */
+  PREDICTION_MODEL: z.string().default('ensemble'),
+  /** Seasons per league predicted walk-forward after each retrain (they feed the statistics). */
+  BACKTEST_SEASONS: z.coerce.number().int().min(1).max(15).default(5),
   MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(12),
   MAX_QUERY_COST: z.coerce.number().int().min(10).default(5000),
   REST_BODY_LIMIT: z.string().default('100kb'),

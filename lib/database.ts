@@ -90,8 +90,9 @@ export async function ensureDatabase(url: string): Promise<void> {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
   } catch (err) {
-    // another process created it first
-    if ((err as { code?: string }).code !== '42P04') throw err;
+    // another process created it first (23505: both passed the check at the same moment)
+    const code = (err as { code?: string }).code;
+    if (code !== '42P04' && code !== '23505') throw err;
   } finally {
     await client.end();
   }

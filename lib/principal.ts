@@ -5,6 +5,8 @@ export type Principal =
   | { kind: 'anonymous' }
   /** The gateway itself, for internal operations (credential verification). */
   | { kind: 'gateway' }
+  /** Another subgraph reading the supergraph for its own work (e.g. training data); never an administrator. */
+  | { kind: 'service'; name: string }
   | { kind: 'api-key'; keyId: string; prefix: string; name: string; role: 'client' | 'admin'; plan: string };
 
 export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });

@@ -10,6 +10,7 @@ import { forbidden, unauthenticated } from './errors';
 import type { JobQueue } from './jobs';
 import type { Logger } from './logger';
 import type { Principal } from './principal';
+import type { SupergraphClient } from './supergraph-client';
 
 /** What every resolver receives: the verified principal, the request id and per-request loaders. */
 export interface SubgraphContext {
@@ -40,6 +41,7 @@ export const authChecker: AuthChecker<SubgraphContext, Role> = ({ context }, rol
     throw forbidden('This operation is internal to the gateway.');
   }
   if (p.kind === 'anonymous') throw unauthenticated();
+  if (p.kind === 'gateway') throw forbidden('The gateway principal is for credential verification only.');
   if (roles.includes('admin') && !(p.kind === 'api-key' && p.role === 'admin')) {
     throw forbidden('This operation requires an administrator key.');
   }
@@ -49,6 +51,8 @@ export const authChecker: AuthChecker<SubgraphContext, Role> = ({ context }, rol
 export interface SubgraphDeps {
   store: Store;
   databaseUrl: string;
+  /** Reads from the rest of the supergraph, as this subgraph's service principal. */
+  supergraph: SupergraphClient;
   config: Config;
   logger: Logger;
   jobs: JobQueue;

@@ -19,4 +19,6 @@ export function mountApiDocs(app: Express, opts: { openapiPath: string; docsPath
 <title>${opts.title}: API reference</title><style>body{margin:0}</style></head>
 <body><redoc spec-url="${opts.openapiPath}" hide-download-button="false"></redoc><script src="${bundlePath}"></script></body></html>`;
   app.get(opts.docsPath, (_req, res) => res.type('html').send(html));
+  // without its trailing slash: redirect, as the route table's paths do
+  if (opts.docsPath.endsWith('/')) app.get(opts.docsPath.slice(0, -1), (_req, res) => res.redirect(301, opts.docsPath));
 }

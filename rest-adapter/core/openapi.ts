@@ -24,6 +24,8 @@ export interface OpenApiOptions {
   responseHeaders?: Record<string, { description: string; schema: unknown }>;
 }
 
+const REQUEST_TYPE = { json: 'application/json', form: 'application/x-www-form-urlencoded', text: 'message/rfc822' } as const;
+
 const jsonSchema = (schema: z.ZodType) => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
@@ -67,7 +69,7 @@ export function buildOpenApi(surface: Surface, opts: OpenApiOptions): Record<str
       ...(route.tags ? { tags: route.tags } : {}),
       security: opts.security[route.security] ?? [],
       ...(parameters.length ? { parameters } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } } } : {}),
+      ...(route.body ? { requestBody: { required: !route.body.safeParse(undefined).success, content: { [REQUEST_TYPE[route.consumes ?? 'json']]: { schema: jsonSchema(route.body) } } } } : {}),
       responses,
     };
   }

@@ -37,10 +37,28 @@ export interface Route {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /**
+   * Body format: JSON (default), an HTML form (application/x-www-form-urlencoded), or raw text
+   * such as an RFC 822 message (the body arrives as a string).
+   */
+  consumes?: 'json' | 'form' | 'text';
   variables?: (input: RouteInput<any, any, any>) => Record<string, unknown>;
   /** Turns the operation's data into the reply (default: the data as JSON). */
   respond?: (data: any, input: RouteInput<any, any, any>) => Reply;
+  /**
+   * Replies to a failed operation or invalid input in the route's own format (e.g. an HTML form
+   * shown again with its messages). Default: the surface's JSON error body.
+   */
+  respondError?: (error: RouteError, input: RouteInput<any, any, any>) => Reply;
   response: { status?: number; description: string; schema?: z.ZodType; contentType?: string; headers?: Record<string, string> };
   /** Error statuses this route documents (the surface adds the common ones). */
   errors?: number[];
+}
+
+/** An error as a route sees it: HTTP status, the surface's code label, message and per-field messages. */
+export interface RouteError {
+  status: number;
+  code: string;
+  message: string;
+  fields?: Record<string, string[]>;
 }

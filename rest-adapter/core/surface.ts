@@ -75,7 +75,11 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
   app.use(cors(surface.cors));
   surface.pages?.(app);
 
-  const jsonBody = express.json({ limit: opts.bodyLimit, strict: false });
+  const parsers = {
+    json: express.json({ limit: opts.bodyLimit, strict: false }),
+    form: express.urlencoded({ limit: opts.bodyLimit, extended: false }),
+    text: express.text({ limit: opts.bodyLimit, type: () => true }),
+  };
   const methodsByPath = new Map<string, Set<string>>();
 
   for (const route of surface.routes) {
@@ -90,14 +94,18 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
         if (!parsed.success) return sendCoreError(res, surface, 'not_found', 'Not found.');
         input.params = parsed.data as Record<string, string>;
       }
+      const invalid = (message: string, fields: Record<string, string[]>) =>
+        route.respondError
+          ? sendReply(res, route.respondError({ status: 400, code: surface.errorShape.coreCode('invalid'), message, fields }, input))
+          : sendCoreError(res, surface, 'invalid', message, fields);
       if (route.query) {
         const parsed = route.query.safeParse(req.query);
-        if (!parsed.success) return sendCoreError(res, surface, 'invalid', 'Invalid query parameters.', fieldErrors(parsed.error, 'query'));
+        if (!parsed.success) return invalid('Invalid query parameters.', fieldErrors(parsed.error, 'query'));
         input.query = parsed.data;
       }
       if (route.body) {
         const parsed = route.body.safeParse(req.body);
-        if (!parsed.success) return sendCoreError(res, surface, 'invalid', 'Invalid request body.', fieldErrors(parsed.error, 'body'));
+        if (!parsed.success) return invalid('Invalid request body.', fieldErrors(parsed.error, 'body'));
         input.body = parsed.data;
       }
       const variables = route.variables ? route.variables(input) : {};
@@ -110,6 +118,10 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
       if (error) {
         const mapped = mapGraphQLError(error, surface.catalogue);
         if (mapped.status >= 500) req.log.error({ error }, 'operation failed');
+        if (route.respondError) {
+          const fields = mapped.details && typeof mapped.details === 'object' ? (mapped.details as Record<string, string[]>) : undefined;
+          return sendReply(res, route.respondError({ status: mapped.status, code: mapped.code, message: mapped.message, fields }, input));
+        }
         for (const [k, v] of Object.entries(mapped.headers)) res.setHeader(k, v);
         // headers the gateway attached to the error (Retry-After, WWW-Authenticate details)
         for (const name of ['retry-after', 'www-authenticate']) {
@@ -124,7 +136,7 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
     };
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     if (route.method === 'GET' || route.method === 'DELETE') app[method](route.path, handler);
-    else app[method](route.path, requireJson(surface), jsonBody, handler);
+    else app[method](route.path, requireContentType(surface, route.consumes ?? 'json'), parsers[route.consumes ?? 'json'], handler);
   }
 
   // The same path with a wrong method: 405 with Allow. A missing trailing slash: redirect, as Django does.
@@ -161,13 +173,15 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
   return app;
 }
 
-/** Bodies must be JSON (an empty body is fine: some POSTs take none). */
-function requireJson(surface: Surface) {
+const CONTENT_TYPES = { json: ['application/json'], form: ['application/x-www-form-urlencoded'], text: ['message/rfc822', 'text/plain'] };
+
+/** A body must come in the route's format (an empty body is fine: some POSTs take none). */
+function requireContentType(surface: Surface, consumes: 'json' | 'form' | 'text') {
   return (req: Request, res: Response, next: () => void) => {
     const length = Number(req.headers['content-length'] ?? 0);
     const chunked = req.headers['transfer-encoding'] !== undefined;
-    if ((length > 0 || chunked) && !req.is('application/json')) {
-      return sendCoreError(res, surface, 'unsupported_media_type', 'Request body must be application/json.');
+    if ((length > 0 || chunked) && !req.is(CONTENT_TYPES[consumes])) {
+      return sendCoreError(res, surface, 'unsupported_media_type', `Request body must be ${CONTENT_TYPES[consumes].join(' or ')}.`);
     }
     next();
   };

@@ -1,16 +1,21 @@
 import { buildFederatedSchema, type SubgraphDefinition } from '../../lib/subgraph';
+import { runStandaloneSubgraph } from '../../lib/subgraph-server';
+import { createMailer } from '../../lib/mailer';
+import { ApplicationResolver } from './schema/application-resolvers';
 import { AccessResolver } from './schema/resolvers';
 import { createAccessServices, type AccessServices } from './services';
 import { accessStore } from './store';
 
-/** The prediction API's credentials: API keys, plans and daily quotas. */
+/** The prediction API's credentials: API keys, plans, daily quotas and the applications for keys. */
 export const accessSubgraph: SubgraphDefinition<AccessServices> = {
   name: 'access',
   store: accessStore,
-  createServices: ({ store }) => createAccessServices(store),
-  buildSchema: (services) => buildFederatedSchema({ resolvers: [AccessResolver], services }),
+  createServices: ({ store, config, logger }) => createAccessServices(store, { mailer: createMailer(config, logger), config, logger }),
+  buildSchema: (services) => buildFederatedSchema({ resolvers: [AccessResolver, ApplicationResolver], services }),
   async start(services, { config }) {
     const { generatedKey } = await services.apiKeys.bootstrapAdmin(config.ADMIN_API_KEY);
     return generatedKey ? { generatedCredentials: { ADMIN_API_KEY: generatedKey } } : undefined;
   },
 };
+
+if (require.main === module) void runStandaloneSubgraph(accessSubgraph);

@@ -1,6 +1,7 @@
 import { listen } from '../../lib/database';
 import { buildFederatedSchema, type SubgraphContext, type SubgraphDefinition } from '../../lib/subgraph';
-import { MATCHES_CHANGED_CHANNEL } from './domain/loader';
+import { runStandaloneSubgraph } from '../../lib/subgraph-server';
+import { MATCHES_CHANGED } from '../../lib/events';
 import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch } from './schema/resolvers';
 import { createFootballServices, type FootballServices } from './services';
 import { footballStore } from './store';
@@ -37,9 +38,11 @@ export const footballSubgraph: SubgraphDefinition<FootballServices> = {
   async start(services, { databaseUrl, logger }) {
     await services.loader.loadShipped();
     await services.catalogue.refresh();
-    stopListening.set(services, listen(databaseUrl, MATCHES_CHANGED_CHANNEL, () => void services.dataChanged(), logger));
+    stopListening.set(services, listen(databaseUrl, MATCHES_CHANGED, () => void services.dataChanged(), logger));
   },
   async stop(services) {
     await stopListening.get(services)?.();
   },
 };
+
+if (require.main === module) void runStandaloneSubgraph(footballSubgraph);

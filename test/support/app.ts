@@ -19,7 +19,8 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-export const TEST_ADMIN_KEY = 'test_admin_key_0123456789abcdefghijklmnop';
+export { TEMPLATE_ADMIN_KEY as TEST_ADMIN_KEY } from './keys';
+import { TEMPLATE_ADMIN_KEY } from './keys';
 
 /** The whole system in-process against this test file's own database, on random ports. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -29,7 +30,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: db.url,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'matchday-test-')),
-    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    ADMIN_API_KEY: TEMPLATE_ADMIN_KEY,
     DB_POOL_SIZE: '5',
     ...env,
   });

@@ -66,6 +66,7 @@ export function templateFingerprint(): string {
     }
   }
   walk(join(root, 'subgraphs', 'football', 'domain'));
+  walk(join(root, 'subgraphs', 'predictions', 'domain'));
   walk(join(root, 'data', 'football'));
   hash.update(readFileSync(join(root, 'package-lock.json')));
   return hash.digest('hex').slice(0, 12);

@@ -1,14 +1,16 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { createLogger } from '../../lib/logger';
-import { openStore } from '../../lib/database';
-import { startJobQueue } from '../../lib/jobs';
 import { startEmbeddedPostgres } from '../../lib/embedded-postgres';
 import { projectRoot } from '../../lib/paths';
-import { SUBGRAPHS } from '../../bin/subgraphs';
+import { startApp } from '../../bin/app';
+import type { PredictionServices } from '../../subgraphs/predictions/services';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { loadConfig } from '../../lib/config';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { TEMPLATE_ADMIN_KEY } from './keys';
 import { RUN_ENV, TEMPLATE_ENV, TEST_SERVER_ENV, admin, portOpen, templateFingerprint, withDatabase } from './database';
 
 /**
@@ -40,6 +42,10 @@ export default async function globalSetup() {
   }
 }
 
+/**
+ * The template is what a first `npm start` leaves behind: migrations, the job schema, the football
+ * data and model version 1 (trained on a one-season evaluation window to keep this quick).
+ */
 async function buildTemplate(server: string, template: string, logger: ReturnType<typeof createLogger>) {
   const building = `${template}_building`;
   await admin(server, async (c) => {
@@ -47,19 +53,33 @@ async function buildTemplate(server: string, template: string, logger: ReturnTyp
     await c.query(`CREATE DATABASE "${building}"`);
   });
   const url = withDatabase(server, building);
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: url });
-  const stores = await Promise.all(SUBGRAPHS.map((def) => openStore(def.store, { url, poolSize: 2, logger, migrate: true })));
-  const jobs = await startJobQueue({ url, logger });
-  await jobs.stop();
-  for (const [i, def] of SUBGRAPHS.entries()) {
-    const services = await def.createServices({ store: stores[i], databaseUrl: url, config, logger, jobs });
-    if (def.name === 'football') await (services as { loader: { loadShipped(): Promise<unknown> } }).loader.loadShipped();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    DATABASE_URL: url,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'matchday-template-')),
+    ADMIN_API_KEY: TEMPLATE_ADMIN_KEY,
+    BACKTEST_SEASONS: '1',
+  });
+  const started = Date.now();
+  const app = await startApp(config, logger, { databaseUrl: url, randomPorts: true });
+  try {
+    const predictions = app.services.predictions as PredictionServices;
+    for (;;) {
+      const runs = await predictions.store.runs(1);
+      if (runs[0]?.status === 'succeeded') break;
+      if (runs[0]?.status === 'failed') throw new Error(`template: first training failed: ${runs[0].error}`);
+      if (Date.now() - started > 600_000) throw new Error('template: first training did not finish in 10 minutes');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    await app.stop();
   }
-  await Promise.all(stores.map((s) => s.close()));
   await admin(server, async (c) => {
     // old templates of earlier code versions are dropped; the new one appears atomically
     const { rows } = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE 'mdtpl\\_%' AND datname NOT LIKE '%\\_building'`);
     for (const r of rows) await c.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
     await c.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
   });
+  logger.warn({ template, ms: Date.now() - started }, 'test template database built');
 }

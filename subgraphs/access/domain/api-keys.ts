@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { DomainError, badInput, invalidCredentials, notFound } from '../../../lib/errors';
 import type { Principal } from '../../../lib/principal';
 import type { ApiKeyStore } from '../store/api-key-store';
@@ -62,7 +63,8 @@ export class ApiKeyService {
     return { principal, quota: { limit, used, remaining: limit - used, resetAt } };
   }
 
-  async create(input: NewKeyInput): Promise<{ key: string; record: ApiKeyRow }> {
+  /** `tx`: issue the key inside that transaction (see ApplicationService.approve). */
+  async create(input: NewKeyInput, tx?: EntityManager): Promise<{ key: string; record: ApiKeyRow }> {
     const name = input.name?.trim();
     if (!name || name.length > 200) throw badInput('name must be 1 to 200 characters.');
     const { plan, dailyLimit } = this.validatePlan(input.plan, input.dailyLimit ?? null);
@@ -75,7 +77,7 @@ export class ApiKeyService {
       role: input.role ?? 'client',
       planCode: plan,
       dailyLimit,
-    });
+    }, tx);
     return { key, record };
   }
 

@@ -1,4 +1,4 @@
-import { IsNull } from 'typeorm';
+import { IsNull, type EntityManager } from 'typeorm';
 import type { Store } from '../../../lib/database';
 import { ApiKeyRow } from './entities';
 
@@ -67,8 +67,10 @@ export class ApiKeyStore {
     return new Map(rows.map((r: { key_id: string; count: number }) => [r.key_id, r.count]));
   }
 
-  insert(row: Omit<ApiKeyRow, 'id' | 'createdAt' | 'revokedAt' | 'lastUsedAt'>): Promise<ApiKeyRow> {
-    return this.repo.save(this.repo.create(row));
+  /** `tx`: insert inside that transaction (a key issued together with an application's approval). */
+  insert(row: Omit<ApiKeyRow, 'id' | 'createdAt' | 'revokedAt' | 'lastUsedAt'>, tx?: EntityManager): Promise<ApiKeyRow> {
+    const repo = tx ? tx.getRepository(ApiKeyRow) : this.repo;
+    return repo.save(repo.create(row));
   }
 
   findById(id: string): Promise<ApiKeyRow | null> {

@@ -33,10 +33,13 @@ export function competitionByCode(code: string): CompetitionInfo | undefined {
   return COMPETITIONS.find((c) => c.code === code);
 }
 
-/** Two clubs appear in the match files but not in the alias lists (data README, quirk 2). */
-const MISSING_CLUBS: Record<string, ClubEntry[]> = {
-  es: [{ name: 'RC Celta', aliases: ['Celta', 'Celta Vigo', 'Celta de Vigo', 'RC Celta de Vigo', 'Real Club Celta de Vigo'] }],
-  fr: [{ name: 'Gazélec FC Ajaccio', aliases: ['Gazélec Ajaccio', 'GFC Ajaccio', 'Gazelec Ajaccio'] }],
+/**
+ * Two spellings in the match files are missing from the alias lists (data README, quirk 2):
+ * "RC Celta" is RC Celta Vigo and "Gazélec FC Ajaccio" is GFC Ajaccio.
+ */
+const MISSING_ALIASES: Record<string, Record<string, string[]>> = {
+  es: { 'RC Celta Vigo': ['RC Celta'] },
+  fr: { 'GFC Ajaccio': ['Gazélec FC Ajaccio'] },
 };
 
 export interface ClubEntry {
@@ -103,10 +106,10 @@ export class ClubDirectory implements ClubResolver {
 
   constructor(files: Record<string, { country: string; clubs: ClubEntry[] }>) {
     for (const [file, { country, clubs }] of Object.entries(files)) {
-      const all = [...clubs, ...(MISSING_CLUBS[file] ?? [])].map((c) => ({
+      const all = clubs.map((c) => ({
         name: c.name,
         country,
-        aliases: unique(c.aliases.map(stripLanguageTag).filter((a) => a && a !== c.name)),
+        aliases: unique([...c.aliases, ...(MISSING_ALIASES[file]?.[c.name] ?? [])].map(stripLanguageTag).filter((a) => a && a !== c.name)),
       }));
       this.byFile.set(file, all);
       const exact = new Map<string, Club>();

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { badInput } from '../../../lib/errors';
+import { MATCHES_CHANGED, type MatchesChangedEvent } from '../../../lib/events';
 import type { Logger } from '../../../lib/logger';
 import type { FootballStore, MatchUpsert } from '../store/football-store';
 import {
@@ -29,8 +30,6 @@ export interface ImportReport {
   skipped: boolean;
 }
 
-/** Postgres channel other subgraphs listen on to learn that fixtures or results changed. */
-export const MATCHES_CHANGED_CHANNEL = 'football_matches_changed';
 
 function checksumOf(dir: string): string {
   const hash = createHash('sha256');
@@ -125,7 +124,7 @@ export class FootballLoader {
       }));
       const { inserted, updated, ids } = await this.store.upsertMatches(client, rows);
       await this.store.recordImport(client, { source, checksum, matches: rows.length, inserted, updated });
-      if (ids.length) await client.query('SELECT pg_notify($1, $2)', [MATCHES_CHANGED_CHANNEL, JSON.stringify({ source, changed: ids.length })]);
+      if (ids.length) await client.query('SELECT pg_notify($1, $2)', [MATCHES_CHANGED, JSON.stringify({ source, changed: ids.length } satisfies MatchesChangedEvent)]);
       return { source, matches: rows.length, inserted, updated, unchanged: rows.length - inserted - updated, skipped: false };
     });
   }

@@ -5,6 +5,7 @@ import type { FootballCatalogue } from './catalogue';
 import type { MatchStatus } from './dataset';
 
 export interface MatchFilter {
+  ids?: number[] | null;
   competition?: string | null;
   season?: string | null;
   teamId?: number | null;
@@ -57,7 +58,9 @@ export class MatchService {
       teamId = r.team.id;
     }
     if (filter.from && filter.to && filter.from > filter.to) throw badInput('from must not be after to.');
+    if (filter.ids && filter.ids.length > 1000) throw badInput('ids: at most 1,000 match ids.');
     const rows = await this.store.findMatches({
+      ids: filter.ids ?? undefined,
       competitionId,
       season: filter.season ?? undefined,
       teamId,

@@ -89,6 +89,7 @@ export class MatchConnection {
 
 @InputType()
 export class MatchFilterInput {
+  @Field(() => [Int], { nullable: true, description: 'Only these match ids (at most 1,000).' }) ids?: number[] | null;
   @Field(() => String, { nullable: true, description: 'Competition code, e.g. en.1' }) competition?: string | null;
   @Field(() => String, { nullable: true, description: 'e.g. 2024-25' }) season?: string | null;
   @Field(() => Int, { nullable: true }) teamId?: number | null;

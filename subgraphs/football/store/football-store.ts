@@ -54,6 +54,7 @@ export interface MatchUpsert {
 }
 
 export interface MatchQuery {
+  ids?: number[];
   competitionId?: number;
   season?: string;
   teamId?: number;
@@ -232,6 +233,7 @@ export class FootballStore {
       values.push(v);
       where.push(sql.replace('?', `$${values.length}`));
     };
+    if (q.ids !== undefined) add('id = ANY(?::int[])', q.ids);
     if (q.competitionId !== undefined) add('competition_id = ?', q.competitionId);
     if (q.season !== undefined) add('season = ?', q.season);
     if (q.teamId !== undefined) {

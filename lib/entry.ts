@@ -1,0 +1,24 @@
+import { ConfigError, type Config } from './config';
+
+/**
+ * Runs a process entry point (a container's command). A configuration error prints just its
+ * message; any other start-up failure its stack. Both exit 1, so the orchestrator restarts or reports.
+ */
+export function runEntry(main: () => Promise<void>): Promise<void> {
+  return main().catch((err: unknown) => {
+    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+    else process.stderr.write(`Start-up failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+type WithSettings<K extends keyof Config> = Config & { [P in K]-?: NonNullable<Config[P]> };
+
+/** The settings that are optional for `npm start` but that this entry point cannot run without. */
+export function requireSettings<K extends keyof Config>(config: Config, names: readonly K[], entry: string): WithSettings<K> {
+  const missing = names.filter((name) => config[name] === undefined);
+  if (missing.length) {
+    throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required by ${entry}`).join('\n')}`);
+  }
+  return config as WithSettings<K>;
+}

@@ -1,0 +1,48 @@
+import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { PlanCodeEnum } from './types';
+
+export enum ApplicationStatusEnum {
+  pending = 'pending',
+  approved = 'approved',
+  rejected = 'rejected',
+}
+registerEnumType(ApplicationStatusEnum, { name: 'AccessApplicationStatus', description: 'pending → approved (a key is issued and mailed) or rejected; a decision is final.' });
+
+export enum ApplicationSourceEnum {
+  form = 'form',
+  email = 'email',
+}
+registerEnumType(ApplicationSourceEnum, { name: 'AccessApplicationSource', description: 'The online form (or its JSON variant), or an e-mail with the subject "API Access Request".' });
+
+@ObjectType({ description: 'An application for an API key (administrators). The issued key is never shown, only its prefix.' })
+export class AccessApplication {
+  @Field(() => ID) id: string;
+  @Field({ description: 'Name or organisation' }) name: string;
+  @Field({ description: 'Contact e-mail address; the key is sent there' }) email: string;
+  @Field({ description: 'Intended usage (project or integration)' }) usage: string;
+  @Field(() => ApplicationSourceEnum) source: ApplicationSourceEnum;
+  @Field(() => ApplicationStatusEnum) status: ApplicationStatusEnum;
+  @Field(() => PlanCodeEnum, { nullable: true, description: 'Plan of the issued key (approved only)' }) plan: PlanCodeEnum | null;
+  @Field(() => String, { nullable: true, description: 'Public prefix of the issued key (approved only)' }) keyPrefix: string | null;
+  @Field(() => Date, { nullable: true }) decidedAt: Date | null;
+  @Field(() => String, { nullable: true, description: 'The administrator key (name and prefix) or CLI user that decided' }) decidedBy: string | null;
+  @Field(() => String, { nullable: true }) rejectionReason: string | null;
+  @Field() createdAt: Date;
+}
+
+@ObjectType({ description: 'What an applicant learns about a submitted application.' })
+export class AccessApplicationReceipt {
+  @Field(() => ID, { description: 'Reference of the application' }) id: string;
+  @Field(() => ApplicationStatusEnum) status: ApplicationStatusEnum;
+  @Field({ description: 'false: the same application (same e-mail address and intended usage, or the same e-mail message) already exists; nothing new was made' })
+  created: boolean;
+  @Field() createdAt: Date;
+  @Field({ description: 'A sentence for the applicant' }) message: string;
+}
+
+@InputType({ description: 'The fields of the application form.' })
+export class AccessApplicationInput {
+  @Field({ description: 'Name or organisation (2–200 characters)' }) name: string;
+  @Field({ description: 'Intended usage: the project or integration (10–2,000 characters)' }) usage: string;
+  @Field({ description: 'Contact e-mail address' }) email: string;
+}

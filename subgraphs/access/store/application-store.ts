@@ -1,0 +1,123 @@
+import type { EntityManager } from 'typeorm';
+import type { Store } from '../../../lib/database';
+
+export type ApplicationStatus = 'pending' | 'approved' | 'rejected';
+export type ApplicationSource = 'form' | 'email';
+
+export interface ApplicationRow {
+  id: string;
+  name: string;
+  email: string;
+  usage: string;
+  source: ApplicationSource;
+  status: ApplicationStatus;
+  messageId: string | null;
+  planCode: 'free' | 'pro' | 'enterprise' | null;
+  keyId: string | null;
+  /** Public prefix of the issued key (never the key). */
+  keyPrefix: string | null;
+  decidedAt: Date | null;
+  decidedBy: string | null;
+  rejectionReason: string | null;
+  createdAt: Date;
+}
+
+export interface NewApplication {
+  name: string;
+  email: string;
+  usage: string;
+  usageDigest: string;
+  source: ApplicationSource;
+  messageId: string | null;
+}
+
+/** Inside a decision's transaction, with the application's row locked. */
+export interface Decision {
+  /** The transaction: the key is issued in it, so a failed decision issues nothing. */
+  tx: EntityManager;
+  approve(d: { planCode: string; keyId: string; decidedBy: string; decidedAt: Date }): Promise<ApplicationRow>;
+  reject(d: { reason: string | null; decidedBy: string; decidedAt: Date }): Promise<ApplicationRow>;
+}
+
+const COLUMNS = `a.id, a.name, a.email, a.usage, a.source, a.status, a.message_id AS "messageId", a.plan_code AS "planCode",
+  a.key_id AS "keyId", k.prefix AS "keyPrefix", a.decided_at AS "decidedAt", a.decided_by AS "decidedBy",
+  a.rejection_reason AS "rejectionReason", a.created_at AS "createdAt"`;
+const FROM = 'access.application a LEFT JOIN access.api_key k ON k.id = a.key_id';
+
+type Query = (text: string, values: unknown[]) => Promise<ApplicationRow[]>;
+
+/** SQL for access applications. */
+export class ApplicationStore {
+  constructor(private readonly store: Store) {}
+
+  private readonly query: Query = async (text, values) => (await this.store.pool.query(text, values)).rows;
+
+  /**
+   * Inserts the application unless an open one (pending or approved) with the same e-mail address
+   * and usage exists, or one from the same e-mail message: then that one is returned. The unique
+   * indexes decide, so two identical submissions at the same moment still make one application.
+   */
+  async insertOrFind(a: NewApplication): Promise<{ row: ApplicationRow; created: boolean }> {
+    // a conflicting application rejected between the INSERT and the SELECT frees the slot: try again
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const inserted = await this.query(
+        `INSERT INTO access.application (name, email, usage, usage_digest, source, message_id)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id`,
+        [a.name, a.email, a.usage, a.usageDigest, a.source, a.messageId],
+      );
+      if (inserted[0]) return { row: (await this.findById(inserted[0].id))!, created: true };
+      const existing = await this.query(
+        `SELECT ${COLUMNS} FROM ${FROM}
+          WHERE ($3::text IS NOT NULL AND a.message_id = $3)
+             OR (lower(a.email) = lower($1) AND a.usage_digest = $2 AND a.status IN ('pending', 'approved'))
+          ORDER BY a.created_at LIMIT 1`,
+        [a.email, a.usageDigest, a.messageId],
+      );
+      if (existing[0]) return { row: existing[0], created: false };
+    }
+    throw new Error('application insert kept conflicting');
+  }
+
+  async findById(id: string): Promise<ApplicationRow | undefined> {
+    return (await this.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.id = $1`, [id]))[0];
+  }
+
+  /** Newest first. */
+  list(opts: { status: ApplicationStatus | null; limit: number }): Promise<ApplicationRow[]> {
+    return this.query(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE ($1::text IS NULL OR a.status = $1) ORDER BY a.created_at DESC, a.id LIMIT $2`,
+      [opts.status, opts.limit],
+    );
+  }
+
+  /**
+   * Runs `work` in a transaction holding the application's row lock: a second decision on the same
+   * application waits, then sees the first one's outcome. Nothing is kept when `work` throws.
+   */
+  decide<T>(id: string, work: (current: ApplicationRow | undefined, decision: Decision) => Promise<T>): Promise<T> {
+    return this.store.dataSource.transaction(async (tx) => {
+      const query: Query = (text, values) => tx.query(text, values);
+      const [current] = await query(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.id = $1 FOR UPDATE OF a`, [id]);
+      const reread = async () => (await query(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.id = $1`, [id]))[0];
+      return work(current, {
+        tx,
+        async approve(d) {
+          await query(
+            `UPDATE access.application SET status = 'approved', plan_code = $2, key_id = $3, decided_by = $4, decided_at = $5
+              WHERE id = $1 AND status = 'pending'`,
+            [id, d.planCode, d.keyId, d.decidedBy, d.decidedAt],
+          );
+          return reread();
+        },
+        async reject(d) {
+          await query(
+            `UPDATE access.application SET status = 'rejected', rejection_reason = $2, decided_by = $3, decided_at = $4
+              WHERE id = $1 AND status = 'pending'`,
+            [id, d.reason, d.decidedBy, d.decidedAt],
+          );
+          return reread();
+        },
+      });
+    });
+  }
+}

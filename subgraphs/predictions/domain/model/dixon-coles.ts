@@ -1,0 +1,346 @@
+/**
+ * Dixon–Coles (1997): home goals ~ Poisson(exp(μ + home + att_h + def_a)), away goals ~
+ * Poisson(exp(μ + att_a + def_h)), with the low-score correction τ(ρ) on 0-0, 1-0, 0-1, 1-1 and
+ * exponentially time-decayed match weights exp(−ξ·age in days).
+ *
+ * Fitted per country group (en.1 + en.2 jointly, so a promoted side already has a rating on the
+ * top-flight scale). A team that joined the group after the start of the training window came up
+ * from a tier the data does not cover. Its strengths are shrunk towards a prior, not towards the
+ * league average: the mean of the weakest established teams of the group's lowest tier in the
+ * latest season (the relegation candidates, whom promoted sides replace). The same prior rates a team with no
+ * history at all.
+ */
+import { addDays, dayNumber, groupOf, seasonOf, tierOf } from './data';
+import { goldenSectionMax, minimize } from './optimise';
+import type { Fixture, Forecast, TrainingMatch } from './types';
+
+// Module-level aliases: looking `Math` up on every call is about 20× slower inside vm contexts
+// such as jest's, and these loops run millions of times per backtest.
+const { exp, log, abs, max } = Math;
+
+export const DIXON_COLES_DEFAULTS: Record<string, number> = {
+  /** Time decay per day (penaltyblog's default, ≈ the paper's 0.0065 per half-week). */
+  xi: 0.0018,
+  /** Matches older than this are ignored (their weight is below exp(−ξ·window)). */
+  windowDays: 1095,
+  /** Ridge on team strengths, in units of one match played today; also makes the fit identifiable. */
+  ridge: 1,
+  /** Ridge pulling a newcomer towards the prior: how many matches' worth that prior is. */
+  newcomerRidge: 5,
+  /** A team whose first match in the window comes this many days after the group's first is a newcomer. */
+  newcomerGapDays: 90,
+  /** The prior is the mean of this many weakest teams. */
+  priorPoolSize: 3,
+  /** ρ is searched on [rhoMin, rhoMax]. */
+  rhoMin: -0.25,
+  rhoMax: 0.1,
+  /** Score grid size for the outcome probabilities. */
+  maxGoals: 10,
+};
+
+/** Parameters of one country group. */
+export interface DixonColesGroup {
+  mu: number;
+  home: number;
+  rho: number;
+  /** [attack, defence] of a team without history. */
+  prior: [number, number];
+  teams: Record<string, [number, number]>;
+}
+
+export interface DixonColesState {
+  groups: Record<string, DixonColesGroup>;
+}
+
+/** Fits every group present in `matches` (all dated before asOf, canonically sorted). */
+export function fitDixonColes(
+  hyper: Record<string, number>,
+  matches: readonly TrainingMatch[],
+  asOf: string,
+  warm?: DixonColesState,
+): { state: DixonColesState; used: TrainingMatch[] } {
+  const from = addDays(asOf, -hyper.windowDays);
+  const used = matches.filter((m) => m.date >= from);
+  const byGroup = new Map<string, TrainingMatch[]>();
+  for (const m of used) {
+    const g = groupOf(m.competition);
+    let list = byGroup.get(g);
+    if (!list) byGroup.set(g, (list = []));
+    list.push(m);
+  }
+  const groups: Record<string, DixonColesGroup> = {};
+  for (const g of [...byGroup.keys()].sort()) {
+    groups[g] = fitGroup(hyper, new GroupData(byGroup.get(g)!, dayNumber(asOf), hyper), warm?.groups[g]);
+  }
+  return { state: { groups }, used };
+}
+
+/** One group's matches as flat arrays, plus who is a newcomer and who can anchor the prior. */
+class GroupData {
+  readonly teams: string[];
+  readonly home: Int32Array;
+  readonly away: Int32Array;
+  readonly homeGoals: Float64Array;
+  readonly awayGoals: Float64Array;
+  readonly weight: Float64Array;
+  readonly totalWeight: number;
+  readonly meanGoals: number;
+  readonly isNewcomer: boolean[];
+  /** Established teams of the lowest tier in the latest season: the prior is the mean of the weakest. */
+  readonly priorCandidates: number[];
+
+  constructor(matches: readonly TrainingMatch[], asOfDay: number, hyper: Record<string, number>) {
+    const firstDay = new Map<string, number>();
+    for (const m of matches) {
+      for (const t of [m.home, m.away]) if (!firstDay.has(t)) firstDay.set(t, dayNumber(m.date));
+    }
+    this.teams = [...firstDay.keys()].sort();
+    const index = new Map(this.teams.map((t, i) => [t, i]));
+    const groupStart = dayNumber(matches[0].date);
+    this.isNewcomer = this.teams.map((t) => firstDay.get(t)! - groupStart > hyper.newcomerGapDays);
+
+    const n = matches.length;
+    this.home = new Int32Array(n);
+    this.away = new Int32Array(n);
+    this.homeGoals = new Float64Array(n);
+    this.awayGoals = new Float64Array(n);
+    this.weight = new Float64Array(n);
+    let totalWeight = 0;
+    let goals = 0;
+    matches.forEach((m, k) => {
+      this.home[k] = index.get(m.home)!;
+      this.away[k] = index.get(m.away)!;
+      this.homeGoals[k] = m.homeGoals;
+      this.awayGoals[k] = m.awayGoals;
+      this.weight[k] = exp(-hyper.xi * (asOfDay - dayNumber(m.date)));
+      totalWeight += this.weight[k];
+      goals += this.weight[k] * (m.homeGoals + m.awayGoals);
+    });
+    this.totalWeight = totalWeight;
+    this.meanGoals = goals / (2 * totalWeight);
+
+    const latest = seasonOf(matches[n - 1]);
+    const inLatest = matches.filter((m) => seasonOf(m) === latest);
+    const lowestTier = max(...inLatest.map((m) => tierOf(m.competition)));
+    const candidates = new Set<number>();
+    for (const m of inLatest) {
+      if (tierOf(m.competition) === lowestTier) candidates.add(index.get(m.home)!).add(index.get(m.away)!);
+    }
+    const all = [...candidates].sort((a, b) => a - b);
+    // newcomers are centred on the prior themselves: learn it from teams with their own history
+    const established = all.filter((i) => !this.isNewcomer[i]);
+    this.priorCandidates = established.length >= hyper.priorPoolSize ? established : all;
+  }
+}
+
+// parameter layout: [μ, home, attack × T, defence × T]
+const ATT = 2;
+const MAX_PRIOR_PASSES = 8;
+const PRIOR_TOLERANCE = 1e-3;
+
+function fitGroup(hyper: Record<string, number>, data: GroupData, warm?: DixonColesGroup): DixonColesGroup {
+  const T = data.teams.length;
+  const DEF = ATT + T;
+  let prior: [number, number] = warm ? warm.prior : [0, 0];
+  let x: Float64Array = new Float64Array(ATT + 2 * T);
+  if (warm) {
+    x[0] = warm.mu;
+    x[1] = warm.home;
+  } else {
+    x[0] = log(max(data.meanGoals, 1e-9));
+  }
+  data.teams.forEach((t, i) => {
+    const start = warm?.teams[t] ?? (data.isNewcomer[i] ? prior : [0, 0]);
+    x[ATT + i] = start[0];
+    x[DEF + i] = start[1];
+  });
+
+  // The prior depends on the fit (the weakest teams) and the fit on the prior (the newcomers'
+  // centre): iterate to the fixed point. With the gauge pinned, each pass shrinks the change
+  // about tenfold; a warm start begins next to it and usually needs one or two passes.
+  for (let pass = 0; pass < MAX_PRIOR_PASSES; pass++) {
+    x = maximiseLikelihood(hyper, data, prior, x);
+    const next = weakestMean(data, x, hyper.priorPoolSize);
+    const moved = max(abs(next[0] - prior[0]), abs(next[1] - prior[1]));
+    prior = next;
+    if (moved < PRIOR_TOLERANCE) break;
+  }
+
+  const strengths: Record<string, [number, number]> = {};
+  data.teams.forEach((t, i) => {
+    strengths[t] = [x[ATT + i], x[DEF + i]];
+  });
+  return { mu: x[0], home: x[1], rho: fitRho(hyper, data, x), prior, teams: strengths };
+}
+
+/** Maximum of the weighted Poisson log-likelihood minus the ridge, by L-BFGS with the analytic gradient. */
+function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prior: [number, number], x0: Float64Array): Float64Array {
+  const { home, away, homeGoals, awayGoals, weight, totalWeight } = data;
+  const T = data.teams.length;
+  const DEF = ATT + T;
+  const centre = new Float64Array(x0.length);
+  const ridge = new Float64Array(x0.length);
+  data.teams.forEach((_, i) => {
+    ridge[ATT + i] = ridge[DEF + i] = data.isNewcomer[i] ? hyper.newcomerRidge : hyper.ridge;
+    if (data.isNewcomer[i]) [centre[ATT + i], centre[DEF + i]] = prior;
+  });
+  const established = data.teams.map((_, i) => i).filter((i) => !data.isNewcomer[i]);
+  // stiffness of the gauge constraint below: as firm as the data pins the goal level μ
+  const gauge = totalWeight;
+
+  const objective = (x: Float64Array, grad: Float64Array): number => {
+    grad.fill(0);
+    let ll = 0;
+    for (let k = 0; k < home.length; k++) {
+      const h = home[k];
+      const a = away[k];
+      const logH = x[0] + x[1] + x[ATT + h] + x[DEF + a];
+      const logA = x[0] + x[ATT + a] + x[DEF + h];
+      const lh = exp(logH);
+      const la = exp(logA);
+      ll += weight[k] * (homeGoals[k] * logH - lh + awayGoals[k] * logA - la);
+      // ∂ll/∂log λ = w·(goals − λ): scattered onto every parameter in that linear predictor
+      const rh = weight[k] * (homeGoals[k] - lh);
+      const ra = weight[k] * (awayGoals[k] - la);
+      grad[0] -= rh + ra;
+      grad[1] -= rh;
+      grad[ATT + h] -= rh;
+      grad[DEF + a] -= rh;
+      grad[ATT + a] -= ra;
+      grad[DEF + h] -= ra;
+    }
+    let penalty = 0;
+    for (let i = ATT; i < x.length; i++) {
+      const d = x[i] - centre[i];
+      penalty += 0.5 * ridge[i] * d * d;
+      grad[i] += ridge[i] * d;
+    }
+    // Gauge: adding c to every attack and −c to μ changes no forecast. Pin it by centring the
+    // established teams on zero, or each change of the prior would drag the whole scale along.
+    for (const offset of [ATT, DEF]) {
+      let mean = 0;
+      for (const i of established) mean += x[offset + i] / established.length;
+      penalty += 0.5 * gauge * mean * mean;
+      for (const i of established) grad[offset + i] += (gauge * mean) / established.length;
+    }
+    // scaled by the total weight so that the gradient tolerance means the same for any data size
+    for (let i = 0; i < x.length; i++) grad[i] /= totalWeight;
+    return (penalty - ll) / totalWeight;
+  };
+
+  // preconditioner: the Poisson curvature Σ w·λ of each parameter at the start, plus its ridge
+  const diag = new Float64Array(x0.length);
+  for (let k = 0; k < home.length; k++) {
+    const h = home[k];
+    const a = away[k];
+    const lh = weight[k] * exp(x0[0] + x0[1] + x0[ATT + h] + x0[DEF + a]);
+    const la = weight[k] * exp(x0[0] + x0[ATT + a] + x0[DEF + h]);
+    diag[0] += lh + la;
+    diag[1] += lh;
+    diag[ATT + h] += lh;
+    diag[DEF + a] += lh;
+    diag[ATT + a] += la;
+    diag[DEF + h] += la;
+  }
+  const inverseDiagonal = diag.map((d, i) => totalWeight / (d + ridge[i] + 1e-9));
+  return minimize(objective, x0, { gradientTolerance: 1e-7, maxIterations: 1000, inverseDiagonal }).x;
+}
+
+/** Mean [attack, defence] of the weakest prior candidates, by attack − defence. */
+function weakestMean(data: GroupData, x: Float64Array, size: number): [number, number] {
+  const DEF = ATT + data.teams.length;
+  const weakest = [...data.priorCandidates]
+    .sort((i, j) => x[ATT + i] - x[DEF + i] - (x[ATT + j] - x[DEF + j]) || i - j)
+    .slice(0, max(1, size));
+  const mean = (offset: number) => weakest.reduce((s, i) => s + x[offset + i], 0) / weakest.length;
+  return [mean(ATT), mean(DEF)];
+}
+
+/** ρ by a 1-D profile with the Poisson means held fixed: only the four low scores depend on it. */
+function fitRho(hyper: Record<string, number>, data: GroupData, x: Float64Array): number {
+  const DEF = ATT + data.teams.length;
+  const low: { w: number; hg: number; ag: number; lh: number; la: number }[] = [];
+  for (let k = 0; k < data.home.length; k++) {
+    if (data.homeGoals[k] > 1 || data.awayGoals[k] > 1) continue;
+    const h = data.home[k];
+    const a = data.away[k];
+    low.push({
+      w: data.weight[k],
+      hg: data.homeGoals[k],
+      ag: data.awayGoals[k],
+      lh: exp(x[0] + x[1] + x[ATT + h] + x[DEF + a]),
+      la: exp(x[0] + x[ATT + a] + x[DEF + h]),
+    });
+  }
+  return goldenSectionMax((r) => low.reduce((s, m) => s + m.w * log(tau(m.hg, m.ag, m.lh, m.la, r)), 0), hyper.rhoMin, hyper.rhoMax);
+}
+
+/** The Dixon–Coles low-score correction (kept positive so that its log is defined for any ρ). */
+function tau(h: number, a: number, lh: number, la: number, rho: number): number {
+  let t = 1;
+  if (h === 0 && a === 0) t = 1 - lh * la * rho;
+  else if (h === 0 && a === 1) t = 1 + lh * rho;
+  else if (h === 1 && a === 0) t = 1 + la * rho;
+  else if (h === 1 && a === 1) t = 1 - rho;
+  return max(t, 1e-10);
+}
+
+export function forecastDixonColes(state: DixonColesState, hyper: Record<string, number>, fixture: Fixture): Forecast {
+  const g = groupParams(state, fixture);
+  const [attH, defH] = strengths(state, fixture.home, g);
+  const [attA, defA] = strengths(state, fixture.away, g);
+  const lh = exp(g.mu + g.home + attH + defA);
+  const la = exp(g.mu + attA + defH);
+  return { ...outcomeProbabilities(lh, la, g.rho, hyper.maxGoals), expHomeGoals: lh, expAwayGoals: la, expGoalDiff: lh - la };
+}
+
+/**
+ * Goal level, home advantage and ρ for a fixture: those of its competition's group, else of a
+ * team's group; for a competition and teams never seen, the average over groups.
+ */
+function groupParams(state: DixonColesState, fixture: Fixture): DixonColesGroup {
+  const direct = state.groups[groupOf(fixture.competition)] ?? groupOfTeam(state, fixture.home) ?? groupOfTeam(state, fixture.away);
+  if (direct) return direct;
+  const all = Object.values(state.groups);
+  const mean = (f: (g: DixonColesGroup) => number) => all.reduce((s, g) => s + f(g), 0) / all.length;
+  return { mu: mean((g) => g.mu), home: mean((g) => g.home), rho: mean((g) => g.rho), prior: [0, 0], teams: {} };
+}
+
+function groupOfTeam(state: DixonColesState, team: string): DixonColesGroup | undefined {
+  return Object.values(state.groups).find((g) => g.teams[team] !== undefined);
+}
+
+/** A team's [attack, defence] from whichever group knows it, else the fixture group's prior. */
+function strengths(state: DixonColesState, team: string, fixtureGroup: DixonColesGroup): [number, number] {
+  return fixtureGroup.teams[team] ?? groupOfTeam(state, team)?.teams[team] ?? fixtureGroup.prior;
+}
+
+/**
+ * P(home win), P(draw), P(away win) from the τ-corrected score grid 0..maxGoals, renormalised.
+ * τ adds the same mass, ρ·λ_home·λ_away·e^−(λ_home+λ_away), to 1-0 and to 0-1, so pHome > pAway
+ * exactly when λ_home > λ_away: the goal difference always agrees with the favourite.
+ */
+function outcomeProbabilities(lh: number, la: number, rho: number, maxGoals: number): Pick<Forecast, 'pHome' | 'pDraw' | 'pAway'> {
+  const ph = poissonPmf(lh, maxGoals);
+  const pa = poissonPmf(la, maxGoals);
+  let home = 0;
+  let draw = 0;
+  let away = 0;
+  for (let i = 0; i <= maxGoals; i++) {
+    for (let j = 0; j <= maxGoals; j++) {
+      const p = ph[i] * pa[j] * (i <= 1 && j <= 1 ? tau(i, j, lh, la, rho) : 1);
+      if (i > j) home += p;
+      else if (i === j) draw += p;
+      else away += p;
+    }
+  }
+  const total = home + draw + away;
+  return { pHome: home / total, pDraw: draw / total, pAway: away / total };
+}
+
+function poissonPmf(lambda: number, max: number): Float64Array {
+  const p = new Float64Array(max + 1);
+  p[0] = exp(-lambda);
+  for (let k = 1; k <= max; k++) p[k] = (p[k - 1] * lambda) / k;
+  return p;
+}

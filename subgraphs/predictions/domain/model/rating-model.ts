@@ -1,0 +1,227 @@
+/**
+ * The machinery shared by the rating models (Elo, pi-ratings): a chronological pass that keeps
+ * one rating pool per competition, an entry rule for promoted and relegated teams, and per
+ * country group an ordered logit from the pre-match rating covariate to H/D/A.
+ *
+ * Ratings are updated match by match, so a warm start simply continues the pass from where the
+ * previous fit stopped: its ratings are bit-for-bit those of a cold fit, and the logit agrees to
+ * the optimiser's tolerance. Past matches are kept for the ordered logit only as time-weighted
+ * outcome counts per covariate bin, which keeps the state small.
+ */
+import { dayNumber, groupOf, seasonOf, tierOf } from './data';
+import { fitOrderedLogit, orderedLogitProbabilities, UNTRAINED_LOGIT, type LogitSample, type OrderedLogit } from './ordered-logit';
+import type { Fixture, Forecast, TrainingMatch } from './types';
+
+/** What distinguishes one rating system from another. Ratings are number arrays so the state stays plain JSON. */
+export interface RatingRules {
+  /** Rating of every team in a competition's first season in the data. */
+  initial(hyper: Record<string, number>): number[];
+  /** The ordered-logit covariate; larger favours the home side. */
+  covariate(home: readonly number[], away: readonly number[], hyper: Record<string, number>): number;
+  /** Updates both ratings in place after a result. */
+  update(home: number[], away: number[], homeGoals: number, awayGoals: number, hyper: Record<string, number>): void;
+  /** Width of the covariate bins in which past outcomes are counted. */
+  binWidth: number;
+}
+
+export const RATING_MODEL_DEFAULTS: Record<string, number> = {
+  /** A promoted team starts at the mean of the previous season's bottom N ratings, a relegated one at the top N. */
+  entryPoolSize: 3,
+  /** Time weight of past matches in the ordered logit, exp(+decay·day): per-day decay. */
+  outcomeDecay: 0.0005,
+  /** Seasons at the start of a competition's data whose matches do not train the logit (ratings still flat). */
+  burnInSeasons: 1,
+};
+
+interface Pool {
+  season: string;
+  previousSeason: string | null;
+  seasonsSeen: number;
+  /** Entry ratings for teams joining in `season`, from the previous season's final ratings. */
+  entryLow: number[] | null;
+  entryHigh: number[] | null;
+  /** Each team's current rating and the last season it played here. */
+  teams: Record<string, { rating: number[]; season: string }>;
+}
+
+/** Time-weighted outcome counts per covariate bin: [home, draw, away, Σ goal difference]. */
+interface GroupOutcome {
+  bins: Record<string, [number, number, number, number]>;
+  weight: number;
+  goals: number;
+  logit: OrderedLogit;
+  /** Expected goal difference = slope · (pHome − pAway): the sign always agrees with the favourite. */
+  goalDiffSlope: number;
+  meanGoals: number;
+}
+
+export interface RatingState {
+  /** Matches dated before this day have been processed. */
+  asOf: string;
+  matchCount: number;
+  pools: Record<string, Pool>;
+  lastCompetition: Record<string, string>;
+  outcome: Record<string, GroupOutcome>;
+}
+
+const WEIGHT_EPOCH = dayNumber('2000-01-01');
+
+/** `matches` are all matches before asOf in canonical order. */
+export function fitRatingModel(
+  rules: RatingRules,
+  hyper: Record<string, number>,
+  matches: readonly TrainingMatch[],
+  asOf: string,
+  warm?: RatingState,
+): RatingState {
+  let state: RatingState;
+  let start = 0;
+  const resumable = warm && warm.asOf <= asOf && matches.filter((m) => m.date < warm.asOf).length === warm.matchCount;
+  if (resumable) {
+    state = structuredClone(warm);
+    start = warm.matchCount;
+  } else {
+    state = { asOf, matchCount: 0, pools: {}, lastCompetition: {}, outcome: {} };
+  }
+  for (let i = start; i < matches.length; i++) processMatch(rules, hyper, state, matches[i]);
+  state.asOf = asOf;
+  state.matchCount = matches.length;
+  for (const g of Object.keys(state.outcome).sort()) refitOutcome(state.outcome[g], rules.binWidth);
+  return state;
+}
+
+function processMatch(rules: RatingRules, hyper: Record<string, number>, state: RatingState, m: TrainingMatch): void {
+  const season = seasonOf(m);
+  let pool = state.pools[m.competition];
+  if (!pool) {
+    pool = state.pools[m.competition] = { season, previousSeason: null, seasonsSeen: 1, entryLow: null, entryHigh: null, teams: {} };
+  } else if (pool.season !== season) {
+    Object.assign(pool, entryRatings(pool, hyper.entryPoolSize));
+    pool.previousSeason = pool.season;
+    pool.season = season;
+    pool.seasonsSeen++;
+  }
+  const home = joinIfNeeded(rules, hyper, state, pool, m.competition, m.home, season);
+  const away = joinIfNeeded(rules, hyper, state, pool, m.competition, m.away, season);
+
+  if (pool.seasonsSeen > hyper.burnInSeasons) {
+    const g = groupOf(m.competition);
+    const out = (state.outcome[g] ??= { bins: {}, weight: 0, goals: 0, logit: UNTRAINED_LOGIT, goalDiffSlope: 0, meanGoals: 0 });
+    const w = Math.exp(hyper.outcomeDecay * (dayNumber(m.date) - WEIGHT_EPOCH));
+    const key = String(Math.round(rules.covariate(home, away, hyper) / rules.binWidth));
+    const bin = (out.bins[key] ??= [0, 0, 0, 0]);
+    bin[m.homeGoals > m.awayGoals ? 0 : m.homeGoals === m.awayGoals ? 1 : 2] += w;
+    bin[3] += w * (m.homeGoals - m.awayGoals);
+    out.weight += w;
+    out.goals += w * (m.homeGoals + m.awayGoals);
+  }
+  rules.update(home, away, m.homeGoals, m.awayGoals, hyper);
+  state.lastCompetition[m.home] = m.competition;
+  state.lastCompetition[m.away] = m.competition;
+}
+
+/** Entry ratings for a new season: the mean of the bottom / top N final ratings of the season just ended. */
+function entryRatings(pool: Pool, size: number): Pick<Pool, 'entryLow' | 'entryHigh'> {
+  const finished = Object.keys(pool.teams)
+    .sort()
+    .map((t) => pool.teams[t])
+    .filter((t) => t.season === pool.season)
+    .map((t) => t.rating)
+    .sort((a, b) => sum(a) - sum(b));
+  if (finished.length === 0) return { entryLow: null, entryHigh: null };
+  const n = Math.min(size, finished.length);
+  return { entryLow: mean(finished.slice(0, n)), entryHigh: mean(finished.slice(-n)) };
+}
+
+/** The team's rating in the pool; a team that did not play here this season or last joins now. */
+function joinIfNeeded(
+  rules: RatingRules,
+  hyper: Record<string, number>,
+  state: RatingState,
+  pool: Pool,
+  competition: string,
+  team: string,
+  season: string,
+): number[] {
+  const current = pool.teams[team];
+  if (current && (current.season === season || current.season === pool.previousSeason)) {
+    current.season = season;
+    return current.rating;
+  }
+  const rating = [...(entryFor(pool, competition, state.lastCompetition[team]) ?? rules.initial(hyper))];
+  pool.teams[team] = { rating, season };
+  return rating;
+}
+
+/** Coming down from a higher tier of the same country: like last season's best; otherwise like its worst. */
+function entryFor(entries: Pick<Pool, 'entryLow' | 'entryHigh'>, competition: string, lastCompetition: string | undefined): number[] | null {
+  const fromAbove = lastCompetition !== undefined && groupOf(lastCompetition) === groupOf(competition) && tierOf(lastCompetition) < tierOf(competition);
+  return fromAbove ? entries.entryHigh : entries.entryLow;
+}
+
+function refitOutcome(out: GroupOutcome, binWidth: number): void {
+  // sorted so that sums, hence the fit, do not depend on the order bins were created in
+  const bins = Object.keys(out.bins)
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((k) => ({ x: k * binWidth, counts: out.bins[String(k)] }));
+  const samples: LogitSample[] = bins.map(({ x, counts }) => ({ x, home: counts[0], draw: counts[1], away: counts[2] }));
+  out.logit = fitOrderedLogit(samples, out.logit);
+  // least squares through the origin of goal difference on pHome − pAway
+  let num = 0;
+  let den = 0;
+  for (const { x, counts } of bins) {
+    const p = orderedLogitProbabilities(out.logit, x);
+    const q = p.pHome - p.pAway;
+    num += q * counts[3];
+    den += q * q * (counts[0] + counts[1] + counts[2]);
+  }
+  out.goalDiffSlope = den > 0 ? num / den : 0;
+  out.meanGoals = out.weight > 0 ? out.goals / out.weight : 0;
+}
+
+/** Smallest expected goals per side when the goal difference is split around the mean total. */
+const MIN_EXPECTED_GOALS = 0.05;
+
+export function forecastRatingModel(rules: RatingRules, hyper: Record<string, number>, state: RatingState, fixture: Fixture): Forecast {
+  const season = seasonOf(fixture);
+  const home = ratingAt(rules, hyper, state, fixture.competition, fixture.home, season);
+  const away = ratingAt(rules, hyper, state, fixture.competition, fixture.away, season);
+  const out =
+    state.outcome[groupOf(fixture.competition)] ??
+    state.outcome[groupOf(state.lastCompetition[fixture.home] ?? '')] ??
+    state.outcome[groupOf(state.lastCompetition[fixture.away] ?? '')];
+  const probs = orderedLogitProbabilities(out?.logit ?? UNTRAINED_LOGIT, rules.covariate(home, away, hyper));
+  const diff = (out?.goalDiffSlope ?? 0) * (probs.pHome - probs.pAway);
+  // ratings carry no goal scale of their own: split the group's mean total around the difference
+  const total = out?.meanGoals ?? 0;
+  const awayGoals = Math.max((total - diff) / 2, MIN_EXPECTED_GOALS);
+  const homeGoals = Math.max(awayGoals + diff, MIN_EXPECTED_GOALS);
+  return { ...probs, expHomeGoals: homeGoals, expAwayGoals: homeGoals - diff, expGoalDiff: diff };
+}
+
+/**
+ * A team's rating for a fixture, without changing the state: the same entry rule as in training,
+ * judged for the fixture's season. A team from another country keeps its own pool's rating
+ * (countries never meet in the data, so their scales cannot be compared any better).
+ */
+function ratingAt(rules: RatingRules, hyper: Record<string, number>, state: RatingState, competition: string, team: string, season: string): readonly number[] {
+  const last = state.lastCompetition[team];
+  const pool = state.pools[competition];
+  if (last !== undefined && (!pool || groupOf(last) !== groupOf(competition))) return state.pools[last].teams[team].rating;
+  if (!pool) return rules.initial(hyper);
+  const newSeason = season > pool.season;
+  const previous = newSeason ? pool.season : season === pool.season ? pool.previousSeason : null;
+  const current = pool.teams[team];
+  if (current && (current.season === season || current.season === previous)) return current.rating;
+  const entries = newSeason ? entryRatings(pool, hyper.entryPoolSize) : pool;
+  return entryFor(entries, competition, last) ?? rules.initial(hyper);
+}
+
+function sum(xs: readonly number[]): number {
+  return xs.reduce((s, x) => s + x, 0);
+}
+
+function mean(ratings: readonly number[][]): number[] {
+  return ratings[0].map((_, i) => ratings.reduce((s, r) => s + r[i], 0) / ratings.length);
+}

@@ -1,0 +1,40 @@
+import { buildFederatedSchema, type SubgraphDefinition } from '../../lib/subgraph';
+import { listen } from '../../lib/database';
+import { MATCHES_CHANGED } from '../../lib/events';
+import { MatchPredictionResolver, PredictionResolver } from './schema/resolvers';
+import { createPredictionServices, type PredictionServices } from './services';
+import { predictionsStore } from './store';
+
+const stopListening = new WeakMap<PredictionServices, () => Promise<void>>();
+
+/** Model versions, predictions (backtest and upcoming), statistics and retraining. */
+export const predictionsSubgraph: SubgraphDefinition<PredictionServices> = {
+  name: 'predictions',
+  store: predictionsStore,
+  createServices: (deps) => createPredictionServices(deps),
+  buildSchema: (services) =>
+    buildFederatedSchema({
+      resolvers: [PredictionResolver, MatchPredictionResolver],
+      services,
+      referenceResolvers: { Match: { __resolveReference: (ref: { id: number }) => ({ id: ref.id }) } },
+    }),
+  async start(services, { databaseUrl, logger }) {
+    await services.store.failAbandonedRuns();
+    await services.training.startWorker();
+    // the first start trains version 1 in the background; `npm start` does not wait for it
+    if ((await services.store.versionCount()) === 0 && !(await services.store.activeRun())) {
+      await services.training.request(undefined, 'first start');
+    } else {
+      void services.upcoming.refresh().catch((err) => logger.error({ err }, 'refreshing upcoming predictions failed'));
+    }
+    stopListening.set(
+      services,
+      listen(databaseUrl, MATCHES_CHANGED, () => void services.upcoming.refresh().catch((err) => logger.error({ err }, 'refresh failed')), logger),
+    );
+  },
+  async stop(services) {
+    await stopListening.get(services)?.();
+    await services.training.stopWorker();
+    await services.upcoming.idle();
+  },
+};

@@ -1,0 +1,180 @@
+import { GraphQLJSON } from 'graphql-scalars';
+import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum OutcomeEnum {
+  HOME_WIN = 'H',
+  DRAW = 'D',
+  AWAY_WIN = 'A',
+}
+registerEnumType(OutcomeEnum, { name: 'Outcome' });
+
+export enum ConfidenceBandEnum {
+  HIGH = 'high',
+  MEDIUM = 'medium',
+  LOW = 'low',
+}
+registerEnumType(ConfidenceBandEnum, { name: 'ConfidenceBand', description: 'high ≥ 0.60, medium 0.45–0.60, low < 0.45' });
+
+export enum PredictionSource {
+  BACKTEST = 'backtest',
+  UPCOMING = 'upcoming',
+}
+registerEnumType(PredictionSource, {
+  name: 'PredictionSource',
+  description: 'BACKTEST: made walk-forward, from matches before it only, when its version was trained. UPCOMING: made for a scheduled match.',
+});
+
+export enum JobStatus {
+  QUEUED = 'queued',
+  RUNNING = 'running',
+  SUCCEEDED = 'succeeded',
+  FAILED = 'failed',
+}
+registerEnumType(JobStatus, { name: 'TrainingJobStatus' });
+
+/** Reference to the football subgraph's Match, which this subgraph extends with predictions. */
+@Directive('@key(fields: "id")')
+@ObjectType('Match')
+export class MatchRef {
+  @Field(() => Int) id: number;
+}
+
+@Directive('@key(fields: "id", resolvable: false)')
+@ObjectType('Team')
+export class TeamRef {
+  @Field(() => Int) id: number;
+}
+
+@ObjectType()
+export class Probabilities {
+  @Field(() => Float) home: number;
+  @Field(() => Float) draw: number;
+  @Field(() => Float) away: number;
+}
+
+@ObjectType()
+export class ExpectedGoals {
+  @Field(() => Float) home: number;
+  @Field(() => Float) away: number;
+}
+
+@ObjectType()
+export class ClassAccuracy {
+  @Field(() => OutcomeEnum) outcome: OutcomeEnum;
+  @Field(() => Int) predicted: number;
+  @Field(() => Int) correct: number;
+  @Field(() => Float, { nullable: true, description: 'correct / predicted' }) precision: number | null;
+}
+
+@ObjectType()
+export class BandStats {
+  @Field(() => ConfidenceBandEnum) band: ConfidenceBandEnum;
+  @Field(() => Int) count: number;
+  @Field(() => Float, { nullable: true }) hitRate: number | null;
+}
+
+@ObjectType({ description: 'Walk-forward backtest metrics of a version.' })
+export class ModelMetrics {
+  @Field(() => Int) count: number;
+  @Field(() => Float) accuracy: number;
+  @Field(() => Float, { description: 'Ranked probability score (lower is better).' }) rps: number;
+  @Field(() => Float, { description: 'Multiclass Brier score, 0..2 (lower is better).' }) brier: number;
+  @Field(() => Float) logLoss: number;
+  @Field(() => [ClassAccuracy]) perClass: ClassAccuracy[];
+  @Field(() => [BandStats]) bands: BandStats[];
+}
+
+@ObjectType()
+export class ModelVersion {
+  @Field(() => Int) number: number;
+  @Field({ description: 'version_<number>, as compare_versions names it.' }) name: string;
+  @Field() kind: string;
+  @Field(() => GraphQLJSON) hyperparameters: Record<string, number>;
+  @Field({ description: 'Earliest match in the training data.' }) trainingFrom: string;
+  @Field({ description: 'Data cut-off: latest match in the training data.' }) trainedThrough: string;
+  @Field(() => Int) matchCount: number;
+  @Field(() => GraphQLJSON, { description: 'Evaluation window and method.' }) evaluation: Record<string, unknown>;
+  @Field(() => ModelMetrics, { nullable: true }) metrics: ModelMetrics | null;
+  @Field(() => Float, { nullable: true, description: 'Accuracy over all resolved predictions (backtest and live).' }) accuracy: number | null;
+  @Field(() => Int) trainingMs: number;
+  @Field() active: boolean;
+  @Field() createdAt: Date;
+  @Field(() => Date, { nullable: true }) activatedAt: Date | null;
+}
+
+@ObjectType()
+export class Prediction {
+  @Field(() => ID) id: string;
+  @Field(() => Int) matchId: number;
+  @Field(() => MatchRef) match: MatchRef;
+  @Field(() => Int) versionNumber: number;
+  @Field(() => PredictionSource) source: PredictionSource;
+  @Field() competition: string;
+  @Field() kickoff: Date;
+  @Field(() => Probabilities) probabilities: Probabilities;
+  @Field(() => ExpectedGoals) expectedGoals: ExpectedGoals;
+  @Field(() => Float, { description: 'Expected goals, home minus away.' }) expectedGoalDifference: number;
+  @Field(() => OutcomeEnum) predictedOutcome: OutcomeEnum;
+  @Field({ description: '"Home Win", "Draw" or "Away Win".' }) outcomeLabel: string;
+  @Field(() => Float, { description: 'Probability of the predicted outcome.' }) confidence: number;
+  @Field(() => ConfidenceBandEnum) confidenceBand: ConfidenceBandEnum;
+  @Field(() => OutcomeEnum, { nullable: true }) actualOutcome: OutcomeEnum | null;
+  @Field(() => Boolean, { nullable: true }) correct: boolean | null;
+  @Field() createdAt: Date;
+  @Field(() => Date, { nullable: true }) resolvedAt: Date | null;
+}
+
+@ObjectType({ description: 'A forecast for any pairing (not stored).' })
+export class PairingPrediction {
+  @Field(() => TeamRef) homeTeam: TeamRef;
+  @Field(() => TeamRef) awayTeam: TeamRef;
+  @Field() competition: string;
+  @Field(() => Probabilities) probabilities: Probabilities;
+  @Field(() => ExpectedGoals) expectedGoals: ExpectedGoals;
+  @Field(() => Float) expectedGoalDifference: number;
+  @Field(() => OutcomeEnum) predictedOutcome: OutcomeEnum;
+  @Field() outcomeLabel: string;
+  @Field(() => Float) confidence: number;
+  @Field(() => ConfidenceBandEnum) confidenceBand: ConfidenceBandEnum;
+  @Field(() => Int) versionNumber: number;
+}
+
+@ObjectType()
+export class PredictionOverview {
+  @Field(() => Int, { nullable: true, description: 'The active version these figures describe.' }) versionNumber: number | null;
+  @Field(() => Int) totalPredictions: number;
+  @Field(() => Int) resolvedPredictions: number;
+  @Field(() => Float) accuracy: number;
+  @Field(() => Float) averageConfidence: number;
+}
+
+@ObjectType()
+export class BandThresholds {
+  @Field(() => Float) high: number;
+  @Field(() => Float) medium: number;
+}
+
+@ObjectType()
+export class ConfidenceDistribution {
+  @Field(() => Int) high: number;
+  @Field(() => Int) medium: number;
+  @Field(() => Int) low: number;
+  @Field(() => BandThresholds) thresholds: BandThresholds;
+  @Field(() => Float, { nullable: true }) highHitRate: number | null;
+  @Field(() => Float, { nullable: true }) mediumHitRate: number | null;
+  @Field(() => Float, { nullable: true }) lowHitRate: number | null;
+}
+
+@ObjectType()
+export class TrainingJob {
+  @Field(() => ID) id: string;
+  @Field() kind: string;
+  @Field(() => JobStatus) status: JobStatus;
+  @Field(() => String, { nullable: true }) phase: string | null;
+  @Field(() => Float, { description: '0..1' }) progress: number;
+  @Field(() => Int, { nullable: true, description: 'The version it produced.' }) versionNumber: number | null;
+  @Field(() => String, { nullable: true }) error: string | null;
+  @Field() createdAt: Date;
+  @Field(() => Date, { nullable: true }) startedAt: Date | null;
+  @Field(() => Date, { nullable: true }) finishedAt: Date | null;
+}

@@ -1,0 +1,184 @@
+import pg from 'pg';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import * as schemas from '../../../rest-adapter/predictions/schemas';
+
+let t: TestApp;
+let key: string;
+let db: pg.Client;
+beforeAll(async () => {
+  t = await startTestApp();
+  key = await t.createKey('pro');
+  db = new pg.Client({ connectionString: t.databaseUrl });
+  await db.connect();
+});
+afterAll(async () => {
+  await db?.end();
+  await t?.stop();
+});
+
+const get = (path: string, k: string | null = key) => http(`${t.urls.predictions}${path}`, { key: k ?? undefined });
+const keysOf = (o: object) => Object.keys(o).sort();
+
+const ENDPOINTS = ['/api/', '/api/predictions/latest/', '/api/dashboard/overview/', '/api/dashboard/confidence/', '/api/dashboard/compare_versions/', '/dashboard/predictions/'];
+
+describe.each(ENDPOINTS)('%s', (path) => {
+  it('401 with WWW-Authenticate: Bearer without a key', async () => {
+    const res = await get(path, null);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(keysOf(res.body)).toEqual(['code', 'detail']);
+  });
+
+  it('200 with X-RateLimit-* headers and is metered once', async () => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('5000');
+    const again = await get(path);
+    expect(Number(again.headers.get('x-ratelimit-remaining'))).toBe(Number(res.headers.get('x-ratelimit-remaining')) - 1);
+  });
+
+  it('429 once the key\'s quota is used', async () => {
+    const small = await t.createKey('enterprise', { dailyLimit: 1 });
+    expect((await get(path, small)).status).toBe(200);
+    const res = await get(path, small);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(res.body.code).toBe('throttled');
+  });
+});
+
+describe('GET /api/predictions/latest/', () => {
+  it('answers the next scheduled matches, soonest first, with the contract\'s exact fields and types', async () => {
+    const res = await get('/api/predictions/latest/');
+    expect(res.body).toHaveLength(20);
+    for (const p of res.body) {
+      expect(Object.keys(p)).toEqual(['match_id', 'home_team', 'away_team', 'predicted_outcome', 'predicted_goal_diff', 'confidence']);
+      expect(Number.isInteger(p.match_id)).toBe(true);
+      expect(typeof p.home_team).toBe('string');
+      expect(typeof p.away_team).toBe('string');
+      expect(['Home Win', 'Draw', 'Away Win']).toContain(p.predicted_outcome);
+      expect(typeof p.predicted_goal_diff).toBe('number');
+      expect(p.confidence).toBeGreaterThan(1 / 3);
+      expect(p.confidence).toBeLessThanOrEqual(1);
+      schemas.prediction.parse(p);
+    }
+    // the same matches, in the same order, as the scheduled fixtures in the database
+    const { rows } = await db.query(
+      `SELECT p.match_id FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id AND v.is_active
+        WHERE p.actual_outcome IS NULL ORDER BY p.kickoff, p.match_id LIMIT 20`,
+    );
+    expect(res.body.map((p: { match_id: number }) => p.match_id)).toEqual(rows.map((r) => r.match_id));
+    const { rows: fixtures } = await db.query(`SELECT id FROM football.match WHERE status = 'scheduled' ORDER BY kickoff, id LIMIT 20`);
+    expect(res.body.map((p: { match_id: number }) => p.match_id)).toEqual(fixtures.map((r) => r.id));
+  });
+
+  it('names the teams as the football data does and agrees with the goal-difference sign', async () => {
+    const res = await get('/api/predictions/latest/?limit=100');
+    const first = res.body[0];
+    const { rows } = await db.query(
+      `SELECT h.name AS home, a.name AS away FROM football.match m JOIN football.team h ON h.id = m.home_team_id JOIN football.team a ON a.id = m.away_team_id WHERE m.id = $1`,
+      [first.match_id],
+    );
+    expect([first.home_team, first.away_team]).toEqual([rows[0].home, rows[0].away]);
+    for (const p of res.body) {
+      if (p.predicted_outcome === 'Home Win' && p.confidence > 0.55) expect(p.predicted_goal_diff).toBeGreaterThan(0);
+      if (p.predicted_outcome === 'Away Win' && p.confidence > 0.55) expect(p.predicted_goal_diff).toBeLessThan(0);
+    }
+  });
+
+  it('honours limit and competition, and rejects bad values with 400', async () => {
+    const res = await get('/api/predictions/latest/?limit=5&competition=de.1');
+    expect(res.body).toHaveLength(5);
+    const ids = res.body.map((p: { match_id: number }) => p.match_id);
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM football.match m JOIN football.competition c ON c.id = m.competition_id WHERE c.code = 'de.1' AND m.id = ANY($1)`, [ids]);
+    expect(rows[0].n).toBe(5);
+    for (const bad of ['limit=0', 'limit=101', 'limit=abc', 'competition=xx.9']) {
+      const r = await get(`/api/predictions/latest/?${bad}`);
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('invalid');
+      expect(Object.keys(r.body.errors).length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('GET /api/dashboard/*', () => {
+  it('overview: {total_predictions, accuracy, average_confidence} from the stored predictions', async () => {
+    const res = await get('/api/dashboard/overview/');
+    expect(keysOf(res.body)).toEqual(['accuracy', 'average_confidence', 'total_predictions']);
+    schemas.overview.parse(res.body);
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS total, avg(correct::int)::float8 AS accuracy, avg(confidence)::float8 AS conf
+         FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id AND v.is_active`,
+    );
+    expect(res.body.total_predictions).toBe(rows[0].total);
+    expect(res.body.accuracy).toBeCloseTo(rows[0].accuracy, 4);
+    expect(res.body.average_confidence).toBeCloseTo(rows[0].conf, 4);
+    expect(res.body.accuracy).toBeGreaterThan(0.445);
+  });
+
+  it('confidence: the three band counts add up to the total', async () => {
+    const res = await get('/api/dashboard/confidence/');
+    expect(keysOf(res.body)).toEqual(['high_confidence', 'low_confidence', 'medium_confidence']);
+    schemas.confidence.parse(res.body);
+    const total = (await get('/api/dashboard/overview/')).body.total_predictions;
+    expect(res.body.high_confidence + res.body.medium_confidence + res.body.low_confidence).toBe(total);
+    const { rows } = await db.query(
+      `SELECT count(*) FILTER (WHERE confidence >= 0.6)::int AS high FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id AND v.is_active`,
+    );
+    expect(res.body.high_confidence).toBe(rows[0].high);
+  });
+
+  it('compare_versions: one key per version, version_1 first, each with accuracy', async () => {
+    const res = await get('/api/dashboard/compare_versions/');
+    expect(Object.keys(res.body)).toEqual(['version_1']);
+    schemas.versionComparison.parse(res.body);
+    expect(typeof res.body.version_1.accuracy).toBe('number');
+    expect(res.body.version_1.active).toBe(true);
+  });
+
+  it('GET /dashboard/predictions/ (no /api prefix): {match: "<home> vs <away>", outcome, confidence}', async () => {
+    const [res, latest] = await Promise.all([get('/dashboard/predictions/?limit=10'), get('/api/predictions/latest/?limit=10')]);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(10);
+    res.body.forEach((p: Record<string, unknown>, i: number) => {
+      expect(Object.keys(p)).toEqual(['match', 'outcome', 'confidence']);
+      expect(p.match).toBe(`${latest.body[i].home_team} vs ${latest.body[i].away_team}`);
+      expect(p.outcome).toBe(latest.body[i].predicted_outcome);
+      expect(p.confidence).toBe(latest.body[i].confidence);
+    });
+    expect((await get('/api/dashboard/predictions/')).status).toBe(404);
+  });
+});
+
+describe('POST /api/retrain/ authorisation', () => {
+  it('401 without a key, 403 with a normal key (nothing queued)', async () => {
+    expect((await http(`${t.urls.predictions}/api/retrain/`, { method: 'POST' })).status).toBe(401);
+    const res = await http(`${t.urls.predictions}/api/retrain/`, { method: 'POST', key });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'permission_denied' });
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM predictions.training_run WHERE status IN ('queued', 'running')`);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('400 for an unknown model in the body, 415 for a non-JSON body', async () => {
+    const bad = await http(`${t.urls.predictions}/api/retrain/`, { method: 'POST', key: t.adminKey, headers: { 'content-type': 'application/json' }, body: '{"model":"magic"}' });
+    expect(bad.status).toBe(400);
+    const text = await http(`${t.urls.predictions}/api/retrain/`, { method: 'POST', key: t.adminKey, headers: { 'content-type': 'text/plain' }, body: 'go' });
+    expect(text.status).toBe(415);
+  });
+
+  it('GET /api/retrain/<id>/: 404 for an unknown job, 403 for a normal key', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    expect((await http(`${t.urls.predictions}/api/retrain/${id}/`, { key: t.adminKey })).status).toBe(404);
+    expect((await http(`${t.urls.predictions}/api/retrain/${id}/`, { key })).status).toBe(403);
+    expect((await http(`${t.urls.predictions}/api/retrain/not-a-uuid/`, { key: t.adminKey })).status).toBe(404);
+  });
+});
+
+it('GET /api/ lists every endpoint of the contract', async () => {
+  const res = await get('/api/');
+  const listed = res.body.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
+  for (const e of ['GET /api/', 'POST /api/retrain/', 'GET /api/dashboard/overview/', 'GET /api/dashboard/confidence/', 'GET /api/predictions/latest/', 'GET /api/dashboard/compare_versions/', 'GET /dashboard/predictions/']) {
+    expect(listed).toContain(e);
+  }
+});

@@ -1,0 +1,103 @@
+import { DOCS_PATH, OPENAPI_PATH, predictionRoutes } from '../../../rest-adapter/predictions/routes';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { validateOpenApi } from '../../support/openapi';
+
+let t: TestApp;
+let doc: any;
+beforeAll(async () => {
+  t = await startTestApp();
+  const res = await http(`${t.urls.predictions}${OPENAPI_PATH}`);
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+afterAll(() => t?.stop());
+
+const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+describe('GET /api/openapi.json', () => {
+  it('is served at the documented path as JSON, without a key', async () => {
+    const res = await http(`${t.urls.predictions}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await validateOpenApi(doc);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(result.version).toBe('3.1');
+    expect(doc.info).toEqual({ title: 'Match Prediction API', version: expect.stringMatching(/^\d+\.\d+\.\d+$/), description: expect.any(String) });
+  });
+
+  it('lists every route of the route table with its exact path and method, and nothing else', () => {
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const routed = predictionRoutes.map((r) => `${r.method} ${openApiPath(r.path)}`);
+    expect(documented.sort()).toEqual(routed.sort());
+    expect(routed).toContain('GET /api/');
+    for (const route of predictionRoutes) {
+      const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
+      expect(op.operationId).toBe(route.operation);
+      expect(op.summary).toBe(route.summary);
+      const success = String(route.response.status ?? 200);
+      expect(op.responses[success].description).toBe(route.response.description);
+      if (route.response.schema) expect(op.responses[success].content[route.response.contentType ?? 'application/json'].schema).toEqual(expect.any(Object));
+      expect(op.responses['500'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+  });
+
+  it('declares the bearer security scheme and requires it on every keyed route, with 401 and 429 documented', () => {
+    expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'http', scheme: 'bearer', description: expect.stringContaining('Authorization: Bearer') });
+    const schemes = Object.keys(doc.components.securitySchemes);
+    for (const route of predictionRoutes) {
+      const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
+      for (const requirement of op.security) for (const name of Object.keys(requirement)) expect(schemes).toContain(name);
+      if (route.security === 'none') {
+        expect(op.security).toEqual([]);
+        continue;
+      }
+      expect(op.security).toEqual([{ apiKey: [] }]);
+      for (const status of ['401', '429']) expect(op.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      const success = op.responses[String(route.response.status ?? 200)];
+      expect(Object.keys(success.headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+    }
+  });
+
+  it('describes the error body {detail, code}', () => {
+    const error = doc.components.schemas.Error;
+    expect(error.type).toBe('object');
+    expect(Object.keys(error.properties).sort()).toEqual(['code', 'detail', 'errors']);
+    expect(error.required.sort()).toEqual(['code', 'detail']);
+  });
+});
+
+describe('GET /api/docs/', () => {
+  it('serves an HTML reference that loads only assets of this server', async () => {
+    const res = await http(`${t.urls.predictions}${DOCS_PATH}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = res.body as string;
+    const urls = [...html.matchAll(/\b(?:src|href|spec-url)="([^"]*)"/g)].map((m) => m[1]);
+    expect(urls).toContain(OPENAPI_PATH);
+    for (const url of urls) expect(url).toMatch(/^\/(?!\/)/);
+    expect(html).not.toMatch(/https?:\/\/|\/\/cdn|fonts\.googleapis/);
+    const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).toEqual([`${DOCS_PATH}redoc.standalone.js`]);
+  });
+
+  it('serves the ReDoc bundle it references as JavaScript', async () => {
+    const res = await http(`${t.urls.predictions}${DOCS_PATH}redoc.standalone.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^(application|text)\/javascript/);
+    expect((res.body as string).length).toBeGreaterThan(100_000);
+    expect(res.body).toContain('Redoc');
+  });
+
+  it('answers the docs path without its trailing slash with a redirect to it', async () => {
+    const res = await http(`${t.urls.predictions}/api/docs`);
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(DOCS_PATH);
+  });
+});

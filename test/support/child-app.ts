@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../../lib/paths';
+import type { App } from '../../bin/app';
+import { TEST_ADMIN_KEY } from './app';
+import { createTestDatabase } from './database';
+
+/**
+ * Tests that run the compiled system (a child `node` process, `node dist/bin/compose.js`) test dist/:
+ * `npm test` builds it first; after editing sources, run `npx tsc -p tsconfig.build.json` before `npx jest`.
+ */
+export function assertBuilt(file = 'dist/bin/app.js'): void {
+  if (!existsSync(join(projectRoot(), file))) throw new Error(`${file} is missing: run \`npx tsc -p tsconfig.build.json\` first (npm test does).`);
+}
+
+export interface ChildApp {
+  urls: App['urls'];
+  adminKey: string;
+  databaseUrl: string;
+  /** What the child wrote to stderr (start-up failures). */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/* The child: the compiled system (dist/), as `npm start` runs it, against the given database. */
+const CHILD_SCRIPT = `
+require('reflect-metadata');
+const { startApp } = require('./dist/bin/app.js');
+const { loadConfig } = require('./dist/lib/config.js');
+const { createLogger } = require('./dist/lib/logger.js');
+(async () => {
+  const config = loadConfig(process.env);
+  const app = await startApp(config, createLogger(config.LOG_LEVEL, 'child-app'), { databaseUrl: config.DATABASE_URL, randomPorts: true });
+  process.on('SIGTERM', () => app.stop().then(() => process.exit(0), () => process.exit(1)));
+  process.stdout.write('READY ' + JSON.stringify(app.urls) + '\\n');
+})().catch((err) => { process.stderr.write(String(err && err.stack || err) + '\\n'); process.exit(1); });
+`;
+
+/**
+ * The whole system in a child `node` process, from dist/, against this test file's own cloned
+ * database. For what cannot run inside jest's module sandbox (ruru loads its assets with a dynamic
+ * import(), which jest's VM refuses without --experimental-vm-modules).
+ */
+export async function startChildApp(env: Record<string, string> = {}): Promise<ChildApp> {
+  assertBuilt();
+  const db = await createTestDatabase();
+  const childEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: db.url,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'matchday-child-')),
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    DB_POOL_SIZE: '5',
+    ...env,
+  };
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD_SCRIPT], { cwd: projectRoot(), env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const urls = await new Promise<App['urls']>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`child app not ready after 40 s\n${stderr}`)), 40_000);
+      child.stdout!.on('data', (d) => {
+        out += String(d);
+        const m = /^READY (.*)$/m.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(JSON.parse(m[1]));
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`child app exited (${code}) before it was ready\n${stderr}`));
+      });
+    });
+    return {
+      urls,
+      adminKey: TEST_ADMIN_KEY,
+      databaseUrl: db.url,
+      stderr: () => stderr,
+      async stop() {
+        if (child.exitCode === null) {
+          child.kill('SIGTERM');
+          const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          await exited;
+          clearTimeout(killer);
+        }
+        await db.drop();
+      },
+    };
+  } catch (err) {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await db.drop();
+    throw err;
+  }
+}
