@@ -20,7 +20,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 # runtime files read from the checkout: schema/, data/football/, rest-adapter/*/operations/
 COPY . .
 COPY --from=build /app/dist ./dist
-RUN mkdir -p .data && chown node:node .data
+RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
 USER node
 EXPOSE 4000 8080 8090 8000
 CMD ["node", "dist/gateway/main.js"]

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { ConfigError, isDevelopment, loadConfig } from '../lib/config';
+import { isDevelopment, loadConfig } from '../lib/config';
+import { runEntry } from '../lib/entry';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
 import { createLogger } from '../lib/logger';
 import { onShutdown } from '../lib/server';
@@ -53,8 +54,4 @@ async function main() {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-main().catch((err) => {
-  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`Start-up failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+void runEntry(main);

@@ -48,14 +48,28 @@ export class DeferredSupergraphClient implements SupergraphClient {
   }
 }
 
-/** Over HTTP (docker compose): the service principal travels signed, like the gateway's own. */
-export function httpSupergraphClient(gatewayUrl: string, secret: string, service: string): SupergraphClient {
+/**
+ * Over HTTP (docker compose): the service principal travels signed, like the gateway's own. While
+ * the gateway is not reachable yet (containers start in any order) requests are retried for up to
+ * `retryForMs`, with back-off.
+ */
+export function httpSupergraphClient(gatewayUrl: string, secret: string, service: string, retryForMs = 120_000): SupergraphClient {
   return client(async (query, variables, principal) => {
-    const res = await fetch(gatewayUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(principal, secret), 'x-request-id': randomUUID() },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await res.json()) as Awaited<ReturnType<Execute>>;
+    const started = Date.now();
+    for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
+      try {
+        const res = await fetch(gatewayUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(principal, secret), 'x-request-id': randomUUID() },
+          body: JSON.stringify({ query, variables }),
+        });
+        if (res.status !== 502 && res.status !== 503) return (await res.json()) as Awaited<ReturnType<Execute>>;
+      } catch (err) {
+        // connection refused or reset: the gateway is not up (yet)
+        if (Date.now() - started > retryForMs) throw err;
+      }
+      if (Date.now() - started > retryForMs) throw new Error(`the gateway at ${gatewayUrl} did not answer within ${retryForMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
   }, { kind: 'service', name: service });
 }

@@ -52,8 +52,8 @@ export function mapGraphQLError(error: GraphQLErrorLike, catalogue: ErrorCatalog
 
 /** Django REST framework's labels for the shared codes (prediction API, finance node). */
 export const DRF_CATALOGUE: ErrorCatalogue = {
+  // a persisted operation the gateway rejects (GRAPHQL_VALIDATION_FAILED) is our fault: not listed, so 500
   BAD_USER_INPUT: { status: 400, code: 'invalid' },
-  GRAPHQL_VALIDATION_FAILED: { status: 400, code: 'invalid' },
   UNAUTHENTICATED: { status: 401, code: 'not_authenticated' },
   INVALID_CREDENTIALS: { status: 401, code: 'authentication_failed' },
   FORBIDDEN: { status: 403, code: 'permission_denied' },

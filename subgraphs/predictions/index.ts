@@ -1,9 +1,11 @@
 import { buildFederatedSchema, type SubgraphDefinition } from '../../lib/subgraph';
 import { listen } from '../../lib/database';
+import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { MATCHES_CHANGED } from '../../lib/events';
 import { MatchPredictionResolver, PredictionResolver } from './schema/resolvers';
 import { createPredictionServices, type PredictionServices } from './services';
 import { predictionsStore } from './store';
+import { VERSION_ACTIVATED } from './store/prediction-store';
 
 const stopListening = new WeakMap<PredictionServices, () => Promise<void>>();
 
@@ -27,10 +29,13 @@ export const predictionsSubgraph: SubgraphDefinition<PredictionServices> = {
     } else {
       void services.upcoming.refresh().catch((err) => logger.error({ err }, 'refreshing upcoming predictions failed'));
     }
-    stopListening.set(
-      services,
-      listen(databaseUrl, MATCHES_CHANGED, () => void services.upcoming.refresh().catch((err) => logger.error({ err }, 'refresh failed')), logger),
-    );
+    const stopMatches = listen(databaseUrl, MATCHES_CHANGED, () => void services.upcoming.refresh().catch((err) => logger.error({ err }, 'refresh failed')), logger);
+    // another replica activated a version: drop the cached model
+    const stopVersions = listen(databaseUrl, VERSION_ACTIVATED, () => services.active.invalidate(), logger);
+    stopListening.set(services, async () => {
+      await stopMatches();
+      await stopVersions();
+    });
   },
   async stop(services) {
     await stopListening.get(services)?.();
@@ -38,3 +43,5 @@ export const predictionsSubgraph: SubgraphDefinition<PredictionServices> = {
     await services.upcoming.idle();
   },
 };
+
+if (require.main === module) void runStandaloneSubgraph(predictionsSubgraph);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../lib/paths';
@@ -46,13 +46,18 @@ const { createLogger } = require('./dist/lib/logger.js');
 export async function startChildApp(env: Record<string, string> = {}): Promise<ChildApp> {
   assertBuilt();
   const db = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'matchday-child-'));
+  const cleanUp = async () => {
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   const childEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: db.url,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'matchday-child-')),
+    DATA_DIR: dataDir,
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     DB_POOL_SIZE: '5',
     ...env,
@@ -90,7 +95,7 @@ export async function startChildApp(env: Record<string, string> = {}): Promise<C
           await exited;
           clearTimeout(killer);
         }
-        await db.drop();
+        await cleanUp();
       },
     };
   } catch (err) {
@@ -98,7 +103,7 @@ export async function startChildApp(env: Record<string, string> = {}): Promise<C
       child.kill('SIGKILL');
       await exited;
     }
-    await db.drop();
+    await cleanUp();
     throw err;
   }
 }

@@ -38,11 +38,24 @@ function labelOf(line: string): { field: string; value: string } | undefined {
   return field ? { field, value: m[2] } : undefined;
 }
 
-/** The message's own text: without quoted lines (`>`) and without the signature (after `-- `). */
+// a line that is only a greeting or a sign-off (up to three more words: "Hi team,", "Thanks in advance!")
+const GREETING = /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening))(?:\s+[\w.'-]+){0,3}\s*[,!]?$/i;
+const SIGN_OFF = /^(?:thanks|thank you|many thanks|regards|kind regards|best regards|best wishes|best|cheers|sincerely|yours)(?:\s+[\w.'-]+){0,3}\s*[,.!]?$/i;
+
+/**
+ * The message's own text: without quoted lines (`>`), an opening greeting, and everything from the
+ * sign-off ("Thanks,", "Best regards") or the signature (`-- `) on.
+ */
 function ownLines(text: string): string[] {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const signature = lines.findIndex((l) => l === '-- ' || l === '--');
-  return (signature >= 0 ? lines.slice(0, signature) : lines).filter((l) => !l.startsWith('>'));
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .filter((l) => !l.startsWith('>'));
+  const end = lines.findIndex((l) => l === '-- ' || l === '--' || SIGN_OFF.test(l.trim()));
+  const own = end >= 0 ? lines.slice(0, end) : lines;
+  const first = own.findIndex((l) => l.trim() !== '');
+  if (first >= 0 && GREETING.test(own[first].trim())) own.splice(first, 1);
+  return own;
 }
 
 /** Labelled fields of the body; a `Usage:` section runs until the next label. The rest is free text. */
@@ -112,10 +125,15 @@ export async function parseApplicationMail(raw: string | Uint8Array): Promise<Ma
   const sender = [...(mail.replyTo ?? []), mail.from].map((a) => (a.group ? a.group[0] : a)).find((a) => a?.address);
   const { fields, rest } = readBody(mail.text ?? (mail.html ? htmlToText(mail.html) : ''));
   const name = [fields.name, fields.organisation].filter(Boolean).join(', ') || collapse(sender?.name ?? '') || collapse(mail.from.name ?? '');
+  const usage = fields.usage || rest;
+  const missing: Record<string, string[]> = {};
+  if (!name) missing.name = ['Add a line "Name: <your name or organisation>", or send the message from an address with a display name.'];
+  if (!usage) missing.usage = ['Describe your project or integration in the message (a "Usage:" section).'];
+  if (Object.keys(missing).length) throw badInput(`The message is missing details: ${Object.values(missing).flat().join(' ')}`, missing);
   return {
     name,
     email: (fields.email && addressIn(fields.email)) || sender?.address || '',
-    usage: fields.usage || rest,
+    usage,
     messageId: mail.messageId?.trim() || null,
   };
 }

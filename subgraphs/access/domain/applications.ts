@@ -39,6 +39,12 @@ export type InboundCaller = { kind: 'webhook'; secret: string | null | undefined
 export const mailNotSent = () =>
   new DomainError('MAIL_NOT_SENT', 503, 'The e-mail to the applicant could not be sent, so nothing was decided; the application is still pending. Check the mail settings (SMTP_URL) and try again.');
 
+const alreadyDecided = (a: ApplicationRow) =>
+  conflict(
+    a.status === 'pending' ? 'This application was decided at the same moment by someone else.' : `This application was already ${a.status} (${a.decidedAt?.toISOString()}); a decision is final.`,
+    { status: a.status },
+  );
+
 const codePoints = (s: string) => [...s].length;
 const CONTROL = /[\p{Cc}]/u;
 const CONTROL_EXCEPT_LINES = /[^\P{Cc}\n\t]/u;
@@ -133,6 +139,7 @@ export class ApplicationService {
     return this.decide(id, async (current, decision) => {
       const { key, record } = await this.apiKeys.create({ name: current.name, email: current.email, plan: opts.plan, dailyLimit: opts.dailyLimit ?? null }, decision.tx);
       const decided = await decision.approve({ planCode: record.planCode, keyId: record.id, decidedBy: opts.decidedBy, decidedAt: this.clock() });
+      if (!decided) throw alreadyDecided(current);
       await this.deliver(this.approvalMail(current, key, record.planCode, effectiveLimit(record.planCode, record.dailyLimit)));
       this.logger.info({ applicationId: id, keyPrefix: record.prefix, plan: record.planCode }, 'access application approved');
       return decided;
@@ -145,6 +152,7 @@ export class ApplicationService {
     if (reason && codePoints(reason) > REASON_MAX) throw badInput(`reason must be at most ${REASON_MAX} characters.`, { reason: [`At most ${REASON_MAX} characters.`] });
     return this.decide(id, async (current, decision) => {
       const decided = await decision.reject({ reason, decidedBy: opts.decidedBy, decidedAt: this.clock() });
+      if (!decided) throw alreadyDecided(current);
       await this.deliver(this.rejectionMail(current, reason));
       this.logger.info({ applicationId: id }, 'access application rejected');
       return decided;
@@ -156,9 +164,7 @@ export class ApplicationService {
     if (!UUID.test(ref)) throw notFound(`No application with id "${String(id).slice(0, 40)}".`);
     return this.store.decide(ref, async (current, decision) => {
       if (!current) throw notFound(`No application with id "${ref}".`);
-      if (current.status !== 'pending') {
-        throw conflict(`This application was already ${current.status} (${current.decidedAt?.toISOString()}); a decision is final.`, { status: current.status });
-      }
+      if (current.status !== 'pending') throw alreadyDecided(current);
       return work(current, decision);
     });
   }

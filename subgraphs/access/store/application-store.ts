@@ -35,8 +35,9 @@ export interface NewApplication {
 export interface Decision {
   /** The transaction: the key is issued in it, so a failed decision issues nothing. */
   tx: EntityManager;
-  approve(d: { planCode: string; keyId: string; decidedBy: string; decidedAt: Date }): Promise<ApplicationRow>;
-  reject(d: { reason: string | null; decidedBy: string; decidedAt: Date }): Promise<ApplicationRow>;
+  /** undefined: the application was no longer pending. */
+  approve(d: { planCode: string; keyId: string; decidedBy: string; decidedAt: Date }): Promise<ApplicationRow | undefined>;
+  reject(d: { reason: string | null; decidedBy: string; decidedAt: Date }): Promise<ApplicationRow | undefined>;
 }
 
 const COLUMNS = `a.id, a.name, a.email, a.usage, a.source, a.status, a.message_id AS "messageId", a.plan_code AS "planCode",
@@ -98,25 +99,20 @@ export class ApplicationStore {
     return this.store.dataSource.transaction(async (tx) => {
       const query: Query = (text, values) => tx.query(text, values);
       const [current] = await query(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.id = $1 FOR UPDATE OF a`, [id]);
-      const reread = async () => (await query(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.id = $1`, [id]))[0];
+      // guarded by the status as well as the lock: a decision is only ever taken on a pending application
+      const update = async (set: string, values: unknown[]) =>
+        (
+          await query(
+            `WITH a AS (UPDATE access.application SET ${set} WHERE id = $1 AND status = 'pending' RETURNING *)
+             SELECT ${COLUMNS} FROM a LEFT JOIN access.api_key k ON k.id = a.key_id`,
+            [id, ...values],
+          )
+        )[0];
       return work(current, {
         tx,
-        async approve(d) {
-          await query(
-            `UPDATE access.application SET status = 'approved', plan_code = $2, key_id = $3, decided_by = $4, decided_at = $5
-              WHERE id = $1 AND status = 'pending'`,
-            [id, d.planCode, d.keyId, d.decidedBy, d.decidedAt],
-          );
-          return reread();
-        },
-        async reject(d) {
-          await query(
-            `UPDATE access.application SET status = 'rejected', rejection_reason = $2, decided_by = $3, decided_at = $4
-              WHERE id = $1 AND status = 'pending'`,
-            [id, d.reason, d.decidedBy, d.decidedAt],
-          );
-          return reread();
-        },
+        approve: (d) =>
+          update(`status = 'approved', plan_code = $2, key_id = $3, decided_by = $4, decided_at = $5`, [d.planCode, d.keyId, d.decidedBy, d.decidedAt]),
+        reject: (d) => update(`status = 'rejected', rejection_reason = $2, decided_by = $3, decided_at = $4`, [d.reason, d.decidedBy, d.decidedAt]),
       });
     });
   }

@@ -3,13 +3,13 @@ import { Worker } from 'node:worker_threads';
 import type { JobQueue } from '../../../lib/jobs';
 import type { Logger } from '../../../lib/logger';
 import { projectRoot } from '../../../lib/paths';
-import type { PredictionStore, RunRow } from '../store/prediction-store';
+import type { PredictionStore, RunRow, VersionRow } from '../store/prediction-store';
 import type { FootballData, FootballMatch } from './football-data';
 import { MODEL_KINDS, confidenceOf, predictedOutcome, outcomeOf, type ModelKind, type TrainingMatch } from './model';
 import type { TrainingMessage } from './training.worker';
 import type { UpcomingPredictions } from './upcoming';
 import type { ActiveModel } from './active-model';
-import { badInput } from '../../../lib/errors';
+import { badInput, notFound } from '../../../lib/errors';
 
 export const RETRAIN_QUEUE = 'predictions-retrain';
 
@@ -43,6 +43,16 @@ export class TrainingService {
     private readonly opts: TrainingOptions,
     private readonly logger: Logger,
   ) {}
+
+  /** Makes an earlier (or the latest) version the active one again, and re-predicts the fixtures with it. */
+  async activate(number: number): Promise<VersionRow> {
+    const version = await this.store.versionByNumber(number);
+    if (!version) throw notFound(`No model version ${number}.`);
+    await this.store.transaction((client) => this.store.activate(client, version.id));
+    this.active.invalidate();
+    await this.upcoming.refresh();
+    return { ...version, isActive: true };
+  }
 
   /** Queues a retrain; a second one while one is queued or running is a conflict (409). */
   async request(kind: string | undefined, requestedBy: string): Promise<RunRow> {

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { badInput, notFound } from '../../../lib/errors';
+import { decodeCursor, encodeCursor, pageSize } from '../../../lib/pagination';
 import { requestLoader, type SubgraphContext } from '../../../lib/subgraph';
 import { confidenceBand, type Forecast, type Metrics, type Outcome } from '../domain/model';
 import { noActiveModel } from '../domain/pairings';
@@ -17,6 +18,7 @@ import {
   PairingPrediction,
   Prediction,
   PredictionOverview,
+  PredictionPage,
   PredictionSource,
   TrainingJob,
   type ModelMetrics,
@@ -182,6 +184,32 @@ export class PredictionResolver {
   async trainingJobs(@Arg('first', () => Int, { defaultValue: 20 }) first: number): Promise<TrainingJob[]> {
     if (first < 1 || first > 100) throw badInput('first must be between 1 and 100.');
     return (await this.services.store.runs(first)).map(toJob);
+  }
+
+  @Authorized()
+  @Query(() => PredictionPage, { description: 'A version\'s walk-forward backtest: each match predicted from earlier matches only, by kick-off.' })
+  async backtestPredictions(
+    @Arg('version', () => Int, { nullable: true, description: 'Version number; default: the active version.' }) version: number | null,
+    @Arg('competition', () => String, { nullable: true }) competition: string | null,
+    @Arg('first', () => Int, { defaultValue: 50, description: '1..500' }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+  ): Promise<PredictionPage> {
+    const limit = pageSize(first, 50, 500);
+    const v = version === null ? (await this.services.active.get())?.version : await this.services.store.versionByNumber(version);
+    if (!v) throw notFound(version === null ? 'No model version is active yet.' : `No model version ${version}.`);
+    const cursor = after ? decodeCursor(after) : undefined;
+    const rows = await this.services.store.backtest(v.id, { competition: competition ?? undefined, after: cursor && { kickoff: cursor.at, id: cursor.id }, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { nodes: page.map(toPrediction), pageInfo: { hasNextPage: rows.length > limit, endCursor: last ? encodeCursor(last.kickoff, last.matchId) : null } };
+  }
+
+  @Authorized('admin')
+  @Mutation(() => ModelVersion, { description: 'Activates a model version (e.g. to roll back); the fixtures are re-predicted with it.' })
+  async activateModelVersion(@Arg('number', () => Int) number: number): Promise<ModelVersion> {
+    const v = await this.services.training.activate(number);
+    const acc = (await this.services.statistics.compareVersions()).find((a) => a.number === v.number);
+    return toVersion(v, acc?.accuracy ?? null);
   }
 
   @Authorized('admin')

@@ -178,3 +178,15 @@ export class TrainingJob {
   @Field(() => Date, { nullable: true }) startedAt: Date | null;
   @Field(() => Date, { nullable: true }) finishedAt: Date | null;
 }
+
+@ObjectType()
+export class PredictionPageInfo {
+  @Field() hasNextPage: boolean;
+  @Field(() => String, { nullable: true }) endCursor: string | null;
+}
+
+@ObjectType()
+export class PredictionPage {
+  @Field(() => [Prediction]) nodes: Prediction[];
+  @Field(() => PredictionPageInfo) pageInfo: PredictionPageInfo;
+}

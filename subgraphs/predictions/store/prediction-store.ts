@@ -77,6 +77,9 @@ const RUN_COLUMNS = `r.id, r.kind, r.status, r.phase, r.progress, r.requested_by
 
 const BATCH = 4000;
 
+/** NOTIFY channel: another version became active. */
+export const VERSION_ACTIVATED = 'predictions_version_activated';
+
 /** SQL of the predictions schema. */
 export class PredictionStore {
   constructor(private readonly store: Store) {}
@@ -117,9 +120,36 @@ export class PredictionStore {
     return rows[0];
   }
 
+  /** Makes a version the active one; every process holding the active model hears of it (NOTIFY). */
   async activate(client: PoolClient, versionId: number): Promise<void> {
     await client.query('UPDATE predictions.model_version SET is_active = false WHERE is_active AND id <> $1', [versionId]);
     await client.query('UPDATE predictions.model_version SET is_active = true, activated_at = now() WHERE id = $1 AND NOT is_active', [versionId]);
+    await client.query('SELECT pg_notify($1, $2)', [VERSION_ACTIVATED, String(versionId)]);
+  }
+
+  async versionByNumber(number: number): Promise<VersionRow | undefined> {
+    const { rows } = await this.pool.query(`SELECT ${VERSION_COLUMNS} FROM predictions.model_version WHERE number = $1`, [number]);
+    return rows[0];
+  }
+
+  /** A version's walk-forward backtest predictions, by kick-off, keyset-paginated. */
+  async backtest(versionId: number, opts: { competition?: string; after?: { kickoff: Date; id: number }; limit: number }): Promise<PredictionRow[]> {
+    const values: unknown[] = [versionId, opts.limit];
+    let where = `p.version_id = $1 AND p.source = 'backtest'`;
+    if (opts.competition) {
+      values.push(opts.competition);
+      where += ` AND p.competition = $${values.length}`;
+    }
+    if (opts.after) {
+      values.push(opts.after.kickoff, opts.after.id);
+      where += ` AND (p.kickoff, p.match_id) > ($${values.length - 1}, $${values.length})`;
+    }
+    const { rows } = await this.pool.query(
+      `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
+        WHERE ${where} ORDER BY p.kickoff, p.match_id LIMIT $2`,
+      values,
+    );
+    return rows;
   }
 
   async versions(): Promise<VersionRow[]> {

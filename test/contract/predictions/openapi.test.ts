@@ -36,7 +36,18 @@ describe('GET /api/openapi.json', () => {
     );
     const routed = predictionRoutes.map((r) => `${r.method} ${openApiPath(r.path)}`);
     expect(documented.sort()).toEqual(routed.sort());
-    expect(routed).toContain('GET /api/');
+    // the contract's endpoint table (prediction-api.md §4), byte for byte
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'GET /api/',
+        'POST /api/retrain/',
+        'GET /api/dashboard/overview/',
+        'GET /api/dashboard/confidence/',
+        'GET /api/predictions/latest/',
+        'GET /api/dashboard/compare_versions/',
+        'GET /dashboard/predictions/',
+      ]),
+    );
     for (const route of predictionRoutes) {
       const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
       expect(op.operationId).toBe(route.operation);

@@ -119,9 +119,10 @@ describe('routing on the prediction surface', () => {
       expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(res.body).toEqual({ detail: `Method "${method}" not allowed.`, code: 'method_not_allowed' });
     }
-    const onPost = await call(test('/api/echo/'), { key });
+    const onPost = await call(api('/api/retrain/'), { key });
     expect(onPost.status).toBe(405);
     expect(onPost.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(onPost.body).toEqual({ detail: 'Method "GET" not allowed.', code: 'method_not_allowed' });
   });
 
   it('answers OPTIONS on a known path (no preflight) with 204 and Allow', async () => {
@@ -140,7 +141,55 @@ describe('routing on the prediction surface', () => {
   });
 });
 
-describe('request bodies', () => {
+describe('request bodies and query parameters on the prediction routes', () => {
+  // a client key: whatever gets through to the operation is refused (403), so no retrain ever starts
+  const retrain = (body: string, contentType?: string) =>
+    call(api('/api/retrain/'), { method: 'POST', key, body, headers: contentType ? { 'content-type': contentType } : {} });
+
+  it('answers malformed JSON on POST /api/retrain/ with 400 parse_error', async () => {
+    const res = await retrain('{"model": ', 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: 'Malformed JSON in request body.', code: 'parse_error' });
+  });
+
+  it('answers a body over the limit with 413 request_too_large', async () => {
+    const res = await retrain(JSON.stringify({ model: 'x'.repeat(200 * 1024) }), 'application/json');
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ detail: `Request body exceeds the limit of ${t.config.REST_BODY_LIMIT}.`, code: 'request_too_large' });
+  });
+
+  it('answers a body that is not JSON with 415', async () => {
+    const res = await retrain('model=elo', 'application/x-www-form-urlencoded');
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ detail: 'Request body must be application/json.', code: 'unsupported_media_type' });
+  });
+
+  it('answers a body the route does not accept with 400 invalid and per-field messages', async () => {
+    const res = await retrain(JSON.stringify({ model: 'crystal-ball' }), 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: 'Invalid request body.', code: 'invalid', errors: { model: [expect.any(String)] } });
+  });
+
+  it('reaches the operation with an acceptable body (or none), where a client key is refused', async () => {
+    for (const [body, type] of [['', undefined], ['{"model": "elo"}', 'application/json']] as const) {
+      const res = await retrain(body, type);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ detail: 'This operation requires an administrator key.', code: 'permission_denied' });
+    }
+  });
+
+  it('answers invalid query parameters of GET /api/predictions/latest/ with 400 invalid and a message per field', async () => {
+    const res = await call(api('/api/predictions/latest/?limit=0&competition=xx.9'), { key });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      detail: 'Invalid query parameters.',
+      code: 'invalid',
+      errors: { limit: [expect.any(String)], competition: [expect.any(String)] },
+    });
+  });
+});
+
+describe('request bodies (a surface of the core built here)', () => {
   const post = (body: string | Buffer, contentType?: string) =>
     call(test('/api/echo/'), { method: 'POST', key, body, headers: contentType ? { 'content-type': contentType } : {} });
 
@@ -181,7 +230,7 @@ describe('request bodies', () => {
   });
 });
 
-describe('query parameters', () => {
+describe('query parameters (a surface of the core built here)', () => {
   it('passes parsed, typed parameters to the route', async () => {
     const res = await call(test('/api/search/?limit=5'), { key });
     expect(res.status).toBe(200);

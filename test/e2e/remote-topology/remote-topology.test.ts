@@ -65,10 +65,10 @@ function start(service: Service): void {
 }
 
 async function waitHealthy(service: Service, deadline: number): Promise<void> {
-  let exited = false;
-  void service.exit!.then(() => (exited = true));
+  let exitCode: number | null | undefined;
+  void service.exit!.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`${service.name} exited during start-up:\n${service.output}`);
+    if (exitCode !== undefined) throw new Error(`${service.name} exited during start-up (code ${exitCode}):\n${service.output}`);
     const ok = await fetch(url(service.name, '/healthz')).then((r) => r.ok, () => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
