@@ -10,6 +10,8 @@ export interface GatewayContext {
   principal: Principal;
   /** Set for in-process callers that bring their own verified principal (a subgraph's service principal). */
   preverified: boolean;
+  /** Set when a guard refused the operation before authentication (so it is not metered). */
+  rejected?: boolean;
 }
 
 export function createGatewayContext(headers: IncomingHttpHeaders, requestId: string, logger: Logger, principal?: Principal): GatewayContext {

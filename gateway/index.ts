@@ -12,9 +12,9 @@ import { Authenticator } from './authentication';
 import { createGatewayContext, type GatewayContext } from './context';
 import type { SubgraphDataSource } from './datasources';
 import { graphqlIde } from './ide';
-import { queryLimitsRule } from './limits';
 import { useAuthentication } from './plugins/use-authentication';
 import { useIntrospectionGuard } from './plugins/use-introspection-guard';
+import { useQueryLimits } from './plugins/use-query-limits';
 
 export interface GatewayOptions {
   supergraphSdl: string;
@@ -62,11 +62,11 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     gateway,
     introspection: true,
     includeStacktraceInErrorResponses: false,
-    validationRules: [queryLimitsRule(opts.limits)],
     logger: opts.logger,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginUsageReportingDisabled(),
+      useQueryLimits(opts.limits),
       useAuthentication(authenticator),
       useIntrospectionGuard({ openToAll: opts.development }),
     ],

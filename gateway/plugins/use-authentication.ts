@@ -11,7 +11,7 @@ export function useAuthentication(authenticator: Authenticator): ApolloServerPlu
     async requestDidStart() {
       return {
         async didResolveOperation({ contextValue, response }) {
-          if (contextValue.preverified) return;
+          if (contextValue.preverified || contextValue.rejected) return;
           const { principal, quota } = await authenticator.authenticate(contextValue, { meter: true });
           contextValue.principal = principal;
           if (quota) for (const [name, value] of rateLimitHeaders(quota)) response.http.headers.set(name, value);

@@ -37,7 +37,7 @@ describe('query limits', () => {
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toEqual([
-      { message: `Query depth 5 exceeds the limit of ${MAX_DEPTH}.`, locations: [{ line: 1, column: 1 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' } },
+      { message: `Query depth 5 exceeds the limit of ${MAX_DEPTH}.`, locations: [{ line: 1, column: 1 }], extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'depth' } },
     ]);
     expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
     expect(await usedToday(key)).toBe(0);
@@ -60,7 +60,7 @@ describe('query limits', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].message).toBe('Query cost 5005 exceeds the limit of 5000; ask for fewer items (first/limit) or fewer nested lists.');
-    expect(res.body.errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost' });
+    expect(res.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'cost' });
     // the same query with four aliases (4004) runs
     const ok = await gql(`{ ${aliases.split(' e: ')[0]} }`, t.adminKey);
     expect(ok.status).toBe(200);
@@ -73,7 +73,7 @@ describe('query limits', () => {
     // variable is read; the rule does not see variables and prices each list at the default 20 (5 × 41 = 205)
     const aliases = ['a', 'b', 'c', 'd', 'e'].map((a) => `${a}: teams(first: $n) { name aliases }`).join(' ');
     const res = await gql(`query ($n: Int!) { ${aliases} }`, t.adminKey, { n: 500 });
-    expect(res.body.errors?.[0]?.extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost' });
+    expect(res.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'cost' });
     expect(res.status).toBe(400);
   });
 
@@ -82,7 +82,7 @@ describe('query limits', () => {
     // priced at the default list size of 20 instead it would be 182 per alias
     const alias = (a: string) => `${a}: matches(first: 200) { nodes { id homeTeam { name aliases competitions } awayTeam { name aliases competitions } } }`;
     const res = await gql(`{ ${['a', 'b', 'c'].map(alias).join(' ')} }`, t.adminKey);
-    expect(res.body.errors?.[0]?.extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'cost' });
+    expect(res.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'cost' });
     expect(res.status).toBe(400);
   });
 });

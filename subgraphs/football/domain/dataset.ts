@@ -173,10 +173,14 @@ function unique<T>(xs: T[]): T[] {
   return [...new Set(xs)];
 }
 
-/** Quirk 1: the 2019-20 restart matches are dated a year early; a date before SEASONSTART-07-15 belongs to the next year. */
+/**
+ * Quirk 1: the 2019-20 restart matches (1–26 July 2020) are dated a year early, 2019-07-xx. A date
+ * before SEASONSTART-07-28 belongs to the next year: no season in the data starts before 29 July,
+ * and the restart ran until 26 July. (The data README's 07-15 cut-off fixes only the first half.)
+ */
 export function correctSeasonDate(season: string, date: string): string {
   const start = Number(season.slice(0, 4));
-  if (date < `${start}-07-15`) return `${Number(date.slice(0, 4)) + 1}${date.slice(4)}`;
+  if (date < `${start}-07-28`) return `${Number(date.slice(0, 4)) + 1}${date.slice(4)}`;
   return date;
 }
 

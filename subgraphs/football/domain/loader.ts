@@ -31,8 +31,11 @@ export interface ImportReport {
 }
 
 
+/** Bump when the parsing rules change, so that a database loaded under the old rules reloads. */
+const PARSING_RULES_VERSION = '2';
+
 function checksumOf(dir: string): string {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(PARSING_RULES_VERSION);
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
       const path = join(d, name);
