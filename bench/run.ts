@@ -143,7 +143,8 @@ async function main() {
   // both sides answer the same bytes (metering aside)
   for (const path of ['/api/', '/api/predictions/latest/']) {
     const [x, y] = await Promise.all([app.ready.predictions, baseline.ready.url].map((u) => fetch(`${u}${path}`, { headers: auth }).then((r) => r.json())));
-    console.log(`same JSON from both for ${path}: ${isDeepStrictEqual(x, y) ? 'yes' : 'NO (check the baseline)'}`);
+    const differing = Object.keys({ ...(x as object), ...(y as object) }).filter((k) => !isDeepStrictEqual((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));
+    console.log(`same JSON from both for ${path}: ${isDeepStrictEqual(x, y) ? 'yes' : `NO, differing: ${differing.join(', ')}`}`);
   }
 
   const appPids = () => [app.child.pid!];

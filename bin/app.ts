@@ -45,11 +45,17 @@ export async function startApp(config: Config, logger: Logger, opts: { databaseU
   const servers: RunningServer[] = [];
   let gateway: Gateway | undefined;
   const stop = async () => {
-    await Promise.all(servers.map((s) => s.close()));
-    await gateway?.stop();
-    for (const r of running.reverse()) await r.def.stop?.(r.services);
-    await jobs?.stop();
-    await Promise.all(toClose.map((s) => s.close()));
+    const step = async (name: string, work: () => Promise<unknown> | undefined) => {
+      logger.debug({ step: name }, 'stopping');
+      await work();
+    };
+    await step('http servers', () => Promise.all(servers.map((s) => s.close())));
+    // subgraphs first (background work ends while the gateway still answers it), then the gateway
+    for (const r of [...running].reverse()) await step(`subgraph ${r.def.name}`, () => r.def.stop?.(r.services));
+    await step('gateway', () => gateway?.stop());
+    await step('job queue', () => jobs?.stop());
+    await step('database pools', () => Promise.all(toClose.map((s) => s.close())));
+    logger.info('stopped');
   };
   try {
     const stores = await Promise.all(

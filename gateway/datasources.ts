@@ -1,6 +1,7 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { parse, validate, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Logger } from '../lib/logger';
 import { ANONYMOUS, PRINCIPAL_HEADER, signPrincipal, type Principal } from '../lib/principal';
 import type { SubgraphContext } from '../lib/subgraph';
@@ -17,11 +18,11 @@ const MAX_CACHED_DOCUMENTS = 2000;
 
 /**
  * In-process subgraph (npm start). Unlike @apollo/gateway's LocalGraphQLDataSource, which parses
- * and validates every subgraph operation on every request, this caches the validated document per
- * operation string: the query planner produces a small, fixed set of them.
+ * and validates every subgraph operation on every request, this compiles each operation once
+ * (graphql-jit) and keeps it: the query planner produces a small, fixed set of them.
  */
 export class InProcessDataSource implements SubgraphDataSource {
-  private readonly documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+  private readonly documents = new Map<string, CompiledQuery | readonly GraphQLError[]>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -38,22 +39,28 @@ export class InProcessDataSource implements SubgraphDataSource {
   }
 
   private async run(query: string, variables: Record<string, unknown>, operationName: string | undefined, principal: Principal, requestId: string) {
-    const document = this.document(query);
-    if (!('kind' in document)) return { errors: document } as GatewayGraphQLResponse;
+    const compiled = this.compiled(query, operationName);
+    if (Array.isArray(compiled)) return { errors: compiled } as GatewayGraphQLResponse;
     const contextValue: SubgraphContext = { principal, requestId, logger: this.logger, loaders: new Map() };
-    return (await execute({ schema: this.schema, document, variableValues: variables, operationName, contextValue })) as GatewayGraphQLResponse;
+    return (await (compiled as CompiledQuery).query(undefined, contextValue, variables)) as GatewayGraphQLResponse;
   }
 
-  private document(query: string): DocumentNode | readonly GraphQLError[] {
-    let doc = this.documents.get(query);
-    if (!doc) {
+  /** Parsed, validated and compiled (graphql-jit) once per operation string. */
+  private compiled(query: string, operationName: string | undefined): CompiledQuery | readonly GraphQLError[] {
+    const cacheKey = operationName ? `${operationName}\n${query}` : query;
+    let entry = this.documents.get(cacheKey);
+    if (!entry) {
       const parsed = parse(query);
       const errors = validate(this.schema, parsed);
-      doc = errors.length ? errors : parsed;
+      if (errors.length) entry = errors;
+      else {
+        const result = compileQuery(this.schema, parsed, operationName);
+        entry = isCompiledQuery(result) ? result : (result.errors ?? []);
+      }
       if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
-      this.documents.set(query, doc);
+      this.documents.set(cacheKey, entry);
     }
-    return doc;
+    return entry;
   }
 }
 

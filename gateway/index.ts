@@ -59,6 +59,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     logger: opts.logger,
   });
   const server = new ApolloServer<GatewayContext>({
+    // shutdown is ours (drain, then stop), not Apollo's own signal handler
+    stopOnTerminationSignals: false,
     gateway,
     introspection: true,
     includeStacktraceInErrorResponses: false,

@@ -7,7 +7,7 @@ import { ConfigError, type Config } from './config';
 export function runEntry(main: () => Promise<void>): Promise<void> {
   return main().catch((err: unknown) => {
     if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-    else process.stderr.write(`Start-up failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    else process.stderr.write(`Start-up failed: ${err instanceof Error ? (err.stack ?? err.message) : describe(err)}\n`);
     process.exit(1);
   });
 }
@@ -21,4 +21,14 @@ export function requireSettings<K extends keyof Config>(config: Config, names: r
     throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required by ${entry}`).join('\n')}`);
   }
   return config as WithSettings<K>;
+}
+
+/** Some libraries reject with plain objects or strings; show what there is. */
+function describe(err: unknown): string {
+  if (typeof err === 'string') return err;
+  try {
+    return JSON.stringify(err) ?? String(err);
+  } catch {
+    return String(err);
+  }
 }

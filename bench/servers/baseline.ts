@@ -29,9 +29,14 @@ const ENDPOINTS = [
   ['GET', '/dashboard/predictions/', 'Predictions for a dashboard table', 'api_key'],
   ['POST', '/api/retrain/', 'Start a model retrain (administrator key)', 'admin_key'],
   ['GET', '/api/retrain/:jobId/', 'Status and progress of a retrain job (administrator key)', 'admin_key'],
+  ['GET', '/apply/', 'Application form for an API key (HTML)', 'none'],
+  ['POST', '/apply/', 'Submit the application form (HTML)', 'none'],
+  ['POST', '/api/applications/', 'Apply for an API key (JSON)', 'none'],
+  ['POST', '/api/applications/inbound-email/', 'Inbound-mail webhook: an application e-mailed with the subject "API Access Request"', 'none'],
 ].map(([method, path, description, auth]) => ({ method, path, description, auth }));
 
 let summary: { at: number; value: Record<string, unknown> } | undefined;
+const verified = new Map<string, { id: string; prefix: string; hash: Buffer; name: string; role: string; plan_code: string; daily_limit: number | null; revoked_at: Date | null; at: number }>();
 
 interface Key {
   id: string;
@@ -49,12 +54,17 @@ async function authenticate(req: express.Request, res: express.Response): Promis
     return undefined;
   }
   const key = m[1];
-  const { rows } = await pool.query({
-    name: 'key',
-    text: 'SELECT id, prefix, hash, name, role, plan_code, daily_limit, revoked_at FROM access.api_key WHERE prefix = $1',
-    values: [key.slice(0, 12)],
-  });
-  const row = rows[0];
+  // the same policy as the access subgraph: a verified key's row is reused for 60 s
+  let row = verified.get(key.slice(0, 12));
+  if (!row || Date.now() - row.at > 60_000) {
+    const { rows } = await pool.query({
+      name: 'key',
+      text: 'SELECT id, prefix, hash, name, role, plan_code, daily_limit, revoked_at FROM access.api_key WHERE prefix = $1',
+      values: [key.slice(0, 12)],
+    });
+    row = rows[0] && { ...rows[0], at: Date.now() };
+    if (row) verified.set(key.slice(0, 12), row);
+  }
   const hash = createHash('sha256').update(key).digest();
   if (!row || row.revoked_at || row.hash.length !== hash.length || !timingSafeEqual(row.hash, hash)) {
     res.status(401).setHeader('www-authenticate', 'Bearer realm="api"').json({ detail: 'Invalid API key.', code: 'authentication_failed' });

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { DomainError, badInput, invalidCredentials, notFound } from '../../../lib/errors';
 import type { Principal } from '../../../lib/principal';
-import type { ApiKeyStore } from '../store/api-key-store';
+import type { ApiKeyStore, KeyForAuth } from '../store/api-key-store';
 import type { ApiKeyRow } from '../store/entities';
 import { generateKey, hashKey, hashMatches, isWellFormedKey, keyPrefix } from './key-format';
 import { PLANS, effectiveLimit, isPlanCode, quotaWindow, type PlanCode } from './plans';
@@ -37,8 +37,19 @@ export const rateLimited = (limit: number, resetAt: Date, now: Date) =>
     retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000)),
   });
 
+/** How long a verified key's row is reused without asking the database (revocation also evicts it at once). */
+const KEY_CACHE_TTL_MS = 60_000;
+const KEY_CACHE_MAX = 10_000;
+
 /** API keys: issue (shown once), verify, meter, revoke, change plan. */
 export class ApiKeyService {
+  /**
+   * Rows of keys that verified recently, by prefix: the verification of each request then costs one
+   * SQL statement (the metering), not two. Revocations and plan changes evict a key in every
+   * process (NOTIFY, see `forget`); the TTL bounds staleness should a notification be lost.
+   */
+  private readonly verified = new Map<string, { row: KeyForAuth; at: number }>();
+
   constructor(
     private readonly keys: ApiKeyStore,
     private readonly clock: () => Date = () => new Date(),
@@ -47,7 +58,7 @@ export class ApiKeyService {
   /** Verifies a presented key and, when `meter` is set, counts one request against its daily quota. */
   async authenticate(rawKey: string, opts: { meter: boolean }): Promise<Authentication> {
     if (!isWellFormedKey(rawKey)) throw invalidCredentials('Invalid API key.');
-    const row = await this.keys.findForAuth(keyPrefix(rawKey));
+    const row = await this.keyRow(keyPrefix(rawKey));
     if (!row || !hashMatches(rawKey, row.hash)) throw invalidCredentials('Invalid API key.');
     if (row.revokedAt) throw invalidCredentials('This API key has been revoked.');
     const principal: ApiKeyPrincipal = { kind: 'api-key', keyId: row.id, prefix: row.prefix, name: row.name, role: row.role, plan: row.planCode };
@@ -64,6 +75,24 @@ export class ApiKeyService {
   }
 
   /** `tx`: issue the key inside that transaction (see ApplicationService.approve). */
+  /** A key was revoked or changed (here or in another process): its cached row goes. */
+  forget(prefix: string): void {
+    this.verified.delete(prefix);
+  }
+
+  private async keyRow(prefix: string): Promise<KeyForAuth | undefined> {
+    const now = Date.now();
+    const hit = this.verified.get(prefix);
+    if (hit && now - hit.at < KEY_CACHE_TTL_MS) return hit.row;
+    const row = await this.keys.findForAuth(prefix);
+    // only existing keys are cached: unknown prefixes cannot fill the memory
+    if (row) {
+      if (this.verified.size >= KEY_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(prefix, { row, at: now });
+    } else this.verified.delete(prefix);
+    return row;
+  }
+
   async create(input: NewKeyInput, tx?: EntityManager): Promise<{ key: string; record: ApiKeyRow }> {
     const name = input.name?.trim();
     if (!name || name.length > 200) throw badInput('name must be 1 to 200 characters.');
@@ -83,12 +112,14 @@ export class ApiKeyService {
 
   async revoke(ref: string): Promise<ApiKeyRow> {
     const row = await this.find(ref);
+    this.forget(row.prefix);
     return (await this.keys.revoke(row.id, this.clock()))!;
   }
 
   async changePlan(ref: string, planInput: string, dailyLimitInput?: number | null): Promise<ApiKeyRow> {
     const row = await this.find(ref);
     const { plan, dailyLimit } = this.validatePlan(planInput, dailyLimitInput ?? null);
+    this.forget(row.prefix);
     return (await this.keys.setPlan(row.id, plan, dailyLimit))!;
   }
 

@@ -14,7 +14,7 @@ export enum ApplicationSourceEnum {
 }
 registerEnumType(ApplicationSourceEnum, { name: 'AccessApplicationSource', description: 'The online form (or its JSON variant), or an e-mail with the subject "API Access Request".' });
 
-@ObjectType({ description: 'An application for an API key (administrators). The issued key is never shown, only its prefix.' })
+@ObjectType({ simpleResolvers: true, description: 'An application for an API key (administrators). The issued key is never shown, only its prefix.' })
 export class AccessApplication {
   @Field(() => ID) id: string;
   @Field({ description: 'Name or organisation' }) name: string;
@@ -30,7 +30,7 @@ export class AccessApplication {
   @Field() createdAt: Date;
 }
 
-@ObjectType({ description: 'What an applicant learns about a submitted application.' })
+@ObjectType({ simpleResolvers: true, description: 'What an applicant learns about a submitted application.' })
 export class AccessApplicationReceipt {
   @Field(() => ID, { description: 'Reference of the application' }) id: string;
   @Field(() => ApplicationStatusEnum) status: ApplicationStatusEnum;

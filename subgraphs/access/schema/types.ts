@@ -13,7 +13,7 @@ export enum KeyRole {
 }
 registerEnumType(KeyRole, { name: 'ApiKeyRole' });
 
-@ObjectType({ description: 'A plan of the prediction API and its daily allowance.' })
+@ObjectType({ simpleResolvers: true, description: 'A plan of the prediction API and its daily allowance.' })
 export class Plan {
   @Field(() => PlanCodeEnum) code: PlanCodeEnum;
   @Field() name: string;
@@ -21,7 +21,7 @@ export class Plan {
   @Field() description: string;
 }
 
-@ObjectType({ description: 'An API key. The key itself is only ever shown once, at creation.' })
+@ObjectType({ simpleResolvers: true, description: 'An API key. The key itself is only ever shown once, at creation.' })
 export class ApiKey {
   @Field(() => ID) id: string;
   @Field({ description: 'Public prefix of the key, e.g. mpk_AbCd1234' }) prefix: string;
@@ -36,13 +36,13 @@ export class ApiKey {
   @Field(() => Date, { nullable: true }) lastUsedAt: Date | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CreatedApiKey {
   @Field({ description: 'The full key. Shown once; only its hash is stored.' }) key: string;
   @Field(() => ApiKey) apiKey: ApiKey;
 }
 
-@ObjectType({ description: 'The key making this request.' })
+@ObjectType({ simpleResolvers: true, description: 'The key making this request.' })
 export class Viewer {
   @Field() prefix: string;
   @Field() name: string;
@@ -61,7 +61,7 @@ export class CreateApiKeyInput {
 
 /** What the gateway learns when it verifies a key. Internal: not part of the public API. */
 @Directive('@inaccessible')
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class KeyAuthentication {
   @Field(() => ID) keyId: string;
   @Field() prefix: string;

@@ -2,6 +2,9 @@ import { IsNull, type EntityManager } from 'typeorm';
 import type { Store } from '../../../lib/database';
 import { ApiKeyRow } from './entities';
 
+/** NOTIFY channel: a key was revoked or changed plan; the payload is its prefix. */
+export const KEY_CHANGED = 'access_key_changed';
+
 export interface KeyForAuth {
   id: string;
   prefix: string;
@@ -87,13 +90,22 @@ export class ApiKeyStore {
     return qb.getMany();
   }
 
+  /** Revokes a key and tells every process that caches keys (NOTIFY). */
   async revoke(id: string, now: Date): Promise<ApiKeyRow | null> {
-    await this.store.pool.query('UPDATE access.api_key SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now]);
+    await this.store.pool.query(
+      `WITH k AS (UPDATE access.api_key SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING prefix)
+       SELECT pg_notify($3, prefix) FROM k`,
+      [id, now, KEY_CHANGED],
+    );
     return this.findById(id);
   }
 
   async setPlan(id: string, planCode: ApiKeyRow['planCode'], dailyLimit: number | null): Promise<ApiKeyRow | null> {
-    await this.repo.update({ id }, { planCode, dailyLimit });
+    await this.store.pool.query(
+      `WITH k AS (UPDATE access.api_key SET plan_code = $2, daily_limit = $3 WHERE id = $1 RETURNING prefix)
+       SELECT pg_notify($4, prefix) FROM k`,
+      [id, planCode, dailyLimit, KEY_CHANGED],
+    );
     return this.findById(id);
   }
 

@@ -26,7 +26,7 @@ export enum ResolutionStatus {
 registerEnumType(ResolutionStatus, { name: 'TeamResolutionStatus' });
 
 @Directive('@key(fields: "code")')
-@ObjectType({ description: 'A league: en.1 Premier League, en.2 Championship, de.1, es.1, it.1, fr.1.' })
+@ObjectType({ simpleResolvers: true, description: 'A league: en.1 Premier League, en.2 Championship, de.1, es.1, it.1, fr.1.' })
 export class Competition {
   @Field() code: string;
   @Field() name: string;
@@ -36,23 +36,26 @@ export class Competition {
 }
 
 @Directive('@key(fields: "id")')
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Team {
   @Field(() => Int) id: number;
-  @Field({ description: 'Canonical club name.' }) name: string;
+  /** Shareable: the predictions subgraph provides it with the predictions it stores. */
+  @Directive('@shareable')
+  @Field({ description: 'Canonical club name.' })
+  name: string;
   @Field() country: string;
   @Field(() => [String], { description: 'Other spellings: short names, older names, translations.' }) aliases: string[];
   @Field(() => [String], { description: 'Competition codes the team has played in.' }) competitions: string[];
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Score {
   @Field(() => Int) home: number;
   @Field(() => Int) away: number;
 }
 
 @Directive('@key(fields: "id")')
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Match {
   @Field(() => Int) id: number;
   @Field(() => Competition) competition: Competition;
@@ -62,25 +65,29 @@ export class Match {
   @Field({ description: 'Local match date, YYYY-MM-DD.' }) date: string;
   @Field({ description: 'Kick-off instant (15:00 local when the time is not known).' }) kickoff: Date;
   @Field(() => MatchStatusEnum) status: MatchStatusEnum;
-  @Field(() => Team) homeTeam: Team;
-  @Field(() => Team) awayTeam: Team;
+  @Directive('@shareable')
+  @Field(() => Team)
+  homeTeam: Team;
+  @Directive('@shareable')
+  @Field(() => Team)
+  awayTeam: Team;
   @Field(() => Score, { nullable: true, description: 'Full-time score; null when not played or unknown.' }) score: Score | null;
   @Field(() => Score, { nullable: true }) halfTimeScore: Score | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PageInfo {
   @Field() hasNextPage: boolean;
   @Field(() => String, { nullable: true }) endCursor: string | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class MatchEdge {
   @Field() cursor: string;
   @Field(() => Match) node: Match;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class MatchConnection {
   @Field(() => [MatchEdge]) edges: MatchEdge[];
   @Field(() => [Match]) nodes: Match[];
@@ -99,14 +106,14 @@ export class MatchFilterInput {
   @Field(() => Date, { nullable: true, description: 'Kick-off on or before.' }) to?: Date | null;
 }
 
-@ObjectType({ description: 'A team name resolved: one team, the candidates when ambiguous, or suggestions.' })
+@ObjectType({ simpleResolvers: true, description: 'A team name resolved: one team, the candidates when ambiguous, or suggestions.' })
 export class TeamResolution {
   @Field(() => ResolutionStatus) status: ResolutionStatus;
   @Field(() => Team, { nullable: true }) team: Team | null;
   @Field(() => [Team], { description: 'Candidates (ambiguous) or closest spellings (not found).' }) candidates: Team[];
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class FootballData {
   @Field(() => Int) competitions: number;
   @Field(() => Int) teams: number;
@@ -116,7 +123,7 @@ export class FootballData {
   @Field(() => String, { nullable: true, description: 'Date of the latest known result.' }) latestResultDate: string | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ImportReport {
   @Field() source: string;
   @Field(() => Int) matches: number;

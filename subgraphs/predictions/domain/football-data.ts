@@ -10,6 +10,8 @@ export interface FootballMatch {
   status: 'SCHEDULED' | 'FINISHED' | 'CANCELLED' | 'AWARDED' | 'POSTPONED';
   homeTeamId: number;
   awayTeamId: number;
+  homeTeamName: string;
+  awayTeamName: string;
   homeGoals: number | null;
   awayGoals: number | null;
 }
@@ -26,8 +28,8 @@ export type TeamLookup =
 
 /** What the predictions domain reads from the football domain. */
 export interface FootballData {
-  /** Finished matches with a known score (the training data). */
-  results(): Promise<FootballMatch[]>;
+  /** Finished matches with a known score (the training data). `signal` stops the paging early. */
+  results(signal?: AbortSignal): Promise<FootballMatch[]>;
   /** Scheduled matches without a result. */
   fixtures(): Promise<FootballMatch[]>;
   matches(ids: number[]): Promise<FootballMatch[]>;
@@ -35,7 +37,7 @@ export interface FootballData {
   team(id: number): Promise<TeamRef | undefined>;
 }
 
-const MATCH_FIELDS = 'id season date kickoff status competition { code } homeTeam { id } awayTeam { id } score { home away }';
+const MATCH_FIELDS = 'id season date kickoff status competition { code } homeTeam { id name } awayTeam { id name } score { home away }';
 const PAGE = 200;
 
 const MATCHES = `query PredictionsMatches($filter: MatchFilterInput, $after: String) {
@@ -49,8 +51,8 @@ interface MatchNode {
   kickoff: string;
   status: FootballMatch['status'];
   competition: { code: string };
-  homeTeam: { id: number };
-  awayTeam: { id: number };
+  homeTeam: { id: number; name: string };
+  awayTeam: { id: number; name: string };
   score: { home: number; away: number } | null;
 }
 
@@ -63,6 +65,8 @@ const toMatch = (n: MatchNode): FootballMatch => ({
   status: n.status,
   homeTeamId: n.homeTeam.id,
   awayTeamId: n.awayTeam.id,
+  homeTeamName: n.homeTeam.name,
+  awayTeamName: n.awayTeam.name,
   homeGoals: n.score?.home ?? null,
   awayGoals: n.score?.away ?? null,
 });
@@ -71,10 +75,11 @@ const toMatch = (n: MatchNode): FootballMatch => ({
 export class SupergraphFootballData implements FootballData {
   constructor(private readonly supergraph: SupergraphClient) {}
 
-  private async all(filter: Record<string, unknown>): Promise<FootballMatch[]> {
+  private async all(filter: Record<string, unknown>, signal?: AbortSignal): Promise<FootballMatch[]> {
     const out: FootballMatch[] = [];
     let after: string | null = null;
     do {
+      signal?.throwIfAborted();
       const data: { matches: { nodes: MatchNode[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } = await this.supergraph.request(MATCHES, { filter, after });
       out.push(...data.matches.nodes.map(toMatch));
       after = data.matches.pageInfo.hasNextPage ? data.matches.pageInfo.endCursor : null;
@@ -82,8 +87,8 @@ export class SupergraphFootballData implements FootballData {
     return out;
   }
 
-  async results(): Promise<FootballMatch[]> {
-    return (await this.all({ status: 'FINISHED' })).filter((m) => m.homeGoals !== null);
+  async results(signal?: AbortSignal): Promise<FootballMatch[]> {
+    return (await this.all({ status: 'FINISHED' }, signal)).filter((m) => m.homeGoals !== null);
   }
 
   fixtures(): Promise<FootballMatch[]> {

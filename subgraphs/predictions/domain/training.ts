@@ -32,7 +32,10 @@ const WORKER = join(projectRoot(), 'dist', 'subgraphs', 'predictions', 'domain',
  * metrics, activate it, refresh the upcoming predictions.
  */
 export class TrainingService {
-  private current: { runId: string; worker: Worker } | undefined;
+  /** The run in progress in this process: its worker thread once the backtest started, and its end. */
+  private current: { runId: string; worker?: Worker; done: Promise<void>; abort: AbortController } | undefined;
+  /** Set by stopWorker: a run that fails from here on was cut by the shutdown, not broken. */
+  private stopping = false;
 
   constructor(
     private readonly store: PredictionStore,
@@ -77,27 +80,42 @@ export class TrainingService {
 
   /** Stops taking jobs; a run in progress is cut and recorded as failed (a new retrain can start at once). */
   async stopWorker(): Promise<void> {
-    await this.jobs.boss.offWork(RETRAIN_QUEUE).catch(() => undefined);
+    // cut the run first (pg-boss's offWork would wait for it), and let it record that it was cut
+    this.stopping = true;
     const current = this.current;
     if (current) {
-      await current.worker.terminate();
-      await this.store.updateRun(current.runId, { status: 'failed', error: 'interrupted by shutdown', finished: true }).catch(() => undefined);
+      current.abort.abort();
+      await current.worker?.terminate();
+      await current.done;
     }
+    await this.jobs.boss.offWork(RETRAIN_QUEUE).catch(() => undefined);
   }
 
   /** Executes one queued run (the job handler). Failures are recorded on the run, never lost. */
   async run(runId: string): Promise<void> {
+    if (this.stopping) throw new Error('shutting down');
+    let finished!: () => void;
+    this.current = { runId, done: new Promise<void>((resolve) => (finished = resolve)), abort: new AbortController() };
+    try {
+      await this.execute(runId);
+    } finally {
+      this.current = undefined;
+      finished();
+    }
+  }
+
+  private async execute(runId: string): Promise<void> {
     const run = await this.store.run(runId);
     if (!run || run.status !== 'queued') return;
     const log = this.logger.child({ runId, kind: run.kind });
     await this.store.updateRun(runId, { status: 'running', phase: 'loading results', progress: 0.01, started: true });
     try {
-      const results = await this.football.results();
+      const results = await this.football.results(this.current?.abort.signal);
       const byId = new Map(results.map((m) => [m.id, m]));
       const matches = results.map(toTrainingMatch);
       log.info({ matches: matches.length }, 'retrain: data loaded');
       await this.store.updateRun(runId, { phase: 'walk-forward backtest', progress: 0.05 });
-      const { result, backtestMs } = await this.backtestInWorker(runId, run.kind as ModelKind, matches, (fraction) =>
+      const { result, backtestMs } = await this.backtestInWorker(run.kind as ModelKind, matches, (fraction) =>
         this.store.updateRun(runId, { progress: 0.05 + 0.85 * fraction }),
       );
       // the backtest's last fit covers every result: it is the model the new version serves
@@ -107,7 +125,7 @@ export class TrainingService {
         const m = byId.get((row.match as TrainingMatch & { id: number }).id)!;
         const f = row.forecast;
         return {
-          matchId: m.id, competition: m.competition, season: m.season, kickoff: m.kickoff, homeTeamId: m.homeTeamId, awayTeamId: m.awayTeamId,
+          matchId: m.id, competition: m.competition, season: m.season, kickoff: m.kickoff, homeTeamId: m.homeTeamId, awayTeamId: m.awayTeamId, homeTeamName: m.homeTeamName, awayTeamName: m.awayTeamName,
           pHome: f.pHome, pDraw: f.pDraw, pAway: f.pAway, expHomeGoals: f.expHomeGoals, expAwayGoals: f.expAwayGoals,
           predictedOutcome: predictedOutcome(f), confidence: confidenceOf(f), actualOutcome: outcomeOf(m as { homeGoals: number; awayGoals: number }),
         };
@@ -134,17 +152,18 @@ export class TrainingService {
       await this.upcoming.refresh();
       await this.store.updateRun(runId, { status: 'succeeded', phase: 'done', progress: 1, finished: true });
     } catch (err) {
-      log.error({ err }, 'retrain failed');
-      await this.store.updateRun(runId, { status: 'failed', error: err instanceof Error ? err.message : String(err), finished: true });
-    } finally {
-      this.current = undefined;
+      if (this.stopping) log.info('retrain interrupted by shutdown');
+      else log.error({ err }, 'retrain failed');
+      const error = this.stopping ? 'interrupted by shutdown' : err instanceof Error ? err.message : String(err);
+      await this.store.updateRun(runId, { status: 'failed', error, finished: true });
     }
   }
 
-  private backtestInWorker(runId: string, kind: ModelKind, matches: (TrainingMatch & { id: number })[], onProgress: (fraction: number) => Promise<void>) {
+  private backtestInWorker(kind: ModelKind, matches: (TrainingMatch & { id: number })[], onProgress: (fraction: number) => Promise<void>) {
     return new Promise<Extract<TrainingMessage, { type: 'result' }>>((resolve, reject) => {
+      if (this.stopping) return reject(new Error('shutting down'));
       const worker = new Worker(WORKER, { workerData: { spec: { kind }, matches, evaluationSeasons: this.opts.evaluationSeasons } });
-      this.current = { runId, worker };
+      if (this.current) this.current.worker = worker;
       let settled = false;
       let progressWrite = Promise.resolve();
       worker.on('message', (m: TrainingMessage) => {

@@ -60,7 +60,7 @@ export class UpcomingPredictions {
     const rows: PredictionInsert[] = fixtures.map((m) => {
       const f = forecast(active.model, { competition: m.competition, season: m.season, date: m.date, home: String(m.homeTeamId), away: String(m.awayTeamId) });
       return {
-        matchId: m.id, competition: m.competition, season: m.season, kickoff: m.kickoff, homeTeamId: m.homeTeamId, awayTeamId: m.awayTeamId,
+        matchId: m.id, competition: m.competition, season: m.season, kickoff: m.kickoff, homeTeamId: m.homeTeamId, awayTeamId: m.awayTeamId, homeTeamName: m.homeTeamName, awayTeamName: m.awayTeamName,
         pHome: f.pHome, pDraw: f.pDraw, pAway: f.pAway, expHomeGoals: f.expHomeGoals, expAwayGoals: f.expAwayGoals,
         predictedOutcome: predictedOutcome(f), confidence: confidenceOf(f), actualOutcome: null,
       };

@@ -46,7 +46,7 @@ export function toPrediction(r: PredictionRow): Prediction {
   return {
     id: String(r.id),
     matchId: r.matchId,
-    match: { id: r.matchId },
+    match: { id: r.matchId, homeTeam: { id: r.homeTeamId, name: r.homeTeamName }, awayTeam: { id: r.awayTeamId, name: r.awayTeamName } },
     versionNumber: r.versionNumber,
     source: r.source as PredictionSource,
     competition: r.competition,

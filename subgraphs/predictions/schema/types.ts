@@ -32,33 +32,46 @@ export enum JobStatus {
 }
 registerEnumType(JobStatus, { name: 'TrainingJobStatus' });
 
-/** Reference to the football subgraph's Match, which this subgraph extends with predictions. */
-@Directive('@key(fields: "id")')
-@ObjectType('Match')
-export class MatchRef {
-  @Field(() => Int) id: number;
-}
-
 @Directive('@key(fields: "id", resolvable: false)')
-@ObjectType('Team')
+@ObjectType('Team', { simpleResolvers: true })
 export class TeamRef {
   @Field(() => Int) id: number;
+  /** Owned by football; this subgraph can provide it where it stored it with a prediction. */
+  @Directive('@external')
+  @Field()
+  name?: string;
 }
 
-@ObjectType()
+/**
+ * The football subgraph's Match, extended with its predictions. The team names are football's
+ * (@external); a prediction stores them when it is made, so Prediction.match provides them.
+ */
+@Directive('@key(fields: "id")')
+@ObjectType('Match', { simpleResolvers: true })
+export class MatchRef {
+  @Field(() => Int) id: number;
+  @Directive('@external')
+  @Field(() => TeamRef)
+  homeTeam?: TeamRef;
+  @Directive('@external')
+  @Field(() => TeamRef)
+  awayTeam?: TeamRef;
+}
+
+@ObjectType({ simpleResolvers: true })
 export class Probabilities {
   @Field(() => Float) home: number;
   @Field(() => Float) draw: number;
   @Field(() => Float) away: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ExpectedGoals {
   @Field(() => Float) home: number;
   @Field(() => Float) away: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ClassAccuracy {
   @Field(() => OutcomeEnum) outcome: OutcomeEnum;
   @Field(() => Int) predicted: number;
@@ -66,14 +79,14 @@ export class ClassAccuracy {
   @Field(() => Float, { nullable: true, description: 'correct / predicted' }) precision: number | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class BandStats {
   @Field(() => ConfidenceBandEnum) band: ConfidenceBandEnum;
   @Field(() => Int) count: number;
   @Field(() => Float, { nullable: true }) hitRate: number | null;
 }
 
-@ObjectType({ description: 'Walk-forward backtest metrics of a version.' })
+@ObjectType({ simpleResolvers: true, description: 'Walk-forward backtest metrics of a version.' })
 export class ModelMetrics {
   @Field(() => Int) count: number;
   @Field(() => Float) accuracy: number;
@@ -84,7 +97,7 @@ export class ModelMetrics {
   @Field(() => [BandStats]) bands: BandStats[];
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ModelVersion {
   @Field(() => Int) number: number;
   @Field({ description: 'version_<number>, as compare_versions names it.' }) name: string;
@@ -102,11 +115,13 @@ export class ModelVersion {
   @Field(() => Date, { nullable: true }) activatedAt: Date | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Prediction {
   @Field(() => ID) id: string;
   @Field(() => Int) matchId: number;
-  @Field(() => MatchRef) match: MatchRef;
+  @Directive('@provides(fields: "homeTeam { id name } awayTeam { id name }")')
+  @Field(() => MatchRef)
+  match: MatchRef;
   @Field(() => Int) versionNumber: number;
   @Field(() => PredictionSource) source: PredictionSource;
   @Field() competition: string;
@@ -124,7 +139,7 @@ export class Prediction {
   @Field(() => Date, { nullable: true }) resolvedAt: Date | null;
 }
 
-@ObjectType({ description: 'A forecast for any pairing (not stored).' })
+@ObjectType({ simpleResolvers: true, description: 'A forecast for any pairing (not stored).' })
 export class PairingPrediction {
   @Field(() => TeamRef) homeTeam: TeamRef;
   @Field(() => TeamRef) awayTeam: TeamRef;
@@ -139,7 +154,7 @@ export class PairingPrediction {
   @Field(() => Int) versionNumber: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PredictionOverview {
   @Field(() => Int, { nullable: true, description: 'The active version these figures describe.' }) versionNumber: number | null;
   @Field(() => Int) totalPredictions: number;
@@ -148,13 +163,13 @@ export class PredictionOverview {
   @Field(() => Float) averageConfidence: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class BandThresholds {
   @Field(() => Float) high: number;
   @Field(() => Float) medium: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ConfidenceDistribution {
   @Field(() => Int) high: number;
   @Field(() => Int) medium: number;
@@ -165,7 +180,7 @@ export class ConfidenceDistribution {
   @Field(() => Float, { nullable: true }) lowHitRate: number | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class TrainingJob {
   @Field(() => ID) id: string;
   @Field() kind: string;
@@ -179,13 +194,13 @@ export class TrainingJob {
   @Field(() => Date, { nullable: true }) finishedAt: Date | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PredictionPageInfo {
   @Field() hasNextPage: boolean;
   @Field(() => String, { nullable: true }) endCursor: string | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PredictionPage {
   @Field(() => [Prediction]) nodes: Prediction[];
   @Field(() => PredictionPageInfo) pageInfo: PredictionPageInfo;

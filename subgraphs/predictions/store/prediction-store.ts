@@ -28,6 +28,8 @@ export interface PredictionInsert {
   kickoff: Date;
   homeTeamId: number;
   awayTeamId: number;
+  homeTeamName: string;
+  awayTeamName: string;
   pHome: number;
   pDraw: number;
   pAway: number;
@@ -68,7 +70,7 @@ const VERSION_COLUMNS = `id, number, kind, hyper, to_char(training_from, 'YYYY-M
   created_at AS "createdAt", activated_at AS "activatedAt"`;
 
 const PREDICTION_COLUMNS = `p.id, p.version_id AS "versionId", v.number AS "versionNumber", p.match_id AS "matchId", p.source, p.competition, p.season, p.kickoff,
-  p.home_team_id AS "homeTeamId", p.away_team_id AS "awayTeamId", p.p_home AS "pHome", p.p_draw AS "pDraw", p.p_away AS "pAway",
+  p.home_team_id AS "homeTeamId", p.away_team_id AS "awayTeamId", p.home_team_name AS "homeTeamName", p.away_team_name AS "awayTeamName", p.p_home AS "pHome", p.p_draw AS "pDraw", p.p_away AS "pAway",
   p.exp_home_goals AS "expHomeGoals", p.exp_away_goals AS "expAwayGoals", p.predicted_outcome AS "predictedOutcome", p.confidence,
   p.actual_outcome AS "actualOutcome", p.correct, p.created_at AS "createdAt", p.resolved_at AS "resolvedAt"`;
 
@@ -176,14 +178,15 @@ export class PredictionStore {
       const col = <K extends keyof PredictionInsert>(k: K) => b.map((r) => r[k]);
       await client.query(
         `INSERT INTO predictions.prediction AS p (version_id, source, match_id, competition, season, kickoff, home_team_id, away_team_id,
-             p_home, p_draw, p_away, exp_home_goals, exp_away_goals, predicted_outcome, confidence, actual_outcome, correct, resolved_at)
+             home_team_name, away_team_name, p_home, p_draw, p_away, exp_home_goals, exp_away_goals, predicted_outcome, confidence, actual_outcome, correct, resolved_at)
          SELECT $1, $2, t.*, CASE WHEN t.actual IS NULL THEN NULL ELSE t.actual = t.predicted END, CASE WHEN t.actual IS NULL THEN NULL ELSE now() END
-           FROM unnest($3::int[], $4::text[], $5::text[], $6::timestamptz[], $7::int[], $8::int[], $9::float8[], $10::float8[], $11::float8[],
+           FROM unnest($3::int[], $4::text[], $5::text[], $6::timestamptz[], $7::int[], $8::int[], $17::text[], $18::text[], $9::float8[], $10::float8[], $11::float8[],
                        $12::float8[], $13::float8[], $14::char(1)[], $15::float8[], $16::char(1)[])
-                AS t(match_id, competition, season, kickoff, home, away, ph, pd, pa, eh, ea, predicted, confidence, actual)
+                AS t(match_id, competition, season, kickoff, home, away, home_name, away_name, ph, pd, pa, eh, ea, predicted, confidence, actual)
          ON CONFLICT (version_id, match_id) DO UPDATE SET
            source = EXCLUDED.source, competition = EXCLUDED.competition, season = EXCLUDED.season, kickoff = EXCLUDED.kickoff,
            home_team_id = EXCLUDED.home_team_id, away_team_id = EXCLUDED.away_team_id,
+           home_team_name = EXCLUDED.home_team_name, away_team_name = EXCLUDED.away_team_name,
            p_home = EXCLUDED.p_home, p_draw = EXCLUDED.p_draw, p_away = EXCLUDED.p_away,
            exp_home_goals = EXCLUDED.exp_home_goals, exp_away_goals = EXCLUDED.exp_away_goals,
            predicted_outcome = EXCLUDED.predicted_outcome, confidence = EXCLUDED.confidence
@@ -191,6 +194,7 @@ export class PredictionStore {
         [
           versionId, source, col('matchId'), col('competition'), col('season'), col('kickoff'), col('homeTeamId'), col('awayTeamId'),
           col('pHome'), col('pDraw'), col('pAway'), col('expHomeGoals'), col('expAwayGoals'), col('predictedOutcome'), col('confidence'), col('actualOutcome'),
+          col('homeTeamName'), col('awayTeamName'),
         ],
       );
     }
