@@ -105,6 +105,8 @@ async function main(argv: string[]) {
           print(`${row.prefix} is now on plan ${row.planCode}${row.dailyLimit ? ` (${row.dailyLimit}/day)` : ''}.`);
           return;
         }
+        default:
+          throw new UsageError(`unknown command "keys ${command ?? ''}"`);
       }
     });
   }
