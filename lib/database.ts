@@ -77,6 +77,22 @@ async function migrate(dataSource: DataSource, schema: string, logger: Logger): 
   }
 }
 
+/** Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 /** Creates the database named in `url` if it does not exist (connects to the `postgres` maintenance db). */
 export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);

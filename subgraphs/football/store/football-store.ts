@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import type { Store } from '../../../lib/database';
+import { inTransaction, type Store } from '../../../lib/database';
 import type { MatchStatus } from '../domain/dataset';
 
 export interface CompetitionRow {
@@ -37,21 +37,7 @@ export interface MatchRow {
   awayGoalsHalfTime: number | null;
 }
 
-export interface MatchUpsert {
-  competitionId: number;
-  season: string;
-  stage: string;
-  round: string | null;
-  date: string;
-  kickoff: Date;
-  homeTeamId: number;
-  awayTeamId: number;
-  status: MatchStatus;
-  homeGoals: number | null;
-  awayGoals: number | null;
-  homeGoalsHalfTime: number | null;
-  awayGoalsHalfTime: number | null;
-}
+export type MatchUpsert = Omit<MatchRow, 'id'>;
 
 export interface MatchQuery {
   ids?: number[];
@@ -85,19 +71,8 @@ const BATCH = 4000;
 export class FootballStore {
   constructor(private readonly store: Store) {}
 
-  async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.store.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+  transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.store.pool, work);
   }
 
   async upsertCompetitions(client: PoolClient, rows: { code: string; name: string; country: string; tier: number }[]): Promise<Map<string, number>> {

@@ -115,17 +115,13 @@ export class ModelVersion {
   @Field(() => Date, { nullable: true }) activatedAt: Date | null;
 }
 
+/**
+ * What every forecast says, stored (Prediction) or not (PairingPrediction). Only inherited: no
+ * field returns it, so it never appears in the schema itself.
+ */
 @ObjectType({ simpleResolvers: true })
-export class Prediction {
-  @Field(() => ID) id: string;
-  @Field(() => Int) matchId: number;
-  @Directive('@provides(fields: "homeTeam { id name } awayTeam { id name }")')
-  @Field(() => MatchRef)
-  match: MatchRef;
-  @Field(() => Int) versionNumber: number;
-  @Field(() => PredictionSource) source: PredictionSource;
+export abstract class ForecastFields {
   @Field() competition: string;
-  @Field() kickoff: Date;
   @Field(() => Probabilities) probabilities: Probabilities;
   @Field(() => ExpectedGoals) expectedGoals: ExpectedGoals;
   @Field(() => Float, { description: 'Expected goals, home minus away.' }) expectedGoalDifference: number;
@@ -133,6 +129,18 @@ export class Prediction {
   @Field({ description: '"Home Win", "Draw" or "Away Win".' }) outcomeLabel: string;
   @Field(() => Float, { description: 'Probability of the predicted outcome.' }) confidence: number;
   @Field(() => ConfidenceBandEnum) confidenceBand: ConfidenceBandEnum;
+  @Field(() => Int, { description: 'The model version that made it.' }) versionNumber: number;
+}
+
+@ObjectType({ simpleResolvers: true })
+export class Prediction extends ForecastFields {
+  @Field(() => ID) id: string;
+  @Field(() => Int) matchId: number;
+  @Directive('@provides(fields: "homeTeam { id name } awayTeam { id name }")')
+  @Field(() => MatchRef)
+  match: MatchRef;
+  @Field(() => PredictionSource) source: PredictionSource;
+  @Field() kickoff: Date;
   @Field(() => OutcomeEnum, { nullable: true }) actualOutcome: OutcomeEnum | null;
   @Field(() => Boolean, { nullable: true }) correct: boolean | null;
   @Field() createdAt: Date;
@@ -140,18 +148,9 @@ export class Prediction {
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A forecast for any pairing (not stored).' })
-export class PairingPrediction {
+export class PairingPrediction extends ForecastFields {
   @Field(() => TeamRef) homeTeam: TeamRef;
   @Field(() => TeamRef) awayTeam: TeamRef;
-  @Field() competition: string;
-  @Field(() => Probabilities) probabilities: Probabilities;
-  @Field(() => ExpectedGoals) expectedGoals: ExpectedGoals;
-  @Field(() => Float) expectedGoalDifference: number;
-  @Field(() => OutcomeEnum) predictedOutcome: OutcomeEnum;
-  @Field() outcomeLabel: string;
-  @Field(() => Float) confidence: number;
-  @Field(() => ConfidenceBandEnum) confidenceBand: ConfidenceBandEnum;
-  @Field(() => Int) versionNumber: number;
 }
 
 @ObjectType({ simpleResolvers: true })

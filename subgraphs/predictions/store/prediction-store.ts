@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import type { Store } from '../../../lib/database';
+import { inTransaction, type Store } from '../../../lib/database';
 import { conflict } from '../../../lib/errors';
 
 export type Outcome = 'H' | 'D' | 'A';
@@ -90,19 +90,8 @@ export class PredictionStore {
     return this.store.pool;
   }
 
-  async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+  transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
   }
 
   // ---- model versions
