@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -25,6 +25,8 @@ afterAll(async () => {
   await Promise.all([dev?.stop(), prod?.stop()]);
 });
 
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 interface Ide {
   page: Page;
   /** Every request the browser tried to send off 127.0.0.1 (all blocked). */
@@ -36,8 +38,9 @@ interface Ide {
 
 /** A fresh Chromium profile with everything but 127.0.0.1 blocked, on the IDE page. */
 async function openIde(url: string, httpCredentials?: { username: string; password: string }): Promise<Ide> {
+  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does; or set CHROMIUM_PATH).`);
   const profile = mkdtempSync(join(tmpdir(), 'matchday-chromium-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, httpCredentials });
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, httpCredentials });
   const external: string[] = [];
   const requested: string[] = [];
   // the whole context, so that workers and any other page are covered too
