@@ -12,12 +12,12 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { projectRoot } from '../lib/paths';
+import { freePorts } from '../lib/server';
 
 const { values: args } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, rounds: { type: 'string', default: '2' }, 'skip-model': { type: 'boolean' } },
@@ -58,14 +58,6 @@ async function waitFor(url: string, timeoutMs = 60_000) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 function peakRssMb(pids: number[]): number {
   let kb = 0;
@@ -165,7 +157,8 @@ async function main() {
   });
 
   // (c) the same subgraphs over HTTP: one process per subgraph plus the gateway, as docker compose runs them
-  const ports = { football: await freePort(), access: await freePort(), predictions: await freePort(), gateway: await freePort() };
+  const [football, access, predictionsPort, gatewayPort] = await freePorts(4);
+  const ports = { football, access, predictions: predictionsPort, gateway: gatewayPort };
   const remoteEnv = {
     DATABASE_URL: databaseUrl,
     SUBGRAPH_MODE: 'remote',

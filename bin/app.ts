@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../lib/config';
 import { isDevelopment } from '../lib/config';
-import { ensureDatabase, openStore, type Store } from '../lib/database';
+import { Notifications, ensureDatabase, openStore, type Store } from '../lib/database';
 import { startJobQueue, type JobQueue } from '../lib/jobs';
 import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
@@ -51,7 +51,12 @@ export async function startApp(config: Config, logger: Logger, opts: { databaseU
     };
     await step('http servers', () => Promise.all(servers.map((s) => s.close())));
     // subgraphs first (background work ends while the gateway still answers it), then the gateway
-    for (const r of [...running].reverse()) await step(`subgraph ${r.def.name}`, () => r.def.stop?.(r.services));
+    for (const r of [...running].reverse()) {
+      await step(`subgraph ${r.def.name}`, async () => {
+        await r.deps.notifications.close();
+        await r.def.stop?.(r.services);
+      });
+    }
     await step('gateway', () => gateway?.stop());
     await step('job queue', () => jobs?.stop());
     await step('database pools', () => Promise.all(toClose.map((s) => s.close())));
@@ -67,7 +72,9 @@ export async function startApp(config: Config, logger: Logger, opts: { databaseU
     for (const [i, def] of SUBGRAPHS.entries()) {
       const supergraph = new DeferredSupergraphClient(def.name);
       supergraphClients.push(supergraph);
-      const deps: SubgraphDeps = { store: stores[i], databaseUrl: opts.databaseUrl, supergraph, config, logger: logger.child({ subgraph: def.name }), jobs };
+      const subgraphLogger = logger.child({ subgraph: def.name });
+      const notifications = new Notifications(opts.databaseUrl, subgraphLogger);
+      const deps: SubgraphDeps = { store: stores[i], notifications, supergraph, config, logger: subgraphLogger, jobs };
       running.push({ def, store: stores[i], deps, services: await def.createServices(deps) });
     }
     const schemas = await Promise.all(running.map((r) => r.def.buildSchema(r.services)));

@@ -114,6 +114,24 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
+/** The NOTIFY channels one subgraph listens on; the runtime closes them all when it stops. */
+export class Notifications {
+  private readonly stops: (() => Promise<void>)[] = [];
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+  ) {}
+
+  on(channel: string, handler: (payload: string) => void): void {
+    this.stops.push(listen(this.url, channel, handler, this.logger));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.stops.splice(0).map((stop) => stop()));
+  }
+}
+
 /**
  * Runs `handler` for each NOTIFY on `channel`, on a dedicated connection that reconnects after
  * failures. Returns a function that stops listening.

@@ -9,7 +9,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { loadConfig } from './config';
-import { ensureDatabase, openStore } from './database';
+import { Notifications, ensureDatabase, openStore } from './database';
 import { requireSettings, runEntry } from './entry';
 import { requestContext } from './http';
 import { startJobQueue } from './jobs';
@@ -35,7 +35,8 @@ export function runStandaloneSubgraph(def: SubgraphDefinition<any>): Promise<voi
     const store = await openStore(def.store, { url: databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true });
     const jobs = await startJobQueue({ url: databaseUrl, logger });
     const supergraph = httpSupergraphClient(config.GATEWAY_URL, config.INTERNAL_SECRET, def.name);
-    const deps: SubgraphDeps = { store, databaseUrl, supergraph, config, logger, jobs };
+    const notifications = new Notifications(databaseUrl, logger);
+    const deps: SubgraphDeps = { store, notifications, supergraph, config, logger, jobs };
     const services = await def.createServices(deps);
     const schema = await def.buildSchema(services);
 
@@ -87,6 +88,7 @@ export function runStandaloneSubgraph(def: SubgraphDefinition<any>): Promise<voi
       async () => {
         await server.close();
         await apollo.stop();
+        await notifications.close();
         await def.stop?.(services);
         await jobs.stop();
         await store.close();

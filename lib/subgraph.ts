@@ -5,7 +5,7 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse, type GraphQLSchema } from 'graphql';
 import { buildSchema, createResolversMap, type AuthChecker, type NonEmptyArray } from 'type-graphql';
 import type { Config } from './config';
-import type { Store, StoreDefinition } from './database';
+import type { Notifications, Store, StoreDefinition } from './database';
 import { forbidden, unauthenticated } from './errors';
 import type { JobQueue } from './jobs';
 import type { Logger } from './logger';
@@ -50,7 +50,8 @@ export const authChecker: AuthChecker<SubgraphContext, Role> = ({ context }, rol
 
 export interface SubgraphDeps {
   store: Store;
-  databaseUrl: string;
+  /** Cross-process events (NOTIFY); closed by the runtime before `stop`. */
+  notifications: Notifications;
   /** Reads from the rest of the supergraph, as this subgraph's service principal. */
   supergraph: SupergraphClient;
   config: Config;

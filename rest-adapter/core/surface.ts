@@ -20,7 +20,7 @@ export interface Surface {
   cors: CorsPolicy;
   /** Extra pages (API docs, forms) mounted before the route table. */
   pages?: (app: Express) => void;
-  /** Response headers copied from the operation's result (e.g. quota state). */
+  /** Response headers copied from the operation's result (quota state, Retry-After, WWW-Authenticate). */
   passHeaders?: string[];
 }
 
@@ -122,12 +122,8 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
           const fields = mapped.details && typeof mapped.details === 'object' ? (mapped.details as Record<string, string[]>) : undefined;
           return sendReply(res, route.respondError({ status: mapped.status, code: mapped.code, message: mapped.message, fields }, input));
         }
-        for (const [k, v] of Object.entries(mapped.headers)) res.setHeader(k, v);
-        // headers the gateway attached to the error (Retry-After, WWW-Authenticate details)
-        for (const name of ['retry-after', 'www-authenticate']) {
-          const value = outcome.headers.get(name);
-          if (value !== undefined) res.setHeader(name, value);
-        }
+        // the catalogue's headers, unless the gateway already gave a more specific one (passHeaders)
+        for (const [k, v] of Object.entries(mapped.headers)) if (!res.hasHeader(k)) res.setHeader(k, v);
         res.status(mapped.status).json(surface.errorShape.body(mapped.status, mapped.code, mapped.message, mapped.details));
         return;
       }

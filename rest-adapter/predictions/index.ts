@@ -41,7 +41,7 @@ export const predictionSurface: Surface = {
   catalogue: predictionErrors,
   errorShape: detailErrorShape,
   cors: { origins: '*', allowHeaders: ['authorization', 'content-type', 'x-request-id'], exposeHeaders: [...RATE_LIMIT_HEADERS, 'retry-after', 'x-request-id'] },
-  passHeaders: RATE_LIMIT_HEADERS,
+  passHeaders: [...RATE_LIMIT_HEADERS, 'retry-after', 'www-authenticate'],
   pages(app) {
     mountApiDocs(app, { openapiPath: OPENAPI_PATH, docsPath: DOCS_PATH, title: 'Match Prediction API', document: () => predictionOpenApi(predictionSurface) });
   },

@@ -6,8 +6,6 @@ import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch 
 import { createFootballServices, type FootballServices } from './services';
 import { footballStore } from './store';
 
-const stopListening = new WeakMap<FootballServices, () => Promise<void>>();
-
 /** Competitions, seasons, teams and matches: the real data the prediction product stands on. */
 export const footballSubgraph: SubgraphDefinition<FootballServices> = {
   name: 'football',
@@ -35,13 +33,11 @@ export const footballSubgraph: SubgraphDefinition<FootballServices> = {
         },
       },
     }),
-  async start(services, { databaseUrl, logger }) {
+  async start(services, { notifications }) {
     await services.loader.loadShipped();
     await services.catalogue.refresh();
-    stopListening.set(services, listen(databaseUrl, MATCHES_CHANGED, () => void services.dataChanged(), logger));
-  },
-  async stop(services) {
-    await stopListening.get(services)?.();
+    // another process imported fixtures or results
+    notifications.on(MATCHES_CHANGED, () => void services.dataChanged());
   },
 };
 

@@ -1,13 +1,10 @@
 import { buildFederatedSchema, type SubgraphDefinition } from '../../lib/subgraph';
-import { listen } from '../../lib/database';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { MATCHES_CHANGED } from '../../lib/events';
 import { MatchPredictionResolver, PredictionResolver } from './schema/resolvers';
 import { createPredictionServices, type PredictionServices } from './services';
 import { predictionsStore } from './store';
 import { VERSION_ACTIVATED } from './store/prediction-store';
-
-const stopListening = new WeakMap<PredictionServices, () => Promise<void>>();
 
 /** Model versions, predictions (backtest and upcoming), statistics and retraining. */
 export const predictionsSubgraph: SubgraphDefinition<PredictionServices> = {
@@ -20,7 +17,7 @@ export const predictionsSubgraph: SubgraphDefinition<PredictionServices> = {
       services,
       referenceResolvers: { Match: { __resolveReference: (ref: { id: number }) => ({ id: ref.id }) } },
     }),
-  async start(services, { databaseUrl, logger }) {
+  async start(services, { notifications, logger }) {
     await services.store.failAbandonedRuns();
     await services.training.startWorker();
     // the first start trains version 1 in the background; `npm start` does not wait for it
@@ -29,16 +26,11 @@ export const predictionsSubgraph: SubgraphDefinition<PredictionServices> = {
     } else {
       void services.upcoming.refresh().catch((err) => logger.error({ err }, 'refreshing upcoming predictions failed'));
     }
-    const stopMatches = listen(databaseUrl, MATCHES_CHANGED, () => void services.upcoming.refresh().catch((err) => logger.error({ err }, 'refresh failed')), logger);
+    notifications.on(MATCHES_CHANGED, () => void services.upcoming.refresh().catch((err) => logger.error({ err }, 'refresh failed')));
     // another replica activated a version: drop the cached model
-    const stopVersions = listen(databaseUrl, VERSION_ACTIVATED, () => services.active.invalidate(), logger);
-    stopListening.set(services, async () => {
-      await stopMatches();
-      await stopVersions();
-    });
+    notifications.on(VERSION_ACTIVATED, () => services.active.invalidate());
   },
   async stop(services) {
-    await stopListening.get(services)?.();
     await services.training.stopWorker();
     await services.upcoming.idle();
   },

@@ -3,7 +3,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver
 import { badInput, notFound } from '../../../lib/errors';
 import { decodeCursor, encodeCursor, pageSize } from '../../../lib/pagination';
 import { requestLoader, type SubgraphContext } from '../../../lib/subgraph';
-import { confidenceBand, type Forecast, type Metrics, type Outcome } from '../domain/model';
+import { confidenceBand, confidenceOf, predictedOutcome, type Forecast, type Metrics, type Outcome } from '../domain/model';
 import { noActiveModel } from '../domain/pairings';
 import { versionName } from '../domain/statistics';
 import type { PredictionServices } from '../services';
@@ -161,12 +161,11 @@ export class PredictionResolver {
   ): Promise<PairingPrediction> {
     const p = await this.services.pairings.predict(home, away, competition);
     const f = p.forecast;
-    const outcome: Outcome = f.pHome >= f.pDraw && f.pHome >= f.pAway ? 'H' : f.pDraw >= f.pAway ? 'D' : 'A';
     return {
       homeTeam: { id: p.home.id },
       awayTeam: { id: p.away.id },
       competition: p.competition,
-      ...forecastFields(f, outcome, Math.max(f.pHome, f.pDraw, f.pAway)),
+      ...forecastFields(f, predictedOutcome(f), confidenceOf(f)),
       versionNumber: p.version.number,
     };
   }

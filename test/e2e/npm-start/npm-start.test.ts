@@ -5,20 +5,12 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../../lib/paths';
+import { freePorts } from '../../../lib/server';
 import { assertBuilt } from '../../support/child-app';
 import { http } from '../../support/app';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -28,7 +20,8 @@ beforeAll(async () => {
   // the embedded server runs as the postgres user when we are root: its directory must be reachable
   dataDir = mkdtempSync(join(tmpdir(), 'matchday-npm-start-'));
   chmodSync(dataDir, 0o755);
-  const ports = { GATEWAY_PORT: await freePort(), PREDICTIONS_PORT: await freePort(), REGISTRY_PORT: await freePort(), PORT: await freePort(), EMBEDDED_PG_PORT: await freePort() };
+  const [gateway, predictions, registry, finance, pg] = await freePorts(5);
+  const ports = { GATEWAY_PORT: gateway, PREDICTIONS_PORT: predictions, REGISTRY_PORT: registry, PORT: finance, EMBEDDED_PG_PORT: pg };
   env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

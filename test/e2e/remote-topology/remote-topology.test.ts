@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { SUBGRAPHS } from '../../../bin/subgraphs';
 import { SignedRemoteDataSource } from '../../../gateway/datasources';
 import type { GatewayContext } from '../../../gateway/context';
+import { freePorts } from '../../../lib/server';
 import { projectRoot } from '../../../lib/paths';
 import { GATEWAY, PRINCIPAL_HEADER, signPrincipal, verifyPrincipal, type Principal } from '../../../lib/principal';
 import { http, TEST_ADMIN_KEY } from '../../support/app';
@@ -36,20 +37,6 @@ interface Service {
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let services: Service[] = [];
 const url = (name: string, path = '') => `http://127.0.0.1:${services.find((s) => s.name === name)!.port}${path}`;
-
-/** Free ports, all held at once so that none is handed out twice. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const server = createServer().listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      return server;
-    }),
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
-}
 
 function start(service: Service): void {
   const child = spawn(process.execPath, [service.entry], {
