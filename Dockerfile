@@ -1,7 +1,8 @@
 # One image for every service of docker-compose.yml: each service picks its entry point with `command`
-# (node dist/subgraphs/<name>/index.js, node dist/gateway/main.js, node dist/rest-adapter/main.js).
+# (node dist/subgraphs/<name>/index.js, node dist/gateway/main.js, node dist/rest-adapter/main.js,
+# node dist/bot/main.js).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # no install scripts: `prepare` would build before the sources are here, and the embedded
@@ -9,8 +10,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npx tsc -p tsconfig.build.json
+# the finance web client (Vite) into dist/finance-web, served by the finance surface
+RUN node dist/clients/finance-web/cli.js
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -22,5 +25,5 @@ COPY . .
 COPY --from=build /app/dist ./dist
 RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
 USER node
-EXPOSE 4000 8080 8090 8000
+EXPOSE 4000 8080 8090 8000 8443
 CMD ["node", "dist/gateway/main.js"]

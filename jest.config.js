@@ -1,9 +1,20 @@
+/**
+ * ESM-only dependencies (jose, otplib, …) are compiled to CommonJS for jest, which cannot require ES
+ * modules on Node 20; the built code (dist/) loads them natively (require(esm), Node ≥ 20.19).
+ */
+const ESM_ONLY = ['jose', 'otplib', '@otplib', '@scure', '@noble'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  // specs sit beside the code they specify (gateway plugins, REST core, lib); the rest lives in test/
+  roots: ['<rootDir>/test', '<rootDir>/gateway', '<rootDir>/rest-adapter', '<rootDir>/lib', '<rootDir>/subgraphs', '<rootDir>/bot'],
+  testMatch: ['**/*.test.ts', '**/*.spec.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    '^.+\.m?js$': ['babel-jest', { babelrc: false, configFile: false, plugins: ['@babel/plugin-transform-modules-commonjs'] }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -56,8 +56,18 @@ function metricsRow(label: string, m: Metrics, seconds?: number): (string | numb
   const cls = (o: Outcome) => `${m.perClass[o].predicted}/${pct(m.perClass[o].precision)}`;
   const band = (b: 'high' | 'medium' | 'low') => `${m.bands[b].count}/${pct(m.bands[b].hitRate)}`;
   return [
-    label, m.count, pct(m.accuracy, 2), m.rps.toFixed(4), m.brier.toFixed(4), m.logLoss.toFixed(4),
-    cls('H'), cls('D'), cls('A'), band('high'), band('medium'), band('low'),
+    label,
+    m.count,
+    pct(m.accuracy, 2),
+    m.rps.toFixed(4),
+    m.brier.toFixed(4),
+    m.logLoss.toFixed(4),
+    cls('H'),
+    cls('D'),
+    cls('A'),
+    band('high'),
+    band('medium'),
+    band('low'),
     ...(seconds === undefined ? [] : [seconds.toFixed(1)]),
   ];
 }
@@ -147,9 +157,7 @@ const thirdSeason = (c: string) => {
 };
 const early = (m: TrainingMatch) => m.season! <= '2014-15' && m.season! >= thirdSeason(m.competition);
 const componentRows = ENSEMBLE_COMPONENTS.map((kind) => walkForward({ kind }, all, { evaluate: early }).rows);
-const weights = fitEnsembleWeights(
-  componentRows[0].map((row, i) => ({ components: componentRows.map((rows) => rows[i].forecast), actual: row.actual })),
-);
+const weights = fitEnsembleWeights(componentRows[0].map((row, i) => ({ components: componentRows.map((rows) => rows[i].forecast), actual: row.actual })));
 const defaults = defaultSpec('ensemble').hyper;
 console.log(`## Ensemble weights refitted on ${componentRows[0].length} earlier matches (2012-13..2014-15)\n`);
 table(
@@ -158,7 +166,10 @@ table(
 );
 const eplComponents = ENSEMBLE_COMPONENTS.map((kind) => eplRuns.get(kind)!);
 const refitted = eplComponents[0].map((row, i) => ({
-  forecast: combineForecasts(eplComponents.map((rows) => rows[i].forecast), weights),
+  forecast: combineForecasts(
+    eplComponents.map((rows) => rows[i].forecast),
+    weights,
+  ),
   actual: row.actual,
 }));
 table(METRIC_HEADER, [metricsRow('ensemble, refitted weights', computeMetrics(refitted))]);

@@ -3,109 +3,43 @@
  *
  *  1. GET /api/                 REST adapter → gateway → subgraphs → PostgreSQL   vs  hand-written Express + pg
  *  2. GET /api/predictions/latest/   same path (two subgraphs, an entity fetch)    vs  Express + pg (one SQL join)
- *  3. The gateway with in-process subgraphs vs the same subgraphs over HTTP (docker-compose topology, as processes)
- *  4. Model fit and walk-forward backtest times (dist/bench/model-fit.js), unless --skip-model
+ *  3. GET /api/v1/releases/check-update   registry surface → gateway → licensing subgraph  vs  hand-written Express + pg
+ *  4. Artifact download (64 MB) through the registry's presigned link (streamed from disk)  vs  a plain static file server
+ *  5. The gateway with in-process subgraphs vs the same subgraphs over HTTP (docker-compose topology, as processes)
+ *  6. The team resolver per query vs a plain Levenshtein scan (dist/bench/team-resolver.js)
+ *  7. `npm start`: first and second start vs a bare node process loading the same modules (dist/bench/start.js)
+ *  6. Model fit and walk-forward backtest times (dist/bench/model-fit.js), unless --skip-model
  *
  * Every server runs in its own process; autocannon runs here. Rounds alternate A/B to spread the
  * machine's noise over both sides. Options: --duration <s> (10), --connections <n> (20), --rounds <n> (2).
  */
-import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { projectRoot } from '../lib/paths';
 import { freePorts } from '../lib/server';
+import { GATEWAY_SERVICE, keyVariable, serviceKeyEnv } from '../lib/service-keys';
+import { children, compare as compareRounds, runServer as run, stopChildren, transfer, waitFor, type Scenario } from './harness';
 
 const { values: args } = parseArgs({
-  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, rounds: { type: 'string', default: '2' }, 'skip-model': { type: 'boolean' } },
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '2' },
+    'skip-model': { type: 'boolean' },
+  },
 });
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
-const ADMIN_KEY = 'bench_admin_key_0123456789abcdefghijklmn';
-const SECRET = 'bench-internal-secret-0123456789abcdefghij';
+const ADMIN_KEY = 'bench_admin_3e8b1d6f0a9c4e27b5d1f8a3c6e0b947';
 const root = projectRoot();
-const children: ChildProcess[] = [];
-
-function run(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; ready: Record<string, string> }> {
-  const child = spawn(process.execPath, [join(root, script)], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('READY '));
-      if (line) resolve({ child, ready: JSON.parse(line.slice(6)) });
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited (${code}): ${err.slice(-2000)}`)));
-  });
-}
-
-async function waitFor(url: string, timeoutMs = 60_000) {
-  const start = Date.now();
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() - start > timeoutMs) throw new Error(`${url} did not come up`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function peakRssMb(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    kb += m ? Number(m[1]) : 0;
-  }
-  return Math.round(kb / 1024);
-}
-
-interface Measure {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function load(url: string, opts: { headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<Measure> {
-  const base = { url, connections: CONNECTIONS, headers: opts.headers, method: opts.method ?? 'GET', body: opts.body };
-  await autocannon({ ...base, duration: 3 }); // warm-up
-  const r = await autocannon({ ...base, duration: DURATION });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
-}
-
-interface Scenario {
-  name: string;
-  a: { label: string; url: string; pids: () => number[] };
-  b: { label: string; url: string; pids: () => number[] };
-  opts: Parameters<typeof load>[1];
-  target: string;
-}
-
-async function compare(s: Scenario) {
-  const ra: Measure[] = [];
-  const rb: Measure[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    ra.push(await load(s.a.url, s.opts));
-    rb.push(await load(s.b.url, s.opts));
-  }
-  const mean = (xs: Measure[], k: keyof Measure) => xs.reduce((t, x) => t + x[k], 0) / xs.length;
-  const row = (label: string, xs: Measure[], pids: number[]) =>
-    `  ${label.padEnd(44)} ${mean(xs, 'rps').toFixed(0).padStart(7)} rps  p50 ${mean(xs, 'p50').toFixed(1).padStart(6)} ms  p99 ${mean(xs, 'p99').toFixed(1).padStart(6)} ms  peak RSS ${String(peakRssMb(pids)).padStart(4)} MB  errors ${mean(xs, 'errors')}  [rounds: ${xs.map((x) => x.rps.toFixed(0)).join(', ')}]`;
-  console.log(`\n${s.name}`);
-  console.log(row(s.a.label, ra, s.a.pids()));
-  console.log(row(s.b.label, rb, s.b.pids()));
-  const ratio = mean(ra, 'rps') / mean(rb, 'rps');
-  console.log(`  ratio A/B = ${ratio.toFixed(2)} (per round: ${ra.map((x, i) => (x.rps / rb[i].rps).toFixed(2)).join(', ')}); target ${s.target}`);
-}
+const LOAD = { duration: DURATION, connections: CONNECTIONS, rounds: ROUNDS };
+const compare = (s: Scenario) => compareRounds(s, LOAD);
 
 async function main() {
   const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -116,11 +50,22 @@ async function main() {
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
   const databaseUrl = server.replace(/\/[^/]*$/, `/${dbName}`);
-  console.log(`Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement after a 3 s warm-up, ${ROUNDS} alternating rounds; Node ${process.version}`);
+  console.log(
+    `Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement after a 3 s warm-up, ${ROUNDS} alternating rounds; Node ${process.version}`,
+  );
 
   // the real system, in one process (npm start's topology); the first model version is trained on a one-season window
   const started = Date.now();
-  const app = await run('dist/bench/servers/app.js', { DATABASE_URL: databaseUrl, ADMIN_API_KEY: ADMIN_KEY, BACKTEST_SEASONS: '1', NODE_ENV: 'production' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'matchday-bench-'));
+  const rateLimit = '1000000000';
+  const app = await run('dist/bench/servers/app.js', {
+    DATABASE_URL: databaseUrl,
+    ADMIN_API_KEY: ADMIN_KEY,
+    BACKTEST_SEASONS: '1',
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    REGISTRY_RATE_LIMIT: rateLimit,
+  });
   console.log(`system up with data and model version 1 in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const created = await fetch(`${app.ready.gateway}/graphql`, {
     method: 'POST',
@@ -135,7 +80,9 @@ async function main() {
   // both sides answer the same bytes (metering aside)
   for (const path of ['/api/', '/api/predictions/latest/']) {
     const [x, y] = await Promise.all([app.ready.predictions, baseline.ready.url].map((u) => fetch(`${u}${path}`, { headers: auth }).then((r) => r.json())));
-    const differing = Object.keys({ ...(x as object), ...(y as object) }).filter((k) => !isDeepStrictEqual((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));
+    const differing = Object.keys({ ...(x as object), ...(y as object) }).filter(
+      (k) => !isDeepStrictEqual((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]),
+    );
     console.log(`same JSON from both for ${path}: ${isDeepStrictEqual(x, y) ? 'yes' : `NO, differing: ${differing.join(', ')}`}`);
   }
 
@@ -156,32 +103,73 @@ async function main() {
     target: '≥ 0.5',
   });
 
+  // the licence registry: update checks through the surface vs Express + pg; downloads through the presigned link vs a static server
+  const registryBaseline = await run('dist/bench/servers/registry-baseline.js', { DATABASE_URL: databaseUrl, PORT: '0', REGISTRY_RATE_LIMIT: rateLimit });
+  const licence = { 'x-license-key': app.ready.licenceKey };
+  const checkUpdate = '/api/v1/releases/check-update?product=finance-node&channel=stable&current_version=1.0.0';
+  const [ours, theirs] = await Promise.all(
+    [app.ready.registry, registryBaseline.ready.url].map((u) => fetch(`${u}${checkUpdate}`, { headers: licence }).then((r) => r.text())),
+  );
+  // the links name each server's own address
+  const sameJson = ours.replaceAll(app.ready.registry, '<base>') === theirs.replaceAll(registryBaseline.ready.url, '<base>');
+  console.log(`same JSON from both for ${checkUpdate}: ${sameJson ? 'yes' : `NO:\n  ${ours}\n  ${theirs}`}`);
+  await compare({
+    name: '(d) GET /api/v1/releases/check-update — registry surface → gateway → licensing subgraph → PostgreSQL  vs  Express + pg',
+    a: { label: 'A: REST → gateway → licensing (in-process)', url: `${app.ready.registry}${checkUpdate}`, pids: appPids },
+    b: { label: 'B: hand-written Express + pg', url: `${registryBaseline.ready.url}${checkUpdate}`, pids: () => [registryBaseline.child.pid!] },
+    opts: { headers: licence },
+    target: '≥ 0.5',
+  });
+  const files = await run('dist/bench/servers/static.js', { ROOT: app.ready.objectsRoot, PORT: '0' });
+  await compare({
+    name: '(e) Artifact download, 64 MB, 4 connections — presigned link on the registry port (HMAC check, streamed from disk)  vs  express.static',
+    a: { label: 'A: registry presigned link', url: app.ready.objectUrl, pids: appPids },
+    b: { label: 'B: plain static file server', url: `${files.ready.url}${app.ready.objectPath}`, pids: () => [files.child.pid!] },
+    opts: {},
+    measure: (url) => transfer(url, { duration: DURATION, connections: 4 }),
+    metric: 'mbps',
+    target: '≥ 0.8',
+  });
+
   // (c) the same subgraphs over HTTP: one process per subgraph plus the gateway, as docker compose runs them
-  const [football, access, predictionsPort, gatewayPort] = await freePorts(4);
+  const [football, access, predictionsPort, gatewayPort, internalPort] = await freePorts(5);
   const ports = { football, access, predictions: predictionsPort, gateway: gatewayPort };
+  const subgraphNames = ['football', 'access', 'predictions'] as const;
+  // each process its own key pair, as `npm run service-keys` makes them for docker compose
+  const keys = serviceKeyEnv(subgraphNames);
   const remoteEnv = {
     DATABASE_URL: databaseUrl,
     SUBGRAPH_MODE: 'remote',
-    INTERNAL_SECRET: SECRET,
     NODE_ENV: 'production',
+    GATEWAY_PUBLIC_KEY: keys[keyVariable(GATEWAY_SERVICE, 'public')],
     SUBGRAPH_URL_FOOTBALL: `http://127.0.0.1:${ports.football}/graphql`,
     SUBGRAPH_URL_ACCESS: `http://127.0.0.1:${ports.access}/graphql`,
     SUBGRAPH_URL_PREDICTIONS: `http://127.0.0.1:${ports.predictions}/graphql`,
-    GATEWAY_URL: `http://127.0.0.1:${ports.gateway}/graphql`,
+    ...Object.fromEntries(subgraphNames.map((name) => [`SERVICE_PUBLIC_KEY_${name.toUpperCase()}`, keys[keyVariable(name, 'public')]])),
+    GATEWAY_URL: `http://127.0.0.1:${internalPort}/graphql`,
     GATEWAY_PORT: String(ports.gateway),
+    GATEWAY_INTERNAL_PORT: String(internalPort),
   };
   const remote: ChildProcess[] = [];
-  for (const name of ['football', 'access', 'predictions'] as const) {
-    const child = spawn(process.execPath, [join(root, `dist/subgraphs/${name}/index.js`)], { env: { ...process.env, LOG_LEVEL: 'warn', ...remoteEnv, SUBGRAPH_PORT: String(ports[name]) }, stdio: 'ignore' });
+  for (const name of subgraphNames) {
+    const child = spawn(process.execPath, [join(root, `dist/subgraphs/${name}/index.js`)], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...remoteEnv, SERVICE_PRIVATE_KEY: keys[keyVariable(name, 'private')], SUBGRAPH_PORT: String(ports[name]) },
+      stdio: 'ignore',
+    });
     children.push(child);
     remote.push(child);
     await waitFor(`http://127.0.0.1:${ports[name]}/healthz`);
   }
-  const gw = spawn(process.execPath, [join(root, 'dist/gateway/main.js')], { env: { ...process.env, LOG_LEVEL: 'warn', ...remoteEnv }, stdio: 'ignore' });
+  const gw = spawn(process.execPath, [join(root, 'dist/gateway/main.js')], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...remoteEnv, SERVICE_PRIVATE_KEY: keys[keyVariable(GATEWAY_SERVICE, 'private')] },
+    stdio: 'ignore',
+  });
   children.push(gw);
   remote.push(gw);
   await waitFor(`http://127.0.0.1:${ports.gateway}/healthz`);
-  const query = JSON.stringify({ query: '{ upcomingPredictions(first: 20) { matchId match { homeTeam { name } awayTeam { name } } outcomeLabel expectedGoalDifference confidence } }' });
+  const query = JSON.stringify({
+    query: '{ upcomingPredictions(first: 20) { matchId match { homeTeam { name } awayTeam { name } } outcomeLabel expectedGoalDifference confidence } }',
+  });
   await compare({
     name: '(c) Gateway, cross-subgraph query: subgraphs in-process  vs  subgraphs over HTTP (4 processes)',
     a: { label: 'A: gateway + in-process subgraphs', url: `${app.ready.gateway}/graphql`, pids: appPids },
@@ -191,9 +179,16 @@ async function main() {
   });
 
   for (const c of children) c.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+  const script = (file: string) =>
+    new Promise<void>((resolve) => spawn(process.execPath, [join(root, file)], { stdio: 'inherit' }).on('exit', () => resolve()));
+  console.log('');
+  await script('dist/bench/team-resolver.js');
+  console.log('');
+  await script('dist/bench/start.js');
   if (!args['skip-model']) {
     console.log('\nModel fit and backtest times (dist/bench/model-fit.js):');
-    await new Promise<void>((resolve) => spawn(process.execPath, [join(root, 'dist/bench/model-fit.js')], { stdio: 'inherit' }).on('exit', () => resolve()));
+    await script('dist/bench/model-fit.js');
   }
 }
 
@@ -202,6 +197,4 @@ main()
     console.error(err);
     process.exitCode = 1;
   })
-  .finally(() => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  });
+  .finally(stopChildren);

@@ -7,47 +7,65 @@ import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
 import type { SubgraphDefinition, SubgraphDeps } from '../lib/subgraph';
 import { DeferredSupergraphClient } from '../lib/supergraph-client';
-import { createGateway, type Gateway } from '../gateway';
+import { createGateway, gatewayLimits, type Gateway } from '../gateway';
+import { databaseCheck } from '../lib/probes';
 import { composeSupergraph } from '../gateway/compose';
 import { InProcessDataSource, type SubgraphDataSource } from '../gateway/datasources';
 import { inProcessExecutor } from '../rest-adapter/core/executor';
 import { createSurfaceApp } from '../rest-adapter/core/surface';
-import { SURFACES } from '../rest-adapter/surfaces';
-import { SUBGRAPHS, composeUrl } from './subgraphs';
+import { surfaceEntries, type SurfaceName } from '../rest-adapter/surfaces';
+import { CREDENTIALS, SUBGRAPHS, composeUrl, type SubgraphServices } from './subgraphs';
 
 export interface App {
   gateway: Gateway;
-  urls: { gateway: string; predictions: string; registry: string; finance: string };
-  /** Each subgraph's domain services (the CLI, tests and demo set-up use them directly). */
-  services: Record<string, any>;
+  /** The gateway's and each REST surface's base URL, by name. */
+  urls: { gateway: string } & Record<SurfaceName, string>;
+  /** Each subgraph's domain services, by name (the CLI, tests and demo set-up use them directly). */
+  services: SubgraphServices;
   /** Credentials generated during this start (shown once). */
   generatedCredentials: Record<string, string>;
   stop(): Promise<void>;
 }
 
 interface Running {
-  def: SubgraphDefinition<any>;
-  store: Store;
-  services: any;
+  def: SubgraphDefinition<unknown>;
+  services: unknown;
   deps: SubgraphDeps;
 }
 
 /**
- * The whole system in one process: every subgraph in-process, the gateway, the three REST
- * surfaces calling the gateway without HTTP. Used by `npm start`, the tests and the benchmarks.
+ * The whole system in one process: every subgraph in-process, the gateway, the REST surfaces calling
+ * the gateway without HTTP. Used by `npm start`, the tests and the benchmarks.
  */
-export async function startApp(config: Config, logger: Logger, opts: { databaseUrl: string; randomPorts?: boolean }): Promise<App> {
+export interface StartOptions {
+  databaseUrl: string;
+  /** Listen on free ports instead of the configured ones (tests, benchmarks). */
+  randomPorts?: boolean;
+  /** Wraps each subgraph's data source (tests record the gateway's fetches with it). */
+  decorateDataSource?: (name: string, dataSource: SubgraphDataSource) => SubgraphDataSource;
+}
+
+export async function startApp(config: Config, logger: Logger, opts: StartOptions): Promise<App> {
   const started = Date.now();
   await ensureDatabase(opts.databaseUrl);
-  const toClose: { close(): Promise<void> }[] = [];
+  // readiness of every HTTP surface of this process (GET /readyz): the database answers
+  const readiness = { database: databaseCheck(opts.databaseUrl) };
+  const stores: Store[] = [];
   let jobs: JobQueue | undefined;
   const running: Running[] = [];
   const servers: RunningServer[] = [];
   let gateway: Gateway | undefined;
   const stop = async () => {
+    // every step runs even when one before it fails (a half-started app stops its job queue and pools too)
+    const failures: unknown[] = [];
     const step = async (name: string, work: () => Promise<unknown> | undefined) => {
       logger.debug({ step: name }, 'stopping');
-      await work();
+      try {
+        await work();
+      } catch (err) {
+        logger.warn({ err, step: name }, 'a step of the shutdown failed; going on');
+        failures.push(err);
+      }
     };
     await step('http servers', () => Promise.all(servers.map((s) => s.close())));
     // subgraphs first (background work ends while the gateway still answers it), then the gateway
@@ -59,37 +77,46 @@ export async function startApp(config: Config, logger: Logger, opts: { databaseU
     }
     await step('gateway', () => gateway?.stop());
     await step('job queue', () => jobs?.stop());
-    await step('database pools', () => Promise.all(toClose.map((s) => s.close())));
+    await step('database pools', () => Promise.all(stores.map((s) => s.close())));
     logger.info('stopped');
+    if (failures.length) throw failures[0];
   };
   try {
-    const stores = await Promise.all(
-      SUBGRAPHS.map((def) => openStore(def.store, { url: opts.databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true })),
+    const definitions: readonly SubgraphDefinition<unknown>[] = SUBGRAPHS;
+    stores.push(
+      ...(await Promise.all(definitions.map((def) => openStore(def.store, { url: opts.databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true })))),
     );
-    toClose.push(...stores);
     jobs = await startJobQueue({ url: opts.databaseUrl, logger });
     const supergraphClients: DeferredSupergraphClient[] = [];
-    for (const [i, def] of SUBGRAPHS.entries()) {
+    for (const [i, def] of definitions.entries()) {
       const supergraph = new DeferredSupergraphClient(def.name);
       supergraphClients.push(supergraph);
       const subgraphLogger = logger.child({ subgraph: def.name });
       const notifications = new Notifications(opts.databaseUrl, subgraphLogger);
       const deps: SubgraphDeps = { store: stores[i], notifications, supergraph, config, logger: subgraphLogger, jobs };
-      running.push({ def, store: stores[i], deps, services: await def.createServices(deps) });
+      running.push({ def, deps, services: await def.createServices(deps) });
     }
     const schemas = await Promise.all(running.map((r) => r.def.buildSchema(r.services)));
     const supergraphSdl = composeSupergraph(running.map((r, i) => ({ name: r.def.name, url: composeUrl(r.def.name), schema: schemas[i] })));
     const dataSources: Record<string, SubgraphDataSource> = {};
-    running.forEach((r, i) => (dataSources[r.def.name] = new InProcessDataSource(schemas[i], r.deps.logger)));
+    running.forEach((r, i) => {
+      const dataSource = new InProcessDataSource(schemas[i], r.deps.logger);
+      dataSources[r.def.name] = opts.decorateDataSource ? opts.decorateDataSource(r.def.name, dataSource) : dataSource;
+    });
     gateway = await createGateway({
       supergraphSdl,
       dataSources,
+      credentials: CREDENTIALS,
       logger,
       development: isDevelopment(config),
-      limits: { maxDepth: config.MAX_QUERY_DEPTH, maxCost: config.MAX_QUERY_COST },
+      limits: gatewayLimits(config),
+      bodyLimit: config.GATEWAY_BODY_LIMIT,
+      readiness,
+      trustProxy: config.TRUST_PROXY,
     });
     const gw = gateway;
-    for (const c of supergraphClients) c.bind((query, variables, principal) => gw.execute({ query, variables }, {}, randomUUID(), principal).then((r) => r.body));
+    for (const c of supergraphClients)
+      c.bind((query, variables, principal) => gw.execute({ query, variables }, { headers: {} }, randomUUID(), principal).then((r) => r.body));
     const generatedCredentials: Record<string, string> = {};
     for (const r of running) {
       const notes = await r.def.start?.(r.services, r.deps);
@@ -97,16 +124,20 @@ export async function startApp(config: Config, logger: Logger, opts: { databaseU
     }
     const executor = inProcessExecutor(gateway);
     const port = (p: number) => (opts.randomPorts ? 0 : p);
-    servers.push(await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT)));
-    for (const { surface, port: surfacePort } of SURFACES) {
-      const app = createSurfaceApp(surface, { executor, logger, bodyLimit: config.REST_BODY_LIMIT });
-      servers.push(await listen(app, config.HOST, port(surfacePort(config))));
+    const gatewayServer = await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT));
+    servers.push(gatewayServer);
+    const urls = { gateway: gatewayServer.url } as App['urls'];
+    for (const [name, { surface, port: surfacePort }] of surfaceEntries()) {
+      const app = createSurfaceApp(surface, { config, executor, logger, bodyLimit: config.REST_BODY_LIMIT, trustProxy: config.TRUST_PROXY, readiness });
+      const server = await listen(app, config.HOST, port(surfacePort(config)));
+      servers.push(server);
+      urls[name] = server.url;
     }
     logger.info({ ms: Date.now() - started }, 'ready');
     return {
       gateway,
-      urls: { gateway: servers[0].url, predictions: servers[1].url, registry: servers[2].url, finance: servers[3].url },
-      services: Object.fromEntries(running.map((r) => [r.def.name, r.services])),
+      urls,
+      services: Object.fromEntries(running.map((r) => [r.def.name, r.services])) as SubgraphServices,
       generatedCredentials,
       stop,
     };

@@ -1,21 +1,46 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../lib/config';
+import { writePrivateFile } from '../lib/private-file';
 import type { AccessServices } from '../subgraphs/access/services';
+import type { IdentityServices } from '../subgraphs/identity/services';
+import type { LedgerServices } from '../subgraphs/ledger/services';
+import type { SubgraphServices } from './subgraphs';
+
+/**
+ * Development only: the demo credentials of every product are kept in DATA_DIR/demo-credentials.json
+ * (mode 600 from its creation) so that every `npm start` can print working ones. The database still
+ * holds only hashes. In production nothing is written: a generated administrator key is shown once.
+ */
+export const demoFile = (config: Pick<Config, 'dataDir'>) => join(config.dataDir, 'demo-credentials.json');
+
+function readDemoFile(config: Config): Record<string, unknown> {
+  const file = demoFile(config);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+}
+
+/** Writes one product's entries, keeping the others'. */
+function writeDemoFile(config: Config, entries: Record<string, unknown>): void {
+  mkdirSync(config.dataDir, { recursive: true });
+  writePrivateFile(demoFile(config), JSON.stringify({ ...readDemoFile(config), ...entries }, null, 2));
+}
 
 export interface DemoCredentials {
   adminKey?: string;
   freeKey: string;
+  /** The Telegram bot's key (Enterprise plan, no daily limit), when asked for. */
+  botKey?: string;
 }
 
-/**
- * Development only: the demo keys are kept in DATA_DIR/demo-credentials.json (mode 600) so that
- * every `npm start` can print working credentials. The database still holds only their hashes.
- * In production nothing is written: a generated administrator key is shown once.
- */
-export async function demoCredentials(config: Config, access: AccessServices, generated: Record<string, string>): Promise<DemoCredentials> {
-  const file = join(config.dataDir, 'demo-credentials.json');
-  const saved: Partial<DemoCredentials> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+/** The prediction API's demo keys: the administrator key (unless configured), a Free-plan key, the bot's key. */
+export async function demoCredentials(
+  config: Config,
+  access: AccessServices,
+  generated: Record<string, string>,
+  opts: { botKey?: boolean } = {},
+): Promise<DemoCredentials> {
+  const saved = readDemoFile(config) as Partial<DemoCredentials>;
   const works = async (key: string | undefined) => {
     if (!key) return false;
     try {
@@ -29,8 +54,52 @@ export async function demoCredentials(config: Config, access: AccessServices, ge
   const freeKey = (await works(saved.freeKey))
     ? saved.freeKey!
     : (await access.apiKeys.create({ name: 'Demo key (Free plan)', plan: 'free', email: 'demo@example.com' })).key;
-  mkdirSync(config.dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify({ adminKey: config.ADMIN_API_KEY ? undefined : adminKey, freeKey }, null, 2));
-  chmodSync(file, 0o600);
-  return { adminKey, freeKey };
+  let botKey = saved.botKey;
+  if (opts.botKey && !(await works(botKey))) botKey = (await access.apiKeys.create({ name: 'Telegram bot (development)', plan: 'enterprise' })).key;
+  writeDemoFile(config, { adminKey: config.ADMIN_API_KEY ? undefined : adminKey, freeKey, botKey });
+  return { adminKey, freeKey, botKey };
+}
+
+export interface FinanceDemo {
+  /** The admin console's superuser (absent when SUPERUSER_USERNAME is configured: that one is the operator's). */
+  admin?: { username: string; password: string };
+  user: { username: string; password: string };
+}
+
+/** Demo balances of the demo user (minor units), each funded once by a fixed transfer id (idempotent). */
+const DEMO_FUNDING: { currency: string; amount: bigint; transferId: string }[] = [
+  { currency: 'EUR', amount: 125_000n, transferId: 'd0e0f0a0-0000-4000-8000-00000000e001' },
+  { currency: 'GBP', amount: 80_000n, transferId: 'd0e0f0a0-0000-4000-8000-00000000e002' },
+];
+
+/** The finance node's superuser and a demo user with funded EUR and GBP balances (the database holds argon2 hashes). */
+export async function financeDemo(config: Config, identity: IdentityServices, ledger: LedgerServices): Promise<FinanceDemo> {
+  const saved = readDemoFile(config) as { finance?: FinanceDemo };
+  const ensure = async (username: string, superuser: boolean, known?: { username: string; password: string }) => {
+    const exists = await identity.identity.findUser(username);
+    if (exists && known?.username === username) return known;
+    const password = randomBytes(12).toString('base64url');
+    await identity.identity.createUser({ username, password, superuser, email: `${username}@example.com` }, { replace: true });
+    return { username, password };
+  };
+  const admin = config.SUPERUSER_USERNAME ? undefined : await ensure('admin', true, saved.finance?.admin);
+  const user = await ensure('demo', false, saved.finance?.user);
+  const row = await identity.identity.findUser(user.username);
+  for (const f of DEMO_FUNDING) await ledger.ledger.fund(row!.id, f.currency, f.amount, f.transferId, 'demo_funding');
+  const finance: FinanceDemo = { admin, user };
+  writeDemoFile(config, { finance });
+  return finance;
+}
+
+/**
+ * The registry's demo licence (an Active licence of `finance-node`), installed in the demo finance node
+ * unless the operator configured a licence of their own: the demo node then runs in normal mode,
+ * verifying a token the embedded registry signed (offline, as it would from a remote registry).
+ */
+export async function licenceDemo(config: Config, services: Pick<SubgraphServices, 'licensing' | 'node'>): Promise<{ licenceKey: string; installed: boolean }> {
+  const { licenceKey, token, publicKey } = await services.licensing.demoLicence();
+  const configured = config.VENDOR_LICENSE_TOKEN !== undefined || config.VENDOR_PUBLIC_KEY !== undefined;
+  if (!configured) await services.node.installLicence(token, publicKey);
+  writeDemoFile(config, { licenceKey });
+  return { licenceKey, installed: !configured };
 }

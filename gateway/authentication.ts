@@ -1,29 +1,13 @@
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { ANONYMOUS, GATEWAY, PRINCIPAL_HEADER, verifyPrincipal, type Principal } from '../lib/principal';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../lib/errors';
+import { acceptedKinds, presentedCredential, type CredentialKind, type Quota, type Verified } from '../lib/credentials';
+import { ANONYMOUS, GATEWAY } from '../lib/principal';
 import type { GatewayContext } from './context';
-import { credentialFrom } from './credentials';
 import type { SubgraphCaller } from './datasources';
 
-export interface Quota {
-  limit: number;
-  remaining: number;
-  resetAt: Date;
-}
-
-export interface Authentication {
-  principal: Principal;
-  quota: Quota | null;
-}
-
-const AUTHENTICATE = `mutation GatewayAuthenticate($apiKey: String!, $meter: Boolean!) {
-  authenticateApiKey(apiKey: $apiKey, meter: $meter) { keyId prefix name role plan limit remaining resetAt }
-}`;
-
-export const WWW_AUTHENTICATE = 'Bearer realm="api"';
-
-/** The X-RateLimit-* headers for a metered key. Reset is a Unix time in seconds (as GitHub's API). */
-export function rateLimitHeaders(q: { limit: number; remaining: number; resetAt: Date }): [string, string][] {
+/** The X-RateLimit-* headers for a metered credential. Reset is a Unix time in seconds (as GitHub's API). */
+export function rateLimitHeaders(q: Quota): [string, string][] {
   return [
     ['x-ratelimit-limit', String(q.limit)],
     ['x-ratelimit-remaining', String(q.remaining)],
@@ -37,61 +21,86 @@ function httpError(message: string, code: string, status: number, headers: [stri
   });
 }
 
+/** What a verifier's refusal may say about an allowance (429): when to retry, the limit and its reset. */
+interface RefusalDetails {
+  retryAfterSeconds?: number;
+  limit?: number;
+  resetAt?: string;
+}
+
 /**
- * Verifies the presented credential once per operation, through the access subgraph (which owns
- * the keys), and meters it there: one request counted per API operation, whatever the query plan.
+ * Verifies the presented credential once per operation, through the subgraph that owns its kind,
+ * which also meters it: one request counted per API operation, whatever the query plan. The kinds
+ * come from the subgraphs' definitions; nothing here names a product.
  */
 export class Authenticator {
   constructor(
-    private readonly access: SubgraphCaller,
-    /** Verifies service principals signed by other subgraphs (remote topology). */
-    private readonly internalSecret?: string,
-  ) {}
-
-  async authenticate(ctx: GatewayContext, opts: { meter: boolean }): Promise<Authentication> {
-    const signed = ctx.headers[PRINCIPAL_HEADER];
-    if (signed !== undefined) {
-      const principal = this.internalSecret && typeof signed === 'string' ? verifyPrincipal(signed, this.internalSecret) : undefined;
-      if (principal?.kind !== 'service') throw httpError('Invalid service credential.', 'INVALID_CREDENTIALS', 401, []);
-      return { principal, quota: null };
+    private readonly kinds: readonly CredentialKind[],
+    private readonly subgraphs: Record<string, SubgraphCaller>,
+  ) {
+    for (const kind of kinds) {
+      if (!subgraphs[kind.verifier.subgraph]) throw new Error(`credential "${kind.name}": no subgraph "${kind.verifier.subgraph}" to verify it`);
     }
-    const credential = credentialFrom(ctx.headers);
-    if (credential.kind === 'none') return { principal: ANONYMOUS, quota: null };
-    if (credential.kind === 'malformed') {
-      throw httpError('Malformed Authorization header; expected "Bearer <API_KEY>".', 'INVALID_CREDENTIALS', 401, [['www-authenticate', `${WWW_AUTHENTICATE}, error="invalid_request"`]]);
-    }
-    const result = await this.access.call(AUTHENTICATE, { apiKey: credential.key, meter: opts.meter }, GATEWAY, ctx.requestId);
-    const error = result.errors?.[0];
-    if (error) throw this.translate(error as { message: string; extensions?: Record<string, unknown> });
-    const a = (result.data as { authenticateApiKey: Record<string, unknown> }).authenticateApiKey;
-    const principal: Principal = {
-      kind: 'api-key',
-      keyId: a.keyId as string,
-      prefix: a.prefix as string,
-      name: a.name as string,
-      role: a.role as 'client' | 'admin',
-      plan: a.plan as string,
-    };
-    const quota = a.limit === null ? null : { limit: a.limit as number, remaining: a.remaining as number, resetAt: new Date(a.resetAt as string) };
-    return { principal, quota };
   }
 
-  private translate(error: { message: string; extensions?: Record<string, unknown> }): GraphQLError {
-    const code = error.extensions?.code;
-    if (code === 'INVALID_CREDENTIALS') {
-      return httpError(error.message, 'INVALID_CREDENTIALS', 401, [['www-authenticate', `${WWW_AUTHENTICATE}, error="invalid_token"`]]);
-    }
-    if (code === 'RATE_LIMITED') {
-      const d = error.extensions!.details as { limit: number; resetAt: string; retryAfterSeconds: number };
-      return httpError(
-        error.message,
-        'RATE_LIMITED',
-        429,
-        [['retry-after', String(d.retryAfterSeconds)], ...rateLimitHeaders({ limit: d.limit, remaining: 0, resetAt: new Date(d.resetAt) })],
-        d,
-      );
-    }
-    // the access subgraph failed: a real fault, not the caller's
+  /** The challenges of the kinds a request may present: the WWW-Authenticate of a 401 for a missing credential. */
+  challenges(ctx: GatewayContext): string[] {
+    return [...new Set(acceptedKinds(this.kinds, ctx.headers).flatMap((k) => (k.challenge ? [k.challenge] : [])))];
+  }
+
+  /**
+   * The refusal of a credential no kind recognises (401), found from the request's headers alone:
+   * the gateway answers it before reading and parsing the operation. Undefined otherwise.
+   */
+  refuseMalformed(request: Pick<GatewayContext, 'headers' | 'query'>): GraphQLError | undefined {
+    const presented = presentedCredential(acceptedKinds(this.kinds, request.headers), { headers: request.headers, query: request.query });
+    return presented.kind === 'malformed' ? malformed(presented.candidate) : undefined;
+  }
+
+  async authenticate(ctx: GatewayContext, opts: { meter: boolean }): Promise<Verified> {
+    const presented = presentedCredential(acceptedKinds(this.kinds, ctx.headers), { headers: ctx.headers, query: ctx.query });
+    if (presented.kind === 'none') return { principal: ANONYMOUS, quota: null };
+    if (presented.kind === 'malformed') throw malformed(presented.candidate);
+    const kind = presented.credential;
+    const result = await this.subgraphs[kind.verifier.subgraph].call(
+      kind.verifier.operation,
+      { credential: presented.value, meter: opts.meter },
+      GATEWAY,
+      // the verifier may throttle failures per address (a secret guessed by one client)
+      { requestId: ctx.requestId, clientAddress: ctx.clientAddress },
+    );
+    const error = result.errors?.[0];
+    if (error) throw refusal(kind, error as { message: string; extensions?: Record<string, unknown> });
+    return kind.verifier.read(result.data as Record<string, unknown>);
+  }
+}
+
+const malformed = (kind: CredentialKind) =>
+  httpError(`Malformed credential; expected ${kind.description}.`, 'INVALID_CREDENTIALS', 401, challenge(kind, 'invalid_request'));
+
+function challenge(kind: CredentialKind, error: string): [string, string][] {
+  return kind.challenge ? [['www-authenticate', `${kind.challenge}, error="${error}"`]] : [];
+}
+
+/**
+ * A verifier's refusal, as the caller sees it: its code, message and status (from the domain error's
+ * `extensions.http.status`), with the headers the status calls for. A verifier that failed is a fault.
+ */
+function refusal(kind: CredentialKind, error: { message: string; extensions?: Record<string, unknown> }): GraphQLError {
+  const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'INTERNAL_SERVER_ERROR';
+  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
+  const details = error.extensions?.details as RefusalDetails | undefined;
+  // the verifier's database is unreachable: the caller may retry (503 with Retry-After), it is no refusal
+  if (status === 503 && code === 'SERVICE_UNAVAILABLE') {
+    return httpError(error.message, code, 503, [['retry-after', String(details?.retryAfterSeconds ?? UNAVAILABLE_RETRY_AFTER_SECONDS)]], details);
+  }
+  if (typeof status !== 'number' || status >= 500) {
     return new GraphQLError('Credential verification is unavailable.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   }
+  const headers: [string, string][] = status === 401 ? challenge(kind, 'invalid_token') : [];
+  if (details?.retryAfterSeconds !== undefined) headers.push(['retry-after', String(details.retryAfterSeconds)]);
+  if (status === 429 && details?.limit !== undefined && details.resetAt) {
+    headers.push(...rateLimitHeaders({ limit: details.limit, remaining: 0, resetAt: new Date(details.resetAt) }));
+  }
+  return httpError(error.message, code, status, headers, details);
 }

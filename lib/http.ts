@@ -61,3 +61,11 @@ export function cors(policy: CorsPolicy) {
     next();
   };
 }
+
+/** An express.json() `verify` hook keeping the body exactly as it arrived (a request token covers its SHA-256). */
+export function keepRawBody(req: Request, _res: Response, buf: Buffer): void {
+  (req as Request & { rawBody?: Buffer }).rawBody = buf;
+}
+
+/** The body kept by `keepRawBody` (empty when there was none). */
+export const rawBody = (req: Request): Buffer => (req as Request & { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from './config';
@@ -50,8 +50,14 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'da
       // written under a temporary name first: a reader never sees half a message
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       const file = join(dir, name);
-      await writeFile(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
-      await rename(`${file}.tmp`, file);
+      try {
+        await writeFile(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
+        await rename(`${file}.tmp`, file);
+      } catch (err) {
+        // a full disk leaves no half-written message behind
+        await rm(`${file}.tmp`, { force: true }).catch(() => undefined);
+        throw err;
+      }
       logger.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox');
       return { messageId: info.messageId, destination: file };
     },

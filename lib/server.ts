@@ -59,9 +59,13 @@ export function onShutdown(stop: () => Promise<void>, log: (msg: string, err?: u
 /** Free TCP ports on 127.0.0.1, all held at once so that none is handed out twice (tests, benchmarks). */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<NetServer>((resolve) => {
-      const server = createNetServer().listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<NetServer>((resolve) => {
+          const server = createNetServer().listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));

@@ -11,10 +11,14 @@ import { GraphQLError } from 'graphql';
 import { loadConfig } from './config';
 import { Notifications, ensureDatabase, openStore } from './database';
 import { requireSettings, runEntry } from './entry';
-import { requestContext } from './http';
+import { asServiceUnavailable } from './faults';
+import { keepRawBody, rawBody, requestContext } from './http';
 import { startJobQueue } from './jobs';
 import { createLogger } from './logger';
-import { ANONYMOUS, PRINCIPAL_HEADER, verifyPrincipal, type Principal } from './principal';
+import { databaseCheck, probeResponder } from './probes';
+import { PRINCIPAL_HEADER, verifyRequestToken, type Principal } from './principal';
+import { GATEWAY_SERVICE, parseServicePrivateKey, parseServicePublicKey } from './service-keys';
+import type { KeyObject } from 'node:crypto';
 import { listen, onShutdown } from './server';
 import type { SubgraphContext, SubgraphDefinition, SubgraphDeps } from './subgraph';
 import { httpSupergraphClient } from './supergraph-client';
@@ -24,17 +28,20 @@ const BODY_LIMIT = '2mb';
 
 /**
  * One subgraph as its own HTTP service (docker compose): the same definition `npm start` runs
- * in-process, behind POST /graphql. The caller's identity is only what the gateway signed.
+ * in-process, behind POST /graphql. The caller's identity is only what the gateway signed, for this
+ * subgraph, with its own key: an unsigned request is refused.
  */
-export function runStandaloneSubgraph(def: SubgraphDefinition<any>): Promise<void> {
+export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>): Promise<void> {
   return runEntry(async () => {
-    const config = requireSettings(loadConfig(), ['DATABASE_URL', 'INTERNAL_SECRET', 'GATEWAY_URL'], `the ${def.name} subgraph`);
+    const config = requireSettings(loadConfig(), ['DATABASE_URL', 'SERVICE_PRIVATE_KEY', 'GATEWAY_PUBLIC_KEY', 'GATEWAY_URL'], `the ${def.name} subgraph`);
     const logger = createLogger(config.LOG_LEVEL, def.name);
     const databaseUrl = config.DATABASE_URL;
     await ensureDatabase(databaseUrl);
     const store = await openStore(def.store, { url: databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true });
     const jobs = await startJobQueue({ url: databaseUrl, logger });
-    const supergraph = httpSupergraphClient(config.GATEWAY_URL, config.INTERNAL_SECRET, def.name);
+    // aborted first on shutdown: background work waiting for the gateway stops waiting
+    const shutdown = new AbortController();
+    const supergraph = httpSupergraphClient(config.GATEWAY_URL, parseServicePrivateKey(config.SERVICE_PRIVATE_KEY), def.name, { shutdown: shutdown.signal });
     const notifications = new Notifications(databaseUrl, logger);
     const deps: SubgraphDeps = { store, notifications, supergraph, config, logger, jobs };
     const services = await def.createServices(deps);
@@ -52,7 +59,10 @@ export function runStandaloneSubgraph(def: SubgraphDefinition<any>): Promise<voi
         ApolloServerPluginUsageReportingDisabled(),
         answerLikeInProcess,
       ],
-      formatError: (formatted, error) => {
+      formatError: (formatted, raw) => {
+        // an unreachable database is a 503 for the caller (lib/faults.ts), not a resolver fault
+        const error = raw instanceof GraphQLError ? asServiceUnavailable(raw) : raw;
+        if (error !== raw) formatted = { ...formatted, message: (error as GraphQLError).message, extensions: (error as GraphQLError).extensions };
         // the stack of a real fault exists only here; the gateway sees a generic error
         if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error }, 'resolver failed');
         const status = error instanceof GraphQLError ? (error.extensions.http as { status?: number } | undefined)?.status : undefined;
@@ -63,18 +73,20 @@ export function runStandaloneSubgraph(def: SubgraphDefinition<any>): Promise<voi
 
     const app = express();
     app.disable('x-powered-by');
-    // probes are not logged: one line every few seconds per container says nothing
-    app.get('/healthz', (_req, res) => {
-      res.json({ status: 'ok' });
+    // probes (lib/probes.ts) are not logged: one line every few seconds per container says nothing
+    const probe = probeResponder({ checks: { database: databaseCheck(databaseUrl) } });
+    app.use((req, res, next) => {
+      if (!probe(req, res)) next();
     });
     app.use(requestContext(logger));
     app.post(
       '/graphql',
-      verifiedPrincipal(config.INTERNAL_SECRET),
-      express.json({ limit: BODY_LIMIT }),
+      express.json({ limit: BODY_LIMIT, verify: keepRawBody }),
+      verifiedPrincipal(def.name, parseServicePublicKey(config.GATEWAY_PUBLIC_KEY)),
       expressMiddleware(apollo, {
         context: async ({ req, res }): Promise<SubgraphContext> => ({
           principal: res.locals.principal as Principal,
+          clientAddress: res.locals.clientAddress as string | undefined,
           requestId: req.id,
           logger: req.log,
           loaders: new Map(),
@@ -86,6 +98,7 @@ export function runStandaloneSubgraph(def: SubgraphDefinition<any>): Promise<voi
     const server = await listen(app, config.HOST, config.SUBGRAPH_PORT);
     onShutdown(
       async () => {
+        shutdown.abort();
         await server.close();
         await apollo.stop();
         await notifications.close();
@@ -120,23 +133,28 @@ const answerLikeInProcess: ApolloServerPlugin<SubgraphContext> = {
 };
 
 /**
- * The principal the gateway verified and signed. No header: anonymous (the subgraph's own
- * @Authorized rules then apply). A header that fails verification (forged, expired): 401.
+ * The principal the gateway verified and signed for this subgraph, with the client's address. A
+ * request without one, or whose token fails (another signer, another audience, expired, another
+ * body): 401 — nothing reaches the schema unsigned, not even as anonymous.
  */
-function verifiedPrincipal(secret: string) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const token = req.headers[PRINCIPAL_HEADER];
-    if (token === undefined) {
-      res.locals.principal = ANONYMOUS;
-      return next();
-    }
-    const principal = typeof token === 'string' ? verifyPrincipal(token, secret) : undefined;
-    if (!principal) {
-      req.log.warn('rejected a request with an unverifiable principal');
-      res.status(401).json({ errors: [{ message: 'The forwarded principal is invalid or expired.', extensions: { code: 'UNAUTHENTICATED' } }] });
+function verifiedPrincipal(subgraph: string, gatewayKey: KeyObject) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const verified = await verifyRequestToken(req.get(PRINCIPAL_HEADER), {
+      audience: subgraph,
+      publicKeyOf: (issuer) => (issuer === GATEWAY_SERVICE ? gatewayKey : undefined),
+      body: rawBody(req),
+    });
+    if (!verified?.principal) {
+      req.log.warn(req.get(PRINCIPAL_HEADER) ? 'rejected a request with an unverifiable principal' : 'rejected an unsigned request');
+      res.status(401).json({
+        errors: [
+          { message: 'Only the gateway may call a subgraph: the signed principal is missing, invalid or expired.', extensions: { code: 'UNAUTHENTICATED' } },
+        ],
+      });
       return;
     }
-    res.locals.principal = principal;
+    res.locals.principal = verified.principal;
+    res.locals.clientAddress = verified.clientAddress;
     next();
   };
 }

@@ -9,12 +9,16 @@ import type { Notifications, Store, StoreDefinition } from './database';
 import { forbidden, unauthenticated } from './errors';
 import type { JobQueue } from './jobs';
 import type { Logger } from './logger';
-import type { Principal } from './principal';
+import { isAdmin, type Principal, type PrincipalKind } from './principal';
+import type { CliCommand } from './cli';
+import type { CredentialKind } from './credentials';
 import type { SupergraphClient } from './supergraph-client';
 
 /** What every resolver receives: the verified principal, the request id and per-request loaders. */
 export interface SubgraphContext {
   principal: Principal;
+  /** The client's address as the gateway saw it (per-address limits); absent for a subgraph's own reads through the supergraph. */
+  clientAddress?: string;
   requestId: string;
   logger: Logger;
   /** Per-request DataLoaders, created on first use (see `requestLoader`). */
@@ -30,23 +34,37 @@ export function requestLoader<T>(ctx: SubgraphContext, name: string, create: () 
   return loader;
 }
 
-/** Roles used with type-graphql's @Authorized(). No role: any verified API key. */
-export type Role = 'admin' | 'gateway';
+/**
+ * Roles of type-graphql's @Authorized(), any of which admits the caller: `admin` (a system
+ * administrator), `gateway` (credential verification, internal), `service` (another subgraph), or a
+ * principal kind. No role: a principal of a kind the subgraph serves (`principals` of its schema).
+ */
+export type Role = 'admin' | 'gateway' | 'service' | PrincipalKind;
 
-/** Authorisation happens here, in the subgraph, against the principal the gateway verified. */
-export const authChecker: AuthChecker<SubgraphContext, Role> = ({ context }, roles) => {
-  const p = context.principal;
+/**
+ * Authorisation happens here, in the subgraph, against the principal the gateway verified: by its
+ * kind, so that no product's credential reaches another product's data.
+ */
+export function authorise(principal: Principal, roles: readonly Role[], serves: readonly PrincipalKind[]): true {
   if (roles.includes('gateway')) {
-    if (p.kind === 'gateway') return true;
+    if (principal.kind === 'gateway') return true;
     throw forbidden('This operation is internal to the gateway.');
   }
-  if (p.kind === 'anonymous') throw unauthenticated();
-  if (p.kind === 'gateway') throw forbidden('The gateway principal is for credential verification only.');
-  if (roles.includes('admin') && !(p.kind === 'api-key' && p.role === 'admin')) {
-    throw forbidden('This operation requires an administrator key.');
+  if (principal.kind === 'anonymous') throw unauthenticated();
+  if (principal.kind === 'gateway') throw forbidden('The gateway principal is for credential verification only.');
+  if (roles.length === 0) {
+    if (serves.includes(principal.kind)) return true;
+    throw forbidden('This credential does not give access to this operation.');
   }
-  return true;
-};
+  const admitted = roles.some((role) => (role === 'admin' ? isAdmin(principal) : principal.kind === role));
+  if (admitted) return true;
+  throw forbidden(roles.includes('admin') ? 'This operation requires an administrator key.' : 'This credential does not give access to this operation.');
+}
+
+const authCheckerFor =
+  (serves: readonly PrincipalKind[]): AuthChecker<SubgraphContext, Role> =>
+  ({ context }, roles) =>
+    authorise(context.principal, roles, serves);
 
 export interface SubgraphDeps {
   store: Store;
@@ -63,9 +81,13 @@ export interface SubgraphDeps {
  * A subgraph: its tables, its domain services and its federated schema. The same definition runs
  * in-process (`npm start`) and as its own HTTP service (docker compose).
  */
-export interface SubgraphDefinition<S = unknown> {
-  name: string;
+export interface SubgraphDefinition<S = unknown, N extends string = string> {
+  name: N;
   store: StoreDefinition;
+  /** Its `npm run cli -- …` commands (they run on this subgraph's services). */
+  commands?: readonly CliCommand<S>[];
+  /** The credential kinds this subgraph verifies (the gateway collects them from every subgraph). */
+  credentials?: readonly CredentialKind[];
   createServices(deps: SubgraphDeps): S | Promise<S>;
   /** `services` is undefined when the schema is only printed for composition (no database). */
   buildSchema(services: S | undefined): Promise<GraphQLSchema>;
@@ -73,6 +95,12 @@ export interface SubgraphDefinition<S = unknown> {
   start?(services: S, deps: SubgraphDeps): Promise<void | StartNotes>;
   stop?(services: S): Promise<void>;
 }
+
+/** Declares a subgraph, keeping its name as a literal type (so `startApp` can key services by it). */
+export const defineSubgraph = <S, const N extends string>(def: SubgraphDefinition<S, N>): SubgraphDefinition<S, N> => def;
+
+/** The services type of a subgraph definition. */
+export type ServicesOf<D> = D extends SubgraphDefinition<infer S, string> ? S : never;
 
 export interface StartNotes {
   /** Credentials generated at this start, shown to the operator once. */
@@ -85,6 +113,11 @@ export interface FederatedSchemaOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   orphanedTypes?: Function[];
   services: unknown;
+  /** The principal kinds a plain @Authorized() admits (e.g. ['api-key', 'service']). */
+  principals: readonly PrincipalKind[];
+  /** Global middlewares (classes built by the schema's container with `services`, or functions), run on every field. */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  middlewares?: Function[];
   /** `__resolveReference` per entity type. */
   referenceResolvers?: Record<string, { __resolveReference: (ref: never, ctx: SubgraphContext) => unknown }>;
 }
@@ -98,7 +131,8 @@ export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promis
     resolvers: opts.resolvers,
     orphanedTypes: opts.orphanedTypes,
     container: serviceContainer(opts.services),
-    authChecker,
+    globalMiddlewares: opts.middlewares as never,
+    authChecker: authCheckerFor(opts.principals),
     authMode: 'error',
     validate: false,
     skipCheck: true,

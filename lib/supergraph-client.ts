@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { PRINCIPAL_HEADER, signPrincipal, type Principal } from './principal';
+import { randomUUID, type KeyObject } from 'node:crypto';
+import { PRINCIPAL_HEADER, signRequestToken, type Principal } from './principal';
+import { GATEWAY_SERVICE } from './service-keys';
 
 /**
  * How a subgraph reads another domain's data: through the supergraph, like any client, as a
@@ -12,7 +13,9 @@ export interface SupergraphClient {
 
 export class SupergraphError extends Error {
   constructor(readonly errors: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }>) {
-    super(`supergraph request failed: ${errors.map((e) => `${e.message} (${e.extensions?.code ?? 'no code'})`).join('; ')}`);
+    super(
+      `supergraph request failed: ${errors.map((e) => `${e.message} (${typeof e.extensions?.code === 'string' ? e.extensions.code : 'no code'})`).join('; ')}`,
+    );
   }
 }
 
@@ -49,27 +52,43 @@ export class DeferredSupergraphClient implements SupergraphClient {
 }
 
 /**
- * Over HTTP (docker compose): the service principal travels signed, like the gateway's own. While
+ * Over HTTP (docker compose), to the gateway's internal endpoint: each request carries a token signed
+ * with this subgraph's own key (the gateway knows its public key), for the gateway, bound to the
+ * request's body; the subgraph's name is its principal. While
  * the gateway is not reachable yet (containers start in any order) requests are retried for up to
- * `retryForMs`, with back-off.
+ * `retryForMs`, with back-off; `shutdown` ends the waiting at once when the process stops.
  */
-export function httpSupergraphClient(gatewayUrl: string, secret: string, service: string, retryForMs = 120_000): SupergraphClient {
-  return client(async (query, variables, principal) => {
-    const started = Date.now();
-    for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
-      try {
-        const res = await fetch(gatewayUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(principal, secret), 'x-request-id': randomUUID() },
-          body: JSON.stringify({ query, variables }),
-        });
-        if (res.status !== 502 && res.status !== 503) return (await res.json()) as Awaited<ReturnType<Execute>>;
-      } catch (err) {
-        // connection refused or reset: the gateway is not up (yet)
-        if (Date.now() - started > retryForMs) throw err;
+export function httpSupergraphClient(
+  gatewayUrl: string,
+  privateKey: KeyObject,
+  service: string,
+  opts: { retryForMs?: number; shutdown?: AbortSignal } = {},
+): SupergraphClient {
+  const retryForMs = opts.retryForMs ?? 120_000;
+  return client(
+    async (query, variables) => {
+      const started = Date.now();
+      const body = JSON.stringify({ query, variables });
+      for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
+        opts.shutdown?.throwIfAborted();
+        try {
+          // signed at each attempt: a token is short-lived
+          const token = await signRequestToken({ issuer: service, audience: GATEWAY_SERVICE, privateKey, body });
+          const res = await fetch(gatewayUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: token, 'x-request-id': randomUUID() },
+            body,
+            signal: opts.shutdown,
+          });
+          if (res.status !== 502 && res.status !== 503) return (await res.json()) as Awaited<ReturnType<Execute>>;
+        } catch (err) {
+          // connection refused or reset: the gateway is not up (yet)
+          if (opts.shutdown?.aborted || Date.now() - started > retryForMs) throw err;
+        }
+        if (Date.now() - started > retryForMs) throw new Error(`the gateway at ${gatewayUrl} did not answer within ${retryForMs / 1000} s`);
+        await new Promise((r) => setTimeout(r, delay));
       }
-      if (Date.now() - started > retryForMs) throw new Error(`the gateway at ${gatewayUrl} did not answer within ${retryForMs / 1000} s`);
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }, { kind: 'service', name: service });
+    },
+    { kind: 'service', name: service },
+  );
 }

@@ -4,9 +4,13 @@ import { financeSurface } from './finance';
 import { predictionSurface } from './predictions';
 import { registrySurface } from './registry';
 
-/** The REST surfaces, each with the setting that names its port. */
-export const SURFACES: { surface: Surface; port: (c: Config) => number }[] = [
-  { surface: predictionSurface, port: (c) => c.PREDICTIONS_PORT },
-  { surface: registrySurface, port: (c) => c.REGISTRY_PORT },
-  { surface: financeSurface, port: (c) => c.PORT },
-];
+/** The REST surfaces by name, each with the setting that names its port. One line each. */
+export const SURFACES = {
+  predictions: { surface: predictionSurface, port: (c: Config) => c.PREDICTIONS_PORT },
+  registry: { surface: registrySurface, port: (c: Config) => c.REGISTRY_PORT },
+  finance: { surface: financeSurface, port: (c: Config) => c.PORT },
+} satisfies Record<string, { surface: Surface; port: (c: Config) => number }>;
+
+export type SurfaceName = keyof typeof SURFACES;
+
+export const surfaceEntries = () => Object.entries(SURFACES) as [SurfaceName, (typeof SURFACES)[SurfaceName]][];

@@ -36,7 +36,18 @@ const ENDPOINTS = [
 ].map(([method, path, description, auth]) => ({ method, path, description, auth }));
 
 let summary: { at: number; value: Record<string, unknown> } | undefined;
-const verified = new Map<string, { id: string; prefix: string; hash: Buffer; name: string; role: string; plan_code: string; daily_limit: number | null; revoked_at: Date | null; at: number }>();
+interface KeyRow {
+  id: string;
+  prefix: string;
+  hash: Buffer;
+  name: string;
+  role: string;
+  plan_code: string;
+  daily_limit: number | null;
+  revoked_at: Date | null;
+  at: number;
+}
+const verified = new Map<string, KeyRow>();
 
 interface Key {
   id: string;
@@ -50,14 +61,17 @@ interface Key {
 async function authenticate(req: express.Request, res: express.Response): Promise<Key | undefined> {
   const m = /^Bearer +([0-9A-Za-z_-]{24,128}) *$/.exec(req.headers.authorization ?? '');
   if (!m) {
-    res.status(401).setHeader('www-authenticate', 'Bearer realm="api"').json({ detail: 'Authentication credentials were not provided.', code: 'not_authenticated' });
+    res
+      .status(401)
+      .setHeader('www-authenticate', 'Bearer realm="api"')
+      .json({ detail: 'Authentication credentials were not provided.', code: 'not_authenticated' });
     return undefined;
   }
   const key = m[1];
   // the same policy as the access subgraph: a verified key's row is reused for 60 s
   let row = verified.get(key.slice(0, 12));
   if (!row || Date.now() - row.at > 60_000) {
-    const { rows } = await pool.query({
+    const { rows } = await pool.query<Omit<KeyRow, 'at'>>({
       name: 'key',
       text: 'SELECT id, prefix, hash, name, role, plan_code, daily_limit, revoked_at FROM access.api_key WHERE prefix = $1',
       values: [key.slice(0, 12)],
@@ -75,7 +89,7 @@ async function authenticate(req: express.Request, res: express.Response): Promis
   if (limit !== null) {
     const day = now.toISOString().slice(0, 10);
     const reset = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000;
-    const { rows: used } = await pool.query({
+    const { rows: used } = await pool.query<{ count: number }>({
       name: 'meter',
       text: `WITH touch AS (UPDATE access.api_key SET last_used_at = $4 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $4::timestamptz - interval '30 seconds'))
              INSERT INTO access.daily_usage AS u (key_id, day, count) VALUES ($1, $2, 1)
@@ -97,7 +111,7 @@ app.get('/api/', async (req, res) => {
   const key = await authenticate(req, res);
   if (!key) return;
   if (!summary || Date.now() - summary.at > 30_000) {
-    const { rows } = await pool.query(
+    const { rows } = await pool.query<Record<string, unknown>>(
       `SELECT (SELECT count(*) FROM football.competition) AS competitions, (SELECT count(*) FROM football.team) AS teams, count(*) AS matches,
               count(*) FILTER (WHERE status = 'finished' AND home_goals IS NOT NULL) AS finished_matches,
               count(*) FILTER (WHERE status = 'scheduled') AS scheduled_matches,
@@ -124,7 +138,7 @@ const LABEL: Record<string, string> = { H: 'Home Win', D: 'Draw', A: 'Away Win' 
 app.get('/api/predictions/latest/', async (req, res) => {
   const key = await authenticate(req, res);
   if (!key) return;
-  const { rows } = await pool.query({
+  const { rows } = await pool.query<{ match_id: number; home_team: string; away_team: string; predicted_outcome: string; diff: number; confidence: number }>({
     name: 'latest',
     text: `WITH latest AS (
              SELECT match_id, kickoff, predicted_outcome, exp_home_goals - exp_away_goals AS diff, confidence FROM predictions.prediction
@@ -151,4 +165,4 @@ const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.stdout.write(`READY ${JSON.stringify({ url: `http://127.0.0.1:${address.port}` })}\n`);
 });
-process.on('SIGTERM', () => server.close(() => pool.end().then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

@@ -1,14 +1,130 @@
-import { DRF_CATALOGUE, detailErrorShape } from '../core/errors';
-import type { Surface } from '../core/surface';
+import type { Config } from '../../lib/config';
+import type { CorsPolicy } from '../../lib/http';
+import { CLIENT_HEADERS } from '../../subgraphs/node/contract';
+import { adminSessionCredential, nodeTokenCredential } from '../../subgraphs/identity/credential';
+import { redocBundle, redocPage, swaggerUiRoutes } from '../core/docs';
+import { detailErrorShape } from '../core/errors';
+import { buildOpenApi } from '../core/openapi';
+import type { Route } from '../core/route';
+import { IDEMPOTENCY_HEADER, type Surface } from '../core/surface';
+import { kycAdminRoutes } from './admin/kyc';
+import { commerceAdminRoutes } from './admin/commerce';
+import { investingAdminRoutes } from './admin/investing';
+import { adminRoutes } from './admin/routes';
+import { serveFinanceClient } from './client';
+import { financeErrors } from './errors';
+import { OPENAPI_PATH, REDOC_PATH, SWAGGER_PATH, apiRoutes } from './routes';
+import { errorBody } from './schemas';
 
-/** The finance node's REST surface (port 8000, PORT). Its routes arrive with the finance issue. */
+/** The response headers that name the node on every response of the surface (values: APP_NAME, APP_VERSION). */
+export const APP_NAME_HEADER = 'X-App-Name';
+export const APP_VERSION_HEADER = 'X-App-Version';
+
+const TITLE = 'Finance Platform Node';
+const REDOC_BUNDLE_PATH = `${REDOC_PATH}redoc.standalone.js`;
+const swaggerUi = swaggerUiRoutes({ path: SWAGGER_PATH, openapiPath: OPENAPI_PATH, title: TITLE });
+
+let openapi: Record<string, unknown> | undefined;
+
+/** OpenAPI 3 of this surface, from its route table, with the headers every response carries. */
+export function financeOpenApi(): Record<string, unknown> {
+  if (openapi) return openapi;
+  const doc = buildOpenApi(financeSurface, {
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Authorization: Bearer <ACCESS_TOKEN> from POST /api/login/' },
+      session: { type: 'apiKey', in: 'cookie', name: 'sessionid', description: 'Admin console session (superusers), from /admin/login/' },
+    },
+    security: { bearer: [{ bearer: [] }], session: [{ session: [] }], none: [] },
+    errorSchema: errorBody,
+    // no per-credential quota here: the throttled routes (sign-in) list their 429
+    rateLimited: false,
+  });
+  const headers = {
+    [APP_NAME_HEADER]: { description: 'APP_NAME: the name of this node', schema: { type: 'string' } },
+    [APP_VERSION_HEADER]: { description: 'APP_VERSION: the version of this node', schema: { type: 'string' } },
+    'X-Request-ID': { description: "The request's id: the client's X-Request-ID when sane, else generated; also in the logs", schema: { type: 'string' } },
+  };
+  for (const ops of Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
+    for (const op of Object.values(ops)) for (const r of Object.values(op.responses)) r.headers = { ...headers, ...(r.headers ?? {}) };
+  }
+  openapi = doc;
+  return doc;
+}
+
+const docsRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: OPENAPI_PATH,
+    summary: 'Machine-readable schema (OpenAPI 3.1)',
+    tags: ['API documentation'],
+    security: 'none',
+    operationId: 'openapi',
+    reply: () => ({ kind: 'json', body: financeOpenApi() }),
+    response: { description: 'The OpenAPI document of this surface' },
+  },
+  {
+    method: 'GET',
+    path: SWAGGER_PATH,
+    summary: 'Interactive API reference (Swagger UI)',
+    tags: ['API documentation'],
+    security: 'none',
+    operationId: 'swaggerUi',
+    reply: () => ({ kind: 'html', html: swaggerUi.page }),
+    response: { description: 'Swagger UI (HTML)', contentType: 'text/html' },
+  },
+  {
+    method: 'GET',
+    path: REDOC_PATH,
+    summary: 'Interactive API reference (ReDoc)',
+    tags: ['API documentation'],
+    security: 'none',
+    operationId: 'redoc',
+    reply: () => ({ kind: 'html', html: redocPage({ openapiPath: OPENAPI_PATH, bundlePath: REDOC_BUNDLE_PATH, title: TITLE }) }),
+    response: { description: 'ReDoc (HTML)', contentType: 'text/html' },
+  },
+];
+
+/** The browser CORS policy: CORS_ALLOWED_ORIGINS, and CORS_ALLOW_HEADERS (default: the seven client headers). */
+export function financeCors(config: Config): CorsPolicy {
+  return {
+    origins: config.CORS_ALLOWED_ORIGINS,
+    // the seven client headers, and the key that makes a money-moving retry safe
+    allowHeaders: config.CORS_ALLOW_HEADERS.length ? config.CORS_ALLOW_HEADERS : [...CLIENT_HEADERS, IDEMPOTENCY_HEADER],
+    exposeHeaders: ['X-Request-ID', APP_NAME_HEADER, APP_VERSION_HEADER, 'Retry-After', 'WWW-Authenticate'],
+  };
+}
+
+/** Django's default for ALLOWED_HOSTS in development, and ours when it is unset. */
+export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The finance node's REST surface (port 8000, PORT). */
 export const financeSurface: Surface = {
   product: 'finance',
-  title: 'Finance Platform Node',
+  title: TITLE,
   version: '1.0.0',
-  description: 'Self-hosted wallet, investing and shop node.',
-  routes: [],
-  catalogue: DRF_CATALOGUE,
+  description: [
+    'A self-hosted node of a cross-border money and investing platform.',
+    '',
+    'Sign in with `POST /api/login/` and send `Authorization: Bearer <access>`. Amounts are decimal strings with their currency (`{"amount": "10.50", "currency": "EUR"}`).',
+    'Errors: `{"detail": "<message>", "code": "<code>"}`. Without a valid licence the node is read-only: writes answer 403 `licence_read_only` (sign-in still works).',
+    'During maintenance, API routes answer 503 `maintenance` with `Retry-After` and `"maintenance": true`; probes, `/api/v1/node/`, `/api/v1/config/*` and `/admin/` stay up.',
+    'A module switched off in the settings record answers 403 `module_disabled`. Every response carries `X-App-Name` and `X-App-Version` (APP_NAME, APP_VERSION) and `X-Request-ID`.',
+    'Browsers: origins in CORS_ALLOWED_ORIGINS may send the seven client headers; state-changing requests from a browser must come from the node itself or from CSRF_TRUSTED_ORIGINS.',
+  ].join('\n'),
+  routes: [...apiRoutes, ...docsRoutes, ...kycAdminRoutes, ...commerceAdminRoutes, ...adminRoutes, ...investingAdminRoutes],
+  openapi: () => financeOpenApi(),
+  credentials: [nodeTokenCredential, adminSessionCredential],
+  catalogue: financeErrors,
   errorShape: detailErrorShape,
-  cors: { origins: '*', allowHeaders: ['authorization', 'content-type', 'x-request-id'] },
+  cors: financeCors,
+  responseHeaders: (config) => ({ [APP_NAME_HEADER]: config.APP_NAME, [APP_VERSION_HEADER]: config.APP_VERSION }),
+  allowedHosts: (config) => (config.ALLOWED_HOSTS.length ? config.ALLOWED_HOSTS : DEFAULT_ALLOWED_HOSTS),
+  csrf: (config) => ({ trustedOrigins: config.CSRF_TRUSTED_ORIGINS }),
+  passHeaders: ['retry-after', 'www-authenticate'],
+  pages(app, config) {
+    app.locals.siteName = config.APP_NAME;
+    for (const [path, file] of swaggerUi.assets) app.get(path, (_req, res) => res.sendFile(file, { maxAge: '1d' }));
+    serveFinanceClient(app, config);
+    app.get(REDOC_BUNDLE_PATH, (_req, res) => res.type('application/javascript').setHeader('cache-control', 'public, max-age=86400').send(redocBundle()));
+  },
 };

@@ -1,3 +1,7 @@
+import { escapeHtml } from '../../lib/html';
+
+export { escapeHtml };
+
 /**
  * The HTML of the access application form (contract §5): self-contained pages (no external assets),
  * labelled fields, messages tied to their fields. Everything echoed is escaped.
@@ -14,9 +18,6 @@ export interface PlanInfo {
   dailyLimit: number | null;
   description: string;
 }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 const STYLE = `
   body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f6f7f9;margin:0}
@@ -37,6 +38,7 @@ const STYLE = `
   table{border-collapse:collapse;margin:.5rem 0}
   th,td{text-align:left;padding:.25rem 1rem .25rem 0;border-bottom:1px solid #d5d9de}
   code{background:#e9ecef;padding:0 .25rem;border-radius:3px}
+  .trap{position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
 `;
 
 function page(title: string, body: string): string {
@@ -84,10 +86,23 @@ const FIELDS: FieldSpec[] = [
   },
 ];
 
+/**
+ * The honeypot: a field people never see or reach (off-screen, out of the tab order, hidden from
+ * assistive technology, no autofill), which form-filling bots fill in like any other.
+ */
+export const HONEYPOT_FIELD = 'website';
+
+const HONEYPOT = `<div class="trap" aria-hidden="true">
+<label for="${HONEYPOT_FIELD}">Leave this field empty</label>
+<input type="text" id="${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off" value="">
+</div>`;
+
 const formatLimit = (limit: number | null) => (limit === null ? 'set per key' : `${limit.toLocaleString('en-US')} requests/day`);
 
 /** The form, empty or shown again with the applicant's input and the messages per field. */
-export function applicationFormPage(opts: { values?: Partial<FormValues>; fields?: Record<string, string[]>; message?: string; plans?: PlanInfo[] } = {}): string {
+export function applicationFormPage(
+  opts: { values?: Partial<FormValues>; fields?: Record<string, string[]>; message?: string; plans?: PlanInfo[] } = {},
+): string {
   const values = opts.values ?? {};
   const fields = opts.fields ?? {};
   const problems = FIELDS.filter((f) => fields[f.id]?.length);
@@ -130,29 +145,63 @@ once your application is approved we e-mail you the key, your plan's daily limit
 ${summary}
 <form method="post" action="/apply/">
 ${controls}
+${HONEYPOT}
 <button type="submit">Send application</button>
 </form>
 ${plans}`,
   );
 }
 
-/** After a submission: received, or the same application was already there. */
-export function applicationReceivedPage(r: { id: string; status: string; created: boolean; name: string; email: string }): string {
-  const next =
-    r.status === 'approved'
-      ? `It has been approved: the key was sent to <strong>${escapeHtml(r.email)}</strong>.`
-      : r.status === 'rejected'
-        ? 'It was not approved; you may apply again with more detail about your intended usage.'
-        : `An administrator reviews each application. When yours is approved, we send your API key, its daily limit and a link to the <a href="/api/docs/">API reference</a> to <strong>${escapeHtml(r.email)}</strong>.`;
+/**
+ * After a submission: received, and a link to confirm the address is on its way. The same page
+ * whatever existed before (anyone may type any address, so it tells no reference and no status).
+ */
+export function applicationReceivedPage(): string {
   return page(
-    r.created ? 'Application received' : 'Already applied',
-    r.created
-      ? `<h1>Application received</h1>
-<p>Thank you, ${escapeHtml(r.name)}. Your reference: <code>${escapeHtml(r.id)}</code>.</p>
-<p>${next}</p>`
-      : `<h1>You have already applied</h1>
-<p>An application with this e-mail address and intended usage already exists (reference <code>${escapeHtml(r.id)}</code>,
-status: ${escapeHtml(r.status)}). No new application was made.</p>
-<p>${next}</p>`,
+    'Application received',
+    `<h1>Application received</h1>
+<p>Thank you. We have e-mailed a link to the address you gave: <strong>open it to confirm that the address is yours</strong>
+(it works for three days). Nothing happens before you confirm.</p>
+<p>An administrator then reviews your application. Once it is approved, we e-mail you your API key, the daily limit of its plan
+and a link to the <a href="/api/docs/">API reference</a>.</p>
+<p>If you applied before with the same address and intended usage, that application stands: no new one is made.</p>`,
+  );
+}
+
+/** A confirmation link as its page shows it: `confirmedNow` after the button was pressed. */
+export interface ConfirmationView {
+  state: 'ready' | 'confirmed' | 'invalid';
+  name: string | null;
+  token: string;
+  confirmedNow: boolean;
+}
+
+/** The page behind the link mailed to an applicant: a button to confirm (a POST), the outcome, or an invalid link. */
+export function confirmationPage(v: ConfirmationView): string {
+  if (v.state === 'invalid') {
+    return page(
+      'Link not valid',
+      `<h1>This link is not valid</h1>
+<p>The link is unknown or has expired (links work for three days). <a href="/apply/">Apply again</a> with the same address and
+intended usage: we e-mail you a new link.</p>`,
+    );
+  }
+  if (v.state === 'confirmed') {
+    return page(
+      'E-mail address confirmed',
+      `<h1>${v.confirmedNow ? 'Thank you: your e-mail address is confirmed' : 'Your e-mail address is already confirmed'}</h1>
+<p>The application for ${escapeHtml(v.name)} is with an administrator. Once it is approved, we e-mail you your API key, the daily
+limit of its plan and a link to the <a href="/api/docs/">API reference</a>.</p>`,
+    );
+  }
+  return page(
+    'Confirm your e-mail address',
+    `<h1>Confirm your e-mail address</h1>
+<p>An application for an API key for <strong>${escapeHtml(v.name)}</strong> gave this address. If that was you, confirm it:</p>
+<form method="post" action="/apply/confirm/">
+<input type="hidden" name="token" value="${escapeHtml(v.token)}">
+<button type="submit">Confirm my e-mail address</button>
+</form>
+<p>If you did not apply, close this page: nothing happens without the confirmation.</p>`,
   );
 }

@@ -1,18 +1,25 @@
+import type { Request } from 'express';
 import { z } from 'zod';
-import type { Route, RouteError, RouteInput } from '../core/route';
-import { applicationFormPage, applicationReceivedPage, type FormValues, type PlanInfo } from './application-pages';
+import { CONFIRMATION_LINK_DAYS } from '../../subgraphs/access/domain/applications';
+import type { Reply, Route, RouteError, RouteInput } from '../core/route';
+import {
+  HONEYPOT_FIELD,
+  applicationFormPage,
+  applicationReceivedPage,
+  confirmationPage,
+  type ConfirmationView,
+  type FormValues,
+  type PlanInfo,
+} from './application-pages';
 
 /**
- * Access applications (contract §5): the online form, its JSON variant for integrators, and the
- * inbound-mail webhook. No key is needed; the rules (validation, the same application twice, the
- * webhook secret) live in the access subgraph.
+ * Access applications (contract §5): the online form, its JSON variant for integrators, the
+ * inbound-mail webhook, and the page behind the link that confirms an applicant's address. No key
+ * is needed; the rules (validation, the same application twice, the webhook secret, the per-address
+ * limits, the confirmation) live in the access subgraph.
  */
 
 interface Receipt {
-  id: string;
-  status: 'pending' | 'approved' | 'rejected';
-  created: boolean;
-  createdAt: string;
   message: string;
 }
 
@@ -32,23 +39,31 @@ const applicationBody = z.object({
 });
 
 const receipt = z.object({
-  id: z.string().uuid().describe('Reference of the application'),
-  status: z.enum(['pending', 'approved', 'rejected']),
-  created: z.boolean().describe('false: the same application already existed (same e-mail address and usage, or the same message); nothing new was made'),
-  created_at: z.string().describe('When the application was first received'),
-  message: z.string(),
+  detail: z.string().describe('That the application was received, and what happens next: the same answer whatever existed before'),
 });
 
-const toReceipt = (r: Receipt) => ({ id: r.id, status: r.status, created: r.created, created_at: r.createdAt, message: r.message });
+const toReceipt = (r: Receipt) => ({ detail: r.message });
+
+const confirmationQuery = z.object({ token: z.string().max(200).default('').describe('The token of the link mailed to the applicant') });
+const confirmationForm = z.object({ token: z.string().max(200).default('') });
+
+const confirmationReply = (view: ConfirmationView): Reply => ({ kind: 'html', status: view.state === 'invalid' ? 404 : 200, html: confirmationPage(view) });
+
+/**
+ * A bot that fills in every field also fills in the form's hidden honeypot field: it gets the usual
+ * answer, and nothing reaches the system.
+ */
+const honeypot = (req: Request): Reply | undefined => {
+  const value = (req.body as Record<string, unknown> | undefined)?.[HONEYPOT_FIELD];
+  return typeof value === 'string' && value.trim() !== '' ? { kind: 'html', status: 200, html: applicationReceivedPage() } : undefined;
+};
 
 /** What the applicant typed, as strings (also when the body failed its schema). */
-function formValues(input: RouteInput<unknown, unknown, Partial<FormValues> | undefined>): FormValues {
+function formValues(input: RouteInput<unknown, unknown, unknown>): FormValues {
   const raw = (input.body ?? input.req.body ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : '');
   return { name: str(raw.name), usage: str(raw.usage), email: str(raw.email) };
 }
-
-export const INBOUND_SECRET_HEADER = 'x-inbound-mail-secret';
 
 export const applicationRoutes: Route[] = [
   {
@@ -67,26 +82,26 @@ export const applicationRoutes: Route[] = [
     path: '/apply/',
     summary: 'Submit the application form (HTML)',
     description:
-      'Answers 201 with a confirmation page, or 200 when the same application (same e-mail address and intended usage) is already ' +
-      'pending or approved: no second application is made. Invalid input: 400 with the form again, the messages beside their fields.',
+      'Answers 200 with a page saying that the application was received and that a link to confirm the address was mailed to it ' +
+      '(the same page whatever existed before: no reference, no status). The same application again (same e-mail address and intended ' +
+      'usage) makes no second one. Invalid input: 400 with the form again, the messages beside their fields. More than ' +
+      'APPLICATIONS_PER_HOUR applications from one address: 429 with Retry-After.',
     tags: ['Access'],
     security: 'none',
     operation: 'SubmitApplication',
+    operationId: 'SubmitApplicationForm',
     consumes: 'form',
+    intercept: honeypot,
     body: applicationForm,
     variables: ({ body }: { body: FormValues }) => ({ input: body }),
-    response: { status: 201, description: 'Application received (HTML)', contentType: 'text/html' },
-    errors: [400],
-    respond: (data: { submitApplication: Receipt }, input) => {
-      const r = data.submitApplication;
-      const { name, email } = formValues(input);
-      return { kind: 'html', status: r.created ? 201 : 200, html: applicationReceivedPage({ ...r, name: name.trim(), email: email.trim() }) };
-    },
+    response: { status: 200, description: 'Application received (HTML)', contentType: 'text/html' },
+    errors: [400, 429],
+    respond: () => ({ kind: 'html', status: 200, html: applicationReceivedPage() }),
     respondError: (error: RouteError, input) => ({
       kind: 'html',
       status: error.status,
       html: applicationFormPage({
-        values: formValues(input),
+        values: formValues(input as RouteInput<unknown, unknown, Partial<FormValues> | undefined>),
         fields: error.fields,
         message: error.status >= 500 ? 'Something went wrong on our side; your application was not saved. Please try again in a few minutes.' : error.message,
       }),
@@ -97,16 +112,56 @@ export const applicationRoutes: Route[] = [
     path: '/api/applications/',
     summary: 'Apply for an API key (JSON)',
     description:
-      'The application form for integrators. 201 with the application\'s reference; 200 with `created: false` when the same application ' +
-      '(same e-mail address and intended usage) is already pending or approved. Invalid fields: 400 with `errors` per field.',
+      'The application form for integrators. 202 with `{"detail"}`: received, and a link to confirm the address was mailed to it; ' +
+      'the same answer whatever existed before (the same application again makes no second one). Invalid fields: 400 with `errors` ' +
+      'per field. More than APPLICATIONS_PER_HOUR applications from one address: 429 with Retry-After.',
     tags: ['Access'],
     security: 'none',
     operation: 'SubmitApplication',
     body: applicationBody,
     variables: ({ body }: { body: FormValues }) => ({ input: body }),
-    response: { status: 201, description: 'Application received', schema: receipt },
-    errors: [400],
-    respond: (data: { submitApplication: Receipt }) => ({ kind: 'json', status: data.submitApplication.created ? 201 : 200, body: toReceipt(data.submitApplication) }),
+    response: { status: 202, description: 'Application received', schema: receipt },
+    errors: [400, 429],
+    respond: (data: { submitApplication: Receipt }) => ({ kind: 'json', status: 202, body: toReceipt(data.submitApplication) }),
+  },
+  {
+    method: 'GET',
+    path: '/apply/confirm/',
+    summary: "Confirm an applicant's e-mail address: the page behind the link in the mail (HTML)",
+    description:
+      'Shows whom the link is for and a button that confirms (a POST: mail scanners that open links confirm nothing). ' +
+      `A link works for ${CONFIRMATION_LINK_DAYS} days; an unknown or expired one: 404 with a page saying to apply again.`,
+    tags: ['Access'],
+    security: 'none',
+    operation: 'ApplicationConfirmation',
+    query: confirmationQuery,
+    variables: ({ query }: { query: { token: string } }) => ({ token: query.token }),
+    response: {
+      description: 'The confirmation page (HTML)',
+      contentType: 'text/html',
+      otherStatuses: { 404: 'Unknown or expired link: a page saying to apply again (HTML)' },
+    },
+    respond: (data: { applicationConfirmation: Omit<ConfirmationView, 'token'> }, input) =>
+      confirmationReply({ ...data.applicationConfirmation, token: (input.query as { token: string }).token, confirmedNow: false }),
+  },
+  {
+    method: 'POST',
+    path: '/apply/confirm/',
+    summary: "Confirm an applicant's e-mail address (HTML form)",
+    description: 'Confirms the address: the application goes to review. Again: the same page. Unknown or expired token: 404.',
+    tags: ['Access'],
+    security: 'none',
+    operation: 'ConfirmApplication',
+    consumes: 'form',
+    body: confirmationForm,
+    variables: ({ body }: { body: { token: string } }) => ({ token: body.token }),
+    response: {
+      description: 'Confirmed (HTML)',
+      contentType: 'text/html',
+      otherStatuses: { 404: 'Unknown or expired token: a page saying to apply again (HTML)' },
+    },
+    respond: (data: { confirmApplication: Omit<ConfirmationView, 'token'> }, input) =>
+      confirmationReply({ ...data.confirmApplication, token: (input.body as { token: string }).token, confirmedNow: true }),
   },
   {
     method: 'POST',
@@ -115,18 +170,20 @@ export const applicationRoutes: Route[] = [
     description:
       'For the mail system: the body is the raw RFC 822 message (`Content-Type: message/rfc822` or `text/plain`). The request carries ' +
       'the shared secret in `X-Inbound-Mail-Secret` (the INBOUND_MAIL_SECRET setting; without it the webhook is disabled): a missing or ' +
-      'wrong secret is 403. The subject must be exactly "API Access Request" (any case; replies and forwards are refused). The applicant ' +
-      'is read from the body lines `Name:`/`Organisation:`, `E-mail:` and `Usage:`, else from Reply-To/From and the message text. ' +
-      '202 with the application\'s reference; the same message (Message-ID) or the same application again answers the existing one ' +
-      '(`created: false`). Anything else is 400.',
+      'wrong secret is 403; after 5 wrong secrets from one address in 15 minutes, 429 with Retry-After (even with the right one). ' +
+      'The subject must be exactly "API Access Request" (any case; replies and forwards are refused). The applicant is read from the ' +
+      'body lines `Name:`/`Organisation:`, `E-mail:` and `Usage:`, else from Reply-To/From and the message text; a link to confirm ' +
+      'that address is mailed to it before anyone reviews the application. 202 with `{"detail"}`; the same message (Message-ID) or ' +
+      'the same application again makes no second one. More than INBOUND_MAILS_PER_HOUR calls from one address: 429. Anything else is 400.',
     tags: ['Access'],
     security: 'none',
     operation: 'SubmitApplicationEmail',
     consumes: 'text',
     body: z.string().min(1).describe('The raw RFC 822 message'),
-    variables: ({ body, req }: RouteInput<unknown, unknown, string>) => ({ rawMessage: body, secret: req.get(INBOUND_SECRET_HEADER) ?? null }),
-    response: { status: 202, description: 'Application accepted for review', schema: receipt },
-    errors: [400, 403],
+    // the secret travels as a credential (its header, verified by the gateway), never as a variable
+    variables: ({ body }: RouteInput<unknown, unknown, string>) => ({ rawMessage: body }),
+    response: { status: 202, description: 'Application received', schema: receipt },
+    errors: [400, 403, 429],
     respond: (data: { submitApplicationEmail: Receipt }) => ({ kind: 'json', status: 202, body: toReceipt(data.submitApplicationEmail) }),
   },
 ];

@@ -1,3 +1,4 @@
+import { CONFIDENCE_BANDS_TEXT } from '../../subgraphs/predictions/domain/vocabulary';
 import type { Route } from '../core/route';
 import { z } from 'zod';
 import * as schemas from './schemas';
@@ -53,10 +54,101 @@ function toJob(j: JobData) {
   };
 }
 
+/** A reliability table as GraphQL gives it (one list per column). */
+interface ReliabilityColumns {
+  binFrom: number[];
+  binTo: number[];
+  count: number[];
+  predicted: (number | null)[];
+  observed: (number | null)[];
+  ece: number;
+}
+
+interface CalibrationData {
+  binWidth: number;
+  ece: number;
+  home: ReliabilityColumns;
+  draw: ReliabilityColumns;
+  away: ReliabilityColumns;
+  confidence: ReliabilityColumns;
+}
+
+interface ModelVersionsData {
+  modelVersions: {
+    number: number;
+    name: string;
+    kind: string;
+    active: boolean;
+    accuracy: number | null;
+    trainingFrom: string;
+    trainedThrough: string;
+    matchCount: number;
+    createdAt: string;
+    activatedAt: string | null;
+    metrics: {
+      count: number;
+      accuracy: number;
+      rps: number;
+      brier: number;
+      logLoss: number;
+      perClass: { outcome: 'HOME_WIN' | 'DRAW' | 'AWAY_WIN'; predicted: number; correct: number; precision: number | null }[];
+      bands: { band: 'HIGH' | 'MEDIUM' | 'LOW'; count: number; hitRate: number | null }[];
+      calibration: CalibrationData | null;
+    } | null;
+    live: {
+      results: number;
+      ratingsThrough: string;
+      ratingsUpdatedAt: string | null;
+      strengthsThrough: string | null;
+      strengthsRefittedAt: string | null;
+    };
+  }[];
+}
+
+/** The lighter document of compare_versions: no per-class, band or live figures. */
+interface CompareVersionsData {
+  modelVersions: (Pick<ModelVersionsData['modelVersions'][number], 'name' | 'kind' | 'active' | 'accuracy' | 'trainedThrough' | 'createdAt'> & {
+    metrics: { count: number; rps: number; brier: number; logLoss: number; calibration: Omit<CalibrationData, 'confidence'> | null } | null;
+  })[];
+}
+
+interface UpcomingData {
+  upcomingPredictions: {
+    matchId: number;
+    competition: string;
+    kickoff: string;
+    versionNumber: number;
+    match: { homeTeam: { name: string }; awayTeam: { name: string } };
+    probabilities: { home: number; draw: number; away: number };
+    expectedGoals: { home: number; away: number };
+    outcomeLabel: string;
+    confidence: number;
+  }[];
+}
+
+const OUTCOME_KEYS = { HOME_WIN: 'home', DRAW: 'draw', AWAY_WIN: 'away' } as const;
+
+const roundOrNull = (x: number | null, digits: number) => (x === null ? null : round(x, digits));
+
+/** Reliability columns → one object per band. */
+const toBins = (t: ReliabilityColumns) =>
+  t.binFrom.map((from, i) => ({ from, to: t.binTo[i], count: t.count[i], predicted: roundOrNull(t.predicted[i], 4), observed: roundOrNull(t.observed[i], 4) }));
+
+function toCalibration(c: Omit<CalibrationData, 'confidence'> & Partial<Pick<CalibrationData, 'confidence'>>) {
+  return {
+    bin_width: c.binWidth,
+    ece: round(c.ece, 4),
+    home: { ece: round(c.home.ece, 4), bins: toBins(c.home) },
+    draw: { ece: round(c.draw.ece, 4), bins: toBins(c.draw) },
+    away: { ece: round(c.away.ece, 4), bins: toBins(c.away) },
+    ...(c.confidence ? { confidence: { ece: round(c.confidence.ece, 4), bins: toBins(c.confidence) } } : {}),
+  };
+}
+
 const latestVariables = ({ query }: { query: { limit: number; competition?: string } }) => ({ first: query.limit, competition: query.competition ?? null });
 
 const LATEST_DEFINITION =
-  'The active model version\'s predictions for the next scheduled matches without a result, soonest kick-off first ' +
+  "The active model version's predictions for the next scheduled matches without a result, soonest kick-off first " +
   '(ties by match id). `limit` (1–100, default 20) and `competition` narrow the list.';
 
 interface ServiceInfoData {
@@ -71,7 +163,7 @@ export const predictionRoutes: Route[] = [
     method: 'GET',
     path: '/api/',
     summary: 'Service information and the list of endpoints',
-    description: 'What this API offers, the calling key\'s plan, the extent of the football data, and every endpoint with the credential it needs.',
+    description: "What this API offers, the calling key's plan, the extent of the football data, and every endpoint with the credential it needs.",
     tags: ['Service'],
     security: 'apiKey',
     operation: 'ServiceInfo',
@@ -94,7 +186,12 @@ export const predictionRoutes: Route[] = [
           scheduled_matches: data.footballData.scheduledMatches,
           latest_result_date: data.footballData.latestResultDate,
         },
-        endpoints: predictionRoutes.map((r) => ({ method: r.method, path: r.path, description: r.summary, auth: AUTH_LABEL[r.security] })),
+        endpoints: predictionRoutes.map((r) => ({
+          method: r.method,
+          path: r.path,
+          description: r.summary,
+          auth: AUTH_LABEL[r.security as keyof typeof AUTH_LABEL],
+        })),
       },
     }),
   },
@@ -126,7 +223,7 @@ export const predictionRoutes: Route[] = [
     path: '/api/dashboard/overview/',
     summary: 'Overview statistics of the active model version',
     description:
-      'Over the active version\'s stored predictions: its walk-forward backtest (each match predicted from earlier matches only) and its live predictions. ' +
+      "Over the active version's stored predictions: its walk-forward backtest (each match predicted from earlier matches only) and its live predictions. " +
       '`accuracy` is the share of resolved predictions that were right; `average_confidence` the mean confidence of all of them.',
     tags: ['Dashboard'],
     security: 'apiKey',
@@ -145,14 +242,18 @@ export const predictionRoutes: Route[] = [
     method: 'GET',
     path: '/api/dashboard/confidence/',
     summary: 'Predictions per confidence band',
-    description: 'Counts of the active version\'s predictions by confidence: high ≥ 0.60, medium 0.45–0.60, low < 0.45 (measured on this data: hit rates about 70 %, 50 % and 40 %).',
+    description: `Counts of the active version's predictions by confidence: ${CONFIDENCE_BANDS_TEXT} (measured on this data: hit rates about 70 %, 50 % and 40 %).`,
     tags: ['Dashboard'],
     security: 'apiKey',
     operation: 'ConfidenceDistribution',
     response: { description: 'Confidence distribution', schema: schemas.confidence },
     respond: (data: { confidenceDistribution: { high: number; medium: number; low: number } }) => ({
       kind: 'json',
-      body: { high_confidence: data.confidenceDistribution.high, medium_confidence: data.confidenceDistribution.medium, low_confidence: data.confidenceDistribution.low },
+      body: {
+        high_confidence: data.confidenceDistribution.high,
+        medium_confidence: data.confidenceDistribution.medium,
+        low_confidence: data.confidenceDistribution.low,
+      },
     }),
   },
   {
@@ -160,13 +261,14 @@ export const predictionRoutes: Route[] = [
     path: '/api/dashboard/compare_versions/',
     summary: 'Accuracy per model version',
     description:
-      'One key per model version (`version_1`, `version_2`, …). `accuracy`: share right over the version\'s resolved predictions (backtest and live); ' +
-      '`rps`, `brier`, `log_loss` and `backtest_matches` come from its walk-forward backtest.',
+      "One key per model version (`version_1`, `version_2`, …). `accuracy`: share right over the version's resolved predictions (backtest and live); " +
+      '`rps`, `brier`, `log_loss` and `backtest_matches` come from its walk-forward backtest, and so does `calibration`: per outcome, the forecasts in ' +
+      'bands of predicted probability against the observed frequency, with the expected calibration error (`ece`, the mean over home, draw and away).',
     tags: ['Dashboard'],
     security: 'apiKey',
     operation: 'CompareVersions',
     response: { description: 'Version comparison', schema: schemas.versionComparison },
-    respond: (data: { modelVersions: { name: string; kind: string; active: boolean; accuracy: number | null; trainedThrough: string; metrics: { count: number; rps: number; brier: number; logLoss: number } | null }[] }) => ({
+    respond: (data: CompareVersionsData) => ({
       kind: 'json',
       body: Object.fromEntries(
         data.modelVersions.map((v) => [
@@ -180,10 +282,117 @@ export const predictionRoutes: Route[] = [
             model: v.kind,
             active: v.active,
             trained_through: v.trainedThrough,
+            created_at: v.createdAt,
+            ece: v.metrics?.calibration ? round(v.metrics.calibration.ece, 4) : null,
+            calibration: v.metrics?.calibration ? toCalibration(v.metrics.calibration) : null,
           },
         ]),
       ),
     }),
+  },
+  {
+    method: 'GET',
+    path: '/api/dashboard/versions/',
+    summary: 'Model versions over time: metrics, calibration, live ratings',
+    description:
+      'Every model version, oldest first: when it was trained and activated, its walk-forward backtest metrics (accuracy, RPS, Brier, log-loss, ' +
+      'per predicted class, per confidence band), its calibration (as in compare_versions, plus the confidence against the hit rate) and what its ' +
+      'ratings took in since training (`live`: results applied without a new version, the Dixon–Coles strengths refit). The dashboard draws from it.',
+    tags: ['Dashboard'],
+    security: 'apiKey',
+    operation: 'ModelVersions',
+    response: { description: 'Model versions', schema: z.array(schemas.modelVersion) },
+    respond: (data: ModelVersionsData) => ({
+      kind: 'json',
+      body: data.modelVersions.map((v) => ({
+        version: v.name,
+        number: v.number,
+        model: v.kind,
+        active: v.active,
+        created_at: v.createdAt,
+        activated_at: v.activatedAt,
+        training_from: v.trainingFrom,
+        trained_through: v.trainedThrough,
+        training_matches: v.matchCount,
+        accuracy: v.accuracy === null ? null : round(v.accuracy, 4),
+        backtest: v.metrics && {
+          matches: v.metrics.count,
+          accuracy: round(v.metrics.accuracy, 4),
+          rps: round(v.metrics.rps, 4),
+          brier: round(v.metrics.brier, 4),
+          log_loss: round(v.metrics.logLoss, 4),
+          per_class: Object.fromEntries(
+            v.metrics.perClass.map((c) => [OUTCOME_KEYS[c.outcome], { predicted: c.predicted, correct: c.correct, precision: roundOrNull(c.precision, 4) }]),
+          ),
+          bands: Object.fromEntries(v.metrics.bands.map((b) => [b.band.toLowerCase(), { count: b.count, hit_rate: roundOrNull(b.hitRate, 4) }])),
+        },
+        calibration: v.metrics?.calibration ? toCalibration(v.metrics.calibration) : null,
+        live: {
+          results: v.live.results,
+          ratings_through: v.live.ratingsThrough,
+          ratings_updated_at: v.live.ratingsUpdatedAt,
+          strengths_through: v.live.strengthsThrough,
+          strengths_refitted_at: v.live.strengthsRefittedAt,
+        },
+      })),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/api/dashboard/fixtures/',
+    summary: 'Next fixtures with their probabilities',
+    description: `${LATEST_DEFINITION} With the home, draw and away probabilities, the expected goals, the kick-off and the version that predicted them.`,
+    tags: ['Dashboard'],
+    security: 'apiKey',
+    operation: 'UpcomingFixtures',
+    query: schemas.latestQuery,
+    variables: latestVariables,
+    response: { description: 'Fixtures, soonest kick-off first', schema: z.array(schemas.fixture) },
+    respond: (data: UpcomingData) => ({
+      kind: 'json',
+      body: data.upcomingPredictions.map((p) => ({
+        match_id: p.matchId,
+        competition: p.competition,
+        kickoff: p.kickoff,
+        home_team: p.match.homeTeam.name,
+        away_team: p.match.awayTeam.name,
+        probabilities: { home: round(p.probabilities.home, 4), draw: round(p.probabilities.draw, 4), away: round(p.probabilities.away, 4) },
+        expected_goals: { home: round(p.expectedGoals.home, 2), away: round(p.expectedGoals.away, 2) },
+        predicted_outcome: p.outcomeLabel,
+        confidence: round(p.confidence, 3),
+        version: `version_${p.versionNumber}`,
+      })),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/api/dashboard/retrain/',
+    summary: 'Progress of the running retrain',
+    description:
+      'The retrain in progress, else the latest one (`retrain: null` before any): status, phase and progress (0–1), for any key. ' +
+      'Administrators see the job itself, with its error, at `/api/retrain/<job_id>/`.',
+    tags: ['Dashboard'],
+    security: 'apiKey',
+    operation: 'RetrainProgress',
+    response: { description: 'Retrain progress', schema: schemas.retrainProgress },
+    respond: (data: { currentTrainingJob: Omit<JobData, 'id' | 'error'> | null }) => {
+      const j = data.currentTrainingJob;
+      return {
+        kind: 'json',
+        body: {
+          retrain: j && {
+            status: j.status.toLowerCase(),
+            model: j.kind,
+            phase: j.phase,
+            progress: round(j.progress, 3),
+            version: j.versionNumber ? `version_${j.versionNumber}` : null,
+            created_at: j.createdAt,
+            started_at: j.startedAt ?? null,
+            finished_at: j.finishedAt ?? null,
+          },
+        },
+      };
+    },
   },
   {
     method: 'GET',
@@ -193,6 +402,7 @@ export const predictionRoutes: Route[] = [
     tags: ['Dashboard'],
     security: 'apiKey',
     operation: 'LatestPredictions',
+    operationId: 'DashboardPredictions',
     query: schemas.latestQuery,
     variables: latestVariables,
     response: { description: 'Dashboard predictions', schema: z.array(schemas.dashboardPrediction) },

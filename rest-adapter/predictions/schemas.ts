@@ -1,10 +1,16 @@
+import { CONFIDENCE_BANDS } from '../../subgraphs/predictions/domain/model/metrics';
+import { JOB_STATUSES, OUTCOME_LABELS } from '../../subgraphs/predictions/domain/vocabulary';
 import { z } from 'zod';
 
 /** Response bodies of the prediction surface: documented in OpenAPI and checked by the contract tests. */
 
 export const errorBody = z.object({
   detail: z.string().describe('What went wrong, for people.'),
-  code: z.string().describe('Stable label: invalid, parse_error, not_authenticated, authentication_failed, permission_denied, not_found, method_not_allowed, conflict, request_too_large, throttled, error.'),
+  code: z
+    .string()
+    .describe(
+      'Stable label: invalid, parse_error, not_authenticated, authentication_failed, permission_denied, not_found, method_not_allowed, conflict, request_too_large, unsupported_media_type, throttled, model_not_ready, service_unavailable (retry after Retry-After seconds), error.',
+    ),
   errors: z.record(z.string(), z.array(z.string())).optional().describe('Per-field messages (invalid only).'),
 });
 
@@ -40,7 +46,7 @@ export const latestQuery = z.object({
     .describe('Only this competition: en.1 Premier League, en.2 Championship, de.1 Bundesliga, es.1 La Liga, it.1 Serie A, fr.1 Ligue 1.'),
 });
 
-export const outcomeLabel = z.enum(['Home Win', 'Draw', 'Away Win']);
+export const outcomeLabel = z.enum(OUTCOME_LABELS);
 
 export const prediction = z.object({
   match_id: z.number().int(),
@@ -58,10 +64,42 @@ export const overview = z.object({
 });
 
 export const confidence = z.object({
-  high_confidence: z.number().int().describe('confidence ≥ 0.60'),
-  medium_confidence: z.number().int().describe('0.45 ≤ confidence < 0.60'),
-  low_confidence: z.number().int().describe('confidence < 0.45'),
+  high_confidence: z
+    .number()
+    .int()
+    .describe(`confidence ≥ ${CONFIDENCE_BANDS.high.toFixed(2)}`),
+  medium_confidence: z
+    .number()
+    .int()
+    .describe(`${CONFIDENCE_BANDS.medium.toFixed(2)} ≤ confidence < ${CONFIDENCE_BANDS.high.toFixed(2)}`),
+  low_confidence: z
+    .number()
+    .int()
+    .describe(`confidence < ${CONFIDENCE_BANDS.medium.toFixed(2)}`),
 });
+
+const reliabilityBin = z.object({
+  from: z.number(),
+  to: z.number(),
+  count: z.number().int().describe('Forecasts in the band [from, to)'),
+  predicted: z.number().nullable().describe('Mean predicted probability (null: empty band)'),
+  observed: z.number().nullable().describe('Observed frequency (null: empty band)'),
+});
+
+const reliabilityTable = z.object({
+  ece: z.number().describe('Expected calibration error: Σ (count / n) · |observed − predicted|'),
+  bins: z.array(reliabilityBin),
+});
+
+export const calibration = z
+  .object({
+    bin_width: z.number(),
+    ece: z.number().describe('Classwise expected calibration error: the mean of home, draw and away'),
+    home: reliabilityTable.describe('P(home win) against home wins'),
+    draw: reliabilityTable.describe('P(draw) against draws'),
+    away: reliabilityTable.describe('P(away win) against away wins'),
+  })
+  .describe('Reliability of the walk-forward forecasts: bands of predicted probability against observed frequency');
 
 export const versionComparison = z.record(
   z.string().regex(/^version_\d+$/),
@@ -74,8 +112,78 @@ export const versionComparison = z.record(
     model: z.string(),
     active: z.boolean(),
     trained_through: z.string(),
+    created_at: z.string(),
+    ece: z.number().nullable().describe('Expected calibration error of the walk-forward forecasts (null: not recorded)'),
+    calibration: calibration.nullable(),
   }),
 );
+
+export const modelVersion = z.object({
+  version: z.string().regex(/^version_\d+$/),
+  number: z.number().int(),
+  model: z.string(),
+  active: z.boolean(),
+  created_at: z.string(),
+  activated_at: z.string().nullable(),
+  training_from: z.string(),
+  trained_through: z.string().describe('Data cut-off of the training'),
+  training_matches: z.number().int(),
+  accuracy: z.number().min(0).max(1).nullable().describe('Share right over all resolved predictions (backtest and live)'),
+  backtest: z
+    .object({
+      matches: z.number().int(),
+      accuracy: z.number(),
+      rps: z.number(),
+      brier: z.number(),
+      log_loss: z.number(),
+      per_class: z.record(
+        z.enum(['home', 'draw', 'away']),
+        z.object({ predicted: z.number().int(), correct: z.number().int(), precision: z.number().nullable() }),
+      ),
+      bands: z.record(z.enum(['high', 'medium', 'low']), z.object({ count: z.number().int(), hit_rate: z.number().nullable() })),
+    })
+    .nullable()
+    .describe('Walk-forward backtest metrics'),
+  calibration: calibration.extend({ confidence: reliabilityTable.describe('Confidence against the hit rate') }).nullable(),
+  live: z
+    .object({
+      results: z.number().int().describe('Results applied to the ratings since training'),
+      ratings_through: z.string().describe('Latest match date in the ratings'),
+      ratings_updated_at: z.string().nullable(),
+      strengths_through: z.string().nullable().describe('Data cut-off of the Dixon–Coles strengths (null: no such model part)'),
+      strengths_refitted_at: z.string().nullable(),
+    })
+    .describe('Live ratings: what the version took in since training, without a new version'),
+});
+
+export const fixture = z.object({
+  match_id: z.number().int(),
+  competition: z.string(),
+  kickoff: z.string(),
+  home_team: z.string(),
+  away_team: z.string(),
+  probabilities: z.object({ home: z.number(), draw: z.number(), away: z.number() }).describe('Home win, draw, away win (4 decimals)'),
+  expected_goals: z.object({ home: z.number(), away: z.number() }),
+  predicted_outcome: outcomeLabel,
+  confidence: z.number().min(0).max(1),
+  version: z.string().describe('The model version that predicted it'),
+});
+
+export const retrainProgress = z.object({
+  retrain: z
+    .object({
+      status: z.enum(JOB_STATUSES),
+      model: z.string(),
+      phase: z.string().nullable(),
+      progress: z.number().min(0).max(1),
+      version: z.string().nullable().describe('The version it produced'),
+      created_at: z.string(),
+      started_at: z.string().nullable(),
+      finished_at: z.string().nullable(),
+    })
+    .nullable()
+    .describe('The retrain in progress, else the latest one; null before any'),
+});
 
 export const dashboardPrediction = z.object({
   match: z.string().describe('"<home team> vs <away team>"'),
@@ -90,7 +198,7 @@ export const retrainBody = z
 
 export const trainingJob = z.object({
   job_id: z.string().uuid(),
-  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  status: z.enum(JOB_STATUSES),
   model: z.string(),
   phase: z.string().nullable(),
   progress: z.number().min(0).max(1),

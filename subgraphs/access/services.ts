@@ -1,7 +1,6 @@
-import type { Config } from '../../lib/config';
-import type { Store } from '../../lib/database';
-import type { Logger } from '../../lib/logger';
-import type { Mailer } from '../../lib/mailer';
+import { createMailer } from '../../lib/mailer';
+import { KeyedLimiter } from '../../lib/rate-limits';
+import type { SubgraphDeps } from '../../lib/subgraph';
 import { ApiKeyService } from './domain/api-keys';
 import { ApplicationService } from './domain/applications';
 import { ApiKeyStore } from './store/api-key-store';
@@ -12,21 +11,22 @@ export interface AccessServices {
   applications: ApplicationService;
 }
 
-export interface AccessServiceOptions {
-  /** Sends the applicants' mail (the key on approval). */
-  mailer: Mailer;
-  config: Pick<Config, 'PUBLIC_URL_PREDICTIONS' | 'INBOUND_MAIL_SECRET'>;
-  logger: Logger;
-}
+const HOUR = 3600;
 
-export function createAccessServices(store: Store, opts: AccessServiceOptions): AccessServices {
+export function createAccessServices({ store, config, logger }: SubgraphDeps): AccessServices {
   const apiKeys = new ApiKeyService(new ApiKeyStore(store));
   const applications = new ApplicationService(
     new ApplicationStore(store),
     apiKeys,
-    opts.mailer,
-    { publicUrl: opts.config.PUBLIC_URL_PREDICTIONS ?? 'http://localhost:8080', inboundMailSecret: opts.config.INBOUND_MAIL_SECRET },
-    opts.logger,
+    createMailer(config, logger),
+    { publicUrl: config.PUBLIC_URL_PREDICTIONS ?? 'http://localhost:8080', inboundMailSecret: config.INBOUND_MAIL_SECRET },
+    {
+      applications: new KeyedLimiter(store, 'applications', { points: config.APPLICATIONS_PER_HOUR, durationSeconds: HOUR }),
+      inboundMail: new KeyedLimiter(store, 'inbound-mail', { points: config.INBOUND_MAILS_PER_HOUR, durationSeconds: HOUR }),
+      inboundSecretFailures: new KeyedLimiter(store, 'inbound-secret-failures', { points: 5, durationSeconds: HOUR / 4 }),
+      confirmationMails: new KeyedLimiter(store, 'confirmation-mails', { points: 3, durationSeconds: 24 * HOUR }),
+    },
+    logger,
   );
   return { apiKeys, applications };
 }

@@ -1,18 +1,20 @@
-import { listen } from '../../lib/database';
-import { buildFederatedSchema, type SubgraphContext, type SubgraphDefinition } from '../../lib/subgraph';
+import { buildFederatedSchema, defineSubgraph, type SubgraphContext } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { MATCHES_CHANGED } from '../../lib/events';
 import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch } from './schema/resolvers';
+import { footballCommands } from './cli';
 import { createFootballServices, type FootballServices } from './services';
 import { footballStore } from './store';
 
 /** Competitions, seasons, teams and matches: the real data the prediction product stands on. */
-export const footballSubgraph: SubgraphDefinition<FootballServices> = {
+export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
   name: 'football',
   store: footballStore,
-  createServices: ({ store, logger }) => createFootballServices(store, logger),
+  commands: footballCommands,
+  createServices: createFootballServices,
   buildSchema: (services) =>
     buildFederatedSchema({
+      principals: ['api-key', 'service'],
       resolvers: [CompetitionResolver, TeamResolver, MatchResolver],
       services,
       referenceResolvers: {
@@ -39,6 +41,6 @@ export const footballSubgraph: SubgraphDefinition<FootballServices> = {
     // another process imported fixtures or results
     notifications.on(MATCHES_CHANGED, () => void services.dataChanged());
   },
-};
+});
 
 if (require.main === module) void runStandaloneSubgraph(footballSubgraph);

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { Store } from '../../lib/database';
-import type { Logger } from '../../lib/logger';
+import type { SubgraphDeps } from '../../lib/subgraph';
 import { projectRoot } from '../../lib/paths';
 import { FootballCatalogue } from './domain/catalogue';
 import type { RawSeasonFile } from './domain/dataset';
@@ -21,11 +20,11 @@ export interface FootballServices {
 /** The football data set shipped with the product (a copy of ../shared/data/football). */
 export const FOOTBALL_DATA_DIR = join(projectRoot(), 'data', 'football');
 
-export function createFootballServices(store: Store, logger: Logger, dataDir = FOOTBALL_DATA_DIR): FootballServices {
+export function createFootballServices({ store, logger }: SubgraphDeps): FootballServices {
   const footballStore = new FootballStore(store);
   const catalogue = new FootballCatalogue(footballStore);
   const matches = new MatchService(footballStore, catalogue);
-  const loader = new FootballLoader(footballStore, dataDir, logger);
+  const loader = new FootballLoader(footballStore, FOOTBALL_DATA_DIR, logger);
   const dataChanged = async () => {
     matches.invalidate();
     await catalogue.refresh();

@@ -26,7 +26,11 @@ function run(script: string, args: string[]): Promise<{ code: number; stdout: st
 }
 
 const FEDERATION = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable"])';
-const subgraph = (name: string, sdl: string) => ({ name, url: `http://${name}:4000/graphql`, schema: buildSubgraphSchema({ typeDefs: parse(`${FEDERATION}\n${sdl}`) }) });
+const subgraph = (name: string, sdl: string) => ({
+  name,
+  url: `http://${name}:4000/graphql`,
+  schema: buildSubgraphSchema({ typeDefs: parse(`${FEDERATION}\n${sdl}`) }),
+});
 
 let copy: string;
 beforeAll(() => {
@@ -54,7 +58,9 @@ describe('compose --check', () => {
     const built = await Promise.all(SUBGRAPHS.map(async (def) => ({ name: def.name, url: composeUrl(def.name), schema: await def.buildSchema(undefined) })));
     const expected = new Map<string, string>(built.map((s) => [`${s.name}.graphql`, subgraphSdl(s.schema).trim() + '\n']));
     expected.set('supergraph.graphql', composeSupergraph(built).trim() + '\n');
-    const committed = readdirSync(join(root, 'schema')).filter((f) => f.endsWith('.graphql')).sort();
+    const committed = readdirSync(join(root, 'schema'))
+      .filter((f) => f.endsWith('.graphql'))
+      .sort();
     expect(committed).toEqual([...expected.keys()].sort());
     for (const [name, content] of expected) expect(readFileSync(join(root, 'schema', name), 'utf8')).toBe(content);
   });
@@ -74,7 +80,9 @@ describe('compose --check', () => {
     let res = await run(compose, ['--check']);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toBe('Stale composed schema: schema/football.graphql, schema/access.graphql, schema/supergraph.graphql. Run `npm run compose` and commit the result.\n');
+    expect(res.stderr).toBe(
+      'Stale composed schema: schema/football.graphql, schema/access.graphql, schema/supergraph.graphql. Run `npm run compose` and commit the result.\n',
+    );
 
     res = await run(compose, []);
     expect(res.code).toBe(0);
@@ -96,10 +104,7 @@ describe('composeSupergraph', () => {
 
   it('reports a field two subgraphs both resolve without @shareable readably, with its error code', () => {
     const compose = () =>
-      composeSupergraph([
-        subgraph('football', 'type Query { nextMatch: String }'),
-        subgraph('predictions', 'type Query { nextMatch: String }'),
-      ]);
+      composeSupergraph([subgraph('football', 'type Query { nextMatch: String }'), subgraph('predictions', 'type Query { nextMatch: String }')]);
     expect(compose).toThrow(CompositionError);
     let message = '';
     try {
@@ -110,7 +115,9 @@ describe('composeSupergraph', () => {
     const [head, ...lines] = message.split('\n');
     expect(head).toBe('Supergraph composition failed:');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^ {2}- \[INVALID_FIELD_SHARING\] Non-shareable field "Query\.nextMatch" is resolved from multiple subgraphs: it is resolved from subgraphs "football" and "predictions"/);
+    expect(lines[0]).toMatch(
+      /^ {2}- \[INVALID_FIELD_SHARING\] Non-shareable field "Query\.nextMatch" is resolved from multiple subgraphs: it is resolved from subgraphs "football" and "predictions"/,
+    );
   });
 
   it('lists every error, one per line, each with its code', () => {

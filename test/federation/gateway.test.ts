@@ -21,7 +21,7 @@ const gql = (query: string, key?: string, variables?: Record<string, unknown>) =
 
 async function usedToday(key: string): Promise<number> {
   const access = t.app.services.access;
-  const row = (await access.apiKeys.list()).find((k: { prefix: string }) => k.prefix === key.slice(0, 12));
+  const row = (await access.apiKeys.list()).find((k) => k.prefix === key.slice(0, 12))!;
   return (await access.apiKeys.usageToday([row.id])).get(row.id) ?? 0;
 }
 
@@ -37,7 +37,11 @@ describe('query limits', () => {
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toEqual([
-      { message: `Query depth 5 exceeds the limit of ${MAX_DEPTH}.`, locations: [{ line: 1, column: 1 }], extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'depth' } },
+      {
+        message: `Query depth 5 exceeds the limit of ${MAX_DEPTH}.`,
+        locations: [{ line: 1, column: 1 }],
+        extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'depth' },
+      },
     ]);
     expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
     expect(await usedToday(key)).toBe(0);
@@ -77,7 +81,7 @@ describe('query limits', () => {
     expect(res.status).toBe(400);
   });
 
-  it('prices a connection\'s nodes by the connection\'s first', async () => {
+  it("prices a connection's nodes by the connection's first", async () => {
     // matches(first: 200) returns up to 200 nodes: 1 + 1 × (1 + 200 × (1 + 4 + 4)) = 1802 per alias, 5406 for three;
     // priced at the default list size of 20 instead it would be 182 per alias
     const alias = (a: string) => `${a}: matches(first: 200) { nodes { id homeTeam { name aliases competitions } awayTeam { name aliases competitions } } }`;
@@ -165,5 +169,15 @@ describe('authorisation', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="api"/);
     expect(res.body.errors[0].extensions.code).toBe('INVALID_CREDENTIALS');
+  });
+});
+
+describe('the gateway for a person with a browser', () => {
+  it('answers its root address with a page pointing to the GraphQL endpoint and the IDE', async () => {
+    const res = await http(`${t.urls.gateway}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.body).toContain('<a href="/graphql">');
+    expect(res.body).toContain('POST /graphql');
   });
 });

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApp, type App } from '../../bin/app';
+import { startApp, type App, type StartOptions } from '../../bin/app';
 import { loadConfig, type Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import type { AccessServices } from '../../subgraphs/access/services';
@@ -20,26 +20,33 @@ export interface TestApp {
 }
 
 export { TEMPLATE_ADMIN_KEY as TEST_ADMIN_KEY } from './keys';
-import { TEMPLATE_ADMIN_KEY } from './keys';
+import { TEMPLATE_ADMIN_KEY, TEST_MASTER_KEY } from './keys';
 
 /** The whole system in-process against this test file's own database, on random ports. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, opts: Pick<StartOptions, 'decorateDataSource'> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'matchday-test-'));
+  // the data folder (mail outbox, …) goes with the database, whatever happens
+  const cleanUp = async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await db.drop();
+  };
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: db.url,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'matchday-test-')),
+    DATA_DIR: dataDir,
     ADMIN_API_KEY: TEMPLATE_ADMIN_KEY,
+    MASTER_KEY: TEST_MASTER_KEY,
     DB_POOL_SIZE: '5',
     ...env,
   });
   const logger = createLogger(config.LOG_LEVEL, 'test-app');
   let app: App;
   try {
-    app = await startApp(config, logger, { databaseUrl: db.url, randomPorts: true });
+    app = await startApp(config, logger, { databaseUrl: db.url, randomPorts: true, ...opts });
   } catch (err) {
-    await db.drop();
+    await cleanUp();
     throw err;
   }
   const access = app.services.access as AccessServices;
@@ -54,8 +61,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       return key;
     },
     async stop() {
-      await app.stop();
-      await db.drop();
+      try {
+        await app.stop();
+      } finally {
+        await cleanUp();
+      }
     },
   };
 }
@@ -69,4 +79,15 @@ export async function http(url: string, init: RequestInit & { key?: string } = {
   let body: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
   return { status: res.status, headers: res.headers, body: body as any };
+}
+
+/** A GraphQL operation through the gateway's HTTP endpoint (POST /graphql). */
+export function gql(t: TestApp, query: string, opts: { key?: string | null; variables?: Record<string, unknown> } = {}) {
+  const key = opts.key === undefined ? t.adminKey : (opts.key ?? undefined);
+  return http(`${t.urls.gateway}/graphql`, {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables: opts.variables }),
+  });
 }

@@ -6,6 +6,7 @@ import { projectRoot } from '../../lib/paths';
 import type { App } from '../../bin/app';
 import { TEST_ADMIN_KEY } from './app';
 import { createTestDatabase } from './database';
+import { TEST_MASTER_KEY } from './keys';
 
 /**
  * Tests that run the compiled system (a child `node` process, `node dist/bin/compose.js`) test dist/:
@@ -40,12 +41,13 @@ const { createLogger } = require('./dist/lib/logger.js');
 
 /**
  * The whole system in a child `node` process, from dist/, against this test file's own cloned
- * database. For what cannot run inside jest's module sandbox (ruru loads its assets with a dynamic
- * import(), which jest's VM refuses without --experimental-vm-modules).
+ * database, or against `databaseUrl` (another replica of a system already running; that database
+ * is left in place). For what cannot run inside jest's module sandbox (ruru loads its assets with a
+ * dynamic import(), which jest's VM refuses without --experimental-vm-modules), and for replicas.
  */
-export async function startChildApp(env: Record<string, string> = {}): Promise<ChildApp> {
+export async function startChildApp(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<ChildApp> {
   assertBuilt();
-  const db = await createTestDatabase();
+  const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: () => Promise.resolve() } : await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'matchday-child-'));
   const cleanUp = async () => {
     await db.drop();
@@ -59,6 +61,7 @@ export async function startChildApp(env: Record<string, string> = {}): Promise<C
     DATABASE_URL: db.url,
     DATA_DIR: dataDir,
     ADMIN_API_KEY: TEST_ADMIN_KEY,
+    MASTER_KEY: TEST_MASTER_KEY,
     DB_POOL_SIZE: '5',
     ...env,
   };

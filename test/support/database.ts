@@ -72,6 +72,14 @@ export function templateFingerprint(): string {
   return hash.digest('hex').slice(0, 12);
 }
 
+/**
+ * Templates are named per checkout (`mdtpl_<checkout>_<fingerprint>`): several checkouts may run their
+ * tests against one server at once, and each drops only its own outdated templates.
+ */
+export function templatePrefix(): string {
+  return `mdtpl_${createHash('sha256').update(projectRoot()).digest('hex').slice(0, 6)}_`;
+}
+
 /** A fresh database cloned from the migrated, loaded template: each test file gets its own. */
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const server = serverUrl();

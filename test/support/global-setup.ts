@@ -5,13 +5,13 @@ import { startEmbeddedPostgres } from '../../lib/embedded-postgres';
 import { projectRoot } from '../../lib/paths';
 import { startApp } from '../../bin/app';
 import type { PredictionServices } from '../../subgraphs/predictions/services';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { loadConfig } from '../../lib/config';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { TEMPLATE_ADMIN_KEY } from './keys';
-import { RUN_ENV, TEMPLATE_ENV, TEST_SERVER_ENV, admin, portOpen, templateFingerprint, withDatabase } from './database';
+import { TEMPLATE_ADMIN_KEY, TEST_MASTER_KEY } from './keys';
+import { RUN_ENV, TEMPLATE_ENV, TEST_SERVER_ENV, admin, portOpen, templateFingerprint, templatePrefix, withDatabase } from './database';
 
 /**
  * Prepares one template database (all migrations, the job schema, the football data) that each
@@ -22,12 +22,18 @@ export default async function globalSetup() {
   let server = process.env.DATABASE_URL;
   if (!server && (await portOpen('127.0.0.1', 5432))) server = 'postgres://postgres@127.0.0.1:5432/postgres';
   if (!server) {
-    const embedded = await startEmbeddedPostgres({ dir: join(projectRoot(), '.data', 'test-pg'), port: 54339, database: 'postgres', logger });
+    const embedded = await startEmbeddedPostgres({
+      dir: join(projectRoot(), '.data', 'test-pg'),
+      passwordFile: join(projectRoot(), '.data', 'test-pg-password'),
+      port: 54339,
+      database: 'postgres',
+      logger,
+    });
     (globalThis as { __embeddedPg?: typeof embedded }).__embeddedPg = embedded;
     server = embedded.url;
   }
   process.env[TEST_SERVER_ENV] = server;
-  const template = `mdtpl_${templateFingerprint()}`;
+  const template = `${templatePrefix()}${templateFingerprint()}`;
   process.env[TEMPLATE_ENV] = template;
   process.env[RUN_ENV] = randomBytes(3).toString('hex');
   // one builder at a time across concurrent jest runs
@@ -53,12 +59,14 @@ async function buildTemplate(server: string, template: string, logger: ReturnTyp
     await c.query(`CREATE DATABASE "${building}"`);
   });
   const url = withDatabase(server, building);
+  const dataDir = mkdtempSync(join(tmpdir(), 'matchday-template-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     DATABASE_URL: url,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'matchday-template-')),
+    DATA_DIR: dataDir,
     ADMIN_API_KEY: TEMPLATE_ADMIN_KEY,
+    MASTER_KEY: TEST_MASTER_KEY,
     BACKTEST_SEASONS: '1',
   });
   const started = Date.now();
@@ -74,10 +82,15 @@ async function buildTemplate(server: string, template: string, logger: ReturnTyp
     }
   } finally {
     await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
   await admin(server, async (c) => {
     // old templates of earlier code versions are dropped; the new one appears atomically
-    const { rows } = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE 'mdtpl\\_%' AND datname NOT LIKE '%\\_building'`);
+    // only this checkout's: another checkout on the same server may be running its tests from its own
+    const { rows } = await c.query(
+      `SELECT datname FROM pg_database WHERE (starts_with(datname, $1) OR datname ~ '^mdtpl_[0-9a-f]{12}$') AND datname NOT LIKE '%\\_building'`,
+      [templatePrefix()],
+    );
     for (const r of rows) await c.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
     await c.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
   });

@@ -23,10 +23,15 @@ process.stdin.on('end', async () => {
 /** Validates an OpenAPI document against the official JSON schema of its version. */
 export function validateOpenApi(document: unknown): Promise<OpenApiValidation> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ['--input-type=module', '-e', VALIDATE], { cwd: projectRoot(), maxBuffer: 10 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`OpenAPI validator failed: ${stderr || err.message}`));
-      resolve(JSON.parse(stdout) as OpenApiValidation);
-    });
+    const child = execFile(
+      process.execPath,
+      ['--input-type=module', '-e', VALIDATE],
+      { cwd: projectRoot(), maxBuffer: 10 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`OpenAPI validator failed: ${stderr || err.message}`));
+        resolve(JSON.parse(stdout) as OpenApiValidation);
+      },
+    );
     child.stdin!.end(JSON.stringify(document));
   });
 }

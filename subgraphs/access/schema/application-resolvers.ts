@@ -1,10 +1,18 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Directive, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { isAdmin, type Principal } from '../../../lib/principal';
 import type { SubgraphContext } from '../../../lib/subgraph';
-import type { Submission } from '../domain/applications';
+import { RECEIVED_MESSAGE, type ConfirmationState, type Submitter } from '../domain/applications';
 import type { AccessServices } from '../services';
 import type { ApplicationRow } from '../store/application-store';
-import { AccessApplication, AccessApplicationInput, AccessApplicationReceipt, ApplicationSourceEnum, ApplicationStatusEnum } from './application-types';
+import {
+  AccessApplication,
+  AccessApplicationConfirmation,
+  AccessApplicationInput,
+  AccessApplicationReceipt,
+  ApplicationSourceEnum,
+  ApplicationStatusEnum,
+  ConfirmationStateEnum,
+} from './application-types';
 import { PlanCodeEnum } from './types';
 
 function toApplication(row: ApplicationRow): AccessApplication {
@@ -20,16 +28,20 @@ function toApplication(row: ApplicationRow): AccessApplication {
     decidedAt: row.decidedAt,
     decidedBy: row.decidedBy,
     rejectionReason: row.rejectionReason,
+    confirmedAt: row.confirmedAt,
     createdAt: row.createdAt,
   };
 }
 
-function toReceipt({ application: a, created }: Submission): AccessApplicationReceipt {
-  const message = created
-    ? 'Application received. An administrator will review it; on approval the key is sent to your e-mail address.'
-    : `You already applied with this e-mail address and intended usage; that application is ${a.status}. No new application was made.`;
-  return { id: a.id, status: a.status as ApplicationStatusEnum, created, createdAt: a.createdAt, message };
-}
+const RECEIVED: AccessApplicationReceipt = { message: RECEIVED_MESSAGE };
+
+const toConfirmation = (c: ConfirmationState): AccessApplicationConfirmation => ({
+  state: c.state as ConfirmationStateEnum,
+  name: c.state === 'invalid' ? null : c.name,
+});
+
+/** Anyone (the form, JSON, GraphQL) counts against the per-address limit; administrators do not. */
+const submitterOf = (ctx: SubgraphContext): Submitter => (isAdmin(ctx.principal) ? { kind: 'trusted' } : { kind: 'public', clientAddress: ctx.clientAddress });
 
 const decidedBy = (p: Principal) => (p.kind === 'api-key' ? `${p.name} (${p.prefix})` : p.kind);
 
@@ -38,24 +50,51 @@ export class ApplicationResolver {
   constructor(private readonly services: AccessServices) {}
 
   @Mutation(() => AccessApplicationReceipt, {
-    description: 'Applies for an API key (no key needed). The same application again returns the existing one (created: false).',
+    description:
+      'Applies for an API key (no key needed; limited per client address). A link to confirm the address is mailed to it; the same ' +
+      'application again makes no second one. The answer is the same in every case.',
   })
-  async submitApplication(@Arg('input') input: AccessApplicationInput): Promise<AccessApplicationReceipt> {
-    return toReceipt(await this.services.applications.submit(input));
+  async submitApplication(@Arg('input') input: AccessApplicationInput, @Ctx() ctx: SubgraphContext): Promise<AccessApplicationReceipt> {
+    await this.services.applications.submit(input, submitterOf(ctx));
+    return RECEIVED;
   }
 
   @Mutation(() => AccessApplicationReceipt, {
     description:
-      'Applies by e-mail: a raw RFC 822 message with the subject "API Access Request". Called by the inbound-mail webhook with its ' +
-      'shared secret (INBOUND_MAIL_SECRET); administrators need none.',
+      'Applies by e-mail: a raw RFC 822 message with the subject "API Access Request". For the inbound-mail webhook, whose secret ' +
+      '(INBOUND_MAIL_SECRET) comes only in the X-Inbound-Mail-Secret header; administrators need none.',
   })
-  async submitApplicationEmail(
-    @Arg('rawMessage') rawMessage: string,
-    @Arg('secret', () => String, { nullable: true, description: 'The webhook secret (INBOUND_MAIL_SECRET)' }) secret: string | null,
-    @Ctx() ctx: SubgraphContext,
-  ): Promise<AccessApplicationReceipt> {
-    const caller = isAdmin(ctx.principal) ? ({ kind: 'trusted' } as const) : ({ kind: 'webhook', secret } as const);
-    return toReceipt(await this.services.applications.submitEmail(rawMessage, caller));
+  async submitApplicationEmail(@Arg('rawMessage') rawMessage: string, @Ctx() ctx: SubgraphContext): Promise<AccessApplicationReceipt> {
+    const { applications } = this.services;
+    const submitter: Submitter = isAdmin(ctx.principal)
+      ? { kind: 'trusted' }
+      : ctx.principal.kind === 'inbound-mail'
+        ? { kind: 'inbound-mail', clientAddress: ctx.clientAddress }
+        : { kind: 'public' };
+    if (submitter.kind === 'public') throw applications.inboundSecretMissing();
+    await applications.submitEmail(rawMessage, submitter);
+    return RECEIVED;
+  }
+
+  /** The gateway verifies the inbound-mail secret here (credential kind `inbound-mail`), counting wrong ones per address. */
+  @Authorized('gateway')
+  @Directive('@inaccessible')
+  @Mutation(() => Boolean)
+  async authenticateInboundMail(@Arg('secret') secret: string, @Arg('meter') _meter: boolean, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    await this.services.applications.verifyInboundSecret(secret, ctx.clientAddress);
+    return true;
+  }
+
+  @Query(() => AccessApplicationConfirmation, { description: 'What a confirmation link (from the mail to an applicant) is: ready, confirmed or invalid.' })
+  async applicationConfirmation(@Arg('token') token: string): Promise<AccessApplicationConfirmation> {
+    return toConfirmation(await this.services.applications.confirmationState(token));
+  }
+
+  @Mutation(() => AccessApplicationConfirmation, {
+    description: "Uses a confirmation link: the applicant's address is confirmed and the application goes to review. Idempotent.",
+  })
+  async confirmApplication(@Arg('token') token: string): Promise<AccessApplicationConfirmation> {
+    return toConfirmation(await this.services.applications.confirm(token));
   }
 
   @Authorized('admin')

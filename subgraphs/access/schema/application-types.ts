@@ -2,11 +2,16 @@ import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql
 import { PlanCodeEnum } from './types';
 
 export enum ApplicationStatusEnum {
+  unconfirmed = 'unconfirmed',
   pending = 'pending',
   approved = 'approved',
   rejected = 'rejected',
 }
-registerEnumType(ApplicationStatusEnum, { name: 'AccessApplicationStatus', description: 'pending → approved (a key is issued and mailed) or rejected; a decision is final.' });
+registerEnumType(ApplicationStatusEnum, {
+  name: 'AccessApplicationStatus',
+  description:
+    'unconfirmed (the applicant has not used the link mailed to the address yet) → pending (for review) → approved (a key is issued and mailed) or rejected; a decision is final.',
+});
 
 export enum ApplicationSourceEnum {
   form = 'form',
@@ -27,17 +32,33 @@ export class AccessApplication {
   @Field(() => Date, { nullable: true }) decidedAt: Date | null;
   @Field(() => String, { nullable: true, description: 'The administrator key (name and prefix) or CLI user that decided' }) decidedBy: string | null;
   @Field(() => String, { nullable: true }) rejectionReason: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the applicant confirmed the e-mail address (the link mailed to it)' }) confirmedAt: Date | null;
   @Field() createdAt: Date;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'What an applicant learns about a submitted application.' })
+@ObjectType({
+  simpleResolvers: true,
+  description:
+    'What an applicant learns about a submitted application: that it was received, nothing more (anyone may submit any address: no reference, no status).',
+})
 export class AccessApplicationReceipt {
-  @Field(() => ID, { description: 'Reference of the application' }) id: string;
-  @Field(() => ApplicationStatusEnum) status: ApplicationStatusEnum;
-  @Field({ description: 'false: the same application (same e-mail address and intended usage, or the same e-mail message) already exists; nothing new was made' })
-  created: boolean;
-  @Field() createdAt: Date;
   @Field({ description: 'A sentence for the applicant' }) message: string;
+}
+
+export enum ConfirmationStateEnum {
+  ready = 'ready',
+  confirmed = 'confirmed',
+  invalid = 'invalid',
+}
+registerEnumType(ConfirmationStateEnum, {
+  name: 'AccessConfirmationState',
+  description: 'A confirmation link: not used yet (ready), used (the address is confirmed), or unknown or expired (invalid).',
+});
+
+@ObjectType({ simpleResolvers: true, description: "An e-mail confirmation link, as its holder (the applicant's mailbox) sees it." })
+export class AccessApplicationConfirmation {
+  @Field(() => ConfirmationStateEnum) state: ConfirmationStateEnum;
+  @Field(() => String, { nullable: true, description: 'The name or organisation on the application (not for invalid links)' }) name: string | null;
 }
 
 @InputType({ description: 'The fields of the application form.' })

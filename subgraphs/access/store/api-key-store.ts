@@ -2,8 +2,7 @@ import { IsNull, type EntityManager } from 'typeorm';
 import type { Store } from '../../../lib/database';
 import { ApiKeyRow } from './entities';
 
-/** NOTIFY channel: a key was revoked or changed plan; the payload is its prefix. */
-export const KEY_CHANGED = 'access_key_changed';
+import { KEY_CHANGED } from '../credential';
 
 export interface KeyForAuth {
   id: string;
@@ -25,7 +24,7 @@ export class ApiKeyStore {
   }
 
   async findForAuth(prefix: string): Promise<KeyForAuth | undefined> {
-    const { rows } = await this.store.pool.query({
+    const { rows } = await this.store.pool.query<KeyForAuth>({
       name: 'access.key_for_auth',
       text: `SELECT id, prefix, hash, name, role, plan_code AS "planCode", daily_limit AS "dailyLimit", revoked_at AS "revokedAt"
                FROM access.api_key WHERE prefix = $1`,
@@ -36,44 +35,81 @@ export class ApiKeyStore {
 
   /**
    * Counts one request against today's quota, atomically: the row is only incremented while it is
-   * under `limit`, so N concurrent requests can never push it past the limit. Returns the new count,
-   * or undefined when the quota is used up. Also records the key's last use (at most every 30 s).
+   * under `limit`, so N concurrent requests can never push it past the limit. The same statement
+   * checks that the key is not revoked (a cached key row may be stale: a revocation counts at once,
+   * in every process, whatever became of its NOTIFY). Also records the key's last use (at most
+   * every 30 s). `revoked`, or the new count (undefined when the quota is used up).
    */
-  async meter(keyId: string, day: string, limit: number, now: Date): Promise<number | undefined> {
-    const { rows } = await this.store.pool.query({
+  async meter(keyId: string, day: string, limit: number, now: Date): Promise<{ revoked: true } | { revoked: false; count: number | undefined }> {
+    const { rows } = await this.store.pool.query<{ active: number; count: number | null }>({
       name: 'access.meter',
-      text: `WITH touch AS (
-               UPDATE access.api_key SET last_used_at = $4
-                WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $4::timestamptz - interval '30 seconds'))
-             INSERT INTO access.daily_usage AS u (key_id, day, count) VALUES ($1, $2, 1)
-             ON CONFLICT (key_id, day) DO UPDATE SET count = u.count + 1 WHERE u.count < $3
-             RETURNING count`,
+      text: `WITH k AS (SELECT id, last_used_at FROM access.api_key WHERE id = $1 AND revoked_at IS NULL),
+             touch AS (
+               UPDATE access.api_key a SET last_used_at = $4 FROM k
+                WHERE a.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < $4::timestamptz - interval '30 seconds')),
+             m AS (
+               INSERT INTO access.daily_usage AS u (key_id, day, count) SELECT id, $2, 1 FROM k
+               ON CONFLICT (key_id, day) DO UPDATE SET count = u.count + 1 WHERE u.count < $3
+               RETURNING count)
+             SELECT (SELECT count(*) FROM k)::int AS active, (SELECT count FROM m) AS count`,
       values: [keyId, day, limit, now],
     });
-    return rows[0]?.count;
+    return rows[0].active === 0 ? { revoked: true } : { revoked: false, count: rows[0].count ?? undefined };
   }
 
-  async touch(keyId: string, now: Date): Promise<void> {
-    await this.store.pool.query({
+  /** An unmetered use: checks that the key is not revoked (see `meter`) and records its last use. Whether it is still active. */
+  async touch(keyId: string, now: Date): Promise<boolean> {
+    const { rows } = await this.store.pool.query<{ active: number }>({
       name: 'access.touch',
-      text: `UPDATE access.api_key SET last_used_at = $2
-              WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '30 seconds')`,
+      text: `WITH k AS (SELECT id, last_used_at FROM access.api_key WHERE id = $1 AND revoked_at IS NULL),
+             touch AS (
+               UPDATE access.api_key a SET last_used_at = $2 FROM k
+                WHERE a.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < $2::timestamptz - interval '30 seconds'))
+             SELECT count(*)::int AS active FROM k`,
       values: [keyId, now],
     });
+    return rows[0].active > 0;
   }
 
   async usage(keyIds: readonly string[], day: string): Promise<Map<string, number>> {
-    const { rows } = await this.store.pool.query(
-      'SELECT key_id, count FROM access.daily_usage WHERE key_id = ANY($1::uuid[]) AND day = $2',
-      [keyIds, day],
-    );
+    const { rows } = await this.store.pool.query('SELECT key_id, count FROM access.daily_usage WHERE key_id = ANY($1::uuid[]) AND day = $2', [keyIds, day]);
     return new Map(rows.map((r: { key_id: string; count: number }) => [r.key_id, r.count]));
   }
 
-  /** `tx`: insert inside that transaction (a key issued together with an application's approval). */
-  insert(row: Omit<ApiKeyRow, 'id' | 'createdAt' | 'revokedAt' | 'lastUsedAt'>, tx?: EntityManager): Promise<ApiKeyRow> {
-    const repo = tx ? tx.getRepository(ApiKeyRow) : this.repo;
-    return repo.save(repo.create(row));
+  /**
+   * `tx`: insert inside that transaction (a key issued together with an application's approval).
+   * Every process that remembers the prefix as unknown hears of the new key (NOTIFY, on commit).
+   */
+  async insert(row: Omit<ApiKeyRow, 'id' | 'createdAt' | 'revokedAt' | 'lastUsedAt' | 'bootstrap'>, tx?: EntityManager): Promise<ApiKeyRow> {
+    const manager = tx ?? this.store.dataSource.manager;
+    const repo = manager.getRepository(ApiKeyRow);
+    const saved = await repo.save(repo.create(row));
+    await manager.query('SELECT pg_notify($1, $2)', [KEY_CHANGED, saved.prefix]);
+    return saved;
+  }
+
+  /**
+   * Makes `row` the seeded administrator key (inserted unless it exists) and revokes every other
+   * seeded one, in one transaction under a lock (replicas starting together do it once), telling
+   * every process that caches keys (NOTIFY). Returns the prefixes of the keys it revoked.
+   */
+  async replaceBootstrapAdmin(row: Pick<ApiKeyRow, 'prefix' | 'hash' | 'name'>, now: Date): Promise<string[]> {
+    return this.store.dataSource.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('access:bootstrap-admin'))`);
+      await tx.query(
+        `INSERT INTO access.api_key (prefix, hash, name, role, plan_code, daily_limit, bootstrap)
+         VALUES ($1, $2, $3, 'admin', 'enterprise', NULL, true) ON CONFLICT (prefix) DO UPDATE SET bootstrap = true`,
+        [row.prefix, row.hash, row.name],
+      );
+      // a process that looked this prefix up in vain forgets that
+      await tx.query('SELECT pg_notify($1, $2)', [KEY_CHANGED, row.prefix]);
+      const revoked = (await tx.query(
+        `WITH k AS (UPDATE access.api_key SET revoked_at = $2 WHERE bootstrap AND revoked_at IS NULL AND prefix <> $1 RETURNING prefix)
+         SELECT prefix, pg_notify($3, prefix) FROM k`,
+        [row.prefix, now, KEY_CHANGED],
+      )) as { prefix: string }[];
+      return revoked.map((r) => r.prefix);
+    });
   }
 
   findById(id: string): Promise<ApiKeyRow | null> {
@@ -111,5 +147,10 @@ export class ApiKeyStore {
 
   async hasActiveAdmin(): Promise<boolean> {
     return (await this.repo.countBy({ role: 'admin', revokedAt: IsNull() })) > 0;
+  }
+
+  /** Marks a generated administrator key as the seeded one. */
+  async markBootstrap(id: string): Promise<void> {
+    await this.store.pool.query('UPDATE access.api_key SET bootstrap = true WHERE id = $1', [id]);
   }
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Store } from '../../../lib/database';
 
-export type ApplicationStatus = 'pending' | 'approved' | 'rejected';
+export type ApplicationStatus = 'unconfirmed' | 'pending' | 'approved' | 'rejected';
 export type ApplicationSource = 'form' | 'email';
 
 export interface ApplicationRow {
@@ -19,6 +19,8 @@ export interface ApplicationRow {
   decidedAt: Date | null;
   decidedBy: string | null;
   rejectionReason: string | null;
+  /** When the applicant confirmed the e-mail address (the link mailed to it). */
+  confirmedAt: Date | null;
   createdAt: Date;
 }
 
@@ -42,7 +44,7 @@ export interface Decision {
 
 const COLUMNS = `a.id, a.name, a.email, a.usage, a.source, a.status, a.message_id AS "messageId", a.plan_code AS "planCode",
   a.key_id AS "keyId", k.prefix AS "keyPrefix", a.decided_at AS "decidedAt", a.decided_by AS "decidedBy",
-  a.rejection_reason AS "rejectionReason", a.created_at AS "createdAt"`;
+  a.rejection_reason AS "rejectionReason", a.confirmed_at AS "confirmedAt", a.created_at AS "createdAt"`;
 const FROM = 'access.application a LEFT JOIN access.api_key k ON k.id = a.key_id';
 
 type Query = (text: string, values: unknown[]) => Promise<ApplicationRow[]>;
@@ -51,10 +53,10 @@ type Query = (text: string, values: unknown[]) => Promise<ApplicationRow[]>;
 export class ApplicationStore {
   constructor(private readonly store: Store) {}
 
-  private readonly query: Query = async (text, values) => (await this.store.pool.query(text, values)).rows;
+  private readonly query: Query = async (text, values) => (await this.store.pool.query<ApplicationRow>(text, values)).rows;
 
   /**
-   * Inserts the application unless an open one (pending or approved) with the same e-mail address
+   * Inserts the application unless an open one (unconfirmed, pending or approved) with the same e-mail address
    * and usage exists, or one from the same e-mail message: then that one is returned. The unique
    * indexes decide, so two identical submissions at the same moment still make one application.
    */
@@ -70,7 +72,7 @@ export class ApplicationStore {
       const existing = await this.query(
         `SELECT ${COLUMNS} FROM ${FROM}
           WHERE ($3::text IS NOT NULL AND a.message_id = $3)
-             OR (lower(a.email) = lower($1) AND a.usage_digest = $2 AND a.status IN ('pending', 'approved'))
+             OR (lower(a.email) = lower($1) AND a.usage_digest = $2 AND a.status IN ('unconfirmed', 'pending', 'approved'))
           ORDER BY a.created_at LIMIT 1`,
         [a.email, a.usageDigest, a.messageId],
       );
@@ -79,16 +81,53 @@ export class ApplicationStore {
     throw new Error('application insert kept conflicting');
   }
 
+  /** Stores the digest of a new confirmation link (the previous link no longer works), while the application is unconfirmed. */
+  async setConfirmation(id: string, digest: Buffer, sentAt: Date): Promise<boolean> {
+    const { rowCount } = await this.store.pool.query(
+      `UPDATE access.application SET confirmation_digest = $2, confirmation_sent_at = $3 WHERE id = $1 AND status = 'unconfirmed'`,
+      [id, digest, sentAt],
+    );
+    return rowCount === 1;
+  }
+
+  /**
+   * Confirms the application whose link has this digest, if it was sent after `sentAfter`: it
+   * becomes pending (for review). Returns the application as it is now (confirmed just now or
+   * before), or undefined for an unknown digest or an unconfirmed application whose link expired.
+   */
+  async confirm(digest: Buffer, sentAfter: Date, now: Date): Promise<{ row: ApplicationRow; confirmedNow: boolean } | undefined> {
+    const [confirmed] = await this.query(
+      `WITH a AS (
+         UPDATE access.application SET status = 'pending', confirmed_at = $3
+          WHERE confirmation_digest = $1 AND status = 'unconfirmed' AND confirmation_sent_at > $2 RETURNING *)
+       SELECT ${COLUMNS} FROM a LEFT JOIN access.api_key k ON k.id = a.key_id`,
+      [digest, sentAfter, now],
+    );
+    if (confirmed) return { row: confirmed, confirmedNow: true };
+    const row = await this.findByConfirmation(digest, sentAfter);
+    return row && row.status !== 'unconfirmed' ? { row, confirmedNow: false } : undefined;
+  }
+
+  /** The application a confirmation link names, unless the link expired before it was used. */
+  async findByConfirmation(digest: Buffer, sentAfter: Date): Promise<ApplicationRow | undefined> {
+    return (
+      await this.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.confirmation_digest = $1 AND (a.status <> 'unconfirmed' OR a.confirmation_sent_at > $2)`, [
+        digest,
+        sentAfter,
+      ])
+    )[0];
+  }
+
   async findById(id: string): Promise<ApplicationRow | undefined> {
     return (await this.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.id = $1`, [id]))[0];
   }
 
   /** Newest first. */
   list(opts: { status: ApplicationStatus | null; limit: number }): Promise<ApplicationRow[]> {
-    return this.query(
-      `SELECT ${COLUMNS} FROM ${FROM} WHERE ($1::text IS NULL OR a.status = $1) ORDER BY a.created_at DESC, a.id LIMIT $2`,
-      [opts.status, opts.limit],
-    );
+    return this.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE ($1::text IS NULL OR a.status = $1) ORDER BY a.created_at DESC, a.id LIMIT $2`, [
+      opts.status,
+      opts.limit,
+    ]);
   }
 
   /**

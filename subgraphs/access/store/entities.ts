@@ -13,6 +13,8 @@ export class ApiKeyRow {
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt: Date | null;
   @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
+  /** The administrator key the system seeded (ADMIN_API_KEY or generated at the first start); a new ADMIN_API_KEY replaces it. */
+  @Column({ type: 'boolean', default: false }) bootstrap: boolean;
 }
 
 @Entity({ name: 'daily_usage' })

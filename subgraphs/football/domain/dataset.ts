@@ -166,7 +166,13 @@ export class ClubDirectory implements ClubResolver {
 }
 
 const COUNTRY_OF_FILE: Record<string, string> = {
-  eng: 'England', wal: 'Wales', de: 'Germany', es: 'Spain', it: 'Italy', fr: 'France', mc: 'Monaco',
+  eng: 'England',
+  wal: 'Wales',
+  de: 'Germany',
+  es: 'Spain',
+  it: 'Italy',
+  fr: 'France',
+  mc: 'Monaco',
 };
 
 function unique<T>(xs: T[]): T[] {
@@ -199,7 +205,14 @@ function zoneOffsetMs(utcMs: number, timeZone: string): number {
   let fmt = offsetFormatters.get(timeZone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-GB', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     offsetFormatters.set(timeZone, fmt);
   }
@@ -331,7 +344,9 @@ export interface SeasonFileRef {
 /** Every season file of the shipped data set, oldest first. */
 export function listSeasonFiles(dataDir: string): SeasonFileRef[] {
   const refs: SeasonFileRef[] = [];
-  for (const season of readdirSync(dataDir).filter((d) => SEASON_RE.test(d)).sort()) {
+  for (const season of readdirSync(dataDir)
+    .filter((d) => SEASON_RE.test(d))
+    .sort()) {
     for (const competition of COMPETITIONS) {
       const path = join(dataDir, season, `${competition.code}.json`);
       if (existsSync(path)) refs.push({ competition, season, path });

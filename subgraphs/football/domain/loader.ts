@@ -30,7 +30,6 @@ export interface ImportReport {
   skipped: boolean;
 }
 
-
 /** Bump when the parsing rules change, so that a database loaded under the old rules reloads. */
 const PARSING_RULES_VERSION = '2';
 
@@ -84,7 +83,11 @@ export class FootballLoader {
     let matches: ParsedMatch[];
     try {
       const fileCutoff = latestResultDate(file, season);
-      const cutoff = [dbCutoff, fileCutoff].filter((d): d is string => !!d).sort().pop() ?? null;
+      const cutoff =
+        [dbCutoff, fileCutoff]
+          .filter((d): d is string => !!d)
+          .sort()
+          .pop() ?? null;
       matches = parseSeasonFile(file, { competition, season, clubs, resultCutoff: cutoff });
     } catch (e) {
       if (e instanceof DatasetError) throw badInput(e.message);
@@ -94,12 +97,23 @@ export class FootballLoader {
     return this.persist(`${source}:${competition.code}:${season}`, checksum, matches, clubs);
   }
 
-  private async persist(source: string, checksum: string, matches: ParsedMatch[], clubs: ClubResolver & { clubOf(name: string): Club | undefined }): Promise<ImportReport> {
+  private async persist(
+    source: string,
+    checksum: string,
+    matches: ParsedMatch[],
+    clubs: ClubResolver & { clubOf(name: string): Club | undefined },
+  ): Promise<ImportReport> {
     return this.store.transaction(async (client) => {
-      const competitionIds = await this.store.upsertCompetitions(client, COMPETITIONS.map(({ code, name, country, tier }) => ({ code, name, country, tier })));
+      const competitionIds = await this.store.upsertCompetitions(
+        client,
+        COMPETITIONS.map(({ code, name, country, tier }) => ({ code, name, country, tier })),
+      );
       const teams = new Map<string, { name: string; country: string; aliases: Set<string> }>();
       for (const m of matches) {
-        for (const [name, raw] of [[m.home, m.rawHome], [m.away, m.rawAway]]) {
+        for (const [name, raw] of [
+          [m.home, m.rawHome],
+          [m.away, m.rawAway],
+        ]) {
           let t = teams.get(name);
           if (!t) {
             const club = clubs.clubOf(name);
@@ -109,7 +123,10 @@ export class FootballLoader {
           if (raw !== name) t.aliases.add(raw);
         }
       }
-      const teamIds = await this.store.upsertTeams(client, [...teams.values()].map((t) => ({ name: t.name, country: t.country, aliases: [...t.aliases] })));
+      const teamIds = await this.store.upsertTeams(
+        client,
+        [...teams.values()].map((t) => ({ name: t.name, country: t.country, aliases: [...t.aliases] })),
+      );
       const rows: MatchUpsert[] = matches.map((m) => ({
         competitionId: competitionIds.get(m.competition)!,
         season: m.season,
@@ -127,7 +144,8 @@ export class FootballLoader {
       }));
       const { inserted, updated, ids } = await this.store.upsertMatches(client, rows);
       await this.store.recordImport(client, { source, checksum, matches: rows.length, inserted, updated });
-      if (ids.length) await client.query('SELECT pg_notify($1, $2)', [MATCHES_CHANGED, JSON.stringify({ source, changed: ids.length } satisfies MatchesChangedEvent)]);
+      if (ids.length)
+        await client.query('SELECT pg_notify($1, $2)', [MATCHES_CHANGED, JSON.stringify({ source, changed: ids.length } satisfies MatchesChangedEvent)]);
       return { source, matches: rows.length, inserted, updated, unchanged: rows.length - inserted - updated, skipped: false };
     });
   }

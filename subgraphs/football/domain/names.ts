@@ -18,13 +18,45 @@ export function normalizeName(raw: string): string {
 
 /** Club-form words that carry no identity ("FC", "AFC", "Calcio", …): dropped for the loose key. */
 const CLUB_FORM_WORDS = new Set([
-  'fc', 'afc', 'cf', 'sc', 'ac', 'as', 'ssc', 'ss', 'us', 'sv', 'vfl', 'vfb', 'tsg', 'rc', 'rcd', 'cd', 'ud', 'sd',
-  'club', 'calcio', 'football', 'futbol', 'de', 'the', 'hsc', 'ogc', 'osc', 'fk', 'tsv', '1', 'sco', 'sporting',
+  'fc',
+  'afc',
+  'cf',
+  'sc',
+  'ac',
+  'as',
+  'ssc',
+  'ss',
+  'us',
+  'sv',
+  'vfl',
+  'vfb',
+  'tsg',
+  'rc',
+  'rcd',
+  'cd',
+  'ud',
+  'sd',
+  'club',
+  'calcio',
+  'football',
+  'futbol',
+  'de',
+  'the',
+  'hsc',
+  'ogc',
+  'osc',
+  'fk',
+  'tsv',
+  '1',
+  'sco',
+  'sporting',
 ]);
 
 /** A looser key: the normalised name without club-form words ("Watford FC" and "Watford" share it). */
 export function looseKey(raw: string): string {
-  const words = normalizeName(raw).split(' ').filter((w) => w && !CLUB_FORM_WORDS.has(w));
+  const words = normalizeName(raw)
+    .split(' ')
+    .filter((w) => w && !CLUB_FORM_WORDS.has(w));
   return words.join(' ');
 }
 

@@ -19,9 +19,7 @@ export interface TeamRecord {
 }
 
 export type Resolution =
-  | { kind: 'found'; team: TeamRecord }
-  | { kind: 'ambiguous'; candidates: TeamRecord[] }
-  | { kind: 'not_found'; suggestions: TeamRecord[] };
+  { kind: 'found'; team: TeamRecord } | { kind: 'ambiguous'; candidates: TeamRecord[] } | { kind: 'not_found'; suggestions: TeamRecord[] };
 
 export interface ResolveOptions {
   /** Competition code the caller is asking about: its teams win over equally good matches elsewhere. */

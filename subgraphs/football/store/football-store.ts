@@ -97,14 +97,15 @@ export class FootballStore {
     const ids = new Map<string, number>(rows.map((r: { id: number; name: string }) => [r.name, r.id]));
     const aliasTeam: number[] = [];
     const aliases: string[] = [];
-    for (const t of teams) for (const a of t.aliases) {
-      aliasTeam.push(ids.get(t.name)!);
-      aliases.push(a);
-    }
-    await client.query(
-      `INSERT INTO football.team_alias (team_id, alias) SELECT * FROM unnest($1::int[], $2::text[]) ON CONFLICT DO NOTHING`,
-      [aliasTeam, aliases],
-    );
+    for (const t of teams)
+      for (const a of t.aliases) {
+        aliasTeam.push(ids.get(t.name)!);
+        aliases.push(a);
+      }
+    await client.query(`INSERT INTO football.team_alias (team_id, alias) SELECT * FROM unnest($1::int[], $2::text[]) ON CONFLICT DO NOTHING`, [
+      aliasTeam,
+      aliases,
+    ]);
     return ids;
   }
 
@@ -131,8 +132,19 @@ export class FootballStore {
                 EXCLUDED.home_goals_ht, EXCLUDED.away_goals_ht)
          RETURNING id, (xmax = 0) AS inserted`,
         [
-          col('competitionId'), col('season'), col('stage'), col('round'), col('date'), col('kickoff'), col('homeTeamId'), col('awayTeamId'),
-          col('status'), col('homeGoals'), col('awayGoals'), col('homeGoalsHalfTime'), col('awayGoalsHalfTime'),
+          col('competitionId'),
+          col('season'),
+          col('stage'),
+          col('round'),
+          col('date'),
+          col('kickoff'),
+          col('homeTeamId'),
+          col('awayTeamId'),
+          col('status'),
+          col('homeGoals'),
+          col('awayGoals'),
+          col('homeGoalsHalfTime'),
+          col('awayGoalsHalfTime'),
         ],
       );
       for (const r of out as { id: number; inserted: boolean }[]) {
@@ -145,19 +157,24 @@ export class FootballStore {
   }
 
   async recordImport(client: PoolClient, rec: { source: string; checksum: string; matches: number; inserted: number; updated: number }) {
-    await client.query(
-      'INSERT INTO football.data_import (source, checksum, matches, inserted, updated) VALUES ($1, $2, $3, $4, $5)',
-      [rec.source, rec.checksum, rec.matches, rec.inserted, rec.updated],
-    );
+    await client.query('INSERT INTO football.data_import (source, checksum, matches, inserted, updated) VALUES ($1, $2, $3, $4, $5)', [
+      rec.source,
+      rec.checksum,
+      rec.matches,
+      rec.inserted,
+      rec.updated,
+    ]);
   }
 
   async lastChecksum(source: string): Promise<string | undefined> {
-    const { rows } = await this.store.pool.query('SELECT checksum FROM football.data_import WHERE source = $1 ORDER BY id DESC LIMIT 1', [source]);
+    const { rows } = await this.store.pool.query<{ checksum: string }>('SELECT checksum FROM football.data_import WHERE source = $1 ORDER BY id DESC LIMIT 1', [
+      source,
+    ]);
     return rows[0]?.checksum;
   }
 
   async competitions(): Promise<CompetitionRow[]> {
-    const { rows } = await this.store.pool.query(
+    const { rows } = await this.store.pool.query<CompetitionRow>(
       `SELECT c.id, c.code, c.name, c.country, c.tier,
               coalesce(array_agg(DISTINCT m.season ORDER BY m.season) FILTER (WHERE m.season IS NOT NULL), '{}') AS seasons
          FROM football.competition c LEFT JOIN football.match m ON m.competition_id = c.id
@@ -167,7 +184,7 @@ export class FootballStore {
   }
 
   async teams(): Promise<TeamRow[]> {
-    const { rows } = await this.store.pool.query(
+    const { rows } = await this.store.pool.query<TeamRow>(
       `SELECT t.id, t.name, t.country,
               coalesce((SELECT array_agg(a.alias ORDER BY a.alias) FROM football.team_alias a WHERE a.team_id = t.id AND a.alias <> t.name), '{}') AS aliases,
               coalesce((SELECT array_agg(DISTINCT c.code) FROM football.match m JOIN football.competition c ON c.id = m.competition_id
@@ -180,12 +197,12 @@ export class FootballStore {
   }
 
   async competitionIds(): Promise<Map<string, number>> {
-    const { rows } = await this.store.pool.query('SELECT id, code FROM football.competition');
+    const { rows } = await this.store.pool.query<{ id: number; code: string }>('SELECT id, code FROM football.competition');
     return new Map(rows.map((r: { id: number; code: string }) => [r.code, r.id]));
   }
 
   async teamsForResolution(): Promise<{ name: string; country: string; aliases: string[] }[]> {
-    const { rows } = await this.store.pool.query(
+    const { rows } = await this.store.pool.query<{ name: string; country: string; aliases: string[] }>(
       `SELECT t.name, t.country, coalesce(array_agg(a.alias) FILTER (WHERE a.alias IS NOT NULL), '{}') AS aliases
          FROM football.team t LEFT JOIN football.team_alias a ON a.team_id = t.id GROUP BY t.id`,
     );
@@ -193,7 +210,7 @@ export class FootballStore {
   }
 
   async matchesByIds(ids: readonly number[]): Promise<MatchRow[]> {
-    const { rows } = await this.store.pool.query({
+    const { rows } = await this.store.pool.query<MatchRow>({
       name: 'football.matches_by_ids',
       text: `SELECT ${MATCH_COLUMNS} FROM football.match WHERE id = ANY($1::int[])`,
       values: [ids],
@@ -224,7 +241,7 @@ export class FootballStore {
     }
     values.push(q.limit);
     const dir = q.descending ? 'DESC' : 'ASC';
-    const { rows } = await this.store.pool.query(
+    const { rows } = await this.store.pool.query<MatchRow>(
       `SELECT ${MATCH_COLUMNS} FROM football.match ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY kickoff ${dir}, id ${dir} LIMIT $${values.length}`,
       values,
@@ -234,7 +251,7 @@ export class FootballStore {
 
   /** The earliest scheduled match without a result (optionally in one competition). */
   async nextScheduled(competitionId?: number): Promise<MatchRow | undefined> {
-    const { rows } = await this.store.pool.query({
+    const { rows } = await this.store.pool.query<MatchRow>({
       name: competitionId === undefined ? 'football.next_match' : 'football.next_match_in',
       text: `SELECT ${MATCH_COLUMNS} FROM football.match
               WHERE status = 'scheduled' AND home_goals IS NULL ${competitionId === undefined ? '' : 'AND competition_id = $1'}
@@ -245,7 +262,7 @@ export class FootballStore {
   }
 
   async summary(): Promise<DatasetSummary> {
-    const { rows } = await this.store.pool.query(
+    const { rows } = await this.store.pool.query<DatasetSummary>(
       `SELECT (SELECT count(*) FROM football.competition) AS competitions,
               (SELECT count(*) FROM football.team) AS teams,
               count(*) AS matches,
@@ -259,7 +276,7 @@ export class FootballStore {
 
   /** Latest date with a known score in a competition: scoreless matches before it were played (quirk 3). */
   async resultCutoff(competitionId: number): Promise<string | null> {
-    const { rows } = await this.store.pool.query(
+    const { rows } = await this.store.pool.query<{ d: string | null }>(
       `SELECT to_char(max(match_date), 'YYYY-MM-DD') AS d FROM football.match WHERE competition_id = $1 AND home_goals IS NOT NULL`,
       [competitionId],
     );

@@ -6,6 +6,18 @@ export interface ActiveVersion {
   model: FittedModel;
 }
 
+/** A stored version as the model module sees it; `trainedThrough` is the latest result in its ratings. */
+export function fittedModelOf(row: VersionRow & { state: unknown }): FittedModel {
+  return {
+    kind: row.kind as FittedModel['kind'],
+    hyper: row.hyper,
+    trainedThrough: row.live.ratingsThrough,
+    trainingFrom: row.trainingFrom,
+    matchCount: row.matchCount + row.live.results,
+    state: row.state,
+  };
+}
+
 /** The active model version, loaded once and kept until another version is activated. */
 export class ActiveModel {
   private cached: Promise<ActiveVersion | undefined> | undefined;
@@ -13,23 +25,19 @@ export class ActiveModel {
   constructor(private readonly store: PredictionStore) {}
 
   get(): Promise<ActiveVersion | undefined> {
-    this.cached ??= this.store.activeVersion().then((row) => {
+    const loading = (this.cached ??= this.store.activeVersion().then((row) => {
       if (!row) {
         this.cached = undefined;
         return undefined;
       }
-      const { state, ...version } = row;
-      const model: FittedModel = {
-        kind: version.kind as FittedModel['kind'],
-        hyper: version.hyper,
-        trainedThrough: version.trainedThrough,
-        trainingFrom: version.trainingFrom,
-        matchCount: version.matchCount,
-        state,
-      };
-      return { version, model };
+      const { state: _, ...version } = row;
+      return { version, model: fittedModelOf(row) };
+    }));
+    // a failed load (the database unreachable) is not kept: the next call asks again
+    loading.catch(() => {
+      if (this.cached === loading) this.cached = undefined;
     });
-    return this.cached;
+    return loading;
   }
 
   invalidate(): void {

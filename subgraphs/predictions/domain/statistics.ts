@@ -1,6 +1,6 @@
 import type { PredictionStore } from '../store/prediction-store';
 import type { ActiveModel } from './active-model';
-import { CONFIDENCE_BANDS } from './model';
+import { CONFIDENCE_BANDS, calibrationOf } from './model';
 
 export interface Overview {
   versionNumber: number | null;
@@ -60,7 +60,22 @@ export class Statistics {
     return { high: b.high, medium: b.medium, low: b.low, thresholds, hitRates: { high: b.highHitRate, medium: b.mediumHitRate, low: b.lowHitRate } };
   }
 
+  /** Versions trained before calibration was recorded get it from their stored backtest forecasts. */
+  async recordMissingCalibration(): Promise<void> {
+    for (const id of await this.store.versionsWithoutCalibration()) {
+      const rows = await this.store.backtestForecasts(id);
+      const calibration = calibrationOf(rows.map((r) => ({ forecast: { ...r, expHomeGoals: 0, expAwayGoals: 0, expGoalDiff: 0 }, actual: r.actual })));
+      await this.store.setCalibration(id, calibration);
+    }
+  }
+
   async compareVersions(): Promise<VersionAccuracy[]> {
-    return (await this.store.accuracyByVersion()).map((v) => ({ number: v.number, name: versionName(v.number), predictions: v.predictions, resolved: v.resolved, accuracy: v.accuracy }));
+    return (await this.store.accuracyByVersion()).map((v) => ({
+      number: v.number,
+      name: versionName(v.number),
+      predictions: v.predictions,
+      resolved: v.resolved,
+      accuracy: v.accuracy,
+    }));
   }
 }

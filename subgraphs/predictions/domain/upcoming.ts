@@ -48,7 +48,9 @@ export class UpcomingPredictions {
     const open = await this.store.openMatchIds();
     if (!open.length) return;
     const matches = await this.football.matches(open);
-    const results = matches.filter((m) => m.homeGoals !== null && m.status === 'FINISHED').map((m) => ({ matchId: m.id, outcome: outcomeOf(m as { homeGoals: number; awayGoals: number }) }));
+    const results = matches
+      .filter((m) => m.homeGoals !== null && m.status === 'FINISHED')
+      .map((m) => ({ matchId: m.id, outcome: outcomeOf(m as { homeGoals: number; awayGoals: number }) }));
     const resolved = await this.store.resolve(results);
     if (resolved) this.logger.info({ resolved }, 'predictions resolved');
   }
@@ -60,14 +62,31 @@ export class UpcomingPredictions {
     const rows: PredictionInsert[] = fixtures.map((m) => {
       const f = forecast(active.model, { competition: m.competition, season: m.season, date: m.date, home: String(m.homeTeamId), away: String(m.awayTeamId) });
       return {
-        matchId: m.id, competition: m.competition, season: m.season, kickoff: m.kickoff, homeTeamId: m.homeTeamId, awayTeamId: m.awayTeamId, homeTeamName: m.homeTeamName, awayTeamName: m.awayTeamName,
-        pHome: f.pHome, pDraw: f.pDraw, pAway: f.pAway, expHomeGoals: f.expHomeGoals, expAwayGoals: f.expAwayGoals,
-        predictedOutcome: predictedOutcome(f), confidence: confidenceOf(f), actualOutcome: null,
+        matchId: m.id,
+        competition: m.competition,
+        season: m.season,
+        kickoff: m.kickoff,
+        homeTeamId: m.homeTeamId,
+        awayTeamId: m.awayTeamId,
+        homeTeamName: m.homeTeamName,
+        awayTeamName: m.awayTeamName,
+        pHome: f.pHome,
+        pDraw: f.pDraw,
+        pAway: f.pAway,
+        expHomeGoals: f.expHomeGoals,
+        expAwayGoals: f.expAwayGoals,
+        predictedOutcome: predictedOutcome(f),
+        confidence: confidenceOf(f),
+        actualOutcome: null,
       };
     });
     await this.store.transaction(async (client) => {
       await this.store.savePredictions(client, active.version.id, 'upcoming', rows);
-      await this.store.dropStaleUpcoming(client, active.version.id, rows.map((r) => r.matchId));
+      await this.store.dropStaleUpcoming(
+        client,
+        active.version.id,
+        rows.map((r) => r.matchId),
+      );
     });
     this.logger.info({ version: active.version.number, fixtures: rows.length }, 'upcoming predictions refreshed');
   }

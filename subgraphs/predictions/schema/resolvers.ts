@@ -1,11 +1,11 @@
 import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { badInput, notFound } from '../../../lib/errors';
-import { decodeCursor, encodeCursor, pageSize } from '../../../lib/pagination';
+import { isAdmin } from '../../../lib/principal';
 import { requestLoader, type SubgraphContext } from '../../../lib/subgraph';
-import { confidenceBand, confidenceOf, predictedOutcome, type Forecast, type Metrics, type Outcome } from '../domain/model';
+import { confidenceBand, confidenceOf, predictedOutcome, type Forecast, type Metrics, type Outcome, type ReliabilityTable } from '../domain/model';
 import { noActiveModel } from '../domain/pairings';
 import { versionName } from '../domain/statistics';
+import { OUTCOME_LABEL } from '../domain/vocabulary';
 import type { PredictionServices } from '../services';
 import type { PredictionRow, RunRow, VersionRow } from '../store/prediction-store';
 import {
@@ -22,9 +22,9 @@ import {
   PredictionSource,
   TrainingJob,
   type ModelMetrics,
+  type ReliabilityTable as ReliabilityTableType,
 } from './types';
 
-export const OUTCOME_LABEL: Record<Outcome, string> = { H: 'Home Win', D: 'Draw', A: 'Away Win' };
 
 const toForecast = (r: PredictionRow): Forecast => ({
   pHome: r.pHome, pDraw: r.pDraw, pAway: r.pAway, expHomeGoals: r.expHomeGoals, expAwayGoals: r.expAwayGoals, expGoalDiff: r.expHomeGoals - r.expAwayGoals,
@@ -59,6 +59,15 @@ export function toPrediction(r: PredictionRow): Prediction {
   };
 }
 
+const toReliability = (t: ReliabilityTable): ReliabilityTableType => ({
+  binFrom: t.bins.map((b) => b.from),
+  binTo: t.bins.map((b) => b.to),
+  count: t.bins.map((b) => b.count),
+  predicted: t.bins.map((b) => b.predicted),
+  observed: t.bins.map((b) => b.observed),
+  ece: t.ece,
+});
+
 function toMetrics(m: Metrics | null): ModelMetrics | null {
   if (!m) return null;
   return {
@@ -69,6 +78,16 @@ function toMetrics(m: Metrics | null): ModelMetrics | null {
     logLoss: m.logLoss,
     perClass: (Object.keys(m.perClass) as Outcome[]).map((o) => ({ outcome: o as OutcomeEnum, ...m.perClass[o] })),
     bands: (Object.keys(m.bands) as ('high' | 'medium' | 'low')[]).map((b) => ({ band: b as ConfidenceBandEnum, ...m.bands[b] })),
+    calibration: m.calibration
+      ? {
+          binWidth: m.calibration.binWidth,
+          ece: m.calibration.ece,
+          home: toReliability(m.calibration.outcomes.H),
+          draw: toReliability(m.calibration.outcomes.D),
+          away: toReliability(m.calibration.outcomes.A),
+          confidence: toReliability(m.calibration.confidence),
+        }
+      : null,
   };
 }
 
@@ -85,6 +104,13 @@ function toVersion(v: VersionRow, accuracy: number | null): ModelVersion {
     metrics: toMetrics(v.metrics as Metrics | null),
     accuracy,
     trainingMs: v.trainingMs,
+    live: {
+      results: v.live.results,
+      ratingsThrough: v.live.ratingsThrough,
+      ratingsUpdatedAt: v.live.ratingsUpdatedAt && new Date(v.live.ratingsUpdatedAt),
+      strengthsThrough: v.live.strengthsThrough,
+      strengthsRefittedAt: v.live.strengthsRefittedAt && new Date(v.live.strengthsRefittedAt),
+    },
     active: v.isActive,
     createdAt: v.createdAt,
     activatedAt: v.activatedAt,
@@ -104,8 +130,6 @@ export const toJob = (r: RunRow): TrainingJob => ({
   finishedAt: r.finishedAt,
 });
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 @Resolver(() => Prediction)
 export class PredictionResolver {
   constructor(private readonly services: PredictionServices) {}
@@ -116,10 +140,7 @@ export class PredictionResolver {
     @Arg('first', () => Int, { defaultValue: 20, description: '1..100' }) first: number,
     @Arg('competition', () => String, { nullable: true, description: 'Competition code, e.g. en.1' }) competition: string | null,
   ): Promise<Prediction[]> {
-    if (!Number.isInteger(first) || first < 1 || first > 100) throw badInput('first must be between 1 and 100.', { limit: ['must be between 1 and 100'] });
-    const active = await this.services.active.get();
-    if (!active) return [];
-    return (await this.services.store.upcoming(active.version.id, first, competition ?? undefined)).map(toPrediction);
+    return (await this.services.queries.upcoming(first, competition ?? undefined)).map(toPrediction);
   }
 
   @Authorized()
@@ -138,18 +159,14 @@ export class PredictionResolver {
   @Authorized()
   @Query(() => [ModelVersion], { description: 'Every model version, oldest first, with its metrics.' })
   async modelVersions(): Promise<ModelVersion[]> {
-    const [versions, accuracy] = await Promise.all([this.services.store.versions(), this.services.statistics.compareVersions()]);
-    const byNumber = new Map(accuracy.map((a) => [a.number, a.accuracy]));
-    return versions.map((v) => toVersion(v, byNumber.get(v.number) ?? null));
+    return (await this.services.queries.versions()).map((v) => toVersion(v.version, v.accuracy));
   }
 
   @Authorized()
   @Query(() => ModelVersion, { nullable: true })
   async activeModelVersion(): Promise<ModelVersion | null> {
     const a = await this.services.active.get();
-    if (!a) return null;
-    const acc = (await this.services.statistics.compareVersions()).find((v) => v.number === a.version.number);
-    return toVersion(a.version, acc?.accuracy ?? null);
+    return a ? toVersion(a.version, await this.services.queries.accuracyOf(a.version)) : null;
   }
 
   @Authorized()
@@ -173,16 +190,24 @@ export class PredictionResolver {
   @Authorized('admin')
   @Query(() => TrainingJob, { description: 'A training job and its progress (NOT_FOUND when there is no such job).' })
   async trainingJob(@Arg('id', () => ID) id: string): Promise<TrainingJob> {
-    const run = UUID_RE.test(id) ? await this.services.store.run(id) : undefined;
-    if (!run) throw notFound('No such training job.');
-    return toJob(run);
+    return toJob(await this.services.queries.job(id));
+  }
+
+  @Authorized()
+  @Query(() => TrainingJob, {
+    nullable: true,
+    description: 'The retrain in progress, else the latest one (null before any): status, phase and progress for dashboards. Its error only for administrator keys.',
+  })
+  async currentTrainingJob(@Ctx() ctx: SubgraphContext): Promise<TrainingJob | null> {
+    const run = await this.services.queries.currentJob();
+    if (!run) return null;
+    return { ...toJob(run), error: isAdmin(ctx.principal) ? run.error : null };
   }
 
   @Authorized('admin')
   @Query(() => [TrainingJob], { description: 'Recent training jobs, newest first.' })
   async trainingJobs(@Arg('first', () => Int, { defaultValue: 20 }) first: number): Promise<TrainingJob[]> {
-    if (first < 1 || first > 100) throw badInput('first must be between 1 and 100.');
-    return (await this.services.store.runs(first)).map(toJob);
+    return (await this.services.queries.jobs(first)).map(toJob);
   }
 
   @Authorized()
@@ -193,22 +218,16 @@ export class PredictionResolver {
     @Arg('first', () => Int, { defaultValue: 50, description: '1..500' }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
   ): Promise<PredictionPage> {
-    const limit = pageSize(first, 50, 500);
-    const v = version === null ? (await this.services.active.get())?.version : await this.services.store.versionByNumber(version);
-    if (!v) throw notFound(version === null ? 'No model version is active yet.' : `No model version ${version}.`);
-    const cursor = after ? decodeCursor(after) : undefined;
-    const rows = await this.services.store.backtest(v.id, { competition: competition ?? undefined, after: cursor && { kickoff: cursor.at, id: cursor.id }, limit: limit + 1 });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return { nodes: page.map(toPrediction), pageInfo: { hasNextPage: rows.length > limit, endCursor: last ? encodeCursor(last.kickoff, last.matchId) : null } };
+    // an omitted argument arrives as undefined, an explicit null as null: both mean the active version
+    const page = await this.services.queries.backtest({ version: version ?? null, competition: competition ?? undefined, first, after });
+    return { nodes: page.rows.map(toPrediction), pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor } };
   }
 
   @Authorized('admin')
   @Mutation(() => ModelVersion, { description: 'Activates a model version (e.g. to roll back); the fixtures are re-predicted with it.' })
   async activateModelVersion(@Arg('number', () => Int) number: number): Promise<ModelVersion> {
     const v = await this.services.training.activate(number);
-    const acc = (await this.services.statistics.compareVersions()).find((a) => a.number === v.number);
-    return toVersion(v, acc?.accuracy ?? null);
+    return toVersion(v, await this.services.queries.accuracyOf(v));
   }
 
   @Authorized('admin')
@@ -222,13 +241,7 @@ export class PredictionResolver {
 /** Per request: the active version's prediction for a batch of matches, one query per batch. */
 function activePredictionLoader(ctx: SubgraphContext, services: PredictionServices) {
   return requestLoader(ctx, 'predictions.byMatch', () =>
-    new DataLoader<number, PredictionRow | null>(async (ids) => {
-      const active = await services.active.get();
-      if (!active) return ids.map(() => null);
-      const rows = await services.store.byMatchIds(active.version.id, ids);
-      const byMatch = new Map(rows.map((r) => [r.matchId, r]));
-      return ids.map((id) => byMatch.get(id) ?? null);
-    }),
+    new DataLoader<number, PredictionRow | null>((ids) => services.queries.activeFor(ids)),
   );
 }
 
@@ -244,7 +257,7 @@ export class MatchPredictionResolver {
 
   @FieldResolver(() => [Prediction], { description: 'Predictions of every model version for this match.' })
   async predictionHistory(@Root() match: MatchRef): Promise<Prediction[]> {
-    return (await this.services.store.history(match.id)).map(toPrediction);
+    return (await this.services.queries.history(match.id)).map(toPrediction);
   }
 }
 

@@ -1,3 +1,4 @@
+import { CONFIDENCE_BANDS_TEXT, JOB_STATUSES, type JobStatusName } from '../domain/vocabulary';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 
@@ -13,7 +14,7 @@ export enum ConfidenceBandEnum {
   MEDIUM = 'medium',
   LOW = 'low',
 }
-registerEnumType(ConfidenceBandEnum, { name: 'ConfidenceBand', description: 'high ≥ 0.60, medium 0.45–0.60, low < 0.45' });
+registerEnumType(ConfidenceBandEnum, { name: 'ConfidenceBand', description: CONFIDENCE_BANDS_TEXT });
 
 export enum PredictionSource {
   BACKTEST = 'backtest',
@@ -24,12 +25,9 @@ registerEnumType(PredictionSource, {
   description: 'BACKTEST: made walk-forward, from matches before it only, when its version was trained. UPCOMING: made for a scheduled match.',
 });
 
-export enum JobStatus {
-  QUEUED = 'queued',
-  RUNNING = 'running',
-  SUCCEEDED = 'succeeded',
-  FAILED = 'failed',
-}
+/** The GraphQL enum of the job statuses: QUEUED → 'queued', … (from the one list in the vocabulary). */
+export const JobStatus = Object.fromEntries(JOB_STATUSES.map((s) => [s.toUpperCase(), s])) as { [S in JobStatusName as Uppercase<S>]: S };
+export type JobStatus = JobStatusName;
 registerEnumType(JobStatus, { name: 'TrainingJobStatus' });
 
 @Directive('@key(fields: "id", resolvable: false)')
@@ -86,6 +84,31 @@ export class BandStats {
   @Field(() => Float, { nullable: true }) hitRate: number | null;
 }
 
+@ObjectType({
+  simpleResolvers: true,
+  description:
+    'Reliability table: forecasts grouped in bands of predicted probability [binFrom[i], binTo[i]) against how often the event happened. ' +
+    'Column-oriented (one list per column, one entry per band), as charts read it.',
+})
+export class ReliabilityTable {
+  @Field(() => [Float]) binFrom: number[];
+  @Field(() => [Float]) binTo: number[];
+  @Field(() => [Int], { description: 'Forecasts in each band.' }) count: number[];
+  @Field(() => [Float], { nullable: 'items', description: 'Mean predicted probability per band (null for an empty band).' }) predicted: (number | null)[];
+  @Field(() => [Float], { nullable: 'items', description: 'Observed frequency per band (null for an empty band).' }) observed: (number | null)[];
+  @Field(() => Float, { description: 'Expected calibration error: Σ (count / n) · |observed − predicted|.' }) ece: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: "Calibration of a version's walk-forward forecasts." })
+export class Calibration {
+  @Field(() => Float) binWidth: number;
+  @Field(() => Float, { description: 'Classwise expected calibration error: the mean of home, draw and away.' }) ece: number;
+  @Field(() => ReliabilityTable, { description: 'P(home win) against home wins.' }) home: ReliabilityTable;
+  @Field(() => ReliabilityTable, { description: 'P(draw) against draws.' }) draw: ReliabilityTable;
+  @Field(() => ReliabilityTable, { description: 'P(away win) against away wins.' }) away: ReliabilityTable;
+  @Field(() => ReliabilityTable, { description: "Confidence (the predicted outcome's probability) against the hit rate." }) confidence: ReliabilityTable;
+}
+
 @ObjectType({ simpleResolvers: true, description: 'Walk-forward backtest metrics of a version.' })
 export class ModelMetrics {
   @Field(() => Int) count: number;
@@ -95,6 +118,16 @@ export class ModelMetrics {
   @Field(() => Float) logLoss: number;
   @Field(() => [ClassAccuracy]) perClass: ClassAccuracy[];
   @Field(() => [BandStats]) bands: BandStats[];
+  @Field(() => Calibration, { nullable: true, description: 'Reliability table and expected calibration error.' }) calibration: Calibration | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'Results the version\'s ratings took in since it was trained (live ratings, no new version).' })
+export class LiveRatingsState {
+  @Field(() => Int, { description: 'Results applied since training.' }) results: number;
+  @Field({ description: 'Latest match date in the ratings.' }) ratingsThrough: string;
+  @Field(() => Date, { nullable: true, description: 'When results were last applied.' }) ratingsUpdatedAt: Date | null;
+  @Field(() => String, { nullable: true, description: 'Data cut-off of the Dixon–Coles strengths (null for a model without them).' }) strengthsThrough: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the strengths were last refitted (null: not since training).' }) strengthsRefittedAt: Date | null;
 }
 
 @ObjectType({ simpleResolvers: true })
@@ -110,6 +143,7 @@ export class ModelVersion {
   @Field(() => ModelMetrics, { nullable: true }) metrics: ModelMetrics | null;
   @Field(() => Float, { nullable: true, description: 'Accuracy over all resolved predictions (backtest and live).' }) accuracy: number | null;
   @Field(() => Int) trainingMs: number;
+  @Field(() => LiveRatingsState) live: LiveRatingsState;
   @Field() active: boolean;
   @Field() createdAt: Date;
   @Field(() => Date, { nullable: true }) activatedAt: Date | null;
@@ -187,7 +221,7 @@ export class TrainingJob {
   @Field(() => String, { nullable: true }) phase: string | null;
   @Field(() => Float, { description: '0..1' }) progress: number;
   @Field(() => Int, { nullable: true, description: 'The version it produced.' }) versionNumber: number | null;
-  @Field(() => String, { nullable: true }) error: string | null;
+  @Field(() => String, { nullable: true, description: 'Why it failed (shown to administrator keys only).' }) error: string | null;
   @Field() createdAt: Date;
   @Field(() => Date, { nullable: true }) startedAt: Date | null;
   @Field(() => Date, { nullable: true }) finishedAt: Date | null;

@@ -1,9 +1,11 @@
 import type { StoreDefinition } from '../../../lib/database';
 import { PredictionsInit1732200000200 } from './migrations/1732200000200-PredictionsInit';
 import { PredictionTeamNames1732300000200 } from './migrations/1732300000200-PredictionTeamNames';
+import { LiveRatings1732400000200 } from './migrations/1732400000200-LiveRatings';
+import { TrainingRunOwner1732400000300 } from './migrations/1732400000300-TrainingRunOwner';
 
 export const predictionsStore: StoreDefinition = {
   schema: 'predictions',
   entities: [],
-  migrations: [PredictionsInit1732200000200, PredictionTeamNames1732300000200],
+  migrations: [PredictionsInit1732200000200, PredictionTeamNames1732300000200, LiveRatings1732400000200, TrainingRunOwner1732400000300],
 };

@@ -19,7 +19,17 @@ afterAll(async () => {
 const get = (path: string, k: string | null = key) => http(`${t.urls.predictions}${path}`, { key: k ?? undefined });
 const keysOf = (o: object) => Object.keys(o).sort();
 
-const ENDPOINTS = ['/api/', '/api/predictions/latest/', '/api/dashboard/overview/', '/api/dashboard/confidence/', '/api/dashboard/compare_versions/', '/dashboard/predictions/'];
+const ENDPOINTS = [
+  '/api/',
+  '/api/predictions/latest/',
+  '/api/dashboard/overview/',
+  '/api/dashboard/confidence/',
+  '/api/dashboard/compare_versions/',
+  '/dashboard/predictions/',
+  '/api/dashboard/versions/',
+  '/api/dashboard/fixtures/',
+  '/api/dashboard/retrain/',
+];
 
 describe.each(ENDPOINTS)('%s', (path) => {
   it('401 with WWW-Authenticate: Bearer without a key', async () => {
@@ -37,7 +47,7 @@ describe.each(ENDPOINTS)('%s', (path) => {
     expect(Number(again.headers.get('x-ratelimit-remaining'))).toBe(Number(res.headers.get('x-ratelimit-remaining')) - 1);
   });
 
-  it('429 once the key\'s quota is used', async () => {
+  it("429 once the key's quota is used", async () => {
     const small = await t.createKey('enterprise', { dailyLimit: 1 });
     expect((await get(path, small)).status).toBe(200);
     const res = await get(path, small);
@@ -48,7 +58,7 @@ describe.each(ENDPOINTS)('%s', (path) => {
 });
 
 describe('GET /api/predictions/latest/', () => {
-  it('answers the next scheduled matches, soonest first, with the contract\'s exact fields and types', async () => {
+  it("answers the next scheduled matches, soonest first, with the contract's exact fields and types", async () => {
     const res = await get('/api/predictions/latest/');
     expect(res.body).toHaveLength(20);
     for (const p of res.body) {
@@ -72,17 +82,31 @@ describe('GET /api/predictions/latest/', () => {
     expect(res.body.map((p: { match_id: number }) => p.match_id)).toEqual(fixtures.map((r) => r.id));
   });
 
-  it('names the teams as the football data does and agrees with the goal-difference sign', async () => {
+  it("gives every row the football data's team names, the most probable outcome, its probability and the expected goal difference", async () => {
     const res = await get('/api/predictions/latest/?limit=100');
-    const first = res.body[0];
+    expect(res.body).toHaveLength(100);
     const { rows } = await db.query(
-      `SELECT h.name AS home, a.name AS away FROM football.match m JOIN football.team h ON h.id = m.home_team_id JOIN football.team a ON a.id = m.away_team_id WHERE m.id = $1`,
-      [first.match_id],
+      `SELECT p.match_id, h.name AS home, a.name AS away, p.p_home, p.p_draw, p.p_away, p.exp_home_goals - p.exp_away_goals AS diff
+         FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id AND v.is_active
+         JOIN football.match m ON m.id = p.match_id JOIN football.team h ON h.id = m.home_team_id JOIN football.team a ON a.id = m.away_team_id
+        WHERE p.match_id = ANY($1)`,
+      [res.body.map((p: { match_id: number }) => p.match_id)],
     );
-    expect([first.home_team, first.away_team]).toEqual([rows[0].home, rows[0].away]);
+    const stored = new Map(rows.map((r) => [r.match_id, r]));
+    // the documented rule (README, "The model"): the outcome is the most probable one, the confidence its probability
+    const LABELS = ['Home Win', 'Draw', 'Away Win'];
     for (const p of res.body) {
-      if (p.predicted_outcome === 'Home Win' && p.confidence > 0.55) expect(p.predicted_goal_diff).toBeGreaterThan(0);
-      if (p.predicted_outcome === 'Away Win' && p.confidence > 0.55) expect(p.predicted_goal_diff).toBeLessThan(0);
+      const r = stored.get(p.match_id);
+      const probabilities = [r.p_home, r.p_draw, r.p_away];
+      const best = Math.max(...probabilities);
+      expect(p).toEqual({
+        match_id: r.match_id,
+        home_team: r.home,
+        away_team: r.away,
+        predicted_outcome: LABELS[probabilities.indexOf(best)],
+        predicted_goal_diff: Number(r.diff.toFixed(2)),
+        confidence: Number(best.toFixed(3)),
+      });
     }
   });
 
@@ -90,7 +114,10 @@ describe('GET /api/predictions/latest/', () => {
     const res = await get('/api/predictions/latest/?limit=5&competition=de.1');
     expect(res.body).toHaveLength(5);
     const ids = res.body.map((p: { match_id: number }) => p.match_id);
-    const { rows } = await db.query(`SELECT count(*)::int AS n FROM football.match m JOIN football.competition c ON c.id = m.competition_id WHERE c.code = 'de.1' AND m.id = ANY($1)`, [ids]);
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS n FROM football.match m JOIN football.competition c ON c.id = m.competition_id WHERE c.code = 'de.1' AND m.id = ANY($1)`,
+      [ids],
+    );
     expect(rows[0].n).toBe(5);
     for (const bad of ['limit=0', 'limit=101', 'limit=abc', 'competition=xx.9']) {
       const r = await get(`/api/predictions/latest/?${bad}`);
@@ -116,24 +143,37 @@ describe('GET /api/dashboard/*', () => {
     expect(res.body.accuracy).toBeGreaterThan(0.445);
   });
 
-  it('confidence: the three band counts add up to the total', async () => {
+  it('confidence: each stored prediction counted in its documented band (high ≥ 0.60, medium 0.45–0.60, low < 0.45)', async () => {
     const res = await get('/api/dashboard/confidence/');
     expect(keysOf(res.body)).toEqual(['high_confidence', 'low_confidence', 'medium_confidence']);
     schemas.confidence.parse(res.body);
-    const total = (await get('/api/dashboard/overview/')).body.total_predictions;
-    expect(res.body.high_confidence + res.body.medium_confidence + res.body.low_confidence).toBe(total);
+    // the limits as the API documents them, not the code's constants (statistics.test.ts checks them on known values)
     const { rows } = await db.query(
-      `SELECT count(*) FILTER (WHERE confidence >= 0.6)::int AS high FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id AND v.is_active`,
+      `SELECT p.confidence FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id AND v.is_active`,
     );
-    expect(res.body.high_confidence).toBe(rows[0].high);
+    const band = (c: number) => (c >= 0.6 ? 'high_confidence' : c >= 0.45 ? 'medium_confidence' : 'low_confidence');
+    const expected = { high_confidence: 0, medium_confidence: 0, low_confidence: 0 };
+    for (const r of rows) expected[band(r.confidence)]++;
+    expect(res.body).toEqual(expected);
+    expect(res.body.high_confidence + res.body.medium_confidence + res.body.low_confidence).toBe(
+      (await get('/api/dashboard/overview/')).body.total_predictions,
+    );
   });
 
-  it('compare_versions: one key per version, version_1 first, each with accuracy', async () => {
+  it("compare_versions: version_1's accuracy is the share of its predictions whose outcome matches the match's final score", async () => {
     const res = await get('/api/dashboard/compare_versions/');
     expect(Object.keys(res.body)).toEqual(['version_1']);
     schemas.versionComparison.parse(res.body);
-    expect(typeof res.body.version_1.accuracy).toBe('number');
     expect(res.body.version_1.active).toBe(true);
+    // from the football data's scores, not the predictions' own right/wrong marks
+    const { rows } = await db.query(
+      `SELECT p.predicted_outcome AS predicted, CASE WHEN m.home_goals > m.away_goals THEN 'H' WHEN m.home_goals < m.away_goals THEN 'A' ELSE 'D' END AS actual
+         FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id AND v.number = 1
+         JOIN football.match m ON m.id = p.match_id WHERE m.status = 'finished' AND m.home_goals IS NOT NULL`,
+    );
+    expect(rows.length).toBeGreaterThan(1000);
+    const right = rows.filter((r) => r.predicted === r.actual).length;
+    expect(res.body.version_1.accuracy).toBe(Number((right / rows.length).toFixed(4)));
   });
 
   it('GET /dashboard/predictions/ (no /api prefix): {match: "<home> vs <away>", outcome, confidence}', async () => {
@@ -161,7 +201,12 @@ describe('POST /api/retrain/ authorisation', () => {
   });
 
   it('400 for an unknown model in the body, 415 for a non-JSON body', async () => {
-    const bad = await http(`${t.urls.predictions}/api/retrain/`, { method: 'POST', key: t.adminKey, headers: { 'content-type': 'application/json' }, body: '{"model":"magic"}' });
+    const bad = await http(`${t.urls.predictions}/api/retrain/`, {
+      method: 'POST',
+      key: t.adminKey,
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":"magic"}',
+    });
     expect(bad.status).toBe(400);
     const text = await http(`${t.urls.predictions}/api/retrain/`, { method: 'POST', key: t.adminKey, headers: { 'content-type': 'text/plain' }, body: 'go' });
     expect(text.status).toBe(415);
@@ -178,7 +223,15 @@ describe('POST /api/retrain/ authorisation', () => {
 it('GET /api/ lists every endpoint of the contract', async () => {
   const res = await get('/api/');
   const listed = res.body.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
-  for (const e of ['GET /api/', 'POST /api/retrain/', 'GET /api/dashboard/overview/', 'GET /api/dashboard/confidence/', 'GET /api/predictions/latest/', 'GET /api/dashboard/compare_versions/', 'GET /dashboard/predictions/']) {
+  for (const e of [
+    'GET /api/',
+    'POST /api/retrain/',
+    'GET /api/dashboard/overview/',
+    'GET /api/dashboard/confidence/',
+    'GET /api/predictions/latest/',
+    'GET /api/dashboard/compare_versions/',
+    'GET /dashboard/predictions/',
+  ]) {
     expect(listed).toContain(e);
   }
 });

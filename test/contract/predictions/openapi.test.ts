@@ -50,13 +50,81 @@ describe('GET /api/openapi.json', () => {
     );
     for (const route of predictionRoutes) {
       const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
-      expect(op.operationId).toBe(route.operation);
+      expect(op.operationId).toBe(route.operationId ?? route.operation);
       expect(op.summary).toBe(route.summary);
       const success = String(route.response.status ?? 200);
       expect(op.responses[success].description).toBe(route.response.description);
-      if (route.response.schema) expect(op.responses[success].content[route.response.contentType ?? 'application/json'].schema).toEqual(expect.any(Object));
       expect(op.responses['500'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     }
+    // OpenAPI: operationIds are unique (one persisted operation may serve two routes)
+    const ids = predictionRoutes.map((r) => doc.paths[openApiPath(r.path)][r.method.toLowerCase()].operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  /** The documented body of a route's success response. */
+  const successSchema = (method: string, path: string) => {
+    const op = doc.paths[path][method];
+    return Object.values(op.responses as Record<string, { content?: Record<string, { schema: any }> }>)[0].content!['application/json'].schema;
+  };
+  const fraction = { type: 'number', minimum: 0, maximum: 1 };
+  const OUTCOMES = ['Home Win', 'Draw', 'Away Win'];
+
+  it("describes the contract's resources (prediction-api.md §2) with their exact fields and types, all required", () => {
+    // written from the contract's tables, not from the code's schemas
+    const prediction = successSchema('get', '/api/predictions/latest/');
+    expect(prediction.type).toBe('array');
+    expect(prediction.items).toMatchObject({
+      type: 'object',
+      properties: {
+        match_id: { type: 'integer' },
+        home_team: { type: 'string' },
+        away_team: { type: 'string' },
+        predicted_outcome: { type: 'string', enum: OUTCOMES },
+        predicted_goal_diff: { type: 'number' },
+        confidence: fraction,
+      },
+      additionalProperties: false,
+    });
+    expect(prediction.items.required.sort()).toEqual(['away_team', 'confidence', 'home_team', 'match_id', 'predicted_goal_diff', 'predicted_outcome']);
+    const dashboard = successSchema('get', '/dashboard/predictions/');
+    expect(dashboard.items).toMatchObject({ properties: { match: { type: 'string' }, outcome: { type: 'string', enum: OUTCOMES }, confidence: fraction } });
+    expect(dashboard.items.required.sort()).toEqual(['confidence', 'match', 'outcome']);
+    const overview = successSchema('get', '/api/dashboard/overview/');
+    expect(overview).toMatchObject({
+      type: 'object',
+      properties: { total_predictions: { type: 'integer' }, accuracy: fraction, average_confidence: fraction },
+    });
+    expect(overview.required.sort()).toEqual(['accuracy', 'average_confidence', 'total_predictions']);
+    const confidence = successSchema('get', '/api/dashboard/confidence/');
+    expect(confidence).toMatchObject({
+      type: 'object',
+      properties: { high_confidence: { type: 'integer' }, medium_confidence: { type: 'integer' }, low_confidence: { type: 'integer' } },
+    });
+    expect(confidence.required.sort()).toEqual(['high_confidence', 'low_confidence', 'medium_confidence']);
+    // keys name versions (version_1, version_2, …), each value an object with accuracy, a fraction (null before any result)
+    const versions = successSchema('get', '/api/dashboard/compare_versions/');
+    expect(versions).toMatchObject({ type: 'object', propertyNames: { pattern: '^version_\\d+$' } });
+    expect(versions.additionalProperties).toMatchObject({ type: 'object', properties: { accuracy: { anyOf: [fraction, { type: 'null' }] } } });
+    expect(versions.additionalProperties.required).toContain('accuracy');
+  });
+
+  it('marks no parameter with a default as required (a client may leave it out), nor any body field with a default', () => {
+    const latest = doc.paths['/api/predictions/latest/'].get.parameters;
+    expect(latest).toContainEqual(expect.objectContaining({ name: 'limit', in: 'query', required: false, schema: expect.objectContaining({ default: 20 }) }));
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const p of op.parameters ?? []) {
+          if (p.schema.default !== undefined)
+            expect({ op: `${method} ${path}`, name: p.name, required: p.required }).toEqual({ op: `${method} ${path}`, name: p.name, required: false });
+        }
+        for (const media of Object.values((op.requestBody?.content ?? {}) as Record<string, { schema: any }>)) {
+          const defaulted = Object.entries(media.schema.properties ?? {}).filter(([, prop]: [string, any]) => prop.default !== undefined);
+          for (const [name] of defaulted) expect(media.schema.required ?? []).not.toContain(name);
+        }
+      }
+    }
+    // the form's fields all have defaults (missing ones are reported together): it documents them as optional
+    expect(doc.paths['/apply/'].post.requestBody.content['application/x-www-form-urlencoded'].schema.required).toBeUndefined();
   });
 
   it('declares the bearer security scheme and requires it on every keyed route, with 401 and 429 documented', () => {

@@ -24,7 +24,7 @@ it('meters once per operation, not per subgraph fetch: GET /api/ touches two sub
   const second = await http(`${t.urls.predictions}/api/`, { key });
   expect(second.headers.get('x-ratelimit-remaining')).toBe('48');
   const keys = await t.app.services.access.apiKeys.list();
-  const row = keys.find((k: { prefix: string }) => k.prefix === key.slice(0, 12));
+  const row = keys.find((k) => k.prefix === key.slice(0, 12))!;
   const usage = await t.app.services.access.apiKeys.usageToday([row.id]);
   expect(usage.get(row.id)).toBe(2);
 });

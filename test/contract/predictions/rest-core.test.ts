@@ -41,6 +41,17 @@ const testRoutes: Route[] = [
     response: { status: 201, description: 'The body back' },
   },
   {
+    method: 'POST',
+    path: '/api/intercepted/',
+    summary: 'Answers without the operation when the body says so',
+    security: 'apiKey',
+    operation: 'Viewer',
+    body: z.object({ count: z.number().int() }),
+    intercept: (req) => ((req.body as { trap?: string }).trap ? { kind: 'json', status: 202, body: { intercepted: true } } : undefined),
+    respond: (data: { viewer: { plan: string } }) => ({ kind: 'json', body: { plan: data.viewer.plan } }),
+    response: { description: 'The plan' },
+  },
+  {
     method: 'GET',
     path: '/api/search/',
     summary: 'Validates its query string',
@@ -50,8 +61,22 @@ const testRoutes: Route[] = [
     respond: (_data, input) => ({ kind: 'json', body: { query: input.query } }),
     response: { description: 'The parsed query' },
   },
-  { method: 'GET', path: '/api/unparsable/', summary: 'Broken persisted operation', security: 'apiKey', operation: 'Unparsable', response: { description: 'never' } },
-  { method: 'GET', path: '/api/unknown-field/', summary: 'Persisted operation the gateway rejects', security: 'apiKey', operation: 'UnknownField', response: { description: 'never' } },
+  {
+    method: 'GET',
+    path: '/api/unparsable/',
+    summary: 'Broken persisted operation',
+    security: 'apiKey',
+    operation: 'Unparsable',
+    response: { description: 'never' },
+  },
+  {
+    method: 'GET',
+    path: '/api/unknown-field/',
+    summary: 'Persisted operation the gateway rejects',
+    security: 'apiKey',
+    operation: 'UnknownField',
+    response: { description: 'never' },
+  },
   {
     method: 'GET',
     path: '/api/crash/',
@@ -93,13 +118,33 @@ beforeAll(async () => {
     routes: testRoutes,
     pages: undefined,
   };
-  const app = createSurfaceApp(surface, { executor: inProcessExecutor(t.app.gateway), logger: createLogger(t.config.LOG_LEVEL, 'rest-core-test'), bodyLimit: t.config.REST_BODY_LIMIT });
+  const app = createSurfaceApp(surface, {
+    config: t.config,
+    executor: inProcessExecutor(t.app.gateway),
+    logger: createLogger(t.config.LOG_LEVEL, 'rest-core-test'),
+    bodyLimit: t.config.REST_BODY_LIMIT,
+  });
   surfaceServer = await listen(app, '127.0.0.1', 0);
 });
 afterAll(async () => {
   await surfaceServer?.close();
   await t?.stop();
   if (opsRoot) rmSync(opsRoot, { recursive: true, force: true });
+});
+
+describe('intercepting a request before the operation', () => {
+  it('answers with the reply of `intercept`, before validation and credentials, and runs nothing', async () => {
+    const post = (body: unknown, withKey = true) =>
+      call(test('/api/intercepted/'), {
+        method: 'POST',
+        ...(withKey ? { key } : {}),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect(await post({ trap: 'filled', count: 'not a number' }, false)).toMatchObject({ status: 202, body: { intercepted: true } });
+    expect(await post({ count: 1 })).toMatchObject({ status: 200, body: { plan: 'pro' } });
+    expect((await post({ count: 'x' })).status).toBe(400);
+  });
 });
 
 describe('routing on the prediction surface', () => {
@@ -141,6 +186,50 @@ describe('routing on the prediction surface', () => {
   });
 });
 
+describe('HEAD requests', () => {
+  it('answers HEAD on a GET route like GET, headers and length, without a body; it counts as a request', async () => {
+    const headKey = await t.createKey('free');
+    const get = await http(api('/api/'), { key: headKey });
+    const head = await http(api('/api/'), { method: 'HEAD', key: headKey });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(JSON.stringify(get.body))));
+    expect(head.headers.get('x-ratelimit-limit')).toBe('50');
+    expect(head.headers.get('x-ratelimit-remaining')).toBe('48');
+    expect(head.headers.get('x-ratelimit-reset')).toBe(get.headers.get('x-ratelimit-reset'));
+  });
+
+  it('answers HEAD with the same statuses and headers as GET: 401 with its challenge, 400, 301 to the slashed path', async () => {
+    const anonymous = await http(api('/api/predictions/latest/'), { method: 'HEAD' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(anonymous.body).toBe('');
+    const invalid = await http(api('/api/predictions/latest/?limit=0'), { method: 'HEAD', key });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toBe('');
+    const unslashed = await http(api('/api/dashboard/overview'), { method: 'HEAD', key });
+    expect(unslashed.status).toBe(301);
+    expect(unslashed.headers.get('location')).toBe('/api/dashboard/overview/');
+  });
+
+  it('answers HEAD on a POST-only path with 405 and its Allow header, and serves HEAD for the pages', async () => {
+    const retrain = await http(api('/api/retrain/'), { method: 'HEAD', key });
+    expect(retrain.status).toBe(405);
+    expect(retrain.headers.get('allow')).toBe('POST, OPTIONS');
+    for (const [path, type] of [
+      ['/apply/', /^text\/html/],
+      ['/api/openapi.json', /^application\/json/],
+      ['/api/docs/', /^text\/html/],
+    ] as const) {
+      const res = await http(api(path), { method: 'HEAD' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(type);
+      expect(res.body).toBe('');
+    }
+  });
+});
+
 describe('request bodies and query parameters on the prediction routes', () => {
   // a client key: whatever gets through to the operation is refused (403), so no retrain ever starts
   const retrain = (body: string, contentType?: string) =>
@@ -171,7 +260,10 @@ describe('request bodies and query parameters on the prediction routes', () => {
   });
 
   it('reaches the operation with an acceptable body (or none), where a client key is refused', async () => {
-    for (const [body, type] of [['', undefined], ['{"model": "elo"}', 'application/json']] as const) {
+    for (const [body, type] of [
+      ['', undefined],
+      ['{"model": "elo"}', 'application/json'],
+    ] as const) {
       const res = await retrain(body, type);
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ detail: 'This operation requires an administrator key.', code: 'permission_denied' });
@@ -264,7 +356,7 @@ describe('faults', () => {
     expect(res.body).toEqual(INTERNAL);
   });
 
-  it('answers 500 with the same body when the gateway rejects the persisted operation (a server fault, not the client\'s)', async () => {
+  it("answers 500 with the same body when the gateway rejects the persisted operation (a server fault, not the client's)", async () => {
     const res = await call(test('/api/unknown-field/'), { key });
     expect(res.body).toEqual(INTERNAL);
     expect(res.status).toBe(500);
@@ -302,7 +394,7 @@ describe('CORS and request ids', () => {
     expect(exposed).toEqual(expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'x-request-id']));
   });
 
-  it('echoes the caller\'s x-request-id and generates one when it is absent or unusable', async () => {
+  it("echoes the caller's x-request-id and generates one when it is absent or unusable", async () => {
     const given = await http(api('/api/'), { key, headers: { 'x-request-id': 'client-trace-42' } });
     expect(given.headers.get('x-request-id')).toBe('client-trace-42');
     const onError = await http(api('/api/nope/'), { headers: { 'x-request-id': 'client-trace-43' } });

@@ -3,16 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createLogger } from '../../../lib/logger';
 import { projectRoot } from '../../../lib/paths';
-import { ApplicationService } from '../../../subgraphs/access/domain/applications';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { KEY_RE, outbox, rfc822 } from './mail';
+import { KEY_RE, outbox, rfc822, type ReadMail } from './mail';
 
 /**
- * Contract §5, end to end: the application form → an administrator's approval → the key mailed to
- * the outbox → the key works. Also the JSON variant, rejection, the e-mail intake (webhook and CLI)
- * and the rules around them: the same application twice, one decision per application.
+ * Contract §5, end to end: the application form → the link mailed to the applicant confirms the
+ * address → an administrator's approval → the key mailed to the outbox → the key works. Also the
+ * JSON variant, rejection, the e-mail intake (webhook and CLI) and the rules around them: the same
+ * application twice, one decision per application, answers that tell a stranger nothing.
  */
 
 const SECRET = 'inbound-secret-for-tests-0123456789';
@@ -23,7 +22,8 @@ let mail: ReturnType<typeof outbox>;
 let tmp: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ INBOUND_MAIL_SECRET: SECRET });
+  // every request comes from 127.0.0.1: the per-address limit (abuse-limits.test.ts) is set out of the way
+  t = await startTestApp({ INBOUND_MAIL_SECRET: SECRET, APPLICATIONS_PER_HOUR: '1000' });
   mail = outbox(t.config.dataDir);
   tmp = mkdtempSync(join(tmpdir(), 'matchday-applications-'));
 });
@@ -35,25 +35,59 @@ afterAll(async () => {
 const url = (path: string) => `${t.urls.predictions}${path}`;
 const postForm = (fields: Record<string, string>) =>
   http(url('/apply/'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-const postJson = (body: unknown) => http(url('/api/applications/'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const postJson = (body: unknown) =>
+  http(url('/api/applications/'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const postMail = (raw: string, secret?: string) =>
-  http(url('/api/applications/inbound-email/'), { method: 'POST', headers: { 'content-type': 'message/rfc822', ...(secret ? { 'x-inbound-mail-secret': secret } : {}) }, body: raw });
+  http(url('/api/applications/inbound-email/'), {
+    method: 'POST',
+    headers: { 'content-type': 'message/rfc822', ...(secret ? { 'x-inbound-mail-secret': secret } : {}) },
+    body: raw,
+  });
 
 async function gql(query: string, variables: Record<string, unknown> = {}, key: string | null = t.adminKey) {
-  const res = await http(`${t.urls.gateway}/graphql`, { method: 'POST', ...(key ? { key } : {}), headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await http(`${t.urls.gateway}/graphql`, {
+    method: 'POST',
+    ...(key ? { key } : {}),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   return res.body as { data?: any; errors?: { message: string; extensions: { code: string } }[] };
 }
 
-const APPLICATION_FIELDS = 'id name email usage source status plan keyPrefix decidedAt decidedBy rejectionReason createdAt';
+const APPLICATION_FIELDS = 'id name email usage source status plan keyPrefix decidedAt decidedBy rejectionReason confirmedAt createdAt';
 const listApplications = async (status?: string) =>
-  (await gql(`query($status: AccessApplicationStatus) { applications(status: $status, first: 200) { ${APPLICATION_FIELDS} } }`, { status: status ?? null })).data
-    .applications as any[];
+  (await gql(`query($status: AccessApplicationStatus) { applications(status: $status, first: 200) { ${APPLICATION_FIELDS} } }`, { status: status ?? null }))
+    .data.applications as any[];
 const approve = (id: string, plan: string, dailyLimit: number | null = null) =>
-  gql(`mutation($id: ID!, $plan: PlanCode!, $dailyLimit: Int) { approveApplication(id: $id, plan: $plan, dailyLimit: $dailyLimit) { ${APPLICATION_FIELDS} } }`, { id, plan, dailyLimit });
+  gql(
+    `mutation($id: ID!, $plan: PlanCode!, $dailyLimit: Int) { approveApplication(id: $id, plan: $plan, dailyLimit: $dailyLimit) { ${APPLICATION_FIELDS} } }`,
+    { id, plan, dailyLimit },
+  );
 const reject = (id: string, reason: string | null) =>
   gql(`mutation($id: ID!, $reason: String) { rejectApplication(id: $id, reason: $reason) { ${APPLICATION_FIELDS} } }`, { id, reason });
 const keysFor = async (email: string) =>
   ((await gql('{ apiKeys(includeRevoked: true) { prefix email plan dailyLimit } }')).data.apiKeys as any[]).filter((k) => k.email === email);
+
+const LINK = /https?:\/\/\S+\/apply\/confirm\/\?token=([A-Za-z0-9_-]{43})/;
+/** The confirmation mails written since the last look, to one address. */
+const confirmationsTo = async (email: string): Promise<ReadMail[]> =>
+  (await mail.fresh()).filter((m) => m.to.toLowerCase() === email.toLowerCase() && LINK.test(m.text));
+const tokenIn = (m: ReadMail) => LINK.exec(m.text)![1];
+const openLink = (token: string) => http(url(`/apply/confirm/?token=${token}`));
+const pressConfirm = (token: string) =>
+  http(url('/apply/confirm/'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }).toString(),
+  });
+/** What the applicant does with the newest confirmation mail to their address. */
+async function confirm(email: string): Promise<void> {
+  const sent = await confirmationsTo(email);
+  expect(sent.length).toBeGreaterThan(0);
+  expect((await pressConfirm(tokenIn(sent[sent.length - 1]))).status).toBe(200);
+}
+const idOf = async (email: string) => (await listApplications()).find((a) => a.email.toLowerCase() === email.toLowerCase())!.id as string;
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 const GOOD = {
   name: 'Dana Scully, Data Desk',
@@ -68,7 +102,11 @@ describe('the application form', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = res.body as string;
     expect(html).toMatch(/<form method="post" action="\/apply\/">/);
-    for (const [id, label] of [['name', 'Name or organisation'], ['usage', 'Intended usage'], ['email', 'Contact e-mail']]) {
+    for (const [id, label] of [
+      ['name', 'Name or organisation'],
+      ['usage', 'Intended usage'],
+      ['email', 'Contact e-mail'],
+    ]) {
       expect(html).toContain(`<label for="${id}">${label}</label>`);
       expect(html).toMatch(new RegExp(`<(input|textarea)[^>]*\\bid="${id}" name="${id}" required`));
     }
@@ -100,22 +138,81 @@ describe('the application form', () => {
     expect(await listApplications()).toEqual([]);
   });
 
-  it('accepts a good application (201) and does not make a second one when it is sent again', async () => {
-    const res = await postForm(GOOD);
-    expect(res.status).toBe(201);
+  it('carries a honeypot field that people do not see or reach', async () => {
+    const html = (await http(url('/apply/'))).body as string;
+    expect(html).toMatch(
+      /<div class="trap" aria-hidden="true">\n<label for="website">Leave this field empty<\/label>\n<input type="text" id="website" name="website" tabindex="-1" autocomplete="off" value="">/,
+    );
+    expect(html).toMatch(/\.trap\{position:absolute;left:-10000px/);
+  });
+
+  it('answers a filled honeypot like any application, and keeps nothing, mails nothing', async () => {
+    await mail.fresh();
+    const res = await postForm({ ...GOOD, email: 'bot@spam.example', website: 'http://spam.example/' });
+    expect(res.status).toBe(200);
     expect(res.body).toContain('Application received');
-    expect(res.body).toContain('dana@newsletter.example');
+    expect((await listApplications()).filter((a) => a.email === 'bot@spam.example')).toEqual([]);
+    expect(await mail.fresh()).toEqual([]);
+  });
+
+  it('accepts a good application (200) and mails a link to confirm the address; nothing goes to review before that', async () => {
+    await mail.fresh();
+    const res = await postForm(GOOD);
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('Application received');
+    expect(res.body).toContain('open it to confirm that the address is yours');
+    const [sent, ...more] = await confirmationsTo(GOOD.email);
+    expect(more).toEqual([]);
+    expect(sent.subject).toBe('Confirm your e-mail address for the Match Prediction API');
+    expect(sent.text).toContain(`http://localhost:8080/apply/confirm/?token=${tokenIn(sent)}`);
+    // the applicant typed the name: it is not repeated to an address not yet known to be theirs
+    expect(sent.text).not.toContain(GOOD.name);
+    const [application] = await listApplications('unconfirmed');
+    expect(application).toMatchObject({ ...GOOD, source: 'form', status: 'unconfirmed', confirmedAt: null, plan: null, keyPrefix: null });
+    expect(await listApplications('pending')).toEqual([]);
+    expect((await approve(application.id, 'pro')).errors?.[0]).toMatchObject({
+      extensions: { code: 'CONFLICT' },
+      message: expect.stringMatching(/not confirmed/),
+    });
+  });
+
+  it('tells whoever sends the same address and usage again only that it was received: the same page, no reference, no status', async () => {
+    const first = await postForm({ name: 'Someone New', usage: 'An entirely new project with its own usage text.', email: 'new@applicant.example' });
     const again = await postForm({ ...GOOD, email: 'Dana@Newsletter.EXAMPLE', usage: `  ${GOOD.usage.toUpperCase().replace(/ /g, '   ')}\n` });
-    expect(again.status).toBe(200);
-    expect(again.body).toContain('You have already applied');
+    expect(again.status).toBe(first.status);
+    expect(again.body).toBe(first.body);
+    expect(again.body).not.toMatch(UUID_ANYWHERE);
+    expect(again.body).not.toMatch(/status:|You have already applied|reference <code>/i);
     const json = await postJson(GOOD);
-    expect(json.status).toBe(200);
-    expect(json.body).toMatchObject({ status: 'pending', created: false });
-    const pending = await listApplications('pending');
-    expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ ...GOOD, source: 'form', status: 'pending', plan: null, keyPrefix: null });
-    expect(again.body).toContain(pending[0].id);
-    expect(json.body.id).toBe(pending[0].id);
+    expect(json.status).toBe(202);
+    expect(Object.keys(json.body)).toEqual(['detail']);
+    expect(json.body.detail).not.toMatch(UUID_ANYWHERE);
+    expect((await listApplications()).filter((a) => a.email.toLowerCase() === GOOD.email)).toHaveLength(1);
+  });
+
+  it('confirms the address with the newest link: a page with a button (GET changes nothing), then the application goes to review', async () => {
+    const sent = await confirmationsTo(GOOD.email);
+    // each submission of an unconfirmed application mailed a new link; the newest one counts
+    expect(sent.length).toBe(2);
+    const [older, newest] = sent.map(tokenIn);
+    expect((await openLink(older)).status).toBe(404);
+    const page = await openLink(newest);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`An application for an API key for <strong>${GOOD.name}</strong> gave this address.`);
+    expect(page.body).toContain(`<form method="post" action="/apply/confirm/">\n<input type="hidden" name="token" value="${newest}">`);
+    expect(await listApplications('pending')).toEqual([]);
+
+    const confirmed = await pressConfirm(newest);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toContain('Thank you: your e-mail address is confirmed');
+    const [pending] = await listApplications('pending');
+    expect(pending).toMatchObject({ email: GOOD.email, status: 'pending', confirmedAt: expect.any(String) });
+    expect((await pressConfirm(newest)).body).toContain('your e-mail address is confirmed');
+    expect((await openLink(newest)).body).toContain('already confirmed');
+    for (const bad of ['x'.repeat(43), 'short', '']) expect((await pressConfirm(bad)).status).toBe(404);
+    // a confirmed application gets no more links
+    await postJson(GOOD);
+    expect(await confirmationsTo(GOOD.email)).toEqual([]);
   });
 });
 
@@ -166,18 +263,20 @@ describe('approval', () => {
     expect(rejecting.errors?.[0].extensions.code).toBe('CONFLICT');
     expect(await mail.fresh()).toEqual([]);
     expect(await keysFor(GOOD.email)).toHaveLength(1);
-    // the same application once more after approval: the approved one, no second key
+    // the same application once more after approval: received, but nothing new and no second key
     const resubmitted = await postJson(GOOD);
-    expect(resubmitted.status).toBe(200);
-    expect(resubmitted.body).toMatchObject({ id: application.id, status: 'approved', created: false });
+    expect(resubmitted.status).toBe(202);
+    expect((await listApplications()).filter((a) => a.email === GOOD.email)).toHaveLength(1);
+    expect(await keysFor(GOOD.email)).toHaveLength(1);
   });
 
   it('issues exactly one key when two approvals of one application arrive at once', async () => {
     const email = 'race@integrator.example';
     const created = await postJson({ name: 'Race Conditions Ltd', usage: 'Live odds comparison widget for a betting blog.', email });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.any(String), status: 'pending', created: true });
-    const results = await Promise.all([approve(created.body.id, 'pro'), approve(created.body.id, 'enterprise', 20000), approve(created.body.id, 'free')]);
+    expect(created.status).toBe(202);
+    await confirm(email);
+    const id = await idOf(email);
+    const results = await Promise.all([approve(id, 'pro'), approve(id, 'enterprise', 20000), approve(id, 'free')]);
     const ok = results.filter((r) => !r.errors);
     const conflicts = results.filter((r) => r.errors?.[0].extensions.code === 'CONFLICT');
     expect(ok).toHaveLength(1);
@@ -189,10 +288,12 @@ describe('approval', () => {
   });
 
   it('checks the plan choice inside the decision: a refused approval leaves the application pending', async () => {
-    const created = await postJson({ name: 'Plan Checker', usage: 'Checking that the plan rules hold on approval.', email: 'plans@check.example' });
-    const res = await approve(created.body.id, 'pro', 10);
+    await postJson({ name: 'Plan Checker', usage: 'Checking that the plan rules hold on approval.', email: 'plans@check.example' });
+    await confirm('plans@check.example');
+    const id = await idOf('plans@check.example');
+    const res = await approve(id, 'pro', 10);
     expect(res.errors?.[0]).toMatchObject({ message: 'Only Enterprise keys have a custom daily limit.', extensions: { code: 'BAD_USER_INPUT' } });
-    expect((await listApplications('pending')).map((a) => a.id)).toContain(created.body.id);
+    expect((await listApplications('pending')).map((a) => a.id)).toContain(id);
     expect(await keysFor('plans@check.example')).toEqual([]);
     expect(await mail.fresh()).toEqual([]);
   });
@@ -211,10 +312,17 @@ describe('approval', () => {
 describe('rejection', () => {
   it('tells the applicant politely, with the reason, and issues no key', async () => {
     const email = 'vague@applicant.example';
-    const created = await postJson({ name: 'Vague Applicant', usage: 'Just looking around at things.', email });
-    const res = await reject(created.body.id, 'Please describe your project in more detail.');
+    await postJson({ name: 'Vague Applicant', usage: 'Just looking around at things.', email });
+    await confirm(email);
+    const id = await idOf(email);
+    const res = await reject(id, 'Please describe your project in more detail.');
     expect(res.errors).toBeUndefined();
-    expect(res.data.rejectApplication).toMatchObject({ status: 'rejected', rejectionReason: 'Please describe your project in more detail.', keyPrefix: null, plan: null });
+    expect(res.data.rejectApplication).toMatchObject({
+      status: 'rejected',
+      rejectionReason: 'Please describe your project in more detail.',
+      keyPrefix: null,
+      plan: null,
+    });
     const sent = (await mail.fresh()).filter((m) => m.to === email);
     expect(sent).toHaveLength(1);
     expect(sent[0].text).toContain('unable to approve it');
@@ -222,11 +330,12 @@ describe('rejection', () => {
     expect(sent[0].text).toContain('http://localhost:8080/apply/');
     expect(sent[0].text).not.toMatch(KEY_RE);
     expect(await keysFor(email)).toEqual([]);
-    expect((await approve(created.body.id, 'free')).errors?.[0].extensions.code).toBe('CONFLICT');
-    // after a rejection the applicant may apply again
+    expect((await approve(id, 'free')).errors?.[0].extensions.code).toBe('CONFLICT');
+    // after a rejection the applicant may apply again: a new application, a new link
     const again = await postJson({ name: 'Vague Applicant', usage: 'Just looking around at things.', email });
-    expect(again.status).toBe(201);
-    expect(again.body.id).not.toBe(created.body.id);
+    expect(again.status).toBe(202);
+    expect((await listApplications()).filter((a) => a.email === email).map((a) => a.status)).toEqual(['unconfirmed', 'rejected']);
+    expect(await confirmationsTo(email)).toHaveLength(1);
   });
 });
 
@@ -245,22 +354,32 @@ describe('the JSON variant', () => {
 describe('the e-mail intake', () => {
   const USAGE = 'Usage: A Telegram channel posting predictions before each Bundesliga matchday;\nabout 50 requests a day.';
 
-  it('turns a message with the subject "API Access Request" into a pending application (202), once', async () => {
-    const raw = rfc822({ from: '"Jane Doe" <Jane.Doe@Mail.Example>', subject: 'API Access Request', body: `Hello,\n\n${USAGE}\n\nThanks!\n-- \nJane`, messageId: '<request-1@mail.example>' });
+  it('turns a message with the subject "API Access Request" into an application (202) and mails the sender a link to confirm, once', async () => {
+    await mail.fresh();
+    const raw = rfc822({
+      from: '"Jane Doe" <Jane.Doe@Mail.Example>',
+      subject: 'API Access Request',
+      body: `Hello,\n\n${USAGE}\n\nThanks!\n-- \nJane`,
+      messageId: '<request-1@mail.example>',
+    });
     const res = await postMail(raw, SECRET);
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ id: expect.any(String), status: 'pending', created: true });
-    const application = (await gql(`query($id: ID!) { application(id: $id) { ${APPLICATION_FIELDS} } }`, { id: res.body.id })).data.application;
+    expect(Object.keys(res.body)).toEqual(['detail']);
+    const application = (await listApplications()).find((a) => a.email === 'Jane.Doe@mail.example');
     expect(application).toMatchObject({
       name: 'Jane Doe',
-      email: 'Jane.Doe@mail.example',
       usage: 'A Telegram channel posting predictions before each Bundesliga matchday;\nabout 50 requests a day.',
       source: 'email',
-      status: 'pending',
+      status: 'unconfirmed',
     });
+    // the From header proves nothing: the key goes out only after the address confirms
+    const [link] = await confirmationsTo('Jane.Doe@mail.example');
+    expect((await approve(application.id, 'free')).errors?.[0].extensions.code).toBe('CONFLICT');
+    expect((await pressConfirm(tokenIn(link))).status).toBe(200);
+    expect((await approve(application.id, 'free')).errors).toBeUndefined();
     const redelivered = await postMail(raw, SECRET);
     expect(redelivered.status).toBe(202);
-    expect(redelivered.body).toMatchObject({ id: res.body.id, created: false });
+    expect((await listApplications()).filter((a) => a.email === 'Jane.Doe@mail.example')).toHaveLength(1);
   });
 
   it('reads Name:, Organisation: and E-mail: lines, and the free text as the usage', async () => {
@@ -272,8 +391,12 @@ describe('the e-mail intake', () => {
     });
     const res = await postMail(raw, SECRET);
     expect(res.status).toBe(202);
-    const application = (await gql(`query($id: ID!) { application(id: $id) { ${APPLICATION_FIELDS} } }`, { id: res.body.id })).data.application;
-    expect(application).toMatchObject({ name: 'Fox Mulder, X-Files Analytics', email: 'fox@xfiles.example', usage: 'We want to compare your predictions with our own model for the Serie A.' });
+    const application = (await listApplications()).find((a) => a.email === 'fox@xfiles.example');
+    expect(application).toMatchObject({
+      name: 'Fox Mulder, X-Files Analytics',
+      email: 'fox@xfiles.example',
+      usage: 'We want to compare your predictions with our own model for the Serie A.',
+    });
   });
 
   it('refuses a missing or wrong secret (403), another subject or a reply (400), and what is not an application (400)', async () => {
@@ -291,16 +414,26 @@ describe('the e-mail intake', () => {
     const tooShort = await postMail(rfc822({ from: 'Eve <eve@mail.example>', subject: 'API Access Request', body: 'Usage: key pls' }), SECRET);
     expect(tooShort.status).toBe(400);
     expect(tooShort.body.errors).toEqual({ usage: [expect.stringMatching(/10 to 2000/)] });
-    const auto = await postMail(rfc822({ from: 'Eve <eve@mail.example>', subject: 'API Access Request', body: USAGE, headers: { 'Auto-Submitted': 'auto-replied' } }), SECRET);
+    const auto = await postMail(
+      rfc822({ from: 'Eve <eve@mail.example>', subject: 'API Access Request', body: USAGE, headers: { 'Auto-Submitted': 'auto-replied' } }),
+      SECRET,
+    );
     expect(auto.status).toBe(400);
     const notMail = await postMail('just some text without headers', SECRET);
     expect(notMail.status).toBe(400);
     expect((await listApplications()).filter((a) => a.email.startsWith('eve@'))).toEqual([]);
   });
 
-  it('is disabled without INBOUND_MAIL_SECRET', async () => {
-    const service = new ApplicationService(undefined as never, undefined as never, undefined as never, { publicUrl: 'http://localhost:8080' }, createLogger('silent'));
-    await expect(service.submitEmail('x', { kind: 'webhook', secret: 'anything-at-all' })).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/disabled/) });
+  it('takes the secret only in its header: no GraphQL argument carries it, and without the header the mutation is refused', async () => {
+    const raw = rfc822({ from: 'Eve <eve@mail.example>', subject: 'API Access Request', body: USAGE });
+    const withArgument = await gql(
+      'mutation($raw: String!, $secret: String) { submitApplicationEmail(rawMessage: $raw, secret: $secret) { message } }',
+      { raw, secret: SECRET },
+      null,
+    );
+    expect(withArgument.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const anonymous = await gql('mutation($raw: String!) { submitApplicationEmail(rawMessage: $raw) { message } }', { raw }, null);
+    expect(anonymous.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringMatching(/X-Inbound-Mail-Secret/) });
   });
 });
 
@@ -312,19 +445,30 @@ describe('the CLI', () => {
 
   it('imports .eml files and approves from the command line; the mailed key works', async () => {
     const file = join(tmp, 'request.eml');
-    writeFileSync(file, rfc822({ from: 'Walter Skinner <skinner@fbi.example>', subject: 'API Access Request', body: 'Usage: Internal dashboard for the office football pool.' }));
+    writeFileSync(
+      file,
+      rfc822({ from: 'Walter Skinner <skinner@fbi.example>', subject: 'API Access Request', body: 'Usage: Internal dashboard for the office football pool.' }),
+    );
     const missing = join(tmp, 'missing.eml');
     const imported = await cli('applications', 'import', file, missing).catch((e) => e);
     expect(imported.code).toBe(1);
-    const match = /request\.eml: new application ([0-9a-f-]{36}) \(pending\) from Walter Skinner <skinner@fbi\.example>/.exec(imported.stdout);
+    const match =
+      /request\.eml: new application ([0-9a-f-]{36}) \(unconfirmed\) from Walter Skinner <skinner@fbi\.example>; a link to confirm the address was mailed to it/.exec(
+        imported.stdout,
+      );
     expect(match).not.toBeNull();
     expect(imported.stderr).toContain('missing.eml');
     const id = match![1];
 
     const again = await cli('applications', 'import', file);
     expect(again.stdout).toContain(`already known as ${id}`);
+    expect((await cli('applications', 'list', '--status', 'unconfirmed')).stdout).toContain(`${id}  unconfirmed email`);
+    const early = await cli('applications', 'approve', id, '--plan', 'free').catch((e) => e);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toMatch(/not confirmed/);
+    await confirm('skinner@fbi.example');
     const listed = await cli('applications', 'list', '--status', 'pending');
-    expect(listed.stdout).toContain(`${id}  pending  email`);
+    expect(listed.stdout).toContain(`${id}  pending     email`);
 
     await mail.fresh();
     const approved = await cli('applications', 'approve', id, '--plan', 'free');
@@ -345,9 +489,11 @@ describe('the CLI', () => {
   });
 
   it('rejects from the command line', async () => {
-    const created = await postJson({ name: 'Cigarette Smoking Man', usage: 'Reasons that cannot be disclosed, sorry.', email: 'csm@syndicate.example' });
-    const res = await cli('applications', 'reject', created.body.id, '--reason', 'We need to know what the key is for.');
-    expect(res.stdout).toContain(`Rejected ${created.body.id}`);
+    await postJson({ name: 'Cigarette Smoking Man', usage: 'Reasons that cannot be disclosed, sorry.', email: 'csm@syndicate.example' });
+    await confirm('csm@syndicate.example');
+    const id = await idOf('csm@syndicate.example');
+    const res = await cli('applications', 'reject', id, '--reason', 'We need to know what the key is for.');
+    expect(res.stdout).toContain(`Rejected ${id}`);
     const [message] = (await mail.fresh()).filter((m) => m.to === 'csm@syndicate.example');
     expect(message.text).toContain('Reason: We need to know what the key is for.');
   });

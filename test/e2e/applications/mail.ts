@@ -27,7 +27,9 @@ export function outbox(dataDir: string) {
     /** Messages written since the last call. */
     async fresh(): Promise<ReadMail[]> {
       if (!existsSync(dir)) return [];
-      const files = readdirSync(dir).filter((f) => f.endsWith('.eml') && !seen.has(f)).sort();
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith('.eml') && !seen.has(f))
+        .sort();
       files.forEach((f) => seen.add(f));
       return Promise.all(files.map((f) => readMail(readFileSync(join(dir, f)))));
     },

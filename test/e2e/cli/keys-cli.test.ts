@@ -19,7 +19,9 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const cli = (...args: string[]) =>
-  exec(process.execPath, [join(projectRoot(), 'dist/bin/cli.js'), ...args], { env: { PATH: process.env.PATH, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'silent' } })
+  exec(process.execPath, [join(projectRoot(), 'dist/bin/cli.js'), ...args], {
+    env: { PATH: process.env.PATH, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'silent' },
+  })
     .then((r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }))
     .catch((e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
 

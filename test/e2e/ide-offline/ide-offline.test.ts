@@ -13,7 +13,16 @@ import { startChildApp, type ChildApp } from '../../support/child-app';
  * with a dynamic import(), which jest's module sandbox refuses, so in-process the assets answer 500.
  */
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const COMPETITION_CODES = ['de.1', 'en.1', 'en.2', 'es.1', 'fr.1', 'it.1'];
 
 let dev: ChildApp;
@@ -33,6 +42,8 @@ interface Ide {
   external: string[];
   /** Every URL the browser asked for. */
   requested: string[];
+  /** Every Content-Security-Policy violation the page (or a worker) reported. */
+  violations: string[];
   close(): Promise<void>;
 }
 
@@ -55,11 +66,23 @@ async function openIde(url: string, httpCredentials?: { username: string; passwo
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('websocket', (ws) => external.push(ws.url()));
+  const violations: string[] = [];
+  const report = (text: string) => {
+    if (/Content Security Policy/i.test(text)) violations.push(text);
+  };
+  page.on('console', (message) => report(message.text()));
+  page.on('worker', (worker) => worker.on('console', (message) => report(message.text())));
+  // runs in the page (a script, not this file's code: the test is compiled without the DOM's types)
+  await page.addInitScript({
+    content:
+      "document.addEventListener('securitypolicyviolation', (e) => console.error('Content Security Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
+  });
   await page.goto(url);
   return {
     page,
     external,
     requested,
+    violations,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
@@ -78,7 +101,9 @@ async function expectEditorRendered(page: Page) {
 
 /** Runs the query in the editor and returns what the gateway answered and what the IDE shows. */
 async function runQuery(page: Page) {
-  const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('competitions'));
+  const answered = page.waitForResponse(
+    (r) => r.url().endsWith('/graphql') && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('competitions'),
+  );
   await page.locator('.graphiql-execute-button').click();
   const response = await answered;
   // the result pane is a Monaco editor too: only the lines in view are in the DOM
@@ -111,6 +136,10 @@ describe('development mode: the IDE in a browser with no network', () => {
     expect(referenced.length).toBeGreaterThan(0);
     for (const ref of referenced) expect(ref).toMatch(/^\/ruru-static\//);
     expect(page.body).not.toMatch(/unpkg\.com|jsdelivr|cdnjs|fonts\.googleapis/);
+    // served with helmet's headers; the policy admits this page's inline scripts by hash, nothing from elsewhere
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'( 'sha256-[^']+')+;/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
 
     const ide = await openIde(`${dev.urls.gateway}/graphql`);
     try {
@@ -128,6 +157,8 @@ describe('development mode: the IDE in a browser with no network', () => {
       expect(ide.requested).toContain(`${dev.urls.gateway}/ruru-static/ruru.js`);
       expect(ide.requested).toContain(`${dev.urls.gateway}/ruru-static/ruru.css`);
       expect(ide.external).toEqual([]);
+      // the IDE runs under its Content-Security-Policy without a single violation
+      expect(ide.violations).toEqual([]);
     } finally {
       await ide.close();
     }
@@ -138,7 +169,12 @@ describe('production mode', () => {
   const graphql = () => `${prod.urls.gateway}/graphql`;
   const basic = (password: string, user = 'any-user') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   const introspect = (key: string) =>
-    http(graphql(), { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __schema { types { name } } }' }) });
+    http(graphql(), {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __schema { types { name } } }' }),
+    });
   let clientKey: string;
 
   beforeAll(async () => {
@@ -200,6 +236,7 @@ describe('production mode', () => {
       expectCompetitions(body);
       expect(shownText).toContain('"code": "en.1"');
       expect(ide.external).toEqual([]);
+      expect(ide.violations).toEqual([]);
     } finally {
       await ide.close();
     }

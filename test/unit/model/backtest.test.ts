@@ -1,9 +1,4 @@
-import {
-  computeMetrics,
-  defaultEvaluationWindow,
-  walkForward,
-  type TrainingMatch,
-} from '../../../subgraphs/predictions/domain/model';
+import { computeMetrics, defaultEvaluationWindow, walkForward, type TrainingMatch } from '../../../subgraphs/predictions/domain/model';
 import { poissonLeague } from './synthetic';
 
 const league = poissonLeague({ strengths: { A: 0.5, B: 0.2, C: 0, D: -0.2, E: -0.5 }, seasons: 4, seed: 9 });
@@ -11,7 +6,13 @@ const lastSeason = (m: TrainingMatch) => m.season === '2021-22';
 
 describe('defaultEvaluationWindow', () => {
   const m = (competition: string, season: string): TrainingMatch => ({
-    competition, season, date: `${season.slice(0, 4)}-09-01`, home: 'X', away: 'Y', homeGoals: 1, awayGoals: 0,
+    competition,
+    season,
+    date: `${season.slice(0, 4)}-09-01`,
+    home: 'X',
+    away: 'Y',
+    homeGoals: 1,
+    awayGoals: 0,
   });
   const seasons = ['2015-16', '2016-17', '2017-18', '2018-19', '2019-20', '2020-21', '2021-22', '2022-23'];
 
@@ -24,7 +25,10 @@ describe('defaultEvaluationWindow', () => {
   });
 
   it('derives the season from the date when it is missing', () => {
-    const inWindow = defaultEvaluationWindow(seasons.map((s) => m('aa.1', s)), 1);
+    const inWindow = defaultEvaluationWindow(
+      seasons.map((s) => m('aa.1', s)),
+      1,
+    );
     const { season: _, ...undated } = m('aa.1', '2021-22');
     expect(inWindow(undated)).toBe(true);
   });

@@ -1,5 +1,6 @@
 import {
   brierScore,
+  calibrationOf,
   computeMetrics,
   confidenceBand,
   logLoss,
@@ -9,7 +10,12 @@ import {
 } from '../../../subgraphs/predictions/domain/model';
 
 const f = (pHome: number, pDraw: number, pAway: number): Forecast => ({
-  pHome, pDraw, pAway, expHomeGoals: 1, expAwayGoals: 1, expGoalDiff: 0,
+  pHome,
+  pDraw,
+  pAway,
+  expHomeGoals: 1,
+  expAwayGoals: 1,
+  expGoalDiff: 0,
 });
 
 describe('single-forecast scores (hand-computed)', () => {
@@ -85,5 +91,51 @@ describe('computeMetrics', () => {
     expect(empty.count).toBe(0);
     expect(empty.accuracy).toBeNaN();
     expect(empty.bands.high).toEqual({ count: 0, hitRate: null });
+  });
+});
+
+describe('calibration', () => {
+  // the home probability: 0.55 four times (two home wins), 0.15 twice (no home win)
+  const rows = [
+    { forecast: f(0.55, 0.25, 0.2), actual: 'H' as const },
+    { forecast: f(0.55, 0.25, 0.2), actual: 'H' as const },
+    { forecast: f(0.55, 0.25, 0.2), actual: 'D' as const },
+    { forecast: f(0.55, 0.25, 0.2), actual: 'A' as const },
+    { forecast: f(0.15, 0.25, 0.6), actual: 'A' as const },
+    { forecast: f(0.15, 0.25, 0.6), actual: 'D' as const },
+  ];
+  const c = calibrationOf(rows);
+
+  it('tabulates predicted probability bands against observed frequency, per outcome', () => {
+    expect(c.binWidth).toBe(0.1);
+    expect(c.outcomes.H.bins).toHaveLength(10);
+    expect(c.outcomes.H.bins[5]).toEqual({ from: 0.5, to: 0.6, count: 4, predicted: 0.55, observed: 0.5 });
+    expect(c.outcomes.H.bins[1]).toEqual({ from: 0.1, to: 0.2, count: 2, predicted: 0.15, observed: 0 });
+    expect(c.outcomes.H.bins[9]).toEqual({ from: 0.9, to: 1, count: 0, predicted: null, observed: null });
+    expect(c.outcomes.D.bins[2]).toMatchObject({ count: 6, predicted: 0.25, observed: 2 / 6 });
+  });
+
+  it('weighs each band by its share of forecasts in the expected calibration error', () => {
+    expect(c.outcomes.H.ece).toBeCloseTo((4 / 6) * 0.05 + (2 / 6) * 0.15, 12);
+    expect(c.outcomes.D.ece).toBeCloseTo(Math.abs(2 / 6 - 0.25), 12);
+    // away: 0.2 four times (one away win), 0.6 twice (one away win)
+    expect(c.outcomes.A.ece).toBeCloseTo((4 / 6) * 0.05 + (2 / 6) * 0.1, 12);
+    expect(c.ece).toBeCloseTo((c.outcomes.H.ece + c.outcomes.D.ece + c.outcomes.A.ece) / 3, 12);
+  });
+
+  it('also tabulates the confidence against the hit rate, and computeMetrics records it', () => {
+    expect(c.confidence.bins[5]).toMatchObject({ count: 4, predicted: 0.55, observed: 0.5 });
+    expect(c.confidence.bins[6]).toMatchObject({ count: 2, predicted: 0.6, observed: 0.5 });
+    expect(computeMetrics(rows).calibration).toEqual(c);
+  });
+
+  it('is zero for forecasts that match the frequencies exactly, and puts probability 1 in the last band', () => {
+    const exact = calibrationOf([
+      { forecast: f(1, 0, 0), actual: 'H' },
+      { forecast: f(0.5, 0, 0.5), actual: 'H' },
+      { forecast: f(0.5, 0, 0.5), actual: 'A' },
+    ]);
+    expect(exact.ece).toBeCloseTo(0, 12);
+    expect(exact.outcomes.H.bins[9].count).toBe(1);
   });
 });

@@ -3,14 +3,7 @@
  * matches (en.1 + en.2; the other countries never play English teams, so they change nothing here).
  */
 import { readDataset } from '../../../subgraphs/football/domain/dataset';
-import {
-  MODEL_KINDS,
-  toTrainingMatches,
-  walkForward,
-  type Metrics,
-  type ModelKind,
-  type TrainingMatch,
-} from '../../../subgraphs/predictions/domain/model';
+import { MODEL_KINDS, toTrainingMatches, walkForward, type Metrics, type ModelKind, type TrainingMatch } from '../../../subgraphs/predictions/domain/model';
 
 const english = toTrainingMatches(readDataset('data/football').matches).filter((m) => m.competition.startsWith('en.'));
 const window = (m: TrainingMatch) => m.competition === 'en.1' && m.season! >= '2022-23' && m.season! <= '2024-25';

@@ -46,7 +46,11 @@ export function poissonLeague(opts: { strengths: Record<string, number>; seasons
         if (home === away) continue;
         const base = opts.strengths[home] - opts.strengths[away];
         out.push({
-          competition, season, date: isoDate(year, day), home, away,
+          competition,
+          season,
+          date: isoDate(year, day),
+          home,
+          away,
           homeGoals: poisson(Math.exp(0.15 + 0.25 + base / 2), random),
           awayGoals: poisson(Math.exp(0.15 - base / 2), random),
         });

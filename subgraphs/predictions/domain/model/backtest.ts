@@ -42,7 +42,7 @@ export function walkForward(spec: ModelSpec, matches: readonly TrainingMatch[], 
   let fittedDay = -Infinity;
   let stopped = false;
 
-  for (let i = 0; i < evaluated.length; ) {
+  for (let i = 0; i < evaluated.length;) {
     if (opts.shouldStop?.()) {
       stopped = true;
       break;

@@ -74,8 +74,13 @@ export function toTrainingMatches(records: readonly MatchRecord[]): TrainingMatc
   for (const r of records) {
     if (r.status !== 'finished' || r.homeGoals === null || r.awayGoals === null) continue;
     out.push({
-      competition: r.competition, season: r.season, date: r.date, home: r.home, away: r.away,
-      homeGoals: r.homeGoals, awayGoals: r.awayGoals,
+      competition: r.competition,
+      season: r.season,
+      date: r.date,
+      home: r.home,
+      away: r.away,
+      homeGoals: r.homeGoals,
+      awayGoals: r.awayGoals,
     });
   }
   return out.sort(compareMatches);

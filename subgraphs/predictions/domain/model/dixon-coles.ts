@@ -19,8 +19,11 @@ import type { Fixture, Forecast, TrainingMatch } from './types';
 const { exp, log, abs, max } = Math;
 
 export const DIXON_COLES_DEFAULTS: Record<string, number> = {
-  /** Time decay per day (penaltyblog's default, ≈ the paper's 0.0065 per half-week). */
-  xi: 0.0018,
+  /**
+   * Time decay per day (a half-life of 277 days), chosen on the seasons 2012-13..2014-15 among 0.0012..0.004
+   * (penaltyblog's default 0.0018 ≈ the paper's 0.0065 per half-week); bench/model-levers.ts.
+   */
+  xi: 0.0025,
   /** Matches older than this are ignored (their weight is below exp(−ξ·window)). */
   windowDays: 1095,
   /** Ridge on team strengths, in units of one match played today; also makes the fit identifiable. */
@@ -29,23 +32,37 @@ export const DIXON_COLES_DEFAULTS: Record<string, number> = {
   newcomerRidge: 5,
   /** A team whose first match in the window comes this many days after the group's first is a newcomer. */
   newcomerGapDays: 90,
-  /** The prior is the mean of this many weakest teams. */
-  priorPoolSize: 3,
+  /** The prior is the mean of this many weakest teams (1 chosen over 3 and 5 on 2012-13..2014-15; bench/model-levers.ts). */
+  priorPoolSize: 1,
   /** ρ is searched on [rhoMin, rhoMax]. */
   rhoMin: -0.25,
   rhoMax: 0.1,
   /** Score grid size for the outcome probabilities. */
   maxGoals: 10,
+  /** 1: goal level, home advantage and ρ per competition (tiers differ); 0: one set per country group. */
+  perCompetition: 0,
+  /** Per-day decay of the recent matches that re-estimate the home advantage on its own; 0: off. */
+  homeShiftDecay: 0,
+  /** Ridge on that re-estimate, in matches played today. */
+  homeShiftRidge: 50,
 };
 
-/** Parameters of one country group. */
-export interface DixonColesGroup {
+/** Goal level, home advantage and low-score correction of one competition (or of the whole group). */
+export interface DixonColesLevel {
   mu: number;
   home: number;
   rho: number;
+  /** Recent correction to `home` (homeShiftDecay); absent when off. */
+  homeShift?: number;
+}
+
+/** Parameters of one country group; the group's own level is that of its top competition. */
+export interface DixonColesGroup extends DixonColesLevel {
   /** [attack, defence] of a team without history. */
   prior: [number, number];
   teams: Record<string, [number, number]>;
+  /** Per competition (perCompetition). */
+  competitions?: Record<string, DixonColesLevel>;
 }
 
 export interface DixonColesState {
@@ -78,6 +95,11 @@ export function fitDixonColes(
 /** One group's matches as flat arrays, plus who is a newcomer and who can anchor the prior. */
 class GroupData {
   readonly teams: string[];
+  /** Competitions with their own level: all of the group's (perCompetition), else one shared level. */
+  readonly levels: string[];
+  /** Per match: index into `levels`. */
+  readonly level: Int32Array;
+  readonly day: Float64Array;
   readonly home: Int32Array;
   readonly away: Int32Array;
   readonly homeGoals: Float64Array;
@@ -100,6 +122,11 @@ class GroupData {
     this.isNewcomer = this.teams.map((t) => firstDay.get(t)! - groupStart > hyper.newcomerGapDays);
 
     const n = matches.length;
+    const competitions = [...new Set(matches.map((m) => m.competition))].sort((a, b) => tierOf(a) - tierOf(b) || (a < b ? -1 : 1));
+    this.levels = hyper.perCompetition ? competitions : [competitions[0]];
+    const levelIndex = new Map(this.levels.map((c, i) => [c, i]));
+    this.level = new Int32Array(n);
+    this.day = new Float64Array(n);
     this.home = new Int32Array(n);
     this.away = new Int32Array(n);
     this.homeGoals = new Float64Array(n);
@@ -108,6 +135,8 @@ class GroupData {
     let totalWeight = 0;
     let goals = 0;
     matches.forEach((m, k) => {
+      this.level[k] = levelIndex.get(m.competition) ?? 0;
+      this.day[k] = asOfDay - dayNumber(m.date);
       this.home[k] = index.get(m.home)!;
       this.away[k] = index.get(m.away)!;
       this.homeGoals[k] = m.homeGoals;
@@ -133,22 +162,26 @@ class GroupData {
   }
 }
 
-// parameter layout: [μ, home, attack × T, defence × T]
-const ATT = 2;
+// parameter layout: [μ × L, home × L, attack × T, defence × T] for L levels (competitions) and T teams
 const MAX_PRIOR_PASSES = 8;
 const PRIOR_TOLERANCE = 1e-3;
 
+/** Offsets of the parameter blocks. */
+function layout(data: GroupData) {
+  const L = data.levels.length;
+  const ATT = 2 * L;
+  return { L, HOME: L, ATT, DEF: ATT + data.teams.length, size: ATT + 2 * data.teams.length };
+}
+
 function fitGroup(hyper: Record<string, number>, data: GroupData, warm?: DixonColesGroup): DixonColesGroup {
-  const T = data.teams.length;
-  const DEF = ATT + T;
+  const { L, HOME, ATT, DEF, size } = layout(data);
   let prior: [number, number] = warm ? warm.prior : [0, 0];
-  let x: Float64Array = new Float64Array(ATT + 2 * T);
-  if (warm) {
-    x[0] = warm.mu;
-    x[1] = warm.home;
-  } else {
-    x[0] = log(max(data.meanGoals, 1e-9));
-  }
+  let x: Float64Array = new Float64Array(size);
+  data.levels.forEach((c, l) => {
+    const level = warm?.competitions?.[c] ?? warm;
+    x[l] = level ? level.mu : log(max(data.meanGoals, 1e-9));
+    x[HOME + l] = level ? level.home : 0;
+  });
   data.teams.forEach((t, i) => {
     const start = warm?.teams[t] ?? (data.isNewcomer[i] ? prior : [0, 0]);
     x[ATT + i] = start[0];
@@ -170,14 +203,20 @@ function fitGroup(hyper: Record<string, number>, data: GroupData, warm?: DixonCo
   data.teams.forEach((t, i) => {
     strengths[t] = [x[ATT + i], x[DEF + i]];
   });
-  return { mu: x[0], home: x[1], rho: fitRho(hyper, data, x), prior, teams: strengths };
+  const levels = data.levels.map((_, l): DixonColesLevel => {
+    const level: DixonColesLevel = { mu: x[l], home: x[HOME + l], rho: fitRho(hyper, data, x, l) };
+    if (hyper.homeShiftDecay > 0) level.homeShift = fitHomeShift(hyper, data, x, l);
+    return level;
+  });
+  const group: DixonColesGroup = { ...levels[0], prior, teams: strengths };
+  if (L > 1 || hyper.perCompetition) group.competitions = Object.fromEntries(data.levels.map((c, l) => [c, levels[l]]));
+  return group;
 }
 
 /** Maximum of the weighted Poisson log-likelihood minus the ridge, by L-BFGS with the analytic gradient. */
 function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prior: [number, number], x0: Float64Array): Float64Array {
-  const { home, away, homeGoals, awayGoals, weight, totalWeight } = data;
-  const T = data.teams.length;
-  const DEF = ATT + T;
+  const { home, away, homeGoals, awayGoals, weight, totalWeight, level } = data;
+  const { HOME, ATT, DEF } = layout(data);
   const centre = new Float64Array(x0.length);
   const ridge = new Float64Array(x0.length);
   data.teams.forEach((_, i) => {
@@ -194,16 +233,17 @@ function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prio
     for (let k = 0; k < home.length; k++) {
       const h = home[k];
       const a = away[k];
-      const logH = x[0] + x[1] + x[ATT + h] + x[DEF + a];
-      const logA = x[0] + x[ATT + a] + x[DEF + h];
+      const l = level[k];
+      const logH = x[l] + x[HOME + l] + x[ATT + h] + x[DEF + a];
+      const logA = x[l] + x[ATT + a] + x[DEF + h];
       const lh = exp(logH);
       const la = exp(logA);
       ll += weight[k] * (homeGoals[k] * logH - lh + awayGoals[k] * logA - la);
       // ∂ll/∂log λ = w·(goals − λ): scattered onto every parameter in that linear predictor
       const rh = weight[k] * (homeGoals[k] - lh);
       const ra = weight[k] * (awayGoals[k] - la);
-      grad[0] -= rh + ra;
-      grad[1] -= rh;
+      grad[l] -= rh + ra;
+      grad[HOME + l] -= rh;
       grad[ATT + h] -= rh;
       grad[DEF + a] -= rh;
       grad[ATT + a] -= ra;
@@ -233,10 +273,11 @@ function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prio
   for (let k = 0; k < home.length; k++) {
     const h = home[k];
     const a = away[k];
-    const lh = weight[k] * exp(x0[0] + x0[1] + x0[ATT + h] + x0[DEF + a]);
-    const la = weight[k] * exp(x0[0] + x0[ATT + a] + x0[DEF + h]);
-    diag[0] += lh + la;
-    diag[1] += lh;
+    const l = level[k];
+    const lh = weight[k] * exp(x0[l] + x0[HOME + l] + x0[ATT + h] + x0[DEF + a]);
+    const la = weight[k] * exp(x0[l] + x0[ATT + a] + x0[DEF + h]);
+    diag[l] += lh + la;
+    diag[HOME + l] += lh;
     diag[ATT + h] += lh;
     diag[DEF + a] += lh;
     diag[ATT + a] += la;
@@ -248,31 +289,55 @@ function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prio
 
 /** Mean [attack, defence] of the weakest prior candidates, by attack − defence. */
 function weakestMean(data: GroupData, x: Float64Array, size: number): [number, number] {
-  const DEF = ATT + data.teams.length;
-  const weakest = [...data.priorCandidates]
-    .sort((i, j) => x[ATT + i] - x[DEF + i] - (x[ATT + j] - x[DEF + j]) || i - j)
-    .slice(0, max(1, size));
+  const { ATT, DEF } = layout(data);
+  const weakest = [...data.priorCandidates].sort((i, j) => x[ATT + i] - x[DEF + i] - (x[ATT + j] - x[DEF + j]) || i - j).slice(0, max(1, size));
   const mean = (offset: number) => weakest.reduce((s, i) => s + x[offset + i], 0) / weakest.length;
   return [mean(ATT), mean(DEF)];
 }
 
-/** ρ by a 1-D profile with the Poisson means held fixed: only the four low scores depend on it. */
-function fitRho(hyper: Record<string, number>, data: GroupData, x: Float64Array): number {
-  const DEF = ATT + data.teams.length;
+/** The fitted goal means of match k. */
+function means(data: GroupData, x: Float64Array, k: number): [number, number] {
+  const { HOME, ATT, DEF } = layout(data);
+  const h = data.home[k];
+  const a = data.away[k];
+  const l = data.level[k];
+  return [exp(x[l] + x[HOME + l] + x[ATT + h] + x[DEF + a]), exp(x[l] + x[ATT + a] + x[DEF + h])];
+}
+
+/** ρ of one level by a 1-D profile with the Poisson means held fixed: only the four low scores depend on it. */
+function fitRho(hyper: Record<string, number>, data: GroupData, x: Float64Array, l: number): number {
   const low: { w: number; hg: number; ag: number; lh: number; la: number }[] = [];
   for (let k = 0; k < data.home.length; k++) {
-    if (data.homeGoals[k] > 1 || data.awayGoals[k] > 1) continue;
-    const h = data.home[k];
-    const a = data.away[k];
-    low.push({
-      w: data.weight[k],
-      hg: data.homeGoals[k],
-      ag: data.awayGoals[k],
-      lh: exp(x[0] + x[1] + x[ATT + h] + x[DEF + a]),
-      la: exp(x[0] + x[ATT + a] + x[DEF + h]),
-    });
+    if (data.level[k] !== l || data.homeGoals[k] > 1 || data.awayGoals[k] > 1) continue;
+    const [lh, la] = means(data, x, k);
+    low.push({ w: data.weight[k], hg: data.homeGoals[k], ag: data.awayGoals[k], lh, la });
   }
   return goldenSectionMax((r) => low.reduce((s, m) => s + m.w * log(tau(m.hg, m.ag, m.lh, m.la, r)), 0), hyper.rhoMin, hyper.rhoMax);
+}
+
+/**
+ * A correction to one level's home advantage from its recent matches alone (weights decaying by
+ * homeShiftDecay per day), the team strengths held fixed: Newton steps on the home side's Poisson
+ * log-likelihood in the shift, with a ridge towards no shift.
+ */
+function fitHomeShift(hyper: Record<string, number>, data: GroupData, x: Float64Array, l: number): number {
+  let goals = 0;
+  let expected = 0;
+  for (let k = 0; k < data.home.length; k++) {
+    if (data.level[k] !== l) continue;
+    const w = exp(-hyper.homeShiftDecay * data.day[k]);
+    goals += w * data.homeGoals[k];
+    expected += w * means(data, x, k)[0];
+  }
+  let shift = 0;
+  for (let i = 0; i < 20; i++) {
+    const gradient = goals - expected * exp(shift) - hyper.homeShiftRidge * shift;
+    const curvature = expected * exp(shift) + hyper.homeShiftRidge;
+    const step = gradient / curvature;
+    shift += step;
+    if (abs(step) < 1e-9) break;
+  }
+  return shift;
 }
 
 /** The Dixon–Coles low-score correction (kept positive so that its log is defined for any ρ). */
@@ -287,11 +352,12 @@ function tau(h: number, a: number, lh: number, la: number, rho: number): number 
 
 export function forecastDixonColes(state: DixonColesState, hyper: Record<string, number>, fixture: Fixture): Forecast {
   const g = groupParams(state, fixture);
+  const level = g.competitions?.[fixture.competition] ?? g;
   const [attH, defH] = strengths(state, fixture.home, g);
   const [attA, defA] = strengths(state, fixture.away, g);
-  const lh = exp(g.mu + g.home + attH + defA);
-  const la = exp(g.mu + attA + defH);
-  return { ...outcomeProbabilities(lh, la, g.rho, hyper.maxGoals), expHomeGoals: lh, expAwayGoals: la, expGoalDiff: lh - la };
+  const lh = exp(level.mu + level.home + (level.homeShift ?? 0) + attH + defA);
+  const la = exp(level.mu + attA + defH);
+  return { ...outcomeProbabilities(lh, la, level.rho, hyper.maxGoals), expHomeGoals: lh, expAwayGoals: la, expGoalDiff: lh - la };
 }
 
 /**
@@ -303,7 +369,7 @@ function groupParams(state: DixonColesState, fixture: Fixture): DixonColesGroup 
   if (direct) return direct;
   const all = Object.values(state.groups);
   const mean = (f: (g: DixonColesGroup) => number) => all.reduce((s, g) => s + f(g), 0) / all.length;
-  return { mu: mean((g) => g.mu), home: mean((g) => g.home), rho: mean((g) => g.rho), prior: [0, 0], teams: {} };
+  return { mu: mean((g) => g.mu), home: mean((g) => g.home + (g.homeShift ?? 0)), rho: mean((g) => g.rho), prior: [0, 0], teams: {} };
 }
 
 function groupOfTeam(state: DixonColesState, team: string): DixonColesGroup | undefined {

@@ -10,6 +10,10 @@ export const ELO_DEFAULTS: Record<string, number> = {
   /** Home advantage in rating points, used in the expected score of the update. */
   homeAdvantage: 60,
   initialRating: 1500,
+  /** A promoted side starts at the mean of the previous season's bottom five (5 chosen over 1 and 3 on 2012-13..2014-15). */
+  entryPoolSize: 5,
+  /** 0: the World Football Elo goal-margin multiplier; p > 0: (1 + margin)^p (Hvattum & Arntzen's goal-based Elo). */
+  marginPower: 0,
 };
 
 export const ELO_RULES: RatingRules = {
@@ -19,7 +23,8 @@ export const ELO_RULES: RatingRules = {
   update(home, away, homeGoals, awayGoals, hyper) {
     const expected = 1 / (1 + 10 ** (-(home[0] + hyper.homeAdvantage - away[0]) / 400));
     const actual = homeGoals > awayGoals ? 1 : homeGoals === awayGoals ? 0.5 : 0;
-    const delta = hyper.k * marginMultiplier(Math.abs(homeGoals - awayGoals)) * (actual - expected);
+    const margin = Math.abs(homeGoals - awayGoals);
+    const delta = hyper.k * (hyper.marginPower > 0 ? (1 + margin) ** hyper.marginPower : marginMultiplier(margin)) * (actual - expected);
     home[0] += delta;
     away[0] -= delta;
   },

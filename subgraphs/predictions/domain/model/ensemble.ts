@@ -17,11 +17,14 @@ export const WEIGHT_KEYS: Record<ComponentKind, string> = {
   'pi-ratings': 'wPiRatings',
 };
 
-/** Fitted on 2012-13..2014-15 (each league from its third season in the data), rounded. */
+/**
+ * Fitted on the walk-forward forecasts of 2012-13..2014-15 (each league from its third season in the
+ * data) of the components with their defaults, rounded; bench/model-levers.ts reproduces them.
+ */
 export const ENSEMBLE_DEFAULTS: Record<string, number> = {
-  wDixonColes: 0.61,
-  wElo: 0.27,
-  wPiRatings: 0.12,
+  wDixonColes: 0.58,
+  wElo: 0.08,
+  wPiRatings: 0.34,
 };
 
 export interface EnsembleState {

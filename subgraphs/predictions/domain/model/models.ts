@@ -44,9 +44,7 @@ export function fitModel(spec: ModelSpec, matches: readonly TrainingMatch[], opt
 
   if (spec.kind === 'ensemble') {
     const previous = (warm?.state as EnsembleState | undefined)?.components ?? [];
-    const components = ENSEMBLE_COMPONENTS.map((kind) =>
-      fitModel({ kind }, before, { asOf: opts.asOf, warmStart: previous.find((c) => c.kind === kind) }),
-    );
+    const components = ENSEMBLE_COMPONENTS.map((kind) => fitModel({ kind }, before, { asOf: opts.asOf, warmStart: previous.find((c) => c.kind === kind) }));
     const state: EnsembleState = { components };
     return {
       kind: spec.kind,
@@ -84,7 +82,10 @@ export function forecast(model: FittedModel, fixture: Fixture): Forecast {
   if (model.kind === 'dixon-coles') return forecastDixonColes(model.state as DixonColesState, model.hyper, fixture);
   if (model.kind === 'ensemble') {
     const { components } = model.state as EnsembleState;
-    return combineForecasts(components.map((c) => forecast(c, fixture)), ensembleWeights(model.hyper));
+    return combineForecasts(
+      components.map((c) => forecast(c, fixture)),
+      ensembleWeights(model.hyper),
+    );
   }
   throw new Error(`unknown model kind "${model.kind}"`);
 }

@@ -63,9 +63,10 @@ export function fitOrderedLogit(samples: readonly LogitSample[], start: OrderedL
   return { beta: x[0], cut1: x[1], cut2: x[1] + exp(x[2]) };
 }
 
-export function orderedLogitProbabilities(model: OrderedLogit, x: number): { pHome: number; pDraw: number; pAway: number } {
-  const pAway = sigmoid(model.cut1 - model.beta * x);
-  const notHome = sigmoid(model.cut2 - model.beta * x);
+/** `shift` moves the latent variable towards the home side (a home-advantage correction). */
+export function orderedLogitProbabilities(model: OrderedLogit, x: number, shift = 0): { pHome: number; pDraw: number; pAway: number } {
+  const pAway = sigmoid(model.cut1 - model.beta * x - shift);
+  const notHome = sigmoid(model.cut2 - model.beta * x - shift);
   return { pHome: 1 - notHome, pDraw: notHome - pAway, pAway };
 }
 

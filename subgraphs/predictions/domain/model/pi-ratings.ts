@@ -5,12 +5,16 @@
  */
 import { RATING_MODEL_DEFAULTS, type RatingRules } from './rating-model';
 
+/**
+ * λ and γ were chosen on the seasons 2012-13..2014-15 (bench/model-levers.ts); the paper's values are
+ * λ = 0.035, γ = 0.7.
+ */
 export const PI_DEFAULTS: Record<string, number> = {
   ...RATING_MODEL_DEFAULTS,
   /** Learning rate. */
-  lambda: 0.035,
+  lambda: 0.045,
   /** How much a home result moves the away rating and vice versa. */
-  gamma: 0.7,
+  gamma: 1,
   /** Base and scale of the rating → expected goal-difference map. */
   b: 10,
   c: 3,

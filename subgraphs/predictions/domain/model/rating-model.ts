@@ -8,7 +8,8 @@
  * the optimiser's tolerance. Past matches are kept for the ordered logit only as time-weighted
  * outcome counts per covariate bin, which keeps the state small.
  */
-import { dayNumber, groupOf, seasonOf, tierOf } from './data';
+import { addDays, compareMatches, dayNumber, groupOf, seasonOf, tierOf } from './data';
+import { goldenSectionMax } from './optimise';
 import { fitOrderedLogit, orderedLogitProbabilities, UNTRAINED_LOGIT, type LogitSample, type OrderedLogit } from './ordered-logit';
 import type { Fixture, Forecast, TrainingMatch } from './types';
 
@@ -31,6 +32,14 @@ export const RATING_MODEL_DEFAULTS: Record<string, number> = {
   outcomeDecay: 0.0005,
   /** Seasons at the start of a competition's data whose matches do not train the logit (ratings still flat). */
   burnInSeasons: 1,
+  /** 1: one ordered logit per competition (home advantage and draw rate differ between tiers); 0: one per country group. */
+  logitPerCompetition: 0,
+  /** Per-day decay of the recent results that re-centre the home advantage (a latent shift); 0: no shift. */
+  homeShiftDecay: 0,
+  /** Ridge on that shift, in matches played today: how strongly it is pulled back to no shift. */
+  homeShiftRidge: 50,
+  /** Share of the distance to the pool's mean rating that every team gives up when a season starts. */
+  seasonRegression: 0,
 };
 
 interface Pool {
@@ -53,6 +62,11 @@ interface GroupOutcome {
   /** Expected goal difference = slope · (pHome − pAway): the sign always agrees with the favourite. */
   goalDiffSlope: number;
   meanGoals: number;
+  /** Outcome counts per covariate bin with the fast home-shift decay, weighted relative to `recentDay`. */
+  recent?: Record<string, [number, number, number]>;
+  recentDay?: number;
+  /** Latent shift towards the home side fitted on the recent counts (0 when off). */
+  shift?: number;
 }
 
 export interface RatingState {
@@ -86,8 +100,44 @@ export function fitRatingModel(
   for (let i = start; i < matches.length; i++) processMatch(rules, hyper, state, matches[i]);
   state.asOf = asOf;
   state.matchCount = matches.length;
-  for (const g of Object.keys(state.outcome).sort()) refitOutcome(state.outcome[g], rules.binWidth);
+  for (const g of Object.keys(state.outcome).sort()) refitOutcome(state.outcome[g], rules.binWidth, hyper, dayNumber(asOf));
   return state;
+}
+
+/**
+ * Takes results that arrived after the fit into the ratings by the rating rule itself, in date
+ * order, then refits the ordered logits: when the results are dated after every match already in
+ * the state, the ratings are bit-for-bit those of a fit on all the data. A late result of an
+ * earlier date is applied now, as a live system would.
+ */
+export function continueRatingModel(rules: RatingRules, hyper: Record<string, number>, state: RatingState, results: readonly TrainingMatch[]): RatingState {
+  if (results.length === 0) return state;
+  const next = structuredClone(state);
+  const sorted = [...results].sort(compareMatches);
+  for (const m of sorted) processMatch(rules, hyper, next, m);
+  next.matchCount += sorted.length;
+  const after = addDays(sorted[sorted.length - 1].date, 1);
+  if (after > next.asOf) next.asOf = after;
+  for (const g of Object.keys(next.outcome).sort()) refitOutcome(next.outcome[g], rules.binWidth, hyper, dayNumber(next.asOf));
+  return next;
+}
+
+/** Outcomes are modelled per competition or per country group (hyper.logitPerCompetition). */
+function outcomeKey(competition: string, hyper: Record<string, number>): string {
+  return hyper.logitPerCompetition ? competition : groupOf(competition);
+}
+
+/** Rescales the recent counts to weights relative to `day` when their exponent grows large (or when asked). */
+function rebaseRecent(out: GroupOutcome, day: number, decay: number, force = false): void {
+  if (out.recent === undefined || out.recentDay === undefined) {
+    out.recent = {};
+    out.recentDay = day;
+    return;
+  }
+  if (!force && decay * (day - out.recentDay) < 200) return;
+  const scale = Math.exp(-decay * (day - out.recentDay));
+  for (const counts of Object.values(out.recent)) for (let i = 0; i < 3; i++) counts[i] *= scale;
+  out.recentDay = day;
 }
 
 function processMatch(rules: RatingRules, hyper: Record<string, number>, state: RatingState, m: TrainingMatch): void {
@@ -95,8 +145,9 @@ function processMatch(rules: RatingRules, hyper: Record<string, number>, state: 
   let pool = state.pools[m.competition];
   if (!pool) {
     pool = state.pools[m.competition] = { season, previousSeason: null, seasonsSeen: 1, entryLow: null, entryHigh: null, teams: {} };
-  } else if (pool.season !== season) {
+  } else if (season > pool.season) {
     Object.assign(pool, entryRatings(pool, hyper.entryPoolSize));
+    if (hyper.seasonRegression > 0) regressToMean(pool, hyper.seasonRegression);
     pool.previousSeason = pool.season;
     pool.season = season;
     pool.seasonsSeen++;
@@ -105,19 +156,38 @@ function processMatch(rules: RatingRules, hyper: Record<string, number>, state: 
   const away = joinIfNeeded(rules, hyper, state, pool, m.competition, m.away, season);
 
   if (pool.seasonsSeen > hyper.burnInSeasons) {
-    const g = groupOf(m.competition);
-    const out = (state.outcome[g] ??= { bins: {}, weight: 0, goals: 0, logit: UNTRAINED_LOGIT, goalDiffSlope: 0, meanGoals: 0 });
-    const w = Math.exp(hyper.outcomeDecay * (dayNumber(m.date) - WEIGHT_EPOCH));
+    const out = (state.outcome[outcomeKey(m.competition, hyper)] ??= { bins: {}, weight: 0, goals: 0, logit: UNTRAINED_LOGIT, goalDiffSlope: 0, meanGoals: 0 });
+    const day = dayNumber(m.date);
+    const w = Math.exp(hyper.outcomeDecay * (day - WEIGHT_EPOCH));
     const key = String(Math.round(rules.covariate(home, away, hyper) / rules.binWidth));
     const bin = (out.bins[key] ??= [0, 0, 0, 0]);
-    bin[m.homeGoals > m.awayGoals ? 0 : m.homeGoals === m.awayGoals ? 1 : 2] += w;
+    const result = m.homeGoals > m.awayGoals ? 0 : m.homeGoals === m.awayGoals ? 1 : 2;
+    bin[result] += w;
     bin[3] += w * (m.homeGoals - m.awayGoals);
     out.weight += w;
     out.goals += w * (m.homeGoals + m.awayGoals);
+    if (hyper.homeShiftDecay > 0) {
+      rebaseRecent(out, day, hyper.homeShiftDecay);
+      (out.recent![key] ??= [0, 0, 0])[result] += Math.exp(hyper.homeShiftDecay * (day - out.recentDay!));
+    }
   }
   rules.update(home, away, m.homeGoals, m.awayGoals, hyper);
-  state.lastCompetition[m.home] = m.competition;
-  state.lastCompetition[m.away] = m.competition;
+  // a late result of an earlier season (live updates) says nothing about where the teams play now
+  if (season === pool.season) {
+    state.lastCompetition[m.home] = m.competition;
+    state.lastCompetition[m.away] = m.competition;
+  }
+}
+
+/** Pulls the ratings of the season just ended towards their mean (ratings carry over only in part). */
+function regressToMean(pool: Pool, share: number): void {
+  const finished = Object.keys(pool.teams)
+    .sort()
+    .map((t) => pool.teams[t])
+    .filter((t) => t.season === pool.season);
+  if (finished.length === 0) return;
+  const centre = mean(finished.map((t) => t.rating));
+  for (const t of finished) t.rating.forEach((r, i) => (t.rating[i] = r + share * (centre[i] - r)));
 }
 
 /** Entry ratings for a new season: the mean of the bottom / top N final ratings of the season just ended. */
@@ -144,8 +214,9 @@ function joinIfNeeded(
   season: string,
 ): number[] {
   const current = pool.teams[team];
-  if (current && (current.season === season || current.season === pool.previousSeason)) {
-    current.season = season;
+  // (a season earlier than the team's own only comes with a late result, applied live)
+  if (current && (current.season >= season || current.season === pool.previousSeason)) {
+    if (season > current.season) current.season = season;
     return current.rating;
   }
   const rating = [...(entryFor(pool, competition, state.lastCompetition[team]) ?? rules.initial(hyper))];
@@ -159,7 +230,7 @@ function entryFor(entries: Pick<Pool, 'entryLow' | 'entryHigh'>, competition: st
   return fromAbove ? entries.entryHigh : entries.entryLow;
 }
 
-function refitOutcome(out: GroupOutcome, binWidth: number): void {
+function refitOutcome(out: GroupOutcome, binWidth: number, hyper: Record<string, number>, asOfDay: number): void {
   // sorted so that sums, hence the fit, do not depend on the order bins were created in
   const bins = Object.keys(out.bins)
     .map(Number)
@@ -178,6 +249,24 @@ function refitOutcome(out: GroupOutcome, binWidth: number): void {
   }
   out.goalDiffSlope = den > 0 ? num / den : 0;
   out.meanGoals = out.weight > 0 ? out.goals / out.weight : 0;
+  if (hyper.homeShiftDecay > 0 && out.recent) {
+    rebaseRecent(out, asOfDay, hyper.homeShiftDecay, true);
+    const recent = Object.entries(out.recent).map(([k, counts]) => ({ x: Number(k) * binWidth, counts }));
+    // maximum of the recent log-likelihood in the shift, minus the ridge towards no shift
+    out.shift = goldenSectionMax(
+      (shift) => {
+        let ll = -0.5 * hyper.homeShiftRidge * shift * shift;
+        for (const { x, counts } of recent) {
+          const p = orderedLogitProbabilities(out.logit, x, shift);
+          ll += counts[0] * Math.log(p.pHome) + counts[1] * Math.log(p.pDraw) + counts[2] * Math.log(p.pAway);
+        }
+        return ll;
+      },
+      -1,
+      1,
+      1e-4,
+    );
+  }
 }
 
 /** Smallest expected goals per side when the goal difference is split around the mean total. */
@@ -188,16 +277,26 @@ export function forecastRatingModel(rules: RatingRules, hyper: Record<string, nu
   const home = ratingAt(rules, hyper, state, fixture.competition, fixture.home, season);
   const away = ratingAt(rules, hyper, state, fixture.competition, fixture.away, season);
   const out =
-    state.outcome[groupOf(fixture.competition)] ??
-    state.outcome[groupOf(state.lastCompetition[fixture.home] ?? '')] ??
-    state.outcome[groupOf(state.lastCompetition[fixture.away] ?? '')];
-  const probs = orderedLogitProbabilities(out?.logit ?? UNTRAINED_LOGIT, rules.covariate(home, away, hyper));
+    outcomeFor(state, fixture.competition, hyper) ??
+    outcomeFor(state, state.lastCompetition[fixture.home] ?? '', hyper) ??
+    outcomeFor(state, state.lastCompetition[fixture.away] ?? '', hyper);
+  const probs = orderedLogitProbabilities(out?.logit ?? UNTRAINED_LOGIT, rules.covariate(home, away, hyper), out?.shift ?? 0);
   const diff = (out?.goalDiffSlope ?? 0) * (probs.pHome - probs.pAway);
   // ratings carry no goal scale of their own: split the group's mean total around the difference
   const total = out?.meanGoals ?? 0;
   const awayGoals = Math.max((total - diff) / 2, MIN_EXPECTED_GOALS);
   const homeGoals = Math.max(awayGoals + diff, MIN_EXPECTED_GOALS);
   return { ...probs, expHomeGoals: homeGoals, expAwayGoals: homeGoals - diff, expGoalDiff: diff };
+}
+
+/** The competition's outcome model, else one of its country group's (a competition new to the data). */
+function outcomeFor(state: RatingState, competition: string, hyper: Record<string, number>): GroupOutcome | undefined {
+  const own = state.outcome[outcomeKey(competition, hyper)];
+  if (own || !hyper.logitPerCompetition) return own;
+  const sibling = Object.keys(state.outcome)
+    .sort()
+    .find((c) => groupOf(c) === groupOf(competition));
+  return sibling === undefined ? undefined : state.outcome[sibling];
 }
 
 /**

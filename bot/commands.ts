@@ -1,0 +1,155 @@
+import { Composer, type Context } from 'grammy';
+import { matchCompetition, parsePairing } from './parse';
+import type { Competition, PredictionsClient, TeamName } from './predictions-client';
+import {
+  NEXTMATCH_USAGE,
+  PREDICT_USAGE,
+  competitionChoiceReply,
+  escapeHtml,
+  expiredButtonReply,
+  nextMatchReply,
+  noScheduledMatchReply,
+  pairingForecastReply,
+  teamQuestionReply,
+  type Reply,
+  type Side,
+  type UnsettledTeam,
+} from './replies';
+
+/** The bot's commands: the menu (`setMyCommands`) and /help are both made from this list. */
+export const COMMANDS = [
+  { command: 'predict', args: '<home team> vs <away team>', description: 'Predicted outcome, probabilities and goal difference of a match' },
+  { command: 'nextmatch', args: '[competition]', description: 'The next scheduled match and its prediction' },
+  { command: 'help', args: '', description: 'Every command with what it does' },
+  { command: 'start', args: '', description: 'Greeting' },
+] as const;
+
+export interface CommandDeps {
+  predictions: PredictionsClient;
+  /** IANA zone of the kick-off times shown. */
+  timeZone: string;
+}
+
+/** The gateway request id of an update: its log lines and the bot's share the update id. */
+export const requestIdOf = (ctx: Context) => `telegram-${ctx.update.update_id}`;
+
+export function helpReply(): Reply {
+  const lines = COMMANDS.map((c) => `/${c.command}${c.args ? ` ${escapeHtml(c.args)}` : ''} — ${c.description}`);
+  return {
+    text: [
+      ...lines,
+      '',
+      'Team names may be short, misspelt or without accents: “Man Utd”, “spurs”, “munchen”. Between them: vs, v, - or –.',
+      'Competitions: en.1, en.2, de.1, es.1, it.1, fr.1, or a name such as “Premier League”.',
+    ].join('\n'),
+  };
+}
+
+export function startReply(firstName: string | undefined): Reply {
+  const hello = firstName ? `Hello ${escapeHtml(firstName)}!` : 'Hello!';
+  return {
+    text: `${hello} I predict football matches in six European leagues: the likely outcome, its probability and the expected goal difference.\nSend /help to see the commands.`,
+  };
+}
+
+/** A team as a command names it: what the user typed, or (from a button) its id. */
+type TeamRef = { name: string } | { id: number };
+
+/**
+ * Button data (at most 64 bytes): `p:<home id>:<away>`, the away side an id or `=<name as typed>`.
+ * A button always settles the home side first, so the home side is always an id.
+ */
+function pickData(home: number, away: TeamRef): string | undefined {
+  const data = `p:${home}:${'id' in away ? away.id : `=${away.name}`}`;
+  return Buffer.byteLength(data) <= 64 ? data : undefined;
+}
+
+export async function predictPairing(deps: CommandDeps, home: TeamRef, away: TeamRef, requestId: string): Promise<Reply> {
+  const nameOf = (ref: TeamRef) => ('name' in ref ? ref.name : undefined);
+  const resolved = await deps.predictions.resolveTeams({ home: nameOf(home), away: nameOf(away) }, requestId);
+  const ids: Partial<Record<Side, number>> = {};
+  const unsettled: UnsettledTeam[] = [];
+  for (const [side, ref] of [
+    ['home', home],
+    ['away', away],
+  ] as const) {
+    if ('id' in ref) {
+      ids[side] = ref.id;
+      continue;
+    }
+    const r = resolved[side]!;
+    if (r.status === 'FOUND' && r.team) ids[side] = r.team.id;
+    else unsettled.push({ side, query: ref.name, ambiguous: r.status === 'AMBIGUOUS', candidates: r.candidates });
+  }
+  if (unsettled.length > 0) {
+    const asking = unsettled[0].side;
+    return teamQuestionReply(unsettled, (team: TeamName) =>
+      asking === 'home' ? pickData(team.id, ids.away !== undefined ? { id: ids.away } : away) : pickData(ids.home!, { id: team.id }),
+    );
+  }
+  const forecast = await deps.predictions.predictPairing(ids.home!, ids.away!, requestId);
+  const competitions = await deps.predictions.competitions(requestId);
+  const competition = competitions.find((c) => c.code === forecast.competition);
+  return pairingForecastReply(forecast, competition?.name ?? forecast.competition, deps.timeZone);
+}
+
+export async function predictCommand(deps: CommandDeps, args: string, requestId: string): Promise<Reply> {
+  const pairing = parsePairing(args);
+  if (!pairing) return { text: PREDICT_USAGE };
+  return predictPairing(deps, { name: pairing.home }, { name: pairing.away }, requestId);
+}
+
+async function nextMatchIn(deps: CommandDeps, competition: Competition | undefined, requestId: string): Promise<Reply> {
+  const match = await deps.predictions.nextMatch(competition?.code, requestId);
+  return match ? nextMatchReply(match, deps.timeZone) : noScheduledMatchReply(competition);
+}
+
+export async function nextMatchCommand(deps: CommandDeps, args: string, requestId: string): Promise<Reply> {
+  const query = args.trim();
+  if (!query) return nextMatchIn(deps, undefined, requestId);
+  const competitions = await deps.predictions.competitions(requestId);
+  const found = matchCompetition(query, competitions);
+  if (found.kind === 'found') return nextMatchIn(deps, found.competition, requestId);
+  const reply = competitionChoiceReply(query, found.kind === 'ambiguous' ? found.candidates : competitions, found.kind === 'ambiguous');
+  return found.kind === 'ambiguous' ? reply : { ...reply, text: `${reply.text}\n${NEXTMATCH_USAGE}` };
+}
+
+/** What a button press asks for; undefined for data this bot never sent (or no longer understands). */
+export async function buttonReply(deps: CommandDeps, data: string, requestId: string): Promise<Reply | undefined> {
+  const pick = /^p:(\d+):(?:(\d+)|=(.+))$/s.exec(data);
+  if (pick) {
+    const away: TeamRef = pick[2] !== undefined ? { id: Number(pick[2]) } : { name: pick[3] };
+    return predictPairing(deps, { id: Number(pick[1]) }, away, requestId);
+  }
+  const next = /^n:(.+)$/.exec(data);
+  if (next) {
+    const competition = (await deps.predictions.competitions(requestId)).find((c) => c.code === next[1]);
+    return competition ? nextMatchIn(deps, competition, requestId) : undefined;
+  }
+  return undefined;
+}
+
+const HTML = { parse_mode: 'HTML' as const, link_preview_options: { is_disabled: true } };
+
+export const sendReply = (ctx: Context, reply: Reply) => ctx.reply(reply.text, { ...HTML, reply_markup: reply.keyboard });
+
+/** The commands, the buttons and a hint for anything else said to the bot in a private chat. */
+export function commandHandlers(deps: CommandDeps): Composer<Context> {
+  const commands = new Composer<Context>();
+  commands.command('start', (ctx) => sendReply(ctx, startReply(ctx.from?.first_name)));
+  commands.command('help', (ctx) => sendReply(ctx, helpReply()));
+  commands.command('predict', async (ctx) => sendReply(ctx, await predictCommand(deps, ctx.match, requestIdOf(ctx))));
+  commands.command('nextmatch', async (ctx) => sendReply(ctx, await nextMatchCommand(deps, ctx.match, requestIdOf(ctx))));
+  commands.on('callback_query:data', async (ctx) => {
+    // stops the button's spinner at once; the answer replaces the question
+    await ctx.answerCallbackQuery();
+    const reply = (await buttonReply(deps, ctx.callbackQuery.data, requestIdOf(ctx))) ?? expiredButtonReply;
+    await ctx.editMessageText(reply.text, { ...HTML, reply_markup: reply.keyboard });
+  });
+  commands.chatType('private').on('message:text', async (ctx) => {
+    const command = /^\/(\S+)/.exec(ctx.message.text)?.[1];
+    const text = command ? `I don't know /${escapeHtml(command)}. Send /help for the commands.` : 'Send /help to see what I can do.';
+    await sendReply(ctx, { text });
+  });
+  return commands;
+}

@@ -1,0 +1,34 @@
+// One lint configuration for the whole repository: typescript-eslint's type-checked recommendations.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', '.cache/**', '**/build/**', 'schema/**', 'data/**', 'coverage/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // reports assertions on `let` variables assigned inside loops that tsc itself then requires
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      // Apollo Server's plugin hooks and context functions are async by signature, with or without an await
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Tests read JSON bodies of real HTTP responses: their shape is what the assertions check, so
+    // typing each one first would only restate the assertion.
+    files: ['test/**/*.ts', '**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+);

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { html, type Raw } from '../../../lib/html';
+import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
+import { adminPage, csrfInput, table } from './layout';
+
+/**
+ * The admin console's banking pages: virtual accounts, rail and mobile-money movements (a stuck
+ * pending one can be voided: the ledger releases its hold) and the providers' webhooks as received.
+ */
+
+const siteName = (input: RouteInput) => (input.req.app.locals.siteName as string | undefined) ?? 'Finance Node';
+const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) + ' UTC' : '—');
+
+function page(
+  input: RouteInput,
+  title: string,
+  user: string | undefined,
+  body: Raw,
+  opts: { status?: number; banners?: { level: 'error' | 'ok'; text: string }[] } = {},
+): Reply {
+  return {
+    kind: 'html',
+    status: opts.status,
+    html: adminPage(
+      { title, siteName: siteName(input), user, csrfToken: input.csrfToken, banners: opts.banners, breadcrumbs: [{ label: 'Banking' }, { label: title }] },
+      html`<a class="back" href="/admin/">← Back to the dashboard</a>${body}`,
+    ),
+  };
+}
+
+/** Not signed in → the sign-in page; any other failure (read-only, not pending…) → the message on a page. */
+const pageError =
+  (title: string) =>
+  (error: RouteError, input: RouteInput): Reply =>
+    error.status === 401
+      ? { kind: 'redirect', status: 302, location: `/admin/login/?next=${encodeURIComponent(input.req.originalUrl)}` }
+      : page(input, title, undefined, html``, { status: error.status, banners: [{ level: 'error', text: error.message }] });
+
+type AdminUser = { nodeAdminUser?: { username: string } };
+
+interface MovementData {
+  id: string;
+  kind: string;
+  status: string;
+  provider: string;
+  failureReason: string | null;
+  ledgerTransferId: string;
+  createdAt: string;
+  amount: { amount: string; currency: string };
+}
+
+const STATUSES = ['pending', 'posted', 'voided'] as const;
+
+export const bankingAdminRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/admin/banking/virtualaccount/',
+    summary: 'Admin console: virtual accounts',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminVirtualAccounts',
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: AdminUser & {
+        adminVirtualAccounts: {
+          id: string;
+          currency: string;
+          rail: string;
+          accountNumber: string;
+          bankCode: string;
+          bankName: string;
+          holderName: string;
+          createdAt: string;
+        }[];
+      },
+      input,
+    ) =>
+      page(
+        input,
+        'Virtual accounts',
+        data.nodeAdminUser?.username,
+        table(
+          'Virtual accounts',
+          ['Account number', 'Currency', 'Rail', 'Bank', 'Holder', 'Opened'],
+          data.adminVirtualAccounts.map((a) => [
+            html`<code>${a.accountNumber}</code>`,
+            a.currency,
+            a.rail,
+            `${a.bankName} (${a.bankCode})`,
+            a.holderName,
+            when(a.createdAt),
+          ]),
+        ),
+      ),
+    respondError: pageError('Virtual accounts'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/banking/movement/',
+    summary: 'Admin console: rail and mobile money transfers',
+    description: '`?status=pending|posted|voided` filters; a pending one has a Void button (for a transfer the provider never answered).',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminBankingMovements',
+    query: z.object({ status: z.enum(STATUSES).optional(), voided: z.string().optional() }),
+    variables: ({ query }: { query: { status?: string } }) => ({ status: query.status ?? null }),
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (data: AdminUser & { adminBankingMovements: MovementData[] }, input) =>
+      page(
+        input,
+        'Transfers',
+        data.nodeAdminUser?.username,
+        html`<p>${['all', ...STATUSES].map((s) => html`<a href="/admin/banking/movement/${s === 'all' ? '' : `?status=${s}`}">${s}</a> `)}</p>
+          ${table(
+            'Transfers',
+            ['Transfer', 'Created', 'Type', 'Provider', 'Amount', 'Status', 'Reason', ''],
+            data.adminBankingMovements.map((m) => [
+              html`<code>${m.id}</code>`,
+              when(m.createdAt),
+              m.kind,
+              m.provider,
+              `${m.amount.amount} ${m.amount.currency}`,
+              m.status,
+              m.failureReason ?? '',
+              m.status === 'pending'
+                ? html`<form method="post" action="/admin/banking/movement/${m.id}/void/">
+                    ${csrfInput(input.csrfToken)}<button type="submit">Void</button>
+                  </form>`
+                : '',
+            ]),
+          )}`,
+        { banners: (input.query as { voided?: string }).voided ? [{ level: 'ok', text: 'The transfer was voided: its hold is released.' }] : [] },
+      ),
+    respondError: pageError('Transfers'),
+  },
+  {
+    method: 'POST',
+    path: '/admin/banking/movement/:id/void/',
+    summary: 'Admin console: void a stuck pending transfer',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminVoidBankingMovement',
+    consumes: 'form',
+    csrf: true,
+    params: z.object({ id: z.string().uuid() }),
+    body: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    variables: ({ params }: { params: { id: string } }) => ({ id: params.id }),
+    response: { status: 302, description: 'Voided: back to the list' },
+    respond: () => ({ kind: 'redirect', status: 302, location: '/admin/banking/movement/?voided=1' }),
+    respondError: pageError('Void a transfer'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/banking/event/',
+    summary: "Admin console: providers' webhooks",
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminBankingEvents',
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: AdminUser & {
+        adminBankingEvents: { provider: string; eventId: string; type: string; outcome: string | null; receivedAt: string; processedAt: string | null }[];
+      },
+      input,
+    ) =>
+      page(
+        input,
+        'Provider events',
+        data.nodeAdminUser?.username,
+        table(
+          'Provider events',
+          ['Provider', 'Event', 'Type', 'Outcome', 'Received', 'Processed'],
+          data.adminBankingEvents.map((e) => [e.provider, html`<code>${e.eventId}</code>`, e.type, e.outcome ?? '—', when(e.receivedAt), when(e.processedAt)]),
+        ),
+      ),
+    respondError: pageError('Provider events'),
+  },
+];

@@ -1,0 +1,156 @@
+import type { Request } from 'express';
+import { html, type Raw } from '../../../lib/html';
+import type { AuthorisationView, CardView } from '../../../subgraphs/cards/domain/cards';
+import type { DepositView, SwapView } from '../../../subgraphs/crypto/domain/crypto';
+import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
+import { adminPage } from './layout';
+
+/**
+ * Admin console pages of the cards and crypto modules: read-only lists (cards masked, never a full
+ * number), each with a back link to the dashboard. Registered in admin/routes.ts with one line.
+ */
+
+const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
+const when = (iso: string | Date | null | undefined) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—');
+const amount = (m: { amount: string; currency: string } | null) => (m ? `${m.amount} ${m.currency}` : '—');
+
+function listPage(input: RouteInput, title: string, head: string[], rows: unknown[][], user?: string, status?: number, error?: string): Reply {
+  const body: Raw = html`<a class="back" href="/admin/">← Back to the dashboard</a>
+    <div class="module">
+      <table>
+        <caption>
+          ${title}
+        </caption>
+        <thead>
+          <tr>
+            ${head.map((h) => html`<th scope="col">${h}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${
+            rows.length
+              ? rows.map(
+                  (r) =>
+                    html`<tr>
+                      ${r.map((c) => html`<td>${c}</td>`)}
+                    </tr>`,
+                )
+              : html`<tr>
+                  <td colspan="${head.length}">None.</td>
+                </tr>`
+          }
+        </tbody>
+      </table>
+    </div>`;
+  return {
+    kind: 'html',
+    status,
+    html: adminPage(
+      {
+        title,
+        siteName: siteName(input.req),
+        csrfToken: input.csrfToken,
+        user: user ?? (input.req.res?.locals.adminUser as string | undefined),
+        breadcrumbs: [{ label: title }],
+        banners: error ? [{ level: 'error', text: error }] : [],
+      },
+      body,
+    ),
+  };
+}
+
+/** Not signed in → the sign-in page (as every console page); another failure → the message on the page. */
+const pageError =
+  (title: string) =>
+  (error: RouteError, input: RouteInput): Reply =>
+    error.status === 401
+      ? { kind: 'redirect', status: 302, location: `/admin/login/?next=${encodeURIComponent(input.req.originalUrl)}` }
+      : listPage(input, title, [], [], undefined, error.status, error.message);
+
+const withUser = (data: { nodeAdminUser?: { username: string } }) => data.nodeAdminUser?.username;
+
+function consolePage<D>(path: string, title: string, operation: string, head: string[], rows: (data: D) => unknown[][]): Route {
+  return {
+    method: 'GET',
+    path,
+    summary: `Admin console: ${title.toLowerCase()}`,
+    tags: ['Admin console'],
+    security: 'session',
+    operation,
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (data: D & { nodeAdminUser?: { username: string } }, input) => listPage(input, title, head, rows(data), withUser(data)),
+    respondError: pageError(title),
+  };
+}
+
+export const cardsCryptoAdminRoutes: Route[] = [
+  consolePage<{ adminCards: CardView[] }>(
+    '/admin/cards/card/',
+    'Cards',
+    'AdminCards',
+    ['Card', 'Number', 'Currency', 'Status', 'Per authorisation', 'Daily', 'Created'],
+    (d) =>
+      d.adminCards.map((c) => [
+        html`<code>${c.id}</code>`,
+        c.maskedNumber,
+        c.currency,
+        c.status,
+        amount(c.perAuthorisationLimit),
+        amount(c.dailyLimit),
+        when(c.createdAt),
+      ]),
+  ),
+  consolePage<{ adminCardAuthorisations: AuthorisationView[] }>(
+    '/admin/cards/authorisation/',
+    'Card authorisations',
+    'AdminCardAuthorisations',
+    ['Authorisation', 'Card', 'Amount', 'Merchant', 'Status', 'Decline reason', 'Captured', 'When'],
+    (d) =>
+      d.adminCardAuthorisations.map((a) => [
+        html`<code>${a.providerAuthorisationId}</code>`,
+        html`<code>${a.cardId.slice(0, 8)}</code>`,
+        amount(a.amount),
+        a.merchantName,
+        a.status,
+        a.declineReason ?? '—',
+        amount(a.capturedAmount),
+        when(a.createdAt),
+      ]),
+  ),
+  consolePage<{ adminCryptoDepositAddresses: { id: string; userId: string; asset: string; network: string; address: string; createdAt: string }[] }>(
+    '/admin/crypto/address/',
+    'Deposit addresses',
+    'AdminCryptoAddresses',
+    ['Address', 'Asset', 'Network', 'User', 'Created'],
+    (d) =>
+      d.adminCryptoDepositAddresses.map((a) => [
+        html`<code>${a.address}</code>`,
+        a.asset,
+        a.network,
+        html`<code>${a.userId.slice(0, 8)}</code>`,
+        when(a.createdAt),
+      ]),
+  ),
+  consolePage<{ adminCryptoDeposits: DepositView[] }>(
+    '/admin/crypto/deposit/',
+    'Crypto deposits',
+    'AdminCryptoDeposits',
+    ['Deposit', 'Amount', 'Transaction', 'Status', 'Received', 'Credited'],
+    (d) =>
+      d.adminCryptoDeposits.map((x) => [
+        html`<code>${x.id}</code>`,
+        amount(x.amount),
+        html`<code>${x.txHash || '—'}</code>`,
+        x.status,
+        when(x.createdAt),
+        when(x.creditedAt),
+      ]),
+  ),
+  consolePage<{ adminCryptoSwaps: SwapView[] }>(
+    '/admin/crypto/swap/',
+    'Crypto swaps',
+    'AdminCryptoSwaps',
+    ['Swap', 'Sold', 'Fee', 'Bought', 'Rate', 'When'],
+    (d) => d.adminCryptoSwaps.map((s) => [html`<code>${s.id}</code>`, amount(s.fromAmount), amount(s.fee), amount(s.toAmount), s.rate, when(s.createdAt)]),
+  ),
+];

@@ -1,0 +1,449 @@
+import { z } from 'zod';
+import { html } from '../../../lib/html';
+import type { AnyRouteInput as RouteInput, Route } from '../../core/route';
+import { csrfInput } from './layout';
+import { adminError, adminQuery, form, modelList, postRedirect, saved, str, when, withAdminUser } from './routes';
+
+/**
+ * The admin console's commerce app (/admin/commerce/…): products (create, edit, image), orders
+ * (fulfil, cancel with refund), utility requests, gift-card orders, disputes (review, resolve with a
+ * reversal, reject, reply) and points and referrals. Lists with a back link; actions are CSRF-checked
+ * POSTs that redirect back to the list (or show the refusal, e.g. 409 with the current state).
+ */
+type Money = { amount: string; currency: string };
+const m = (x: Money) => `${x.amount} ${x.currency}`;
+const idParams = z.object({ id: z.string() });
+const banner = (input: RouteInput, what: string) => saved(input, what).map((b) => html`<div class="banner ok">${b.text}</div>`);
+
+const action = (href: string, label: string, input: RouteInput, fields = html``) =>
+  html`<form method="post" action="${href}" style="display:inline">
+    ${csrfInput(input.csrfToken)}${fields}<button class="default" type="submit">${label}</button>
+  </form>`;
+
+/** What an action's `variables` and redirect read: the path's id and the form's fields. */
+interface Input {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+function post(
+  path: string,
+  summary: string,
+  operation: string,
+  variables: (input: Input) => Record<string, unknown>,
+  back: (input: Input) => string,
+  title: string,
+): Route {
+  return {
+    method: 'POST',
+    path,
+    summary: `Admin console: ${summary}`,
+    tags: ['Admin console'],
+    security: 'session',
+    operation,
+    consumes: 'form',
+    csrf: true,
+    params: path.includes(':id') ? idParams : undefined,
+    body: form,
+    variables,
+    response: { status: 302, description: 'Done' },
+    respond: (_data, input: Input) => postRedirect(back(input)),
+    respondError: adminError(title),
+  };
+}
+
+function page(path: string, summary: string, operation: string, respond: Route['respond'], title: string, extra: Partial<Route> = {}): Route {
+  return {
+    method: 'GET',
+    path,
+    summary: `Admin console: ${summary}`,
+    tags: ['Admin console'],
+    security: 'session',
+    operation,
+    query: adminQuery,
+    response: { description: `${title} (HTML)`, contentType: 'text/html' },
+    respond,
+    respondError: adminError(title),
+    ...extra,
+  };
+}
+
+const productInput = (body: Record<string, unknown>) => ({
+  name: str(body.name),
+  description: str(body.description),
+  price: str(body.price),
+  currency: str(body.currency).toUpperCase(),
+  // not a number: -1, which the domain refuses with its own message (a GraphQL variable error would skip the gate's answers)
+  stock: /^\d{1,9}$/.test(str(body.stock).trim()) ? Number(str(body.stock).trim()) : -1,
+  active: str(body.active) === 'on',
+});
+
+const productForm = (input: RouteInput) =>
+  html`<form method="post" class="aligned module" action="/admin/commerce/product/">
+    ${csrfInput(input.csrfToken)}
+    <div class="body">
+      ${[
+        ['name', 'Name'],
+        ['description', 'Description'],
+        ['price', 'Price (decimal)'],
+        ['currency', 'Currency'],
+        ['stock', 'Stock'],
+      ].map(([f, l]) => html`<div class="row"><label class="name" for="id_${f}">${l}</label><input type="text" id="id_${f}" name="${f}" /></div>`)}
+      <div class="row"><label class="name" for="id_active">On sale</label><input type="checkbox" id="id_active" name="active" checked /></div>
+    </div>
+    <div class="submit-row"><button class="default" type="submit">Add product</button></div>
+  </form>`;
+
+interface ProductRow {
+  id: string;
+  name: string;
+  description: string;
+  price: Money;
+  stock: number;
+  active: boolean;
+  imageContentType: string | null;
+}
+
+const routes: Route[] = [
+  page(
+    '/admin/commerce/product/',
+    'products',
+    'AdminCommerceProducts',
+    (data: { adminShopProducts: ProductRow[] }, input) =>
+      modelList(
+        'commerce',
+        'Products',
+        ['Product', 'Price', 'Stock', 'On sale', 'Image', 'Edit'],
+        data.adminShopProducts.map((p) => [
+          p.name,
+          m(p.price),
+          p.stock,
+          p.active ? 'yes' : 'no',
+          p.imageContentType ?? '—',
+          html`<form method="post" action="/admin/commerce/product/${p.id}/">
+              ${csrfInput(input.csrfToken)}<input type="hidden" name="name" value="${p.name}" /><input
+                type="hidden"
+                name="description"
+                value="${p.description}"
+              />
+              <input type="hidden" name="currency" value="${p.price.currency}" />
+              <input type="text" name="price" value="${p.price.amount}" size="8" aria-label="Price" />
+              <input type="text" name="stock" value="${String(p.stock)}" size="5" aria-label="Stock" />
+              <input type="checkbox" name="active" ${p.active ? 'checked' : ''} aria-label="On sale" /><button type="submit">Save</button>
+            </form>
+            <form method="post" action="/admin/commerce/product/${p.id}/image/">
+              ${csrfInput(input.csrfToken)}<input type="text" name="image" placeholder="data:image/png;base64,…" aria-label="Image" /><button type="submit">
+                Set image
+              </button>
+            </form>`,
+        ]),
+        input,
+        html`${banner(input, 'product')}${productForm(input)}`,
+      ),
+    'Products',
+  ),
+  post(
+    '/admin/commerce/product/',
+    'add a product',
+    'AdminCreateShopProduct',
+    ({ body }) => ({ input: productInput(body) }),
+    () => '/admin/commerce/product/?saved=1',
+    'Products',
+  ),
+  post(
+    '/admin/commerce/product/:id/',
+    'change a product',
+    'AdminUpdateShopProduct',
+    ({ params, body }) => ({ id: params.id, input: productInput(body) }),
+    () => '/admin/commerce/product/?saved=1',
+    'Products',
+  ),
+  post(
+    '/admin/commerce/product/:id/image/',
+    'set a product image (data URI)',
+    'AdminSetShopProductImage',
+    ({ params, body }) => {
+      const match = /^data:([a-z/+.-]+);base64,(.*)$/s.exec(str(body.image).trim());
+      return { id: params.id, contentType: match?.[1] ?? '', content: match?.[2] ?? '' };
+    },
+    () => '/admin/commerce/product/?saved=1',
+    'Products',
+  ),
+  page(
+    '/admin/commerce/order/',
+    'shop orders',
+    'AdminShopOrders',
+    (
+      data: { adminShopOrders: { id: string; userId: string; status: string; total: Money; items: { name: string; quantity: number }[]; createdAt: string }[] },
+      input,
+    ) =>
+      modelList(
+        'commerce',
+        'Orders',
+        ['Order', 'When', 'User', 'Items', 'Total', 'Status', 'Actions'],
+        data.adminShopOrders.map((o) => [
+          html`<code>${o.id.slice(0, 8)}</code>`,
+          when(o.createdAt),
+          html`<code>${o.userId.slice(0, 8)}</code>`,
+          o.items.map((i) => `${i.quantity} × ${i.name}`).join(', '),
+          m(o.total),
+          o.status,
+          html`${o.status === 'paid' ? action(`/admin/commerce/order/${o.id}/fulfil/`, 'Fulfil', input) : ''}
+          ${o.status === 'pending' || o.status === 'paid' ? action(`/admin/commerce/order/${o.id}/cancel/`, o.status === 'paid' ? 'Cancel and refund' : 'Cancel', input) : ''}`,
+        ]),
+        input,
+        html`${banner(input, 'order')}`,
+      ),
+    'Orders',
+    { query: adminQuery.extend({ status: z.string().optional() }), variables: ({ query }: Input) => ({ status: query.status ?? null }) },
+  ),
+  post(
+    '/admin/commerce/order/:id/fulfil/',
+    'fulfil a paid order',
+    'AdminFulfilShopOrder',
+    ({ params }) => ({ id: params.id }),
+    () => '/admin/commerce/order/?saved=1',
+    'Orders',
+  ),
+  post(
+    '/admin/commerce/order/:id/cancel/',
+    'cancel an order (a paid one is refunded)',
+    'AdminCancelShopOrder',
+    ({ params }) => ({ id: params.id }),
+    () => '/admin/commerce/order/?saved=1',
+    'Orders',
+  ),
+  page(
+    '/admin/commerce/utilityrequest/',
+    'utility requests',
+    'AdminUtilityRequests',
+    (
+      data: {
+        adminUtilityRequests: {
+          id: string;
+          userId: string;
+          kind: string;
+          status: string;
+          provider: string;
+          phoneNumber: string | null;
+          accountNumber: string | null;
+          amount: Money;
+          dispatched: boolean;
+          createdAt: string;
+        }[];
+      },
+      input,
+    ) =>
+      modelList(
+        'commerce',
+        'Utility requests',
+        ['When', 'User', 'Kind', 'Provider', 'Number', 'Amount', 'Status', 'Dispatched'],
+        data.adminUtilityRequests.map((r) => [
+          when(r.createdAt),
+          html`<code>${r.userId.slice(0, 8)}</code>`,
+          r.kind,
+          r.provider,
+          r.phoneNumber ?? r.accountNumber ?? '—',
+          m(r.amount),
+          r.status,
+          r.dispatched ? 'yes' : 'no',
+        ]),
+        input,
+      ),
+    'Utility requests',
+  ),
+  page(
+    '/admin/commerce/giftcardorder/',
+    'gift-card orders',
+    'AdminGiftCardOrders',
+    (
+      data: {
+        adminGiftCardOrders: {
+          userId: string;
+          brandId: string;
+          country: string;
+          denomination: Money;
+          quantity: number;
+          recipientEmail: string | null;
+          fulfilment: string;
+          createdAt: string;
+        }[];
+      },
+      input,
+    ) =>
+      modelList(
+        'commerce',
+        'Gift-card orders',
+        ['When', 'User', 'Brand', 'Country', 'Value', 'Quantity', 'Recipient', 'Fulfilment'],
+        data.adminGiftCardOrders.map((o) => [
+          when(o.createdAt),
+          html`<code>${o.userId.slice(0, 8)}</code>`,
+          o.brandId,
+          o.country,
+          m(o.denomination),
+          o.quantity,
+          o.recipientEmail ?? '—',
+          o.fulfilment,
+        ]),
+        input,
+      ),
+    'Gift-card orders',
+  ),
+  page(
+    '/admin/commerce/dispute/',
+    'disputes',
+    'AdminDisputes',
+    (
+      data: { adminDisputes: { id: string; userId: string; transactionId: string; amount: Money; reason: string; status: string; createdAt: string }[] },
+      input,
+    ) =>
+      modelList(
+        'commerce',
+        'Disputes',
+        ['Dispute', 'Opened', 'User', 'Transaction', 'Amount', 'Reason', 'Status'],
+        data.adminDisputes.map((d) => [
+          html`<a href="/admin/commerce/dispute/${d.id}/">${d.id.slice(0, 8)}</a>`,
+          when(d.createdAt),
+          html`<code>${d.userId.slice(0, 8)}</code>`,
+          html`<code>${d.transactionId.slice(0, 8)}</code>`,
+          m(d.amount),
+          d.reason,
+          d.status,
+        ]),
+        input,
+        html`${banner(input, 'dispute')}`,
+      ),
+    'Disputes',
+    { query: adminQuery.extend({ status: z.string().optional() }), variables: ({ query }: Input) => ({ status: query.status ?? null }) },
+  ),
+  page(
+    '/admin/commerce/dispute/:id/',
+    'one dispute: evidence, thread, history and its actions',
+    'AdminDispute',
+    (
+      data: {
+        adminDispute: {
+          id: string;
+          transactionId: string;
+          amount: Money;
+          reason: string;
+          description: string;
+          status: string;
+          resolutionNote: string | null;
+          reversalTransactionId: string | null;
+          attachments: { filename: string; contentType: string; size: number }[];
+          messages: { authorRole: string; author: string; body: string; createdAt: string }[];
+          history: { fromStatus: string | null; toStatus: string; actor: string; note: string | null; at: string }[];
+        };
+      },
+      input,
+    ) => {
+      const d = data.adminDispute;
+      const note = html`<input type="text" name="note" placeholder="Resolution note" aria-label="Resolution note" required />`;
+      return modelList(
+        'commerce',
+        `Dispute ${d.id.slice(0, 8)}`,
+        ['When', 'From', 'To', 'By', 'Note'],
+        d.history.map((h) => [when(h.at), h.fromStatus ?? '—', h.toStatus, h.actor, h.note ?? '']),
+        input,
+        html`<a class="back" href="/admin/commerce/dispute/"> ← Back to Disputes</a>${banner(input, 'dispute')}
+          <div class="module">
+            <h2>${d.status} · ${m(d.amount)} · ${d.reason}</h2>
+            <div class="body">
+              <p>${d.description}</p>
+              <p>Transaction <code>${d.transactionId}</code>${d.reversalTransactionId ? html`; reversed by <code>${d.reversalTransactionId}</code>` : ''}</p>
+              ${d.resolutionNote ? html`<p>Resolution: ${d.resolutionNote}</p>` : ''}
+              <p>Evidence: ${d.attachments.length ? d.attachments.map((a) => `${a.filename} (${a.contentType}, ${a.size} bytes)`).join('; ') : 'none'}</p>
+              ${d.status === 'open' ? action(`/admin/commerce/dispute/${d.id}/review/`, 'Start review', input) : ''}
+              ${
+                d.status === 'under_review'
+                  ? html`${action(`/admin/commerce/dispute/${d.id}/resolve/`, "Resolve in the user's favour (reverse)", input, note)}
+                    ${action(`/admin/commerce/dispute/${d.id}/reject/`, 'Reject', input, note)}`
+                  : ''
+              }
+            </div>
+          </div>
+          <div class="module">
+            <h2>Messages</h2>
+            <div class="body">
+              ${d.messages.map((msg) => html`<p><strong>${msg.authorRole === 'admin' ? `Support (${msg.author})` : 'User'}</strong> ${when(msg.createdAt)}: ${msg.body}</p>`)}
+              ${action(`/admin/commerce/dispute/${d.id}/message/`, 'Reply', input, html`<input type="text" name="body" aria-label="Reply" required />`)}
+            </div>
+          </div>`,
+      );
+    },
+    'Dispute',
+    { params: idParams, variables: ({ params }: Input) => ({ id: params.id }) },
+  ),
+  post(
+    '/admin/commerce/dispute/:id/review/',
+    'put a dispute under review',
+    'AdminReviewDispute',
+    ({ params }) => ({ id: params.id }),
+    ({ params }) => `/admin/commerce/dispute/${params.id}/?saved=1`,
+    'Dispute',
+  ),
+  post(
+    '/admin/commerce/dispute/:id/resolve/',
+    "resolve a dispute in the user's favour (reversing transfer)",
+    'AdminResolveDispute',
+    ({ params, body }) => ({ id: params.id, note: str(body.note) }),
+    ({ params }) => `/admin/commerce/dispute/${params.id}/?saved=1`,
+    'Dispute',
+  ),
+  post(
+    '/admin/commerce/dispute/:id/reject/',
+    'reject a dispute',
+    'AdminRejectDispute',
+    ({ params, body }) => ({ id: params.id, note: str(body.note) }),
+    ({ params }) => `/admin/commerce/dispute/${params.id}/?saved=1`,
+    'Dispute',
+  ),
+  post(
+    '/admin/commerce/dispute/:id/message/',
+    'reply on a dispute',
+    'AdminPostDisputeMessage',
+    ({ params, body }) => ({ id: params.id, body: str(body.body) }),
+    ({ params }) => `/admin/commerce/dispute/${params.id}/?saved=1`,
+    'Dispute',
+  ),
+  page(
+    '/admin/commerce/reward/',
+    'points and referrals',
+    'AdminRewards',
+    (
+      data: {
+        adminRewardEvents: { userId: string; rule: string; points: string; reference: string; createdAt: string }[];
+        adminReferrals: { referredUserId: string; referrerUserId: string; createdAt: string; rewardedAt: string | null }[];
+      },
+      input,
+    ) =>
+      modelList(
+        'commerce',
+        'Points and referrals',
+        ['When', 'User', 'Rule', 'Points', 'Reference'],
+        data.adminRewardEvents.map((e) => [when(e.createdAt), html`<code>${e.userId.slice(0, 8)}</code>`, e.rule, e.points, e.reference]),
+        input,
+        html`<div class="module">
+          <h2>Referrals</h2>
+          <div class="body">
+            ${
+              data.adminReferrals.length
+                ? data.adminReferrals.map(
+                    (r) =>
+                      html`<p>
+                        <code>${r.referrerUserId.slice(0, 8)}</code> referred <code>${r.referredUserId.slice(0, 8)}</code> on ${when(r.createdAt)} —
+                        ${r.rewardedAt ? `rewarded ${when(r.rewardedAt)}` : 'not rewarded yet'}
+                      </p>`,
+                  )
+                : 'None.'
+            }
+          </div>
+        </div>`,
+      ),
+    'Points and referrals',
+  ),
+];
+
+export const commerceAdminRoutes: Route[] = routes.map(withAdminUser);

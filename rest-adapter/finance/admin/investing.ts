@@ -1,0 +1,274 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { html, type Raw } from '../../../lib/html';
+import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/node/contract';
+import { ORDER_STATUSES } from '../../../subgraphs/investing/domain/providers/types';
+import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
+import { adminPage, table, yesNo } from './layout';
+
+/**
+ * The investing module's admin console pages: instruments (filter by provider and active), orders by
+ * status, and the commands' runs with the DEX registry's load warnings. Same conventions as
+ * admin/routes.ts: a persisted operation run as the signed-in superuser, server-rendered.
+ */
+
+const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
+const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) + ' UTC' : '—');
+const NAV = [
+  { label: 'Instruments', href: '/admin/investing/instrument/' },
+  { label: 'Orders', href: '/admin/investing/order/' },
+  { label: 'Sync and price runs', href: '/admin/investing/run/' },
+];
+
+function page(input: RouteInput, title: string, user: string | undefined, body: Raw, status?: number): Reply {
+  const nav = html`<p class="investing-nav">${NAV.map((n) => html`<a href="${n.href}">${n.label}</a> `)}</p>`;
+  return {
+    kind: 'html',
+    status,
+    html: adminPage(
+      { title, siteName: siteName(input.req), csrfToken: input.csrfToken, user, breadcrumbs: [{ label: 'Investing' }, { label: title }] },
+      html`<a class="back" href="/admin/">← Back to the dashboard</a>${nav}${body}`,
+    ),
+  };
+}
+
+function selectField(name: string, label: string, options: readonly { value: string; label: string }[], selected: string | undefined): Raw {
+  return html`<label for="id_${name}">${label}</label>
+    <select name="${name}" id="id_${name}">
+      <option value="">All</option>
+      ${options.map((o) => html`<option value="${o.value}" ${o.value === selected ? 'selected' : ''}>${o.label}</option>`)}
+    </select>`;
+}
+
+/** Not signed in → the sign-in page; anything else → the message on a page. */
+const adminError =
+  (title: string) =>
+  (error: RouteError, input: RouteInput): Reply => {
+    if (error.status === 401) return { kind: 'redirect', status: 302, location: `/admin/login/?next=${encodeURIComponent(input.req.originalUrl)}` };
+    return page(input, title, undefined, html`<div class="banner error" role="alert">${error.message}</div>`, error.status);
+  };
+
+interface AdminUser {
+  nodeAdminUser: { username: string };
+}
+
+const instrumentQuery = z.object({
+  provider: z.union([z.enum(BROKERAGE_PROVIDERS), z.literal('')]).optional(),
+  active: z.enum(['', 'yes', 'no']).optional(),
+  cursor: z.string().optional(),
+});
+const orderQuery = z.object({ status: z.union([z.enum(ORDER_STATUSES), z.literal('')]).optional(), cursor: z.string().optional() });
+
+export const investingAdminRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/admin/investing/instrument/',
+    summary: 'Admin console: instruments',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminInstruments',
+    query: instrumentQuery,
+    variables: ({ query }: { query: z.infer<typeof instrumentQuery> }) => ({
+      provider: query.provider || null,
+      active: query.active === 'yes' ? true : query.active === 'no' ? false : null,
+      cursor: query.cursor ?? null,
+    }),
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: AdminUser & {
+        adminInstruments: {
+          results: {
+            provider: string;
+            symbol: string;
+            name: string;
+            assetClass: string;
+            issuer: string | null;
+            tradable: boolean;
+            fractionable: boolean;
+            active: boolean;
+            quoteCurrency: string;
+            lastPrice: string | null;
+            lastPriceAt: string | null;
+          }[];
+          nextCursor: string | null;
+        };
+      },
+      input,
+    ) => {
+      const q = input.query as z.infer<typeof instrumentQuery>;
+      const filter = html`<form method="get" class="filters">
+        ${selectField(
+          'provider',
+          'Provider',
+          BROKERAGE_PROVIDERS.map((p) => ({ value: p, label: BROKERAGE_LABELS[p] })),
+          q.provider,
+        )}
+        ${selectField(
+          'active',
+          'Active',
+          [
+            { value: 'yes', label: 'Yes' },
+            { value: 'no', label: 'No' },
+          ],
+          q.active,
+        )}
+        <button type="submit">Filter</button>
+      </form>`;
+      const next = data.adminInstruments.nextCursor
+        ? html`<a href="?${new URLSearchParams({ provider: q.provider ?? '', active: q.active ?? '', cursor: data.adminInstruments.nextCursor }).toString()}"
+            >Next page →</a
+          >`
+        : '';
+      return page(
+        input,
+        'Instruments',
+        data.nodeAdminUser.username,
+        html`${filter}${table(
+          'Instruments',
+          ['Provider', 'Symbol', 'Name', 'Class', 'Issuer', 'Tradable', 'Fractionable', 'Active', 'Last price', 'Priced at'],
+          data.adminInstruments.results.map((i) => [
+            i.provider,
+            i.symbol,
+            i.name,
+            i.assetClass,
+            i.issuer ? html`<code>${i.issuer}</code>` : '—',
+            yesNo(i.tradable),
+            yesNo(i.fractionable),
+            yesNo(i.active),
+            i.lastPrice ? `${i.lastPrice} ${i.quoteCurrency}` : '—',
+            when(i.lastPriceAt),
+          ]),
+        )}${next}`,
+      );
+    },
+    respondError: adminError('Instruments'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/investing/order/',
+    summary: 'Admin console: orders by status',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminInvestmentOrders',
+    query: orderQuery,
+    variables: ({ query }: { query: z.infer<typeof orderQuery> }) => ({ status: query.status || null, cursor: query.cursor ?? null }),
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: AdminUser & {
+        investmentOrderCounts: { status: string; count: number }[];
+        adminInvestmentOrders: {
+          results: {
+            id: string;
+            userId: string;
+            provider: string;
+            symbol: string;
+            side: string;
+            type: string;
+            qty: string | null;
+            notional: string | null;
+            status: string;
+            filledQty: string;
+            filledAvgPrice: string | null;
+            reserved: { amount: string; currency: string };
+            submittedAt: string;
+          }[];
+          nextCursor: string | null;
+        };
+      },
+      input,
+    ) => {
+      const q = input.query as z.infer<typeof orderQuery>;
+      const counts = html`<p class="counts">${data.investmentOrderCounts.map((c) => html`<a href="?status=${c.status}">${c.status}: ${c.count}</a> `)}</p>`;
+      const filter = html`<form method="get" class="filters">
+        ${selectField(
+          'status',
+          'Status',
+          ORDER_STATUSES.map((s) => ({ value: s, label: s })),
+          q.status,
+        )}<button type="submit">Filter</button>
+      </form>`;
+      const next = data.adminInvestmentOrders.nextCursor
+        ? html`<a href="?${new URLSearchParams({ status: q.status ?? '', cursor: data.adminInvestmentOrders.nextCursor }).toString()}">Next page →</a>`
+        : '';
+      return page(
+        input,
+        'Orders',
+        data.nodeAdminUser.username,
+        html`${counts}${filter}${table(
+          'Orders',
+          ['Order', 'Submitted', 'User', 'Provider', 'Symbol', 'Side', 'Type', 'Qty / notional', 'Status', 'Filled', 'Avg price', 'Reserved'],
+          data.adminInvestmentOrders.results.map((o) => [
+            html`<code>${o.id}</code>`,
+            when(o.submittedAt),
+            html`<code>${o.userId}</code>`,
+            o.provider,
+            o.symbol,
+            o.side,
+            o.type,
+            o.qty ?? `${o.notional} ${o.reserved.currency}`,
+            o.status,
+            o.filledQty,
+            o.filledAvgPrice ?? '—',
+            `${o.reserved.amount} ${o.reserved.currency}`,
+          ]),
+        )}${next}`,
+      );
+    },
+    respondError: adminError('Orders'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/investing/run/',
+    summary: 'Admin console: instrument sync and price refresh runs',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminInvestingRuns',
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: AdminUser & {
+        investingRegistryWarnings: string[];
+        investingRuns: {
+          id: string;
+          kind: string;
+          provider: string | null;
+          trigger: string;
+          startedAt: string;
+          finishedAt: string | null;
+          ok: number;
+          failed: number;
+          deactivated: number;
+          error: string | null;
+        }[];
+      },
+      input,
+    ) =>
+      page(
+        input,
+        'Sync and price runs',
+        data.nodeAdminUser.username,
+        html`${table(
+          'DEX registry file: entries skipped at load',
+          ['Warning'],
+          data.investingRegistryWarnings.map((w) => [w]),
+          'No warnings.',
+        )}${table(
+          'Runs (finance:sync-instruments, finance:refresh-prices and their scheduled jobs)',
+          ['Run', 'Kind', 'Provider', 'Trigger', 'Started', 'Finished', 'OK', 'Failed', 'Deactivated', 'Error'],
+          data.investingRuns.map((r) => [
+            r.id,
+            r.kind,
+            r.provider ?? 'all',
+            r.trigger,
+            when(r.startedAt),
+            when(r.finishedAt),
+            r.ok,
+            r.failed,
+            r.deactivated,
+            r.error ?? '',
+          ]),
+          'No runs yet.',
+        )}`,
+      ),
+    respondError: adminError('Sync and price runs'),
+  },
+];

@@ -1,0 +1,163 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { html, type Raw } from '../../../lib/html';
+import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/compliance/domain/states';
+import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
+import { adminPage, csrfInput } from './layout';
+
+/** The admin console's KYC reviews (/admin/compliance/verification/): the list, and approve / reject / ask for resubmission. */
+
+const LIST_PATH = '/admin/compliance/verification/';
+const TITLE = 'KYC reviews';
+
+interface VerificationData {
+  id: string;
+  userId: string;
+  level: string;
+  state: string;
+  provider: string;
+  reason: string;
+  submittedAt: string | null;
+  expiresAt: string | null;
+  updatedAt: string;
+  documents: { id: string; kind: string; contentType: string; size: number }[];
+}
+
+const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
+const when = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 19)} UTC` : '—');
+const str = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
+
+function page(input: AnyRouteInput, opts: { status?: number; user?: string; banners?: { level: 'error' | 'ok'; text: string }[] }, body: Raw): Reply {
+  return {
+    kind: 'html',
+    status: opts.status,
+    html: adminPage(
+      {
+        title: TITLE,
+        siteName: siteName(input.req),
+        user: opts.user,
+        csrfToken: input.csrfToken,
+        banners: opts.banners,
+        breadcrumbs: [{ label: 'Compliance', href: '/admin/compliance/' }, { label: TITLE }],
+      },
+      html`<a class="back" href="/admin/compliance/">← Back to Compliance</a>${body}`,
+    ),
+  };
+}
+
+/** Not signed in → the sign-in page; any other refusal (409 with the current state, 400…) → the message on the page. */
+function reviewError(error: RouteError, input: AnyRouteInput): Reply {
+  if (error.status === 401) return { kind: 'redirect', status: 302, location: `/admin/login/?next=${encodeURIComponent(input.req.originalUrl)}` };
+  return page(input, { status: error.status, banners: [{ level: 'error', text: error.message }] }, html``);
+}
+
+function reviewForms(v: VerificationData, csrfToken: string | undefined): Raw {
+  if (!DECIDING_STATES.includes(v.state as (typeof DECIDING_STATES)[number])) return html`—`;
+  const action = `${LIST_PATH}${v.id}/review/`;
+  return html`<form method="post" action="${action}">
+      ${csrfInput(csrfToken)}<input type="hidden" name="decision" value="verified" /><button class="default" type="submit">Approve</button>
+    </form>
+    <form method="post" action="${action}">
+      ${csrfInput(csrfToken)}<input type="text" name="reason" placeholder="Reason (required)" required />
+      <button class="delete" type="submit" name="decision" value="rejected">Reject</button>
+      <button type="submit" name="decision" value="resubmission_required">Ask for resubmission</button>
+    </form>`;
+}
+
+const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+export const kycAdminRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: LIST_PATH,
+    summary: 'Admin console: KYC reviews',
+    description: 'Verifications, most recently changed first (`?state=` one of the states); those pending or in review carry the review actions.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminKycVerifications',
+    query: z.object({ state: z.enum(KYC_STATES).optional(), saved: z.string().optional() }),
+    variables: ({ query }: RouteInput<object, { state?: string }>) => ({ state: query.state ?? null }),
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (data: { nodeAdminUser: { username: string }; kycVerifications: VerificationData[] }, input) => {
+      const filters = html`<p>
+        Filter: <a href="${LIST_PATH}">all</a>${KYC_STATES.map((s) => html` · <a href="${LIST_PATH}?state=${s}">${s.replace(/_/g, ' ')}</a>`)}
+      </p>`;
+      const rows = data.kycVerifications.map(
+        (v) =>
+          html`<tr>
+            <td><code>${v.id.slice(0, 8)}</code></td>
+            <td><code>${v.userId}</code></td>
+            <td>${v.level}</td>
+            <td>${v.state.replace(/_/g, ' ')}</td>
+            <td>${v.provider}</td>
+            <td>${v.documents.map((d) => html`${d.kind} (${d.contentType}, ${d.size} B)<br />`)}</td>
+            <td>${when(v.submittedAt)}</td>
+            <td>${when(v.expiresAt)}</td>
+            <td>${v.reason}</td>
+            <td>${reviewForms(v, input.csrfToken)}</td>
+          </tr>`,
+      );
+      return page(
+        input,
+        {
+          user: data.nodeAdminUser.username,
+          banners: (input.query as { saved?: string }).saved ? [{ level: 'ok', text: 'The verification was reviewed successfully.' }] : [],
+        },
+        html`${filters}
+          <div class="module">
+            <table>
+              <caption>
+                ${TITLE}
+              </caption>
+              <thead>
+                <tr>
+                  <th>Verification</th>
+                  <th>User</th>
+                  <th>Level</th>
+                  <th>State</th>
+                  <th>Provider</th>
+                  <th>Documents</th>
+                  <th>Submitted</th>
+                  <th>Expires</th>
+                  <th>Reason</th>
+                  <th>Review</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${
+                  rows.length
+                    ? rows
+                    : html`<tr>
+                        <td colspan="10">None.</td>
+                      </tr>`
+                }
+              </tbody>
+            </table>
+          </div>`,
+      );
+    },
+    respondError: reviewError,
+  },
+  {
+    method: 'POST',
+    path: `${LIST_PATH}:id/review/`,
+    summary: 'Admin console: review a verification',
+    description: 'Form fields decision (verified, rejected, resubmission_required), reason (required unless approving) and the CSRF token.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminReviewKycVerification',
+    consumes: 'form',
+    csrf: true,
+    params: z.object({ id: z.string().uuid() }),
+    body: form,
+    variables: ({ params, body }: RouteInput<{ id: string }, object, Record<string, unknown>>) => ({
+      verificationId: params.id,
+      decision: str(body.decision),
+      reason: str(body.reason),
+    }),
+    response: { status: 302, description: 'Reviewed' },
+    errors: [400, 404, 409],
+    respond: () => ({ kind: 'redirect', status: 302, location: `${LIST_PATH}?saved=1` }),
+    respondError: reviewError,
+  },
+];

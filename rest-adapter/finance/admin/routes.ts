@@ -1,0 +1,880 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { cookieValue } from '../../../lib/credentials';
+import { html, type Raw } from '../../../lib/html';
+import { ADMIN_SESSION_COOKIE } from '../../../subgraphs/identity/credential';
+import { BROKERAGE_LABELS, TOGGLES } from '../../../subgraphs/node/contract';
+import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
+import { COMMERCE_MODELS } from './commerce-models';
+import { adminPage, csrfInput, table, yesNo, type PageOptions } from './layout';
+import { bankingAdminRoutes } from './banking';
+import { cardsCryptoAdminRoutes } from './cardscrypto';
+import { PAYMENTS_ADMIN_MODELS, paymentsAdminRoutes } from './payments';
+
+/**
+ * The admin console at /admin/ (contract: superuser sign-in; home is an executive dashboard;
+ * /admin/<app>/ a plain model list with a back link), server-rendered through the route table:
+ * every page is a persisted operation run as the signed-in superuser (session cookie `sessionid`,
+ * HttpOnly, SameSite=Lax), every form carries the CSRF token.
+ */
+
+const SESSION_MAX_AGE = 14 * 24 * 3600;
+
+const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
+/** The signed-in superuser's name, from the page's operation (every console page asks for `nodeAdminUser`). */
+const userOf = (req: Request) => req.res?.locals.adminUser as string | undefined;
+
+function page(input: RouteInput, opts: Omit<PageOptions, 'siteName' | 'csrfToken'> & { status?: number }, body: Raw): Reply {
+  return { kind: 'html', status: opts.status, html: adminPage({ ...opts, siteName: siteName(input.req), csrfToken: input.csrfToken }, body) };
+}
+
+const localPath = (next: unknown) => (typeof next === 'string' && /^\/admin\/[A-Za-z0-9/_.?=&-]*$/.test(next) ? next : '/admin/');
+
+/** Every console page: not signed in → the sign-in page (Django's redirect with ?next=), any other failure → the error on a page. */
+export function adminError(title: string) {
+  return (error: RouteError, input: RouteInput): Reply => {
+    if (error.status === 401) return { kind: 'redirect', status: 302, location: `/admin/login/?next=${encodeURIComponent(input.req.originalUrl)}` };
+    const fields = Object.entries(error.fields ?? {}).map(([f, m]) => html`<li><strong>${f}</strong>: ${m.join(' ')}</li>`);
+    return page(
+      input,
+      { title, status: error.status, user: userOf(input.req), banners: [{ level: 'error', text: error.message }], breadcrumbs: [{ label: title }] },
+      html`${
+          fields.length
+            ? html`<ul class="errorlist">
+                ${fields}
+              </ul>`
+            : ''
+        }<a class="back" href="javascript:history.back()">← Back</a>`,
+    );
+  };
+}
+
+export const saved = (input: RouteInput, what: string) =>
+  (input.query as { saved?: string }).saved ? [{ level: 'ok' as const, text: `The ${what} was changed successfully.` }] : [];
+const readOnlyBanner = (readOnly: boolean) =>
+  readOnly
+    ? [
+        {
+          level: 'error' as const,
+          text: 'No valid licence: the node is read-only. Install a licence (Node › Licence); the settings record can still be changed.',
+        },
+      ]
+    : [];
+
+export const adminQuery = z.object({ saved: z.string().optional(), next: z.string().optional() });
+export const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+interface SettingsData {
+  [field: string]: boolean | string | null;
+}
+
+/** The settings editor's fields: the contract's sixteen toggles, in its order (GraphQL names; checkboxes for switches). */
+const SETTINGS_FIELDS = TOGGLES.map((t) => ({ field: t.field, label: t.label, help: t.controls, type: t.type }));
+const BROKERS = Object.entries(BROKERAGE_LABELS);
+
+const BRANDING_FIELDS: { field: string; label: string; type: string }[] = [
+  { field: 'organisationName', label: 'Organisation name', type: 'text' },
+  { field: 'legalEntity', label: 'Legal entity', type: 'text' },
+  { field: 'logoUrl', label: 'Logo (URL or data:image URI)', type: 'text' },
+  { field: 'faviconUrl', label: 'Favicon (URL or data:image URI)', type: 'text' },
+  { field: 'colorPrimary', label: 'Primary colour', type: 'color' },
+  { field: 'colorSecondary', label: 'Secondary colour', type: 'color' },
+  { field: 'colorAccent', label: 'Accent colour', type: 'color' },
+  { field: 'supportEmail', label: 'Support e-mail', type: 'email' },
+  { field: 'supportPhone', label: 'Support phone', type: 'text' },
+  { field: 'termsUrl', label: 'Terms URL', type: 'url' },
+  { field: 'privacyUrl', label: 'Privacy URL', type: 'url' },
+];
+
+/** The apps of /admin/<app>/ and their models. */
+const APPS: Record<string, { label: string; models: { label: string; href: string; count?: (d: AppIndexData) => number }[] }> = {
+  node: {
+    label: 'Node',
+    models: [
+      { label: 'Settings record', href: '/admin/node/settings/' },
+      { label: 'Branding', href: '/admin/node/branding/' },
+      { label: 'Provider credentials', href: '/admin/node/providercredential/', count: (d) => d.nodeProviderCredentials.length },
+      { label: 'Licence', href: '/admin/node/licence/' },
+      { label: 'Activity log', href: '/admin/node/activity/' },
+    ],
+  },
+  identity: { label: 'Identity', models: [{ label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total }] },
+  ledger: {
+    label: 'Ledger',
+    models: [
+      { label: 'Accounts', href: '/admin/ledger/account/', count: (d) => d.ledgerCounts.accounts },
+      { label: 'Transfers', href: '/admin/ledger/transfer/', count: (d) => d.ledgerCounts.transfers },
+      ...PAYMENTS_ADMIN_MODELS,
+    ],
+  },
+  compliance: { label: 'Compliance', models: [{ label: 'KYC reviews', href: '/admin/compliance/verification/' }] },
+  commerce: { label: 'Commerce', models: COMMERCE_MODELS },
+};
+
+interface AppIndexData {
+  nodeUserStats: { total: number };
+  ledgerCounts: { accounts: number; transfers: number };
+  nodeProviderCredentials: { id: string }[];
+}
+
+interface DashboardData {
+  nodeInfo: {
+    name: string;
+    version: string;
+    hostname: string;
+    readOnly: boolean;
+    maintenance: boolean;
+    licence: {
+      status: string;
+      valid: boolean;
+      source: string;
+      checks: string[];
+      expiresAt: string | null;
+      claims: { licenceId: string; organisationName: string; plan: string; maxNodes: number; maintenanceUntil: string } | null;
+    };
+    checks: { id: string; level: string; message: string }[];
+    deployment: { registryUrl: string; deploymentId: string | null; lastHeartbeatAt: string | null; lastHeartbeatStatus: string | null } | null;
+  };
+  nodeSettings: SettingsData;
+  nodeUserStats: { total: number; active: number; superusers: number; twoFactor: number };
+  ledgerTotals: { currency: string; accounts: number; total: { amount: string; currency: string } }[];
+  ledgerCounts: { accounts: number; transfers: number };
+  nodeActivity: { at: string; actor: string; action: string; detail: string }[];
+  nodeRecentSignIns: { username: string; at: string }[];
+  ledgerTransfers: { id: string; code: string; kind: string; createdAt: string; amount: { amount: string; currency: string } }[];
+}
+
+export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) + ' UTC' : '—');
+
+function dashboard(d: DashboardData, input: RouteInput): Reply {
+  const n = d.nodeInfo;
+  const toggles = SETTINGS_FIELDS.filter((f) => f.type === 'boolean');
+  const banners = [
+    ...readOnlyBanner(n.readOnly),
+    ...(n.maintenance ? [{ level: 'warning' as const, text: `Maintenance mode is on: "${String(d.nodeSettings.maintenanceMessage)}"` }] : []),
+  ];
+  const errors = n.checks.filter((c) => c.level !== 'INFO');
+  const body = html`<h2 class="title">Executive dashboard</h2>
+    <div class="grid">
+      <div class="module">
+        <h2>Users</h2>
+        <div class="body">
+          <div class="stat">${d.nodeUserStats.total}</div>
+          ${d.nodeUserStats.active} active · ${d.nodeUserStats.superusers} superusers · ${d.nodeUserStats.twoFactor} with 2FA
+        </div>
+      </div>
+      <div class="module">
+        <h2>Licence</h2>
+        <div class="body">
+          <div class="stat">${n.licence.valid ? 'Valid' : 'Read-only'}</div>
+          ${n.licence.claims ? html`${n.licence.claims.organisationName} · plan ${n.licence.claims.plan} · up to ${n.licence.claims.maxNodes} nodes<br />` : ''}
+          Status <strong>${n.licence.status}</strong> (from ${n.licence.source})${n.licence.expiresAt ? html` · token until ${when(n.licence.expiresAt)}` : ''}
+          ${n.licence.checks.length ? html`<br />Failing checks: ${n.licence.checks.join(', ')}` : ''}
+          ${n.deployment ? html`<br />Registry heartbeat: ${n.deployment.lastHeartbeatStatus ?? 'none yet'} (${when(n.deployment.lastHeartbeatAt)})` : ''}
+          <br /><a href="/admin/node/licence/">Manage the licence →</a>
+        </div>
+      </div>
+      <div class="module">
+        <h2>Node</h2>
+        <div class="body">
+          <div class="stat">${n.name}</div>
+          version ${n.version} · ${n.hostname}<br />
+          ${d.ledgerCounts.accounts} ledger accounts · ${d.ledgerCounts.transfers} transfers
+        </div>
+      </div>
+    </div>
+    ${table(
+      'Total balances per currency (users)',
+      ['Currency', 'Total', 'Accounts'],
+      d.ledgerTotals.map((t) => [t.currency, html`<span class="num">${t.total.amount} ${t.total.currency}</span>`, t.accounts]),
+      'No balances yet.',
+    )}
+    <div class="module">
+      <table>
+        <caption>
+          Toggles (<a href="/admin/node/settings/" style="color:#fff">change</a
+          >)
+        </caption>
+        <tbody>
+          ${toggles.map(
+            (t) =>
+              html`<tr>
+                <th scope="row">${t.label}</th>
+                <td>${yesNo(d.nodeSettings[t.field] === true)}</td>
+              </tr>`,
+          )}
+          <tr>
+            <th scope="row">Active stock brokerage provider</th>
+            <td>${String(d.nodeSettings.brokerageProvider)}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
+    <div class="grid">
+      ${table(
+        'Recent activity',
+        ['When', 'Who', 'What'],
+        d.nodeActivity.map((a) => [when(a.at), a.actor, a.action]),
+      )}
+      ${table(
+        'Recent sign-ins',
+        ['User', 'When'],
+        d.nodeRecentSignIns.map((s) => [s.username, when(s.at)]),
+      )}
+      ${table(
+        'Recent transfers',
+        ['When', 'Amount', 'Code', 'Kind'],
+        d.ledgerTransfers.map((t) => [when(t.createdAt), `${t.amount.amount} ${t.amount.currency}`, t.code, t.kind]),
+      )}
+    </div>
+    ${table(
+      'System checks',
+      ['Id', 'Level', 'Message'],
+      errors.map((c) => [c.id, c.level, c.message]),
+      'No issues.',
+    )}
+    <div class="module">
+      <h2>Applications</h2>
+      <table>
+        <tbody>
+          ${Object.entries(APPS).map(
+            ([slug, app]) =>
+              html`<tr>
+                <th scope="row"><a href="/admin/${slug}/">${app.label}</a></th>
+                <td>${app.models.map((m) => m.label).join(', ')}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+  return page(input, { title: 'Site administration', user: userOf(input.req), banners }, body);
+}
+
+function settingsForm(d: { nodeInfo: { readOnly: boolean }; nodeSettings: SettingsData }, input: RouteInput): Reply {
+  const s = d.nodeSettings;
+  const rows = SETTINGS_FIELDS.map((f) => {
+    const id = `id_${f.field}`;
+    const control =
+      f.type === 'boolean'
+        ? html`<input type="checkbox" id="${id}" name="${f.field}" ${s[f.field] === true ? 'checked' : ''} />`
+        : f.type === 'text'
+          ? html`<textarea id="${id}" name="${f.field}" maxlength="500">${String(s[f.field] ?? '')}</textarea>`
+          : html`<select id="${id}" name="${f.field}">
+              ${BROKERS.map(([v, l]) => html`<option value="${v}" ${s[f.field] === v ? 'selected' : ''}>${l}</option>`)}
+            </select>`;
+    return html`<div class="row">
+      <label class="name" for="${id}">${f.label}</label>
+      <div>
+        ${control}
+        <div class="help">${f.help}</div>
+      </div>
+    </div>`;
+  });
+  return page(
+    input,
+    {
+      title: 'Change settings record',
+      user: userOf(input.req),
+      breadcrumbs: [{ label: 'Node', href: '/admin/node/' }, { label: 'Settings record' }],
+      banners: [...saved(input, 'settings record'), ...readOnlyBanner(d.nodeInfo.readOnly)],
+    },
+    html`<h2 class="title">Change settings record</h2>
+      <p>Last changed ${when(s.updatedAt as string)}${s.updatedBy ? html` by ${String(s.updatedBy)}` : ''}. Changes take effect at once, in every process.</p>
+      <form method="post" class="aligned module" action="/admin/node/settings/">
+        ${csrfInput(input.csrfToken)}
+        <div class="body">${rows}</div>
+        <div class="submit-row"><button type="submit" class="default" name="_save">Save</button></div>
+      </form>`,
+  );
+}
+
+function brandingForm(d: { nodeInfo: { readOnly: boolean }; nodeBranding: Record<string, string> }, input: RouteInput): Reply {
+  const b = d.nodeBranding;
+  return page(
+    input,
+    {
+      title: 'Change branding',
+      user: userOf(input.req),
+      breadcrumbs: [{ label: 'Node', href: '/admin/node/' }, { label: 'Branding' }],
+      banners: [...saved(input, 'branding'), ...readOnlyBanner(d.nodeInfo.readOnly)],
+    },
+    html`<h2 class="title">Change branding</h2>
+      <form method="post" class="aligned module" action="/admin/node/branding/">
+        ${csrfInput(input.csrfToken)}
+        <div class="body">
+          ${BRANDING_FIELDS.map(
+            (f) =>
+              html`<div class="row">
+                <label class="name" for="id_${f.field}">${f.label}</label>
+                <div>
+                  <input
+                    type="${f.type === 'color' ? 'text' : f.type}"
+                    id="id_${f.field}"
+                    name="${f.field}"
+                    value="${b[f.field]}"
+                    ${f.type === 'color' ? html` pattern="#[0-9a-fA-F]{6}"` : ''}
+                  />
+                  ${f.type === 'color' ? html` <span style="display:inline-block;width:18px;height:18px;vertical-align:middle;border:1px solid #ccc;background:${b[f.field]}"></span>` : ''}
+                </div>
+              </div>`,
+          )}
+        </div>
+        <div class="submit-row"><button type="submit" class="default">Save</button></div>
+      </form>`,
+  );
+}
+
+function appIndex(d: AppIndexData, input: RouteInput): Reply {
+  const slug = (input.params as { app: string }).app;
+  const app = APPS[slug];
+  return page(
+    input,
+    { title: `${app.label} administration`, user: userOf(input.req), breadcrumbs: [{ label: app.label }] },
+    html`<a class="back" href="/admin/">← Back to the dashboard</a> ${table(
+        app.label,
+        ['Model', 'Rows'],
+        app.models.map((m) => [html`<a href="${m.href}">${m.label}</a>`, m.count ? m.count(d) : '—']),
+      )}`,
+  );
+}
+
+export function modelList(app: string, title: string, head: string[], rows: unknown[][], input: RouteInput, extra?: Raw): Reply {
+  return page(
+    input,
+    { title, user: userOf(input.req), breadcrumbs: [{ label: APPS[app].label, href: `/admin/${app}/` }, { label: title }] },
+    html`<a class="back" href="/admin/${app}/">← Back to ${APPS[app].label}</a>${extra ?? ''}${table(title, head, rows)}`,
+  );
+}
+
+export const str = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
+export const postRedirect = (location: string): Reply => ({ kind: 'redirect', status: 302, location });
+
+function loginPage(input: RouteInput, opts: { status?: number; message?: string; username?: string }): Reply {
+  const next = localPath(str((input.query as { next?: string }).next ?? (input.req.body as Record<string, unknown> | undefined)?.next));
+  return {
+    kind: 'html',
+    status: opts.status,
+    html: adminPage(
+      { title: 'Log in', siteName: siteName(input.req) },
+      html`<div class="login">
+        <h1>${siteName(input.req)} administration</h1>
+        <form method="post" action="/admin/login/">
+          ${csrfInput(input.csrfToken)}<input type="hidden" name="next" value="${next}" />
+          ${opts.message ? html`<p class="errorlist" role="alert">${opts.message}</p>` : ''}
+          <div class="row">
+            <label for="id_username">Username</label
+            ><input type="text" name="username" id="id_username" autocomplete="username" autofocus required value="${opts.username ?? ''}" />
+          </div>
+          <div class="row">
+            <label for="id_password">Password</label><input type="password" name="password" id="id_password" autocomplete="current-password" required />
+          </div>
+          <div class="submit-row" style="background:none;padding:0"><input type="submit" class="default" value="Log in" /></div>
+        </form>
+      </div>`,
+    ),
+  };
+}
+
+const consoleRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/admin/login/',
+    summary: 'Admin console: sign-in page',
+    tags: ['Admin console'],
+    security: 'none',
+    operation: 'AdminLoginPage',
+    query: adminQuery,
+    response: { description: 'The sign-in form (HTML)', contentType: 'text/html' },
+    respond: (_data, input) => loginPage(input, {}),
+    respondError: (_e, input) => loginPage(input, {}),
+  },
+  {
+    method: 'POST',
+    path: '/admin/login/',
+    summary: 'Admin console: sign in (superusers)',
+    description:
+      'Form fields username, password, next and csrfmiddlewaretoken. Sets the session cookie `sessionid` (HttpOnly, SameSite=Lax) and redirects to `next`.',
+    tags: ['Admin console'],
+    security: 'none',
+    operation: 'AdminSignIn',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    variables: ({ body }: { body: Record<string, unknown> }) => ({ username: str(body.username), password: str(body.password) }),
+    response: { status: 302, description: 'Signed in: redirect to the console' },
+    respond: (data: { startAdminSession: { session: string } }, input) => ({
+      kind: 'redirect',
+      status: 302,
+      location: localPath(str((input.body as Record<string, unknown>).next)),
+      cookies: [{ name: ADMIN_SESSION_COOKIE, value: data.startAdminSession.session, maxAgeSeconds: SESSION_MAX_AGE, httpOnly: true, sameSite: 'Lax' }],
+    }),
+    respondError: (error, input) =>
+      loginPage(input, {
+        status: error.status,
+        message:
+          error.status === 401
+            ? 'Please enter the correct username and password for a staff account. Note that both fields may be case-sensitive.'
+            : error.message,
+        username: str((input.req.body as Record<string, unknown> | undefined)?.username),
+      }),
+  },
+  {
+    method: 'POST',
+    path: '/admin/logout/',
+    summary: 'Admin console: sign out',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminSignOut',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    variables: ({ req }: RouteInput) => ({ session: cookieValue(req.headers.cookie, ADMIN_SESSION_COOKIE) ?? '' }),
+    response: { status: 302, description: 'Signed out' },
+    respond: () => ({ kind: 'redirect', status: 302, location: '/admin/login/', cookies: [{ name: ADMIN_SESSION_COOKIE, value: '', maxAgeSeconds: 0 }] }),
+    respondError: () => ({ kind: 'redirect', status: 302, location: '/admin/login/', cookies: [{ name: ADMIN_SESSION_COOKIE, value: '', maxAgeSeconds: 0 }] }),
+  },
+  {
+    method: 'GET',
+    path: '/admin/',
+    summary: 'Admin console: executive dashboard',
+    description: 'Users, total balances per currency, licence status, toggle states and recent activity.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminDashboard',
+    response: { description: 'Dashboard (HTML)', contentType: 'text/html' },
+    respond: (data: DashboardData, input) => dashboard(data, input),
+    respondError: adminError('Site administration'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/node/settings/',
+    summary: 'Admin console: the settings record editor',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminSettings',
+    query: adminQuery,
+    response: { description: 'Editor (HTML)', contentType: 'text/html' },
+    respond: (data: { nodeInfo: { readOnly: boolean }; nodeSettings: SettingsData }, input) => settingsForm(data, input),
+    respondError: adminError('Settings record'),
+  },
+  {
+    method: 'POST',
+    path: '/admin/node/settings/',
+    summary: 'Admin console: save the settings record',
+    description: 'Allowed in licence read-only mode. Effective at once in every process.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminUpdateSettings',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    variables: ({ body }: { body: Record<string, unknown> }) => ({
+      input: Object.fromEntries(
+        SETTINGS_FIELDS.map((f) => [f.field, f.type === 'boolean' ? str(body[f.field]) !== '' : body[f.field] === undefined ? undefined : str(body[f.field])]),
+      ),
+    }),
+    response: { status: 302, description: 'Saved: back to the editor' },
+    respond: () => postRedirect('/admin/node/settings/?saved=1'),
+    respondError: adminError('Settings record'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/node/branding/',
+    summary: 'Admin console: the branding editor',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminBranding',
+    query: adminQuery,
+    response: { description: 'Editor (HTML)', contentType: 'text/html' },
+    respond: (data: { nodeInfo: { readOnly: boolean }; nodeBranding: Record<string, string> }, input) => brandingForm(data, input),
+    respondError: adminError('Branding'),
+  },
+  {
+    method: 'POST',
+    path: '/admin/node/branding/',
+    summary: 'Admin console: save the branding',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminUpdateBranding',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    variables: ({ body }: { body: Record<string, unknown> }) => ({
+      input: Object.fromEntries(BRANDING_FIELDS.filter((f) => body[f.field] !== undefined).map((f) => [f.field, str(body[f.field])])),
+    }),
+    response: { status: 302, description: 'Saved' },
+    respond: () => postRedirect('/admin/node/branding/?saved=1'),
+    respondError: adminError('Branding'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/node/licence/',
+    summary: 'Admin console: licence status and installation',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminLicence',
+    query: adminQuery,
+    response: { description: 'Licence (HTML)', contentType: 'text/html' },
+    respond: (
+      data: {
+        nodeInfo: {
+          readOnly: boolean;
+          licence: {
+            status: string;
+            source: string;
+            installedAt: string | null;
+            checks: string[];
+            issuer: string | null;
+            keyId: string | null;
+            expiresAt: string | null;
+            claims: Record<string, unknown> | null;
+          };
+          checks: { id: string; level: string; message: string; hint: string | null }[];
+          deployment: Record<string, unknown> | null;
+        };
+      },
+      input,
+    ) => {
+      const l = data.nodeInfo.licence;
+      const licenceChecks = data.nodeInfo.checks.filter((c) => /^app\.[EW]00[1-4]$/.test(c.id));
+      return page(
+        input,
+        {
+          title: 'Licence',
+          user: userOf(input.req),
+          breadcrumbs: [{ label: 'Node', href: '/admin/node/' }, { label: 'Licence' }],
+          banners: [...saved(input, 'licence'), ...readOnlyBanner(data.nodeInfo.readOnly)],
+        },
+        html`<h2 class="title">Licence</h2>
+          <div class="module">
+            <table>
+              <tbody>
+                <tr>
+                  <th scope="row">Status</th>
+                  <td>${l.status}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Source</th>
+                  <td>${l.source} (${when(l.installedAt)})</td>
+                </tr>
+                <tr>
+                  <th scope="row">Issuer / key</th>
+                  <td>${l.issuer ?? '—'} / ${l.keyId ?? '—'}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Token valid until</th>
+                  <td>${when(l.expiresAt)}</td>
+                </tr>
+                ${Object.entries(l.claims ?? {}).map(
+                  ([k, v]) =>
+                    html`<tr>
+                      <th scope="row">${k}</th>
+                      <td>${Array.isArray(v) ? v.join(', ') : String(v)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>
+          ${table(
+            'Licence checks',
+            ['Id', 'Level', 'Message', 'Hint'],
+            licenceChecks.map((c) => [c.id, c.level, c.message, c.hint ?? '']),
+            'No issues.',
+          )}
+          <form method="post" class="aligned module" action="/admin/node/licence/">
+            ${csrfInput(input.csrfToken)}
+            <div class="body">
+              <div class="row">
+                <label class="name" for="id_token">Licence token</label>
+                <div>
+                  <textarea id="id_token" name="token" required></textarea>
+                  <div class="help">The Ed25519 JWT issued by the licence registry.</div>
+                </div>
+              </div>
+              <div class="row">
+                <label class="name" for="id_public_key">Public key</label>
+                <div>
+                  <textarea id="id_public_key" name="public_key" required></textarea>
+                  <div class="help">PEM, one-line base64 SPKI, raw base64url or JWK.</div>
+                </div>
+              </div>
+            </div>
+            <div class="submit-row"><button type="submit" class="default">Install</button></div>
+          </form>`,
+      );
+    },
+    respondError: adminError('Licence'),
+  },
+  {
+    method: 'POST',
+    path: '/admin/node/licence/',
+    summary: 'Admin console: install a licence token and public key',
+    description: 'Only a pair that verifies is installed; the node returns to normal mode at once. Allowed in read-only mode.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminInstallLicence',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    variables: ({ body }: { body: Record<string, unknown> }) => ({ token: str(body.token).trim(), publicKey: str(body.public_key).trim() }),
+    response: { status: 302, description: 'Installed' },
+    respond: () => postRedirect('/admin/node/licence/?saved=1'),
+    respondError: adminError('Licence'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/node/providercredential/',
+    summary: 'Admin console: provider credentials (masked)',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminProviderCredentials',
+    query: adminQuery,
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: { nodeProviderCredentials: { id: string; provider: string; name: string; secretHint: string; updatedAt: string; updatedBy: string | null }[] },
+      input,
+    ) =>
+      modelList(
+        'node',
+        'Provider credentials',
+        ['Provider', 'Name', 'Secret', 'Changed', ''],
+        data.nodeProviderCredentials.map((c) => [
+          c.provider,
+          c.name,
+          html`<code>${c.secretHint}</code>`,
+          `${when(c.updatedAt)}${c.updatedBy ? ` by ${c.updatedBy}` : ''}`,
+          html`<form method="post" action="/admin/node/providercredential/${c.id}/delete/">
+            ${csrfInput(input.csrfToken)}<button class="delete" type="submit">Delete</button>
+          </form>`,
+        ]),
+        input,
+        html`${saved(input, 'provider credential').map((b) => html`<div class="banner ok">${b.text}</div>`)}
+          <form method="post" class="aligned module" action="/admin/node/providercredential/">
+            ${csrfInput(input.csrfToken)}
+            <div class="body">
+              <div class="row">
+                <label class="name" for="id_provider">Provider</label>
+                <div>
+                  <input type="text" id="id_provider" name="provider" required placeholder="equities_brokerage" />
+                  <div class="help">e.g. equities_brokerage, assistant, crypto_exchange</div>
+                </div>
+              </div>
+              <div class="row">
+                <label class="name" for="id_name">Name</label>
+                <div><input type="text" id="id_name" name="name" required placeholder="api_key" /></div>
+              </div>
+              <div class="row">
+                <label class="name" for="id_secret">Secret</label>
+                <div>
+                  <input type="password" id="id_secret" name="secret" required autocomplete="off" />
+                  <div class="help">Encrypted at rest (AES-256-GCM); only shown masked.</div>
+                </div>
+              </div>
+            </div>
+            <div class="submit-row"><button type="submit" class="default">Add or replace</button></div>
+          </form>`,
+      ),
+    respondError: adminError('Provider credentials'),
+  },
+  {
+    method: 'POST',
+    path: '/admin/node/providercredential/',
+    summary: 'Admin console: add or replace a provider credential',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminSaveProviderCredential',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    variables: ({ body }: { body: Record<string, unknown> }) => ({ provider: str(body.provider), name: str(body.name), secret: str(body.secret) }),
+    response: { status: 302, description: 'Saved' },
+    respond: () => postRedirect('/admin/node/providercredential/?saved=1'),
+    respondError: adminError('Provider credentials'),
+  },
+  {
+    method: 'POST',
+    path: '/admin/node/providercredential/:id/delete/',
+    summary: 'Admin console: delete a provider credential',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminDeleteProviderCredential',
+    consumes: 'form',
+    csrf: true,
+    params: z.object({ id: z.string().uuid() }),
+    body: form,
+    variables: ({ params }: { params: { id: string } }) => ({ id: params.id }),
+    response: { status: 302, description: 'Deleted' },
+    respond: () => postRedirect('/admin/node/providercredential/?saved=1'),
+    respondError: adminError('Provider credentials'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/node/activity/',
+    summary: 'Admin console: activity log',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminActivity',
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (data: { nodeActivity: { at: string; actor: string; action: string; detail: string }[] }, input) =>
+      modelList(
+        'node',
+        'Activity log',
+        ['When', 'Who', 'What', 'Detail'],
+        data.nodeActivity.map((a) => [when(a.at), a.actor, a.action, html`<code>${a.detail}</code>`]),
+        input,
+      ),
+    respondError: adminError('Activity log'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/identity/user/',
+    summary: 'Admin console: users',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminUsers',
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: {
+        nodeUsers: {
+          username: string;
+          email: string;
+          isSuperuser: boolean;
+          isActive: boolean;
+          twoFactorEnabled: boolean;
+          dateJoined: string;
+          lastLogin: string | null;
+        }[];
+      },
+      input,
+    ) =>
+      modelList(
+        'identity',
+        'Users',
+        ['Username', 'E-mail', 'Superuser', 'Active', '2FA', 'Joined', 'Last login'],
+        data.nodeUsers.map((u) => [
+          u.username,
+          u.email,
+          yesNo(u.isSuperuser),
+          yesNo(u.isActive),
+          yesNo(u.twoFactorEnabled),
+          when(u.dateJoined),
+          when(u.lastLogin),
+        ]),
+        input,
+      ),
+    respondError: adminError('Users'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/ledger/account/',
+    summary: 'Admin console: ledger accounts',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminAccounts',
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: {
+        ledgerAccounts: {
+          id: string;
+          ownerType: string;
+          ownerId: string;
+          currency: string;
+          code: string;
+          debitsPending: { amount: string };
+          debitsPosted: { amount: string };
+          creditsPending: { amount: string };
+          creditsPosted: { amount: string };
+        }[];
+      },
+      input,
+    ) =>
+      modelList(
+        'ledger',
+        'Accounts',
+        ['Account', 'Owner', 'Currency', 'Code', 'Debits posted', 'Credits posted', 'Debits pending', 'Credits pending'],
+        data.ledgerAccounts.map((a) => [
+          html`<code>${a.id}</code>`,
+          a.ownerType === 'system' ? 'system' : html`<code>${a.ownerId}</code>`,
+          a.currency,
+          a.code,
+          a.debitsPosted.amount,
+          a.creditsPosted.amount,
+          a.debitsPending.amount,
+          a.creditsPending.amount,
+        ]),
+        input,
+      ),
+    respondError: adminError('Accounts'),
+  },
+  {
+    method: 'GET',
+    path: '/admin/ledger/transfer/',
+    summary: 'Admin console: ledger transfers',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminTransfers',
+    response: { description: 'List (HTML)', contentType: 'text/html' },
+    respond: (
+      data: {
+        ledgerTransfers: {
+          id: string;
+          debitAccountId: string;
+          creditAccountId: string;
+          code: string;
+          kind: string;
+          createdAt: string;
+          amount: { amount: string; currency: string };
+        }[];
+      },
+      input,
+    ) =>
+      modelList(
+        'ledger',
+        'Transfers',
+        ['Transfer', 'When', 'Amount', 'Debit', 'Credit', 'Code', 'Kind'],
+        data.ledgerTransfers.map((t) => [
+          html`<code>${t.id}</code>`,
+          when(t.createdAt),
+          `${t.amount.amount} ${t.amount.currency}`,
+          html`<code>${t.debitAccountId.slice(0, 8)}</code>`,
+          html`<code>${t.creditAccountId.slice(0, 8)}</code>`,
+          t.code,
+          t.kind,
+        ]),
+        input,
+      ),
+    respondError: adminError('Transfers'),
+  },
+  ...cardsCryptoAdminRoutes,
+  ...paymentsAdminRoutes,
+  // last: /admin/<app>/ would otherwise match the pages above
+  {
+    method: 'GET',
+    path: '/admin/:app/',
+    summary: "Admin console: an app's model list",
+    description: 'node, identity, ledger or compliance: its models, with a link back to the dashboard.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminAppIndex',
+    params: z.object({ app: z.enum(['node', 'identity', 'ledger', 'compliance', 'commerce']) }),
+    response: { description: 'Model list (HTML)', contentType: 'text/html' },
+    respond: (data: AppIndexData, input) => appIndex(data, input),
+    respondError: adminError('Administration'),
+  },
+];
+
+/** Each page's operation also names the signed-in superuser (nodeAdminUser), for the page header. */
+export const adminRoutes: Route[] = [...consoleRoutes, ...bankingAdminRoutes].map(withAdminUser);
+
+/** A console page whose operation names the signed-in superuser (nodeAdminUser) shows it in the header. */
+export function withAdminUser(route: Route): Route {
+  const respond = route.respond;
+  if (!respond) return route;
+  return {
+    ...route,
+    respond: (data: { nodeAdminUser?: { username: string } }, input: RouteInput) => {
+      if (data?.nodeAdminUser && input.req.res) input.req.res.locals.adminUser = data.nodeAdminUser.username;
+      return respond(data, input);
+    },
+  };
+}

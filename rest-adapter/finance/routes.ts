@@ -1,0 +1,273 @@
+import { z } from 'zod';
+import { detailErrorShape } from '../core/errors';
+import type { Reply, Route, RouteError } from '../core/route';
+import * as schemas from './schemas';
+import { kycRoutes } from './routes/kyc';
+import { bankingRoutes } from './routes/banking';
+import { cardRoutes } from './routes/cards';
+import { cryptoRoutes } from './routes/crypto';
+import { commerceRoutes } from './routes/commerce';
+import { investingRoutes } from './routes/investing';
+import { paymentsRoutes } from './routes/payments';
+
+export const OPENAPI_PATH = '/swagger.json';
+export const SWAGGER_PATH = '/swagger/';
+export const REDOC_PATH = '/redoc/';
+
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/enforce2fa/, 'enforce_2fa');
+const snakeKeys = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [snake(k), v]));
+
+/** Kubernetes probe semantics: 200/503 by status alone; `?verbose` lists the checks for humans. */
+function probe(name: string, checks: { name: string; ok: boolean }[], verbose: boolean): Reply {
+  const ok = checks.every((c) => c.ok);
+  if (verbose) {
+    const lines = [...checks.map((c) => `[${c.ok ? '+' : '-'}]${c.name} ${c.ok ? 'ok' : 'failed'}`), `${name} check ${ok ? 'passed' : 'failed'}`];
+    return { kind: 'text', status: ok ? 200 : 503, body: `${lines.join('\n')}\n` };
+  }
+  return { kind: 'json', status: ok ? 200 : 503, body: { status: ok ? 'ok' : 'unavailable' } };
+}
+
+const probeQuery = z.object({ verbose: z.string().optional().describe('Any value: one line per check, as text') });
+const verbose = (query: unknown) => (query as { verbose?: string }).verbose !== undefined;
+
+interface Readiness {
+  subgraph: string;
+  ready: boolean;
+  database: boolean;
+  pendingMigrations: string[];
+}
+
+function readinessReply(checks: Readiness[], isVerbose: boolean): Reply {
+  if (isVerbose)
+    return probe(
+      'readyz',
+      checks.map((c) => ({ name: `${c.subgraph}-database`, ok: c.ready })),
+      true,
+    );
+  const ok = checks.length > 0 && checks.every((c) => c.ready);
+  return {
+    kind: 'json',
+    status: ok ? 200 : 503,
+    body: {
+      status: ok ? 'ok' : 'unavailable',
+      checks: checks.map((c) => ({ subgraph: c.subgraph, ready: c.ready, database: c.database, pending_migrations: c.pendingMigrations })),
+    },
+  };
+}
+
+interface Settings {
+  [field: string]: boolean | string;
+}
+
+function featuresOf(s: Settings) {
+  return snakeKeys(s);
+}
+
+/** The finance node's API: one entry per documented path (contract: finance-node.md §4), plus 2FA and the assistant. */
+export const apiRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/healthz',
+    summary: 'Basic liveness (no dependencies)',
+    description: 'Answers while the process serves HTTP; checks no dependency. Exempt from authentication, maintenance and licence read-only mode.',
+    tags: ['Probes'],
+    security: 'none',
+    // a probe reads no credential: whatever an orchestrator or a stranger sends along is ignored
+    credentials: [],
+    operationId: 'healthz',
+    query: probeQuery,
+    reply: ({ query }) => probe('healthz', [{ name: 'ping', ok: true }], verbose(query)),
+    response: { description: '{"status": "ok"}' },
+  },
+  {
+    method: 'GET',
+    path: '/livez',
+    summary: 'Liveness probe',
+    description: 'The process and its event loop answer. No dependency checks: a database blip must not restart the node.',
+    tags: ['Probes'],
+    security: 'none',
+    // a probe reads no credential: whatever an orchestrator or a stranger sends along is ignored
+    credentials: [],
+    operationId: 'livez',
+    query: probeQuery,
+    reply: ({ query }) => probe('livez', [{ name: 'ping', ok: true }], verbose(query)),
+    response: { description: '{"status": "ok"}' },
+  },
+  {
+    method: 'GET',
+    path: '/readyz',
+    summary: 'Readiness probe',
+    description:
+      'Ready when the database answers and every migration of the node, identity and ledger schemas is applied; else 503. Licence, maintenance and read-only states are business states, not readiness.',
+    tags: ['Probes'],
+    security: 'none',
+    // a probe reads no credential: whatever an orchestrator or a stranger sends along is ignored
+    credentials: [],
+    operation: 'Readiness',
+    query: probeQuery,
+    response: { description: 'Ready', schema: schemas.readiness },
+    errors: [503],
+    respond: (data: { nodeReadiness: Readiness; identityReadiness: Readiness; ledgerReadiness: Readiness }, { query }) =>
+      readinessReply([data.nodeReadiness, data.identityReadiness, data.ledgerReadiness], verbose(query)),
+    // a fault behind the probe is unreadiness; a malformed probe request stays the client's mistake
+    respondError: (error: RouteError, { query }) =>
+      error.status < 500
+        ? { kind: 'json', status: error.status, body: detailErrorShape.body(error.status, error.code, error.message, error.fields) }
+        : verbose(query)
+          ? probe('readyz', [{ name: 'database', ok: false }], true)
+          : { kind: 'json', status: 503, body: { status: 'unavailable', checks: [], detail: error.message } },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/node/',
+    summary: 'Node identity and licence status',
+    description:
+      'APP_NAME and APP_VERSION, whether the node is read-only (licence) or in maintenance, the licence status and claims (verified offline), and the results of the system checks (app.E001 …). No authentication.',
+    tags: ['Node'],
+    security: 'none',
+    operation: 'NodeInfo',
+    response: { description: 'Node identity', schema: schemas.nodeResponse },
+    respond: (data: { nodeInfo: Record<string, unknown> & { licence: Record<string, unknown> & { claims: Record<string, unknown> | null } } }) => {
+      const n = data.nodeInfo;
+      return {
+        kind: 'json',
+        body: {
+          ...snakeKeys(n),
+          licence: { ...snakeKeys(n.licence), claims: n.licence.claims ? snakeKeys(n.licence.claims) : null },
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/config/',
+    summary: 'Public configuration: branding, enabled modules, active banking rails',
+    description: 'What a client configures itself from at start-up. Never a secret. No authentication.',
+    tags: ['Configuration'],
+    security: 'none',
+    operation: 'PublicConfig',
+    response: { description: 'Public configuration', schema: schemas.publicConfig },
+    respond: (data: {
+      nodeInfo: { name: string; version: string; readOnly: boolean };
+      nodeBranding: Record<string, string>;
+      nodeSettings: Settings;
+      nodeBankingRails: { rail: string; currencies: string[]; module: string }[];
+    }) => {
+      const s = data.nodeSettings;
+      return {
+        kind: 'json',
+        body: {
+          app: { name: data.nodeInfo.name, version: data.nodeInfo.version },
+          branding: snakeKeys(data.nodeBranding),
+          modules: {
+            shop: s.shopEnabled,
+            investments: s.investmentsEnabled,
+            virtual_iban: s.virtualIbanEnabled,
+            african_accounts: s.africanAccountsEnabled,
+            mobile_money: s.mobileMoneyEnabled,
+            disputes: s.disputesEnabled,
+            crypto: s.cryptoEnabled,
+            fiat_ramps: s.fiatRampsEnabled,
+            rewards: s.rewardsEnabled,
+          },
+          banking_rails: data.nodeBankingRails,
+          brokerage: { provider: s.brokerageProvider, fractional_shares: s.fractionalSharesEnabled },
+          kyc: { required: s.kycRequired, enhanced_required: s.enhancedKycRequired },
+          auth: { enforce_2fa: s.enforce2fa },
+          maintenance: { active: s.maintenanceMode, message: s.maintenanceMessage },
+          read_only: data.nodeInfo.readOnly,
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/config/features/',
+    summary: 'Feature flags',
+    description:
+      'The sixteen toggles of the settings record as the admin console last saved them (effective at once). Clients read them at start-up and on refresh.',
+    tags: ['Configuration'],
+    security: 'none',
+    operation: 'FeatureFlags',
+    response: { description: 'Feature flags', schema: schemas.featureFlags },
+    respond: (data: { nodeSettings: Settings }) => ({ kind: 'json', body: featuresOf(data.nodeSettings) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/login/',
+    summary: 'Sign in: an access token',
+    description:
+      'JSON `{username, password}` (and `otp`, the 6-digit code, for users enrolled in 2FA) → `{access, token_type, expires_in}`. Send `Authorization: Bearer <access>` afterwards. ' +
+      'Wrong credentials: 401 `no_active_account`; 5 failures of one user name within 15 minutes: 429 `throttled` with Retry-After. With "Enforce 2FA on login" on, ' +
+      'a user not enrolled yet gets 403 `otp_enrolment_required` with an `enrolment_token` for the enrolment endpoints. Allowed in licence read-only mode (it changes no data).',
+    tags: ['Authentication'],
+    security: 'none',
+    operation: 'Login',
+    body: schemas.loginBody,
+    variables: ({ body }: { body: z.infer<typeof schemas.loginBody> }) => ({ username: body.username, password: body.password, otp: body.otp ?? null }),
+    response: { description: 'Access token', schema: schemas.loginResponse },
+    errors: [401, 403, 429, 503],
+    respond: (data: { access: unknown }) => ({ kind: 'json', body: data.access }),
+  },
+  {
+    method: 'GET',
+    path: '/api/balance/',
+    summary: "The caller's balances",
+    description: 'One entry per currency the caller holds, from the ledger: available, posted and pending, as decimal strings with their currency.',
+    tags: ['Wallet'],
+    security: 'bearer',
+    operation: 'Balance',
+    response: { description: 'Balances', schema: schemas.balanceResponse },
+    errors: [403, 503],
+    respond: (data: { balances: unknown[] }) => ({ kind: 'json', body: { balances: data.balances } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/enrol/',
+    summary: 'Start enrolment in two-factor authentication (TOTP)',
+    description:
+      'Answers a new secret and its `otpauth://` URI (scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`.',
+    tags: ['Authentication'],
+    security: 'bearer',
+    operation: 'StartTotpEnrolment',
+    response: { status: 201, description: 'Secret and otpauth URI', schema: z.object({ secret: z.string(), otpauth_uri: z.string() }) },
+    errors: [403, 409],
+    respond: (data: { startTotpEnrolment: unknown }) => ({ kind: 'json', status: 201, body: data.startTotpEnrolment }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/2fa/confirm/',
+    summary: 'Confirm the enrolment with a code',
+    description: 'JSON `{otp}`: the current 6-digit code. From then on, sign-in needs `otp`.',
+    tags: ['Authentication'],
+    security: 'bearer',
+    operation: 'ConfirmTotpEnrolment',
+    body: z.object({ otp: z.string().describe('The 6-digit code of the authenticator app') }),
+    variables: ({ body }: { body: { otp: string } }) => ({ otp: body.otp }),
+    response: { description: 'Enrolled', schema: z.object({ username: z.string(), two_factor_enabled: z.boolean() }) },
+    errors: [403, 409],
+    respond: (data: { confirmTotpEnrolment: unknown }) => ({ kind: 'json', body: data.confirmTotpEnrolment }),
+  },
+  {
+    method: 'POST',
+    path: '/api/assistant/',
+    summary: 'Ask the assistant',
+    description:
+      'JSON `{question}` → `{answer, model}` from the configured OpenAI-compatible provider (ASSISTANT_API_KEY, ASSISTANT_BASE_URL, ASSISTANT_MODEL). Without a key, or when the provider fails: 503 `assistant_unavailable` with the generic message.',
+    tags: ['Assistant'],
+    security: 'bearer',
+    operation: 'AskAssistant',
+    body: z.object({ question: z.string().describe('1 to 4,000 characters') }),
+    variables: ({ body }: { body: { question: string } }) => ({ question: body.question }),
+    response: { description: 'The answer', schema: z.object({ answer: z.string(), model: z.string() }) },
+    errors: [403, 503],
+    respond: (data: { askAssistant: unknown }) => ({ kind: 'json', body: data.askAssistant }),
+  },
+  ...kycRoutes,
+  ...bankingRoutes,
+  ...cardRoutes,
+  ...cryptoRoutes,
+  ...commerceRoutes,
+  ...investingRoutes,
+  ...paymentsRoutes,
+];

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/** Response and request schemas of the finance node's REST surface (OpenAPI at /swagger.json). */
+export const money = z.object({
+  amount: z.string().describe('Decimal string, e.g. "10.50" (never a float)'),
+  currency: z.string().describe('ISO 4217 code (or a crypto asset code)'),
+});
+
+export const errorBody = z.object({
+  detail: z.string().describe('What went wrong'),
+  code: z
+    .string()
+    .describe(
+      'not_authenticated, token_not_valid, no_active_account, permission_denied, licence_read_only, module_disabled, maintenance, throttled, otp_required, otp_invalid, otp_enrolment_required, csrf_failed, disallowed_host, invalid, …',
+    ),
+  errors: z.record(z.string(), z.array(z.string())).optional().describe('Per-field messages (400)'),
+  maintenance: z.literal(true).optional().describe('Set on maintenance answers (503)'),
+  checks: z.array(z.string()).optional().describe('licence_read_only: the failing licence checks, e.g. ["app.E001"]'),
+  module: z.string().optional().describe('module_disabled: the module that is switched off'),
+  enrolment_token: z.string().optional().describe('otp_enrolment_required: a 10-minute token for the 2FA enrolment endpoints only'),
+  expires_in: z.number().int().optional(),
+});
+
+export const loginBody = z.object({
+  username: z.string().describe('User name'),
+  password: z.string().describe('Password'),
+  otp: z
+    .string()
+    .regex(/^\d{6}$/)
+    .optional()
+    .describe('The 6-digit code of the authenticator app: required for users enrolled in 2FA (the "Enforce 2FA on login" toggle makes enrolment mandatory)'),
+});
+
+export const loginResponse = z.object({
+  access: z.string().describe('The access token: send `Authorization: Bearer <access>`'),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int().describe('Seconds until the token expires; then sign in again (no refresh token)'),
+});
+
+export const balanceResponse = z.object({
+  balances: z.array(
+    z.object({
+      currency: z.string(),
+      available: money.describe('What can be spent: posted minus pending debits'),
+      posted: money.describe('Credits minus debits of posted transfers'),
+      pending: money.describe('Posted plus pending transfers in both directions'),
+    }),
+  ),
+});
+
+export const check = z.object({
+  id: z.string().describe('app.E001 …'),
+  level: z.enum(['ERROR', 'WARNING', 'INFO']),
+  message: z.string(),
+  hint: z.string().nullable(),
+});
+
+export const nodeResponse = z.object({
+  name: z.string().describe('APP_NAME'),
+  version: z.string().describe('APP_VERSION'),
+  hostname: z.string(),
+  deployment_id: z.string().nullable(),
+  read_only: z.boolean().describe('true while the licence check fails: writes answer 403 licence_read_only'),
+  maintenance: z.boolean(),
+  licence: z.object({
+    status: z.enum(['valid', 'missing', 'invalid', 'expired']),
+    valid: z.boolean(),
+    source: z.string(),
+    installed_at: z.string().nullable(),
+    checks: z.array(z.string()),
+    issuer: z.string().nullable(),
+    key_id: z.string().nullable(),
+    issued_at: z.string().nullable(),
+    expires_at: z.string().nullable(),
+    claims: z
+      .object({
+        licence_id: z.string(),
+        organisation_id: z.string(),
+        organisation_name: z.string(),
+        product: z.string(),
+        plan: z.string(),
+        max_nodes: z.number(),
+        maintenance_until: z.string(),
+        entitlements: z.array(z.string()),
+        status: z.string(),
+      })
+      .nullable(),
+  }),
+  checks: z.array(check),
+});
+
+export const featureFlags = z.record(z.string(), z.union([z.boolean(), z.string()])).describe('The sixteen toggles of the settings record, and updated_at');
+
+export const publicConfig = z.object({
+  app: z.object({ name: z.string(), version: z.string() }),
+  branding: z.record(z.string(), z.string()),
+  modules: z.record(z.string(), z.boolean()),
+  banking_rails: z.array(z.object({ rail: z.string(), currencies: z.array(z.string()), module: z.string() })),
+  brokerage: z.object({ provider: z.string(), fractional_shares: z.boolean() }),
+  kyc: z.object({ required: z.boolean(), enhanced_required: z.boolean() }),
+  auth: z.object({ enforce_2fa: z.boolean() }),
+  maintenance: z.object({ active: z.boolean(), message: z.string() }),
+  read_only: z.boolean(),
+});
+
+export const readiness = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.array(z.object({ subgraph: z.string(), ready: z.boolean(), database: z.boolean(), pending_migrations: z.array(z.string()) })),
+});

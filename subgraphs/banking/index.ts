@@ -1,0 +1,20 @@
+import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { runStandaloneSubgraph } from '../../lib/subgraph-server';
+import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { BankingResolver } from './schema/resolvers';
+import { createBankingServices, type BankingServices } from './services';
+import { bankingStore } from './store';
+
+/** Virtual IBAN and African accounts, bank transfers and mobile money through external providers; money in the ledger. */
+export const bankingSubgraph = defineSubgraph<BankingServices, 'banking'>({
+  name: 'banking',
+  store: bankingStore,
+  createServices: createBankingServices,
+  buildSchema: (services) =>
+    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [BankingResolver], middlewares: [NodeGateMiddleware], services }),
+  async start(services, { notifications }) {
+    notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+  },
+});
+
+if (require.main === module) void runStandaloneSubgraph(bankingSubgraph);

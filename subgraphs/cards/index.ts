@@ -1,0 +1,20 @@
+import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { runStandaloneSubgraph } from '../../lib/subgraph-server';
+import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { CardsResolver } from './schema/resolvers';
+import { createCardsServices, type CardsServices } from './services';
+import { cardsStore } from './store';
+
+/** Virtual cards of the finance node: issued by a card issuer, authorisations held on the ledger. */
+export const cardsSubgraph = defineSubgraph<CardsServices, 'cards'>({
+  name: 'cards',
+  store: cardsStore,
+  createServices: createCardsServices,
+  buildSchema: (services) =>
+    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [CardsResolver], middlewares: [NodeGateMiddleware], services }),
+  async start(services, { notifications }) {
+    notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+  },
+});
+
+if (require.main === module) void runStandaloneSubgraph(cardsSubgraph);

@@ -1,0 +1,9 @@
+import type { StoreDefinition } from '../../../lib/database';
+import { CommerceInit1734100000000 } from './migrations/1734100000000-CommerceInit';
+
+/** Shop, utilities, gift cards, disputes and rewards (schema `commerce`); SQL only in store/commerce-store.ts. */
+export const commerceStore: StoreDefinition = {
+  schema: 'commerce',
+  entities: [],
+  migrations: [CommerceInit1734100000000],
+};

@@ -1,0 +1,34 @@
+import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { runStandaloneSubgraph } from '../../lib/subgraph-server';
+import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { ComplianceResolver } from './schema/resolvers';
+import { createComplianceServices, type ComplianceServices } from './services';
+import { complianceStore } from './store';
+
+const EXPIRY_SWEEP_MS = 60_000;
+
+/** Identity verification (KYC) of the finance node: verifications, documents, provider decisions, expiry. */
+export const complianceSubgraph = defineSubgraph<ComplianceServices, 'compliance'>({
+  name: 'compliance',
+  store: complianceStore,
+  createServices: createComplianceServices,
+  buildSchema: (services) =>
+    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [ComplianceResolver], middlewares: [NodeGateMiddleware], services }),
+  async start(services, { notifications, logger }) {
+    notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    // verified levels lapse at their expiry
+    sweeps.set(
+      services,
+      setInterval(() => {
+        services.kyc.expireDue().catch((err: unknown) => logger.warn({ err }, 'KYC expiry sweep failed'));
+      }, EXPIRY_SWEEP_MS).unref(),
+    );
+  },
+  async stop(services) {
+    clearInterval(sweeps.get(services));
+  },
+});
+
+const sweeps = new WeakMap<ComplianceServices, NodeJS.Timeout>();
+
+if (require.main === module) void runStandaloneSubgraph(complianceSubgraph);

@@ -1,0 +1,20 @@
+import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { runStandaloneSubgraph } from '../../lib/subgraph-server';
+import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { CryptoResolver } from './schema/resolvers';
+import { createCryptoServices, type CryptoServices } from './services';
+import { cryptoStore } from './store';
+
+/** Crypto deposits and swaps of the finance node (module `crypto`), on the ledger. */
+export const cryptoSubgraph = defineSubgraph<CryptoServices, 'crypto'>({
+  name: 'crypto',
+  store: cryptoStore,
+  createServices: createCryptoServices,
+  buildSchema: (services) =>
+    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [CryptoResolver], middlewares: [NodeGateMiddleware], services }),
+  async start(services, { notifications }) {
+    notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+  },
+});
+
+if (require.main === module) void runStandaloneSubgraph(cryptoSubgraph);

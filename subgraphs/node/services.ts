@@ -1,0 +1,34 @@
+import type { Store } from '../../lib/database';
+import type { SubgraphDeps } from '../../lib/subgraph';
+import { AssistantService } from './domain/assistant';
+import { NodeService } from './domain/node-service';
+import { RegistryClient } from './domain/registry';
+import { NodeGate } from './gate';
+import { nodeSecrets } from './secrets';
+import { NodeStore } from './store/node-store';
+
+export interface NodeServices {
+  node: NodeService;
+  gate: NodeGate;
+  registry: RegistryClient;
+  assistant: AssistantService;
+  store: Store;
+  /** installLicence(token, publicKey): the in-process entry (bin/start.ts's demo licence), as the admin console's. */
+  installLicence(token: string, publicKey: string): ReturnType<NodeService['installLicence']>;
+}
+
+export function createNodeServices({ store, config, logger }: SubgraphDeps): NodeServices {
+  const nodeStore = new NodeStore(store);
+  let gate: NodeGate | undefined = undefined;
+  const node = new NodeService(nodeStore, config, nodeSecrets(config), logger, () => gate?.evict());
+  gate = new NodeGate(() => node.nodeState());
+  const registry = new RegistryClient(nodeStore, node, config, logger);
+  return {
+    node,
+    gate,
+    registry,
+    assistant: new AssistantService(config, node, logger),
+    store,
+    installLicence: (token, publicKey) => node.installLicence(token, publicKey, 'api', 'api'),
+  };
+}

@@ -1,0 +1,56 @@
+import { startTestApp, type TestApp } from '../../support/app';
+import { createUser, graphql, installValidLicence, login } from '../../support/finance';
+
+/**
+ * A user's KYC level (none, basic, enhanced) lives with the user in the identity subgraph: the
+ * administrators set it, a verification's outcome may (only the service principals allowed to), and
+ * every operation of the user carries it in their principal: the next request sees a change.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+  await installValidLicence(t);
+});
+afterAll(() => t?.stop());
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const levelOf = async (token: string) => (await graphql(t, '{ nodeUser { kycLevel } }', {}, bearer(token))).body.data?.nodeUser.kycLevel as string;
+const setLevel = (user: string, level: string, headers: Record<string, string>) =>
+  graphql(t, 'mutation($u: ID!, $l: NodeKycLevel!) { setNodeUserKycLevel(user: $u, level: $l) { username kycLevel } }', { u: user, l: level }, headers);
+
+it('starts at NONE; an administrator sets it by user name, and the same token carries the new level at once', async () => {
+  const user = await createUser(t);
+  const token = await login(t, user.username);
+  expect(await levelOf(token)).toBe('NONE');
+  const res = await setLevel(user.username, 'BASIC', { authorization: `Bearer ${t.adminKey}` });
+  expect(res.body).toEqual({ data: { setNodeUserKycLevel: { username: user.username, kycLevel: 'BASIC' } } });
+  expect(await levelOf(token)).toBe('BASIC');
+  expect((await t.app.gateway.execute({ query: '{ nodeUser { id } }' }, { headers: bearer(token) }, 'kyc')).status).toBe(200);
+  // the principal itself carries it (what money movement's limits read)
+  await t.app.services.identity.identity.setKycLevel(user.id, 'enhanced');
+  expect(await levelOf(token)).toBe('ENHANCED');
+});
+
+it('refuses the user themselves, an unknown user (404) and a level outside the list (400)', async () => {
+  const user = await createUser(t);
+  const token = await login(t, user.username);
+  expect((await setLevel(user.username, 'ENHANCED', bearer(token))).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  expect(await levelOf(token)).toBe('NONE');
+  expect((await setLevel('nobody_here', 'BASIC', { authorization: `Bearer ${t.adminKey}` })).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  const bad = await setLevel(user.username, 'PLATINUM', { authorization: `Bearer ${t.adminKey}` });
+  expect(bad.status).toBe(400);
+  await expect(t.app.services.identity.identity.setKycLevel(user.id, 'platinum' as never)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+});
+
+it('lets only the service principals in KYC_LEVEL_WRITERS set it', async () => {
+  const user = await createUser(t);
+  const run = (service: string) =>
+    t.app.gateway.execute(
+      { query: 'mutation($u: ID!) { setNodeUserKycLevel(user: $u, level: BASIC) { kycLevel } }', variables: { u: user.id } },
+      { headers: {} },
+      'kyc-service',
+      { kind: 'service', name: service },
+    );
+  expect((await run('predictions')).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  expect((await run('compliance')).body.data).toEqual({ setNodeUserKycLevel: { kycLevel: 'BASIC' } });
+});

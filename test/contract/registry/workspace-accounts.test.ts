@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { outboxDir } from '../../../lib/mailer';
+import { startTestApp, type TestApp } from '../../support/app';
+import { call, createLicence, gql } from '../../support/registry';
+
+/**
+ * Workspace accounts through the registry's port: password reset by mail (single-use link, the same
+ * answer for unknown addresses), sign-in throttling per address, and one organisation's user never
+ * reaching another organisation's licence.
+ */
+let t: TestApp;
+const CSRF = 'c'.repeat(43);
+const FORM = { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${CSRF}` };
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.stop());
+
+const post = (path: string, fields: Record<string, string>, cookie = '') =>
+  call(`${t.urls.registry}${path}`, {
+    method: 'POST',
+    headers: { ...FORM, cookie: `csrftoken=${CSRF}${cookie ? `; ${cookie}` : ''}` },
+    body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: CSRF }).toString(),
+  });
+
+function mails(to: string): string[] {
+  const dir = outboxDir(t.config);
+  return readdirSync(dir)
+    .map((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '='),
+    )
+    .filter((m) => m.includes(to));
+}
+const tokenIn = (mail: string) => /\/workspace\/password\/\?token=([A-Za-z0-9_-]{43})/.exec(mail)![1];
+
+async function signIn(email: string, password: string) {
+  const res = await post('/workspace/login/', { email, password });
+  const cookie = /workspace_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  return { status: res.status, session: cookie };
+}
+
+describe('workspace accounts', () => {
+  it('resets a password by a single-use mailed link; unknown addresses get the same answer and no mail', async () => {
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "bob@demo.example", name: "Bob" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('bob@demo.example')[0]), password: 'first password 1' });
+    expect((await signIn('bob@demo.example', 'first password 1')).status).toBe(302);
+
+    const known = await post('/workspace/password-reset/', { email: 'BOB@demo.example' });
+    const unknown = await post('/workspace/password-reset/', { email: 'nobody@demo.example' });
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    for (const page of [known, unknown]) expect(page.text).toContain('If this address has an account, a link to choose a new password is on its way.');
+    expect(mails('nobody@demo.example')).toHaveLength(0);
+    const reset = mails('bob@demo.example').find((m) => m.includes('Reset your workspace password'))!;
+
+    const short = await post('/workspace/password/', { token: tokenIn(reset), password: 'short' });
+    expect(short.status).toBe(400);
+    expect((await post('/workspace/password/', { token: tokenIn(reset), password: 'second password 2' })).status).toBe(302);
+    const again = await post('/workspace/password/', { token: tokenIn(reset), password: 'third password 3' });
+    expect(again.status).toBe(410);
+    expect((await signIn('bob@demo.example', 'first password 1')).status).toBe(401);
+    expect((await signIn('bob@demo.example', 'second password 2')).status).toBe(302);
+  });
+
+  it('throttles failed sign-ins per address: the sixth answers 429, even with the right password', async () => {
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "carol@demo.example", name: "Carol" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('carol@demo.example')[0]), password: 'carol password 1' });
+    for (let i = 0; i < 5; i++) expect((await signIn('carol@demo.example', `wrong ${i}`)).status).toBe(401);
+    const throttled = await signIn('carol@demo.example', 'carol password 1');
+    expect(throttled.status).toBe(429);
+    expect(throttled.session).toBeUndefined();
+  });
+
+  it("keeps an organisation's user away from another organisation's licence", async () => {
+    await gql(t, 'mutation { createRegistryOrganisation(input: { name: "Other Co", slug: "other-co" }) { id } }');
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "other-co", email: "dave@other.example", name: "Dave" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('dave@other.example')[0]), password: 'dave password 1' });
+    const { session } = await signIn('dave@other.example', 'dave password 1');
+    const demoLicence = await createLicence(t);
+    const releases = await call(`${t.urls.registry}/workspace/licences/${demoLicence.id}/releases/`, { headers: { cookie: `workspace_session=${session}` } });
+    expect(releases.status).toBe(404);
+    const reveal = await call(`${t.urls.registry}/workspace/licences/${demoLicence.id}/key/`, {
+      method: 'POST',
+      headers: { cookie: `csrftoken=${CSRF}; workspace_session=${session}`, 'x-csrftoken': CSRF },
+    });
+    expect(reveal.status).toBe(404);
+    expect(reveal.text).not.toContain(demoLicence.key);
+  });
+});

@@ -1,0 +1,121 @@
+import type { NodeGate } from '../../subgraphs/node/gate';
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { generateLicenceKeyPair, publicKeyLine, signLicenceToken, type LicenceClaims } from '../../lib/licence-token';
+import { projectRoot } from '../../lib/paths';
+import type { TestApp } from './app';
+import { http } from './app';
+
+/** A licence registry's key pair for tests (the vendor's private key never exists outside tests). */
+export function licenceKeys() {
+  const { privateKeyPem, publicKeyPem } = generateLicenceKeyPair();
+  return { privateKey: createPrivateKey(privateKeyPem), publicKeyPem, publicKeyLine: publicKeyLine(publicKeyPem) };
+}
+
+export const CLAIMS: LicenceClaims = {
+  licenceId: 'lic_test_0001',
+  organisationId: 'org_test',
+  organisationName: 'Test Organisation Ltd',
+  product: 'finance-node',
+  plan: 'enterprise',
+  maxNodes: 3,
+  maintenanceUntil: '2030-12-31',
+  entitlements: ['banking', 'investing', 'shop'],
+  status: 'Active',
+};
+
+export async function licenceToken(keys: ReturnType<typeof licenceKeys>, opts: { ttlSeconds?: number; now?: Date; claims?: Partial<LicenceClaims> } = {}) {
+  const { token } = await signLicenceToken(
+    { ...CLAIMS, ...opts.claims },
+    { privateKey: keys.privateKey, keyId: 'test-key', issuer: 'test-registry', ttlSeconds: opts.ttlSeconds ?? 30 * 86400, now: opts.now },
+  );
+  return token;
+}
+
+/** Installs a fresh valid licence in-process (as bin/start.ts does for the demo). */
+export async function installValidLicence(t: TestApp) {
+  const keys = licenceKeys();
+  await t.app.services.node.installLicence(await licenceToken(keys), keys.publicKeyLine);
+  return keys;
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+export async function createUser(t: TestApp, username = `user_${randomUUID().slice(0, 8)}`, opts: { superuser?: boolean } = {}) {
+  const row = await t.app.services.identity.identity.createUser({ username, password: PASSWORD, superuser: opts.superuser });
+  return { id: row.id, username: row.username };
+}
+
+/** Signs in through POST /api/login/ and returns the access token. */
+export async function login(t: TestApp, username: string, password = PASSWORD): Promise<string> {
+  const res = await http(`${t.urls.finance}/api/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.access as string;
+}
+
+export interface AdminSession {
+  cookie: string;
+  csrf: string;
+}
+
+/** Signs in to the admin console as a browser does: GET the form (CSRF cookie and token), POST it. */
+export async function adminSignIn(t: TestApp, username: string, password = PASSWORD): Promise<AdminSession> {
+  const form = await fetch(`${t.urls.finance}/admin/login/`);
+  const csrf = /csrftoken=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1];
+  const res = await fetch(`${t.urls.finance}/admin/login/`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}` },
+    body: new URLSearchParams({ username, password, next: '/admin/', csrfmiddlewaretoken: csrf }).toString(),
+  });
+  if (res.status !== 302) throw new Error(`admin sign-in failed: ${res.status} ${await res.text()}`);
+  const session = /sessionid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1];
+  return { cookie: `csrftoken=${csrf}; sessionid=${session}`, csrf };
+}
+
+/** POSTs an admin console form with the session and its CSRF token. */
+export function adminPost(t: TestApp, s: AdminSession, path: string, fields: Record<string, string>) {
+  return http(`${t.urls.finance}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: s.cookie },
+    body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: s.csrf }).toString(),
+  });
+}
+
+/** Runs `npm run cli -- …` as the compiled CLI (dist/), with an environment of its own. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/bin/cli.js', ...args],
+      { cwd: projectRoot(), env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** POST to the gateway's /graphql. */
+export function graphql(t: TestApp, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return http(`${t.urls.gateway}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+}
+
+/**
+ * Runs a change of the node's settings or licence and waits until every finance subgraph's gate in
+ * this process has seen it (NOTIFY): the node's own gate is evicted at once, the others by NOTIFY.
+ */
+export async function changeNode<T>(t: TestApp, change: () => Promise<T>): Promise<T> {
+  // every finance subgraph's services hold the node's gate
+  const gates = Object.values(t.app.services as Record<string, object>).flatMap((s) => ('gate' in s ? [s.gate as NodeGate] : []));
+  const before = gates.map((g) => g.evictions);
+  const result = await change();
+  await Promise.all(gates.map((g, i) => g.evictedAfter(before[i])));
+  return result;
+}
