@@ -12,7 +12,7 @@ import type { RequestCredentials } from '../../gateway/context';
 import type { Logger } from '../../lib/logger';
 import { probeResponder, type ReadinessCheck } from '../../lib/probes';
 import { htmlSecurityHeaders, inlineScriptHashes } from '../../lib/security-headers';
-import { cleanStrings } from '../../lib/text';
+import { cleanStrings, textProblem } from '../../lib/text';
 import { CORE_STATUS, mapGraphQLError, type CoreErrorKind, type ErrorCatalogue, type ErrorShape, type MappedError } from './errors';
 import type { OperationExecutor } from './executor';
 import { loadOperations } from './operations';
@@ -425,6 +425,8 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
         if (key === null) return sendCoreError(res, surface, 'invalid', IDEMPOTENCY_KEY_MESSAGE, { [IDEMPOTENCY_HEADER]: [IDEMPOTENCY_KEY_MESSAGE] });
         input.idempotencyKey = key;
       }
+      // a path segment with control characters or invalid Unicode names nothing (PostgreSQL cannot even compare NUL)
+      if (Object.values(req.params as Record<string, string>).some((v) => textProblem(v))) return sendCoreError(res, surface, 'not_found', 'Not found.');
       if (route.params) {
         const parsed = route.params.safeParse(req.params);
         if (!parsed.success) return sendCoreError(res, surface, 'not_found', 'Not found.');

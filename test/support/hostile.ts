@@ -257,12 +257,16 @@ function headerCases(route: Route, base: string): HostileCase[] {
   }));
 }
 
-/** Every hostile case for one surface's routes, and its paths outside the route table. */
-export function surfaceCases(surface: Surface, base: string, credential?: string): HostileCase[] {
-  const headers: Record<string, string> = credential ? { authorization: `Bearer ${credential}` } : {};
+/**
+ * Every hostile case for one surface's routes, and its paths outside the route table, sent with the
+ * caller's credential headers. The garbled-credential cases replace those headers, so they are the
+ * same for every caller: `garbledCredentials: false` leaves them out for all but one.
+ */
+export function surfaceCases(surface: Surface, base: string, headers: Record<string, string> = {}, opts: { garbledCredentials?: boolean } = {}): HostileCase[] {
   const cases: HostileCase[] = [];
   for (const route of surface.routes) {
-    cases.push(...pathCases(route, base, headers), ...queryCases(route, base, headers), ...headerCases(route, base));
+    cases.push(...pathCases(route, base, headers), ...queryCases(route, base, headers));
+    if (opts.garbledCredentials !== false) cases.push(...headerCases(route, base));
     if (route.method !== 'GET' && route.method !== 'DELETE') cases.push(...bodyCases(route, base, headers));
   }
   // outside the table: what the core answers for any path (and the probes and pages in front of it)

@@ -215,15 +215,19 @@ export class IdentityService {
 
   private async checkTotp(user: UserRow, code: string): Promise<boolean> {
     if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
-    const secret = this.box().open(user.totpSecretSealed);
-    const result = (await totpVerify({ secret, token: code.trim(), epochTolerance: 30 } as Parameters<typeof totpVerify>[0])) as {
+    const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
+    return result.valid && this.store.useTotpStep(user.id, result.step);
+  }
+
+  /** A six-digit code against a sealed secret (±30 s): whether it is valid, and the time step it belongs to. */
+  private async verifyTotp(sealed: string, token: string): Promise<{ valid: boolean; step: number }> {
+    const secret = this.box().open(sealed);
+    const result = (await totpVerify({ secret, token, epochTolerance: 30 } as Parameters<typeof totpVerify>[0])) as {
       valid: boolean;
       timeStep?: number;
       delta?: number;
     };
-    if (!result.valid) return false;
-    const step = (result.timeStep ?? Math.floor(Date.now() / 30_000)) + (result.delta ?? 0);
-    return this.store.useTotpStep(user.id, step);
+    return { valid: result.valid, step: (result.timeStep ?? Math.floor(Date.now() / 30_000)) + (result.delta ?? 0) };
   }
 
   /** Starts (or restarts) 2FA enrolment: a new secret and its otpauth:// URI for an authenticator app. */
@@ -241,14 +245,13 @@ export class IdentityService {
     if (!user) throw notFound('No such user.');
     if (user.totpConfirmedAt) throw conflict('Two-factor authentication is already enabled for this account.');
     if (!user.totpSecretSealed) throw conflict('Start the enrolment first (POST /api/auth/2fa/enrol/).');
-    const secret = this.box().open(user.totpSecretSealed);
-    const result = (await totpVerify({ secret, token: (code ?? '').trim(), epochTolerance: 30 } as Parameters<typeof totpVerify>[0])) as {
-      valid: boolean;
-      timeStep?: number;
-      delta?: number;
-    };
-    if (!/^\d{6}$/.test((code ?? '').trim()) || !result.valid) throw badInput('The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
-    await this.store.confirmTotp(user.id, (result.timeStep ?? Math.floor(Date.now() / 30_000)) + (result.delta ?? 0));
+    const invalid = () => badInput('The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
+    // otplib throws on a token that is not six digits: check the shape first
+    const token = (code ?? '').trim();
+    if (!/^\d{6}$/.test(token)) throw invalid();
+    const result = await this.verifyTotp(user.totpSecretSealed, token);
+    if (!result.valid) throw invalid();
+    await this.store.confirmTotp(user.id, result.step);
     this.forget(user.id);
   }
 

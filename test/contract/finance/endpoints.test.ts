@@ -1,7 +1,7 @@
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request, type IncomingMessage } from 'node:http';
 import { generate as totpGenerate } from 'otplib';
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { startAssistantProvider } from '../../support/assistant';
 import { validateOpenApi } from '../../support/openapi';
 import {
   adminPost,
@@ -23,45 +23,21 @@ import {
  */
 
 let t: TestApp;
-let provider: Server;
-let providerUrl: string;
-const providerCalls: { authorization?: string; body: { model: string; messages: { role: string; content: string }[] } }[] = [];
-let providerFails = false;
+let provider: Awaited<ReturnType<typeof startAssistantProvider>>;
 
 beforeAll(async () => {
-  provider = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      if (req.url !== '/v1/chat/completions' || req.method !== 'POST') return void res.writeHead(404).end();
-      providerCalls.push({ authorization: req.headers.authorization, body: JSON.parse(body) });
-      if (providerFails) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
-      const question = (JSON.parse(body) as { messages: { content: string }[] }).messages.at(-1)!.content;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          model: 'local-model',
-          choices: [{ index: 0, message: { role: 'assistant', content: `You asked: ${question}` }, finish_reason: 'stop' }],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
-  providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
+  provider = await startAssistantProvider();
   t = await startTestApp({
     APP_NAME: 'Acme Finance',
     APP_VERSION: '2.3.4',
-    ASSISTANT_API_KEY: 'sk-local-test',
-    ASSISTANT_BASE_URL: providerUrl,
-    ASSISTANT_MODEL: 'local-model',
+    ...provider.env,
     CSRF_TRUSTED_ORIGINS: 'https://app.example.com',
     CORS_ALLOWED_ORIGINS: 'https://app.example.com',
   });
 });
 afterAll(async () => {
   await t?.stop();
-  await new Promise((r) => provider?.close(r));
+  await provider?.close();
 });
 
 const url = (path: string) => `${t.urls.finance}${path}`;
@@ -452,11 +428,11 @@ describe('the assistant (POST /api/assistant/)', () => {
     const token = await login(t, user.username);
     const res = await http(url('/api/assistant/'), { ...json({ question: 'What is my IBAN?' }), key: token });
     expect([res.status, res.body]).toEqual([200, { answer: 'You asked: What is my IBAN?', model: 'local-model' }]);
-    const call = providerCalls.at(-1)!;
+    const call = provider.calls.at(-1)!;
     expect(call.authorization).toBe('Bearer sk-local-test');
     expect(call.body.model).toBe('local-model');
     expect(call.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
-    providerFails = true;
+    provider.state.fails = true;
     try {
       const failed = await http(url('/api/assistant/'), { ...json({ question: 'Hello?' }), key: token });
       expect([failed.status, failed.body]).toEqual([
@@ -464,7 +440,7 @@ describe('the assistant (POST /api/assistant/)', () => {
         { detail: 'Sorry, the assistant is unavailable right now. Please try again later.', code: 'assistant_unavailable' },
       ]);
     } finally {
-      providerFails = false;
+      provider.state.fails = false;
     }
   });
 });
