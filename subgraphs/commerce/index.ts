@@ -3,6 +3,7 @@ import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
 import { CommerceAdminResolver } from './schema/admin-resolvers';
 import { CommerceResolver, DisputeFieldsResolver } from './schema/resolvers';
+import { DRAIN_RETRY, REWARDS_QUEUE } from './domain/rewards';
 import { createCommerceServices, type CommerceServices } from './services';
 import { commerceStore } from './store';
 
@@ -25,8 +26,19 @@ export const commerceSubgraph = defineSubgraph<CommerceServices, 'commerce'>({
       middlewares: [NodeGateMiddleware],
       services,
     }),
-  async start(services, { notifications }) {
+  async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    // owed points (a grant that failed after its payment committed) are granted by this job
+    await jobs.boss.createQueue(REWARDS_QUEUE, { name: REWARDS_QUEUE, policy: 'stately' });
+    jobs.work(
+      REWARDS_QUEUE,
+      async () => {
+        const { granted } = await services.rewards.drain();
+        if (granted) logger.info({ granted }, 'owed points granted');
+      },
+      { pollingIntervalSeconds: 1 },
+    );
+    await jobs.boss.schedule(REWARDS_QUEUE, '* * * * *', {}, DRAIN_RETRY);
     if ((await services.store.productCount()) === 0) for (const p of DEMO_PRODUCTS) await services.shop.createProduct(p);
   },
 });

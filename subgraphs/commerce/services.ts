@@ -20,12 +20,12 @@ export interface CommerceServices {
   store: CommerceStore;
 }
 
-export function createCommerceServices({ store, supergraph, config }: SubgraphDeps): CommerceServices {
+export function createCommerceServices({ store, supergraph, config, jobs, logger }: SubgraphDeps): CommerceServices {
   const commerceStore = new CommerceStore(store);
   const ledger = new LedgerClient(supergraph);
   const objects = objectStoreFor(config);
   const idempotency = new IdempotentRequests(store);
-  const rewards = new Rewards(commerceStore, ledger, idempotency);
+  const rewards = new Rewards(commerceStore, ledger, idempotency, jobs, logger);
   return {
     shop: new Shop(commerceStore, ledger, objects, idempotency, rewards),
     utilities: new Utilities(commerceStore, idempotency),

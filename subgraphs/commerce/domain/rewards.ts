@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { PoolClient } from 'pg';
 import { DomainError, badInput } from '../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../lib/idempotency';
+import type { JobQueue } from '../../../lib/jobs';
+import type { Logger } from '../../../lib/logger';
 import { exponentOf, toMoney } from '../../../lib/money';
 import { NIL_OWNER } from '../../ledger/domain/ledger';
-import type { CommerceStore } from '../store/commerce-store';
+import type { CommerceStore, RewardDueRow } from '../store/commerce-store';
 import type { LedgerClient, LedgerTransferSpec } from '../store/ledger-client';
 import { REWARD_RULES } from './catalogue';
 
@@ -15,17 +18,27 @@ const ISSUED_POINTS = 'rewards:issued';
 export const REWARDS_ACCOUNT = 'rewards:payout';
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
+/** The job that grants owed points (sent when a grant fails, and every minute as a backstop). */
+export const REWARDS_QUEUE = 'commerce-reward-grants';
+/** A failed drain is retried after about 2, 4, 8, 16 and 32 s; the minutely schedule carries on after that. */
+export const DRAIN_RETRY = { retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 };
+const DRAIN_BATCH = 100;
+
 /**
  * Points and referrals. Earning rules (REWARD_RULES): points per whole unit of a paid shop order;
- * a referral pays both sides once, at the referred user's first qualifying transaction. Every
- * points movement is a ledger transfer whose id is derived from what earned it, so a retry or a
- * concurrent twin (two first orders paid at once) is applied once: the ledger answers `exists`.
+ * a referral pays both sides once, at the referred user's first qualifying transaction. What a
+ * transaction earns is owed (commerce.reward_due, the outbox) in the transaction that pays it, and
+ * granted from there: at once, else by the drain job. Every points movement is a ledger transfer
+ * whose id is derived from what earned it, so a re-delivery or a concurrent twin (two first orders
+ * paid at once) is applied once: the ledger answers `exists`.
  */
 export class Rewards {
   constructor(
     private readonly store: CommerceStore,
     private readonly ledger: LedgerClient,
     private readonly idempotency: IdempotentRequests,
+    private readonly jobs: JobQueue,
+    private readonly logger: Logger,
   ) {}
 
   /** Read without touching the ledger (reads stay available in read-only mode). */
@@ -61,45 +74,96 @@ export class Rewards {
     return { referrerUserId: referrer };
   }
 
-  /** After a qualifying transaction (a paid shop order): its points, and the referral bonus if one is due. */
-  async onQualifyingTransaction(userId: string, reference: string, amountMinor: bigint, currency: string): Promise<void> {
-    const whole = amountMinor / 10n ** BigInt(exponentOf(currency));
+  /**
+   * Records the points a qualifying transaction (a paid shop order) earns, in that transaction (`c`):
+   * they are owed from the moment the payment commits, whatever happens to the grant that follows.
+   */
+  owe(c: PoolClient, userId: string, orderId: string, amountMinor: bigint, currency: string): Promise<void> {
+    return this.store.insertRewardDue(c, { reference: `order:${orderId}`, userId, amount: amountMinor, currency });
+  }
+
+  /**
+   * Grants what `owe` recorded, after its commit. Never fails the caller (the payment stands): when the
+   * ledger or this module's database cannot be reached, the drain job retries it.
+   */
+  async grantOwed(orderId: string): Promise<void> {
+    const reference = `order:${orderId}`;
+    try {
+      const due = await this.store.rewardDue(reference);
+      if (due && !due.grantedAt) await this.grant(due);
+    } catch (err) {
+      this.logger.warn({ err: { message: (err as Error).message }, reference }, 'points grant failed; the drain job retries it');
+      await this.store.markRewardFailed(reference, (err as Error).message).catch(() => undefined);
+      await this.jobs.boss.send(REWARDS_QUEUE, {}, DRAIN_RETRY).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Grants every owed reward (the drain job; a re-delivery is harmless). Throws when some could not be
+   * granted, so that the job is retried (with backoff) until they are.
+   */
+  async drain(): Promise<{ granted: number }> {
+    let granted = 0;
+    const failures: string[] = [];
+    for (;;) {
+      const due = (await this.store.rewardsDue(DRAIN_BATCH)).filter((d) => !failures.includes(d.reference));
+      if (!due.length) break;
+      for (const d of due) {
+        try {
+          await this.grant(d);
+          granted++;
+        } catch (err) {
+          failures.push(d.reference);
+          await this.store.markRewardFailed(d.reference, (err as Error).message);
+        }
+      }
+    }
+    if (failures.length) throw new Error(`${failures.length} points grant(s) failed (${granted} granted); retried later`);
+    return { granted };
+  }
+
+  /** The points of one qualifying transaction and the referral bonus if one is due; every id derived, so a second run grants nothing twice. */
+  private async grant(due: RewardDueRow): Promise<void> {
+    const { userId } = due;
+    const whole = due.amount / 10n ** BigInt(exponentOf(due.currency));
     const earned = whole * REWARD_RULES.pointsPerUnitSpent;
     const grants: { userId: string; rule: string; points: bigint; reference: string }[] = [];
-    if (earned > 0n) grants.push({ userId, rule: 'purchase', points: earned, reference: `order:${reference}` });
+    if (earned > 0n) grants.push({ userId, rule: 'purchase', points: earned, reference: due.reference });
     const referral = await this.store.referralOf(userId);
     if (referral) {
       // the ids come from the referral, not the order: whichever first order gets here first grants it, the others are `exists`
       grants.push({ userId: referral.referrerUserId, rule: 'referral_referrer', points: REWARD_RULES.referrerBonus, reference: `referral:${userId}` });
       grants.push({ userId, rule: 'referral_referred', points: REWARD_RULES.referredBonus, reference: `referral:${userId}` });
     }
-    if (!grants.length) return;
-    const issued = await this.ledger.account('system', NIL_OWNER, POINTS, ISSUED_POINTS);
-    const transfers: (LedgerTransferSpec & { grant: (typeof grants)[number] })[] = [];
-    for (const g of grants) {
-      const account = await this.ledger.account('user', g.userId, POINTS, USER_POINTS);
-      transfers.push({
-        id: derivedUuid('reward', g.rule, g.reference),
-        debitAccountId: issued.id,
-        creditAccountId: account.id,
-        amount: g.points.toString(),
-        code: `reward_${g.rule}`,
-        metadata: { rule: g.rule, reference: g.reference },
-        grant: g,
-      });
+    if (grants.length) {
+      const issued = await this.ledger.account('system', NIL_OWNER, POINTS, ISSUED_POINTS);
+      const transfers: (LedgerTransferSpec & { grant: (typeof grants)[number] })[] = [];
+      for (const g of grants) {
+        const account = await this.ledger.account('user', g.userId, POINTS, USER_POINTS);
+        transfers.push({
+          id: derivedUuid('reward', g.rule, g.reference),
+          debitAccountId: issued.id,
+          creditAccountId: account.id,
+          amount: g.points.toString(),
+          code: `reward_${g.rule}`,
+          metadata: { rule: g.rule, reference: g.reference },
+          grant: g,
+        });
+      }
+      const outcomes = await this.ledger.transfer(transfers.map(({ grant: _grant, ...t }) => t));
+      // the history keeps what the ledger created now or before (ids are the transfers')
+      await this.store.recordRewardEvents(
+        transfers.map((t, i) => ({
+          id: outcomes[i]?.id ?? t.id,
+          userId: t.grant.userId,
+          rule: t.grant.rule,
+          points: t.grant.points,
+          reference: t.grant.reference,
+        })),
+      );
+      if (referral) await this.store.markReferralRewarded(userId);
     }
-    const outcomes = await this.ledger.transfer(transfers.map(({ grant: _grant, ...t }) => t));
-    // the history keeps what the ledger created now or before (ids are the transfers')
-    await this.store.recordRewardEvents(
-      transfers.map((t, i) => ({
-        id: outcomes[i]?.id ?? t.id,
-        userId: t.grant.userId,
-        rule: t.grant.rule,
-        points: t.grant.points,
-        reference: t.grant.reference,
-      })),
-    );
-    if (referral) await this.store.markReferralRewarded(userId);
+    await this.store.markRewardGranted(due.reference);
   }
 
   /**

@@ -215,9 +215,11 @@ export class Shop {
             metadata: { orderId },
           },
         ]);
+        // the points are owed with the payment, in its transaction; granted once it commits (or by the drain job)
+        await this.rewards.owe(c, userId, orderId, order.total, order.currency);
         return this.store.moveOrder(c, orderId, 'pending', 'paid', `user:${userId}`, { paymentTransferId: transferId });
       });
-      await this.rewards.onQualifyingTransaction(userId, paid.id, paid.total, paid.currency);
+      await this.rewards.grantOwed(paid.id);
       return paid;
     });
   }

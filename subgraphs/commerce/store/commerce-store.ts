@@ -130,6 +130,18 @@ export interface RewardEventRow {
   createdAt: Date;
 }
 
+/** A qualifying transaction whose points are owed (the rewards outbox), until its grant is recorded. */
+export interface RewardDueRow {
+  reference: string;
+  userId: string;
+  amount: bigint;
+  currency: string;
+  createdAt: Date;
+  attempts: number;
+  lastError: string | null;
+  grantedAt: Date | null;
+}
+
 export interface ReferralRow {
   referredUserId: string;
   referrerUserId: string;
@@ -513,6 +525,36 @@ export class CommerceStore {
         'INSERT INTO commerce.reward_event (id, user_id, rule, points, reference) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
         [e.id, e.userId, e.rule, e.points.toString(), e.reference],
       );
+  }
+
+  /** Records points owed for a qualifying transaction, inside that transaction (`c`); a second record of one reference is kept once. */
+  async insertRewardDue(c: pg.PoolClient, due: { reference: string; userId: string; amount: bigint; currency: string }): Promise<void> {
+    await c.query('INSERT INTO commerce.reward_due (reference, user_id, amount, currency) VALUES ($1, $2, $3, $4) ON CONFLICT (reference) DO NOTHING', [
+      due.reference,
+      due.userId,
+      due.amount.toString(),
+      due.currency,
+    ]);
+  }
+
+  async rewardDue(reference: string): Promise<RewardDueRow | undefined> {
+    return rowsOf<RewardDueRow>(await this.pool.query('SELECT * FROM commerce.reward_due WHERE reference = $1', [reference]))[0];
+  }
+
+  /** Owed grants, oldest first. */
+  async rewardsDue(limit: number): Promise<RewardDueRow[]> {
+    return rowsOf(await this.pool.query('SELECT * FROM commerce.reward_due WHERE granted_at IS NULL ORDER BY created_at, reference LIMIT $1', [limit]));
+  }
+
+  async markRewardGranted(reference: string): Promise<void> {
+    await this.pool.query('UPDATE commerce.reward_due SET granted_at = now(), attempts = attempts + 1, last_error = NULL WHERE reference = $1', [reference]);
+  }
+
+  async markRewardFailed(reference: string, error: string): Promise<void> {
+    await this.pool.query('UPDATE commerce.reward_due SET attempts = attempts + 1, last_error = $2 WHERE reference = $1 AND granted_at IS NULL', [
+      reference,
+      error.slice(0, 500),
+    ]);
   }
 
   /** The points balance as the recorded movements sum it (the ledger's points account holds the same; it enforces ≥ 0). */
