@@ -223,7 +223,7 @@ const schema = z.object({
     .number()
     .int()
     .min(1024)
-    .default(5 * 1024 * 1024),
+    .default(10 * 1024 * 1024),
   /** Card issuer (Stripe Issuing-shaped) over HTTP; unset URL: the offline sandbox issuer (webhook secret derived from the master key). */
   CARD_ISSUER_URL: optionalUrl,
   CARD_ISSUER_API_KEY: optionalText,

@@ -119,7 +119,8 @@ export interface Route<S extends string = Security> {
    * such as an RFC 822 message (the body arrives as a string).
    */
   consumes?: 'json' | 'form' | 'text' | 'binary';
-  variables?: (input: AnyRouteInput) => Record<string, unknown>;
+  /** The operation's variables; may be async (a binary body streamed to storage first, its reference passed on). */
+  variables?: (input: AnyRouteInput) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /**
    * Answers before the request is validated or any operation runs, when it returns a reply: for what
    * must never reach the domain (a form's honeypot field filled in by a bot gets the usual answer).

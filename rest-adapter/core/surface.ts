@@ -466,7 +466,18 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
         }
         return sendReply(req, res, reply);
       }
-      const variables = { ...(route.variables ? route.variables(input) : {}), ...(route.idempotent ? { idempotencyKey: input.idempotencyKey ?? null } : {}) };
+      // a binary body is read by the route's `variables` (streamed to storage): only once the gateway accepts the caller
+      if (route.consumes === 'binary' && route.security !== 'none') {
+        const refused = await withUnavailable(res, surface, () => credentialRefusal(req, route.credentials ?? surface.credentials, forwardCredentials));
+        if (refused === null) return;
+        if (refused) return sendError(req, res, route, input, refused);
+      }
+      let variables: Record<string, unknown>;
+      try {
+        variables = { ...(route.variables ? await route.variables(input) : {}), ...(route.idempotent ? { idempotencyKey: input.idempotencyKey ?? null } : {}) };
+      } catch (err) {
+        return sendThrown(req, res, route, input, err);
+      }
       const outcome = await withUnavailable(res, surface, () => opts.executor.execute(document, variables, forwardCredentials(req), req.id));
       if (outcome === null) return;
       for (const name of surface.passHeaders ?? []) {

@@ -1,6 +1,11 @@
 import type { Request } from 'express';
+import { randomUUID } from 'node:crypto';
+import { Transform } from 'node:stream';
 import { z } from 'zod';
-import { DOCUMENT_KINDS } from '../../../subgraphs/compliance/domain/documents';
+import type { Config } from '../../../lib/config';
+import { DomainError } from '../../../lib/errors';
+import { objectStoreFor } from '../../../lib/object-store';
+import { DOCUMENT_KINDS, DOCUMENT_TYPES, documentTooLarge, KYC_UPLOAD_PREFIX } from '../../../subgraphs/compliance/domain/documents';
 import { KYC_STATES, VERIFICATION_LEVELS } from '../../../subgraphs/compliance/domain/states';
 import { KYC_LEVELS } from '../../../subgraphs/identity/credential';
 import type { Route, RouteInput } from '../../core/route';
@@ -85,6 +90,42 @@ const verificationBody = (v: VerificationData) => ({
 });
 
 const verificationParams = z.object({ id: z.string().uuid() });
+
+/**
+ * Streams a binary upload's body to the object store (kyc/uploads/<uuid>) without holding it in
+ * memory, refusing more than KYC_DOCUMENT_MAX_BYTES (413, from Content-Length before a byte is read)
+ * and a declared type other than JPEG, PNG or PDF (415); the compliance subgraph then checks the
+ * stored bytes and takes the object.
+ */
+async function stageUpload(req: Request, config: Config): Promise<string> {
+  const max = config.KYC_DOCUMENT_MAX_BYTES;
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (!DOCUMENT_TYPES.includes(type))
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 415, `The body is the file, sent as ${DOCUMENT_TYPES.join(', ')} (Content-Type).`);
+  const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  if (length !== undefined && length > max) throw documentTooLarge(max);
+  let seen = 0;
+  const limited = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > max ? documentTooLarge(max) : null, chunk);
+    },
+  });
+  limited.once('error', () => {
+    // the rest of an oversized body is read and dropped, so that the client gets its 413
+    req.unpipe(limited);
+    req.resume();
+  });
+  const key = `${KYC_UPLOAD_PREFIX}${randomUUID()}`;
+  const objects = objectStoreFor(config);
+  try {
+    await objects.put(key, req.pipe(limited), { contentType: type, size: length });
+  } catch (err) {
+    await objects.delete(key).catch(() => undefined);
+    throw err;
+  }
+  return key;
+}
 const header = (req: Request, name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : null);
 
 export const kycRoutes: Route[] = [
@@ -134,7 +175,8 @@ export const kycRoutes: Route[] = [
     path: '/api/v1/kyc/verifications/:id/documents/',
     summary: 'Upload a document',
     description:
-      'JSON `{kind, content_base64}`: the file as base64 (JPEG, PNG or PDF, recognised by its first bytes; at most KYC_DOCUMENT_MAX_BYTES and the body limit). ' +
+      'JSON `{kind, content_base64}`: the file as base64 (JPEG, PNG or PDF, recognised by its first bytes; at most KYC_DOCUMENT_MAX_BYTES and the request body limit, ' +
+      'about 70 KiB of file: for larger files send the file itself to `POST …/documents/upload/?kind=`). ' +
       'Stored in the object store; a retry with the same `Idempotency-Key` answers the first outcome and stores nothing twice. Accepted while the verification is unverified, resubmission_required or expired; otherwise 409 `kyc_invalid_state` with the current `state`.',
     tags: ['KYC'],
     security: 'bearer',
@@ -151,6 +193,31 @@ export const kycRoutes: Route[] = [
     response: { status: 201, description: 'The stored document', schema: document },
     errors: [400, 403, 404, 409, 413],
     respond: (data: { uploadKycDocument: DocumentData }) => ({ kind: 'json', status: 201, body: documentBody(data.uploadKycDocument) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/kyc/verifications/:id/documents/upload/',
+    summary: 'Upload a document (the file as the body)',
+    description:
+      'For real ID photos and scans (up to KYC_DOCUMENT_MAX_BYTES, default 10 MiB): the body is the file itself, `Content-Type` image/jpeg, image/png or application/pdf ' +
+      '(otherwise 415), `?kind=` the document kind. Streamed to the object store, never held in memory; the type is recognised by the first bytes (400 when they are ' +
+      'not a JPEG, PNG or PDF), a larger file is refused with 413 before it is read. Answers like the JSON form `POST …/documents/` (which takes small files as base64 ' +
+      'within the request body limit), idempotent the same way, in the same states.',
+    tags: ['KYC'],
+    security: 'bearer',
+    operation: 'AttachKycDocument',
+    consumes: 'binary',
+    idempotent: true,
+    params: verificationParams,
+    query: z.object({ kind: z.enum(DOCUMENT_KINDS) }),
+    variables: async ({ params, query, req, config }: RouteInput<{ id: string }, { kind: string }>) => ({
+      verificationId: params.id,
+      kind: query.kind,
+      uploadKey: await stageUpload(req, config),
+    }),
+    response: { status: 201, description: 'The stored document', schema: document },
+    errors: [400, 403, 404, 409, 413, 415],
+    respond: (data: { attachKycDocument: DocumentData }) => ({ kind: 'json', status: 201, body: documentBody(data.attachKycDocument) }),
   },
   {
     method: 'POST',

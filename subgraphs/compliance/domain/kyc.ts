@@ -4,7 +4,7 @@ import type { IdempotentRequests } from '../../../lib/idempotency';
 import type { ObjectStore } from '../../../lib/object-store';
 import type { KycLevel } from '../../identity/credential';
 import type { ComplianceStore, DocumentRow, VerificationRow } from '../store/compliance-store';
-import { checkDocument } from './documents';
+import { checkDocument, checkKind, documentTooLarge, isKycUploadKey, MAGIC_BYTES, recognise } from './documents';
 import type { ReviewOutcome, VerificationProvider } from './provider';
 import {
   DECIDING_STATES,
@@ -110,6 +110,50 @@ export class KycService {
         return stored;
       },
     );
+  }
+
+  /**
+   * Adds a document the REST surface streamed to the object store (`uploadKey`, see KYC_UPLOAD_PREFIX),
+   * checked here from the stored bytes — type by its first bytes, size, SHA-256 — and copied to the
+   * verification's own key; the upload is removed either way. Idempotent like `upload` (one
+   * Idempotency-Key answers the first outcome, whichever form carried the bytes).
+   */
+  async attach(userId: string, verificationId: string, kind: string, uploadKey: string, idempotencyKey?: string | null): Promise<DocumentRow> {
+    try {
+      const verification = await this.own(userId, verificationId);
+      const documentKind = checkKind(kind);
+      if (!isKycUploadKey(uploadKey)) throw badInput('Not an upload of this node.', { upload: ['Unknown upload.'] });
+      const staged = await this.objects.head(uploadKey);
+      if (!staged) throw badInput('The upload is gone; send the file again.', { upload: ['Unknown upload.'] });
+      if (staged.size === 0) throw badInput('The document is empty.', { file: ['Empty file.'] });
+      if (staged.size > this.maxDocumentBytes) throw documentTooLarge(this.maxDocumentBytes);
+      const { contentType, extension } = recognise(
+        await readAll(await this.objects.get(uploadKey, { start: 0, end: Math.min(MAGIC_BYTES, staged.size) - 1 })),
+        'file',
+      );
+      const hash = createHash('sha256');
+      for await (const chunk of await this.objects.get(uploadKey)) hash.update(chunk as Buffer);
+      const sha256 = hash.digest('hex');
+      return await this.idempotent.run(
+        { owner: `user:${userId}`, key: idempotencyKey, operation: 'uploadKycDocument', input: { verificationId, kind, sha256 } },
+        async (ids) => {
+          if (!OPEN_STATES.includes(verification.state)) throw invalidStateError(verification.state, 'given documents');
+          const id = ids('document');
+          const objectKey = `kyc/${userId}/${verificationId}/${id}.${extension}`;
+          const stored = await this.store.addDocument(
+            { id, verificationId, kind: documentKind, contentType, size: staged.size, sha256, objectKey },
+            OPEN_STATES,
+            async () => {
+              await this.objects.put(objectKey, await this.objects.get(uploadKey), { contentType, size: staged.size });
+            },
+          );
+          if (!stored) throw invalidStateError((await this.store.byId(verificationId))!.state, 'given documents');
+          return stored;
+        },
+      );
+    } finally {
+      if (isKycUploadKey(uploadKey)) await this.objects.delete(uploadKey).catch(() => undefined);
+    }
   }
 
   /** Submits an open verification with at least one document: the provider's applicant gets them; the sandbox decides at once. */

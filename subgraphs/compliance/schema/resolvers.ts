@@ -50,6 +50,21 @@ export class ComplianceResolver {
   }
 
   @Authorized('node-user')
+  @Mutation(() => KycDocument, {
+    description: 'Adds a document the REST surface streamed to the object store (a binary upload; JPEG, PNG or PDF by its bytes) to an open verification.',
+  })
+  attachKycDocument(
+    @Arg('verificationId', () => ID) verificationId: string,
+    @Arg('kind') kind: string,
+    @Arg('uploadKey', { description: 'The object key the upload was streamed to (kyc/uploads/<uuid>)' }) uploadKey: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: 'The Idempotency-Key: a retried upload answers the first outcome' })
+    idempotencyKey?: string | null,
+  ): Promise<KycDocument> {
+    return this.services.kyc.attach(userOf(ctx), verificationId, kind, uploadKey, idempotencyKey);
+  }
+
+  @Authorized('node-user')
   @Mutation(() => KycVerification, { description: 'Submits an open verification to the provider (the sandbox decides at once).' })
   submitKycVerification(@Arg('verificationId', () => ID) verificationId: string, @Ctx() ctx: SubgraphContext): Promise<KycVerification> {
     return this.services.kyc.submit(userOf(ctx), verificationId);
