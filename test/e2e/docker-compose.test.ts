@@ -183,10 +183,12 @@ describe('docker-compose.yml', () => {
     // every subgraph: the database and the gateway's internal endpoint; outbound only where it must (mail, an object store)
     for (const def of SUBGRAPHS)
       expect([def.name, networksOf(def.name).filter((n) => n !== 'mail' && n !== 'storage')]).toEqual([def.name, ['database', 'services']]);
-    expect(Object.keys(services).filter((name) => networksOf(name).includes('storage'))).toEqual(['licensing']);
+    // the object store (OBJECT_STORE=s3): registry artifacts, KYC documents, dispute attachments; the adapter streams uploads on its own network
+    expect(Object.keys(services).filter((name) => networksOf(name).includes('storage'))).toEqual(['compliance', 'commerce', 'licensing']);
+    expect(Object.keys(services).filter((name) => networksOf(name).includes('adapter-storage'))).toEqual(['rest-adapter']);
     expect(networksOf('postgres')).toEqual(['database']);
     expect(networksOf('gateway')).toEqual(['bot', 'edge', 'services']);
-    expect(networksOf('rest-adapter')).toEqual(['edge']);
+    expect(networksOf('rest-adapter')).toEqual(['adapter-storage', 'edge']);
     expect(networksOf('bot')).toEqual(['bot']);
     // only the access service sends mail out
     expect(Object.keys(services).filter((name) => networksOf(name).includes('mail'))).toEqual(['access']);
