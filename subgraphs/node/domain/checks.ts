@@ -51,7 +51,8 @@ const isOrigin = (value: string) => {
 };
 
 /** The configuration checks (everything but the licence, which `evaluateLicence` checks). */
-export function configurationChecks(config: Config, secrets: NodeSecrets): CheckMessage[] {
+/** `held`: the provider credentials the admin console stores, as "provider/name" (they stand in for unset variables). */
+export function configurationChecks(config: Config, secrets: NodeSecrets, held: ReadonlySet<string> = new Set()): CheckMessage[] {
   const out: CheckMessage[] = [];
   const production = !isDevelopment(config);
   if (production && config.DEBUG) {
@@ -152,14 +153,21 @@ export function configurationChecks(config: Config, secrets: NodeSecrets): Check
     level: 'INFO',
     msg: datastoreSummary(config),
   });
-  if (!config.ASSISTANT_API_KEY) {
-    out.push({ id: 'app.I002', level: 'INFO', msg: 'ASSISTANT_API_KEY is not set: the assistant answers with a generic failure message.' });
+  if (!config.ASSISTANT_API_KEY && !held.has('assistant/api_key')) {
+    out.push({
+      id: 'app.I002',
+      level: 'INFO',
+      msg: 'ASSISTANT_API_KEY is not set and the admin console holds no assistant/api_key: the assistant answers with a generic failure message.',
+    });
   }
-  if (!config.BROKERAGE_API_KEY_ID || !config.BROKERAGE_API_SECRET_KEY) {
+  if (
+    (!config.BROKERAGE_API_KEY_ID && !held.has('equities_brokerage/key_id')) ||
+    (!config.BROKERAGE_API_SECRET_KEY && !held.has('equities_brokerage/secret_key'))
+  ) {
     out.push({
       id: 'app.I003',
       level: 'INFO',
-      msg: 'BROKERAGE_API_KEY_ID/BROKERAGE_API_SECRET_KEY are not set: the equities brokerage runs in paper mode unless the admin console holds credentials.',
+      msg: 'BROKERAGE_API_KEY_ID/BROKERAGE_API_SECRET_KEY are not set and the admin console holds no equities_brokerage key_id/secret_key: the equities brokerage runs in paper mode.',
     });
   }
   return out;
