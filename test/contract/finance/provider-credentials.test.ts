@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ProviderSecrets } from '../../../lib/provider-secrets';
 import type { Principal } from '../../../lib/principal';
 import { signPayload } from '../../../subgraphs/banking/domain/providers';
@@ -20,8 +22,23 @@ let alpaca: AlpacaSandbox;
 let t: TestApp;
 let admin: AdminSession;
 
+/** A card issuer and crypto exchange in one: answers their create calls and records each request's bearer key. */
+const bearers: { path: string; authorization?: string }[] = [];
+const issuerAndExchange = createServer((req, res) => {
+  req.resume().on('end', () => {
+    bearers.push({ path: req.url ?? '', authorization: req.headers.authorization });
+    const body =
+      req.url === '/v1/issuing/cards'
+        ? { id: 'ic_1', number: '4242424242424242', exp_month: 12, exp_year: 2030 }
+        : { id: 'addr_1', address: 'bc1qexample', network: 'bitcoin' };
+    res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+});
+
 beforeAll(async () => {
   // the providers check what they receive against these objects at each request: changing them rotates the keys
+  await new Promise<void>((resolve) => issuerAndExchange.listen(0, '127.0.0.1', resolve));
+  const peer = `http://127.0.0.1:${(issuerAndExchange.address() as AddressInfo).port}`;
   banking = await startBankingProvider(bankingKeys);
   alpaca = await startAlpacaSandbox({ assets: [{ symbol: 'AAPL', name: 'Apple Inc. Common Stock' }], keys: brokerageKeys });
   t = await startTestApp({
@@ -29,6 +46,10 @@ beforeAll(async () => {
     BANKING_PROVIDER_TIMEOUT_MS: '2000',
     BROKERAGE_TRADING_URL: alpaca.url,
     BROKERAGE_DATA_URL: alpaca.url,
+    CARD_ISSUER_URL: peer,
+    CRYPTO_EXCHANGE_URL: peer,
+    // set in the environment: it wins over the console's record
+    CRYPTO_EXCHANGE_API_KEY: 'sk_exchange_from_env',
   });
   await installValidLicence(t);
   admin = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
@@ -37,13 +58,15 @@ afterAll(async () => {
   await t?.stop();
   await banking?.stop();
   await alpaca?.close();
+  issuerAndExchange.close();
 });
 
 const url = (path: string) => `${t.urls.finance}${path}`;
-const secretsOf = (module: 'banking' | 'investing') => (t.app.services[module] as { providerSecrets: ProviderSecrets }).providerSecrets;
+type Module = 'banking' | 'investing' | 'cards' | 'crypto';
+const secretsOf = (module: Module) => (t.app.services[module] as { providerSecrets: ProviderSecrets }).providerSecrets;
 
 /** Saves a credential through the admin console's form and waits until the module has dropped what it kept (NOTIFY). */
-async function save(module: 'banking' | 'investing', provider: string, name: string, secret: string) {
+async function save(module: Module, provider: string, name: string, secret: string) {
   const secrets = secretsOf(module);
   const before = secrets.evictions;
   const res = await adminPost(t, admin, '/admin/node/providercredential/', { provider, name, secret });
@@ -140,6 +163,20 @@ describe('the equities brokerage', () => {
     await expect(sync()).rejects.toThrow();
     await save('investing', 'equities_brokerage', 'secret_key', 'console-secret-2');
     expect(await sync()).toMatchObject({ synced: 1 });
+  });
+});
+
+describe('the card issuer and the crypto exchange', () => {
+  it("use the console's key when the environment has none; a variable that is set wins over the record", async () => {
+    const issue = () => t.app.services.cards.issuer.issueCard({ cardholder: 'u1', currency: 'EUR', idempotencyKey: randomUUID() });
+    await expect(issue()).rejects.toMatchObject({ code: 'IMPROPERLY_CONFIGURED', status: 503 });
+    await save('cards', 'card_issuer', 'api_key', 'sk_issuer_console');
+    await issue();
+    expect(bearers.at(-1)).toEqual({ path: '/v1/issuing/cards', authorization: 'Bearer sk_issuer_console' });
+
+    await save('crypto', 'crypto_exchange', 'api_key', 'sk_exchange_console');
+    await t.app.services.crypto.exchange.createDepositAddress({ asset: 'BTC', reference: randomUUID() });
+    expect(bearers.at(-1)).toEqual({ path: '/v1/deposit-addresses', authorization: 'Bearer sk_exchange_from_env' });
   });
 });
 
