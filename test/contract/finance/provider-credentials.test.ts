@@ -74,6 +74,12 @@ async function save(module: Module, provider: string, name: string, secret: stri
   await secrets.evictedAfter(before);
 }
 
+/** The provider/name pairs the system check app.W010 reports missing. */
+async function missingCredentials(): Promise<string[]> {
+  const w010 = (await t.app.services.node.node.checks()).find((c) => c.id === 'app.W010');
+  return [...(w010?.msg.matchAll(/([a-z_]+\/[a-z_]+) \(/g) ?? [])].map((m) => m[1]);
+}
+
 async function verifiedUser() {
   const u = await createUser(t);
   await t.app.services.identity.identity.setKycLevel(u.id, 'basic');
@@ -114,8 +120,10 @@ describe('the banking provider', () => {
     expect((await openAccount(token)).status).toBe(502);
     expect(banking.requests.length).toBe(before);
 
+    expect(await missingCredentials()).toEqual(expect.arrayContaining(['banking/api_key', 'banking/webhook_secret', 'card_issuer/api_key']));
     await save('banking', 'banking', 'api_key', bankingKeys.apiKey);
     await save('banking', 'banking', 'webhook_secret', bankingKeys.signingSecret);
+    expect((await missingCredentials()).filter((c) => c.startsWith('banking/'))).toEqual([]);
     const opened = await openAccount(token);
     expect(opened.status).toBe(201);
     const seen = banking.requests.at(-1)!;
