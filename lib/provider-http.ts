@@ -16,6 +16,25 @@ import { canonicalJson } from './idempotency';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
+/** A provider secret read at each use (the environment, else the admin console's record: lib/provider-secrets). */
+export type SecretSource = () => Promise<string | undefined>;
+
+/** A fixed secret (the sandboxes, tests). */
+export const fixedSecret =
+  (secret: string): SecretSource =>
+  () =>
+    Promise.resolve(secret);
+
+const notConfigured = (what: string) =>
+  new DomainError('IMPROPERLY_CONFIGURED', 503, `${what} is not configured: set its environment variable or save it in the admin console.`);
+
+/** The secret of `source`, or 503 IMPROPERLY_CONFIGURED naming `what` (never the value). */
+export async function requireSecret(source: SecretSource, what: string): Promise<string> {
+  const secret = await source();
+  if (!secret) throw notConfigured(what);
+  return secret;
+}
+
 export const invalidSignature = (message = 'The webhook signature is missing or invalid.') => new DomainError('INVALID_SIGNATURE', 400, message);
 
 export const providerUnavailable = (provider: string) =>
@@ -60,7 +79,7 @@ export interface ProviderClientOptions {
   /** For messages: "card issuer", "crypto exchange". */
   provider: string;
   baseUrl: string;
-  apiKey: string;
+  apiKey: SecretSource;
   timeoutMs?: number;
   /** Attempts in all (1 = no retry). */
   attempts?: number;
@@ -82,12 +101,13 @@ export class ProviderClient {
 
   async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
     const attempts = this.opts.attempts ?? 3;
+    const apiKey = await requireSecret(this.opts.apiKey, `The ${this.opts.provider}'s API key`);
     for (let attempt = 1; ; attempt++) {
       try {
         const res = await fetch(new URL(path, this.opts.baseUrl), {
           method,
           headers: {
-            authorization: `Bearer ${this.opts.apiKey}`,
+            authorization: `Bearer ${apiKey}`,
             accept: 'application/json',
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
             ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),

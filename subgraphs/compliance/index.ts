@@ -1,3 +1,4 @@
+import { PROVIDER_CREDENTIAL_CHANGED } from '../../lib/provider-secrets';
 import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
@@ -16,6 +17,7 @@ export const complianceSubgraph = defineSubgraph<ComplianceServices, 'compliance
     buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [ComplianceResolver], middlewares: [NodeGateMiddleware], services }),
   async start(services, { notifications, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));
     // verified levels lapse at their expiry
     sweeps.set(
       services,

@@ -1,8 +1,10 @@
 import { IdempotentRequests } from '../../lib/idempotency';
 import { objectStoreFor } from '../../lib/object-store';
+import { ProviderSecrets, providerSecretsFromSupergraph } from '../../lib/provider-secrets';
 import type { SubgraphDeps } from '../../lib/subgraph';
 import type { KycLevel } from '../identity/credential';
 import { NodeGate, nodeStateFromSupergraph } from '../node/gate';
+import { providerCredential } from '../node/provider-credentials';
 import { KycService } from './domain/kyc';
 import type { VerificationProvider } from './domain/provider';
 import { SumsubVerificationProvider } from './domain/sumsub';
@@ -13,18 +15,23 @@ export interface ComplianceServices {
   kyc: KycService;
   gate: NodeGate;
   store: ComplianceStore;
+  providerSecrets: ProviderSecrets;
 }
 
 const SET_LEVEL = `mutation ComplianceSetKycLevel($user: ID!, $level: NodeKycLevel!) { setNodeUserKycLevel(user: $user, level: $level) { kycLevel } }`;
 
-/** The provider KYC_PROVIDER names: the offline sandbox, or Sumsub's protocol at KYC_PROVIDER_URL. */
-function providerFor(config: SubgraphDeps['config']): VerificationProvider {
+/**
+ * The provider KYC_PROVIDER names: the offline sandbox, or Sumsub's protocol at KYC_PROVIDER_URL (its
+ * secrets from KYC_PROVIDER_APP_TOKEN / KYC_PROVIDER_SECRET_KEY / KYC_WEBHOOK_SECRET, else the admin
+ * console's `kyc` records).
+ */
+function providerFor(config: SubgraphDeps['config'], secrets: ProviderSecrets): VerificationProvider {
   if (config.KYC_PROVIDER === 'sumsub') {
     return new SumsubVerificationProvider({
       baseUrl: config.KYC_PROVIDER_URL,
-      appToken: config.KYC_PROVIDER_APP_TOKEN ?? '',
-      secretKey: config.KYC_PROVIDER_SECRET_KEY ?? '',
-      webhookSecret: config.KYC_WEBHOOK_SECRET ?? '',
+      appToken: () => secrets.get(providerCredential('kyc', 'app_token')),
+      secretKey: () => secrets.get(providerCredential('kyc', 'secret_key')),
+      webhookSecret: () => secrets.get(providerCredential('kyc', 'webhook_secret')),
     });
   }
   return new SandboxVerificationProvider();
@@ -36,9 +43,18 @@ export function createComplianceServices({ store, supergraph, config }: Subgraph
   const writeLevel = async (userId: string, level: KycLevel) => {
     await supergraph.request(SET_LEVEL, { user: userId, level: level.toUpperCase() });
   };
+  const providerSecrets = new ProviderSecrets(config, providerSecretsFromSupergraph(supergraph));
   return {
-    kyc: new KycService(complianceStore, providerFor(config), objectStoreFor(config), writeLevel, config.KYC_DOCUMENT_MAX_BYTES, new IdempotentRequests(store)),
+    kyc: new KycService(
+      complianceStore,
+      providerFor(config, providerSecrets),
+      objectStoreFor(config),
+      writeLevel,
+      config.KYC_DOCUMENT_MAX_BYTES,
+      new IdempotentRequests(store),
+    ),
     gate: new NodeGate(nodeStateFromSupergraph(supergraph)),
     store: complianceStore,
+    providerSecrets,
   };
 }

@@ -1,3 +1,4 @@
+import { PROVIDER_CREDENTIAL_CHANGED } from '../../lib/provider-secrets';
 import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
@@ -14,6 +15,7 @@ export const cryptoSubgraph = defineSubgraph<CryptoServices, 'crypto'>({
     buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [CryptoResolver], middlewares: [NodeGateMiddleware], services }),
   async start(services, { notifications }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));
   },
 });
 

@@ -1,8 +1,10 @@
 import { IdempotentRequests } from '../../lib/idempotency';
 import { LedgerClient } from '../../lib/ledger-client';
+import { ProviderSecrets, providerSecretsFromSupergraph } from '../../lib/provider-secrets';
 import { secretBoxFor } from '../../lib/secret-box';
 import type { SubgraphDeps } from '../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../node/gate';
+import { providerCredential } from '../node/provider-credentials';
 import { CryptoService } from './domain/crypto';
 import { HttpExchange, SandboxExchange, type CryptoExchange } from './domain/exchange';
 import { CryptoStore } from './store/crypto-store';
@@ -12,18 +14,20 @@ export interface CryptoServices {
   exchange: CryptoExchange;
   gate: NodeGate;
   store: CryptoStore;
+  providerSecrets: ProviderSecrets;
 }
 
-/** CRYPTO_EXCHANGE_URL: the exchange over HTTP (its API key and webhook secret required); unset: the offline sandbox. */
-export function cryptoExchangeFrom(config: SubgraphDeps['config'], derive: (purpose: string) => Buffer): CryptoExchange {
+/**
+ * CRYPTO_EXCHANGE_URL: the exchange over HTTP, its API key and webhook secret read at each use
+ * (CRYPTO_EXCHANGE_API_KEY / CRYPTO_EXCHANGE_WEBHOOK_SECRET, else the admin console's crypto_exchange
+ * records); unset: the offline sandbox.
+ */
+export function cryptoExchangeFrom(config: SubgraphDeps['config'], derive: (purpose: string) => Buffer, secrets: ProviderSecrets): CryptoExchange {
   if (!config.CRYPTO_EXCHANGE_URL) return new SandboxExchange(derive('crypto:sandbox-webhook').toString('hex'));
-  if (!config.CRYPTO_EXCHANGE_API_KEY || !config.CRYPTO_EXCHANGE_WEBHOOK_SECRET) {
-    throw new Error('CRYPTO_EXCHANGE_URL needs CRYPTO_EXCHANGE_API_KEY and CRYPTO_EXCHANGE_WEBHOOK_SECRET.');
-  }
   return new HttpExchange({
     baseUrl: config.CRYPTO_EXCHANGE_URL,
-    apiKey: config.CRYPTO_EXCHANGE_API_KEY,
-    webhookSecret: config.CRYPTO_EXCHANGE_WEBHOOK_SECRET,
+    apiKey: () => secrets.get(providerCredential('crypto_exchange', 'api_key')),
+    webhookSecret: () => secrets.get(providerCredential('crypto_exchange', 'webhook_secret')),
   });
 }
 
@@ -31,7 +35,8 @@ export function createCryptoServices({ store, supergraph, config }: SubgraphDeps
   const box = secretBoxFor({ masterKey: config.MASTER_KEY, dataDir: config.dataDir });
   const gate = new NodeGate(nodeStateFromSupergraph(supergraph));
   const cryptoStore = new CryptoStore(store);
-  const exchange = cryptoExchangeFrom(config, (purpose) => box.derive(purpose));
+  const providerSecrets = new ProviderSecrets(config, providerSecretsFromSupergraph(supergraph));
+  const exchange = cryptoExchangeFrom(config, (purpose) => box.derive(purpose), providerSecrets);
   return {
     crypto: new CryptoService(cryptoStore, exchange, new LedgerClient(supergraph), gate, new IdempotentRequests(store), {
       feeBps: config.CRYPTO_SWAP_FEE_BPS,
@@ -40,5 +45,6 @@ export function createCryptoServices({ store, supergraph, config }: SubgraphDeps
     exchange,
     gate,
     store: cryptoStore,
+    providerSecrets,
   };
 }

@@ -1,3 +1,4 @@
+import { PROVIDER_CREDENTIAL_CHANGED } from '../../lib/provider-secrets';
 import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
@@ -23,6 +24,7 @@ export const investingSubgraph = defineSubgraph<InvestingServices, 'investing'>(
     buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [InvestingResolver], middlewares: [NodeGateMiddleware], services }),
   async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));
     const log = logger.child({ subgraph: 'investing' });
     for (const w of services.brokerages.registry().warnings) log.warn({ warning: w }, 'DEX registry entry skipped');
     for (const job of Object.values(INVESTING_JOBS)) await jobs.boss.createQueue(job.queue);

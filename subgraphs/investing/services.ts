@@ -1,4 +1,5 @@
 import { IdempotentRequests } from '../../lib/idempotency';
+import { ProviderSecrets, providerSecretsFromSupergraph } from '../../lib/provider-secrets';
 import type { SubgraphDeps } from '../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../node/gate';
 import { Investing } from './domain/investing';
@@ -11,12 +12,14 @@ export interface InvestingServices {
   brokerages: Brokerages;
   gate: NodeGate;
   store: InvestingStore;
+  providerSecrets: ProviderSecrets;
 }
 
 export function createInvestingServices({ store, supergraph, config, logger }: SubgraphDeps): InvestingServices {
   const investingStore = new InvestingStore(store);
   const gate = new NodeGate(nodeStateFromSupergraph(supergraph));
-  const brokerages = new Brokerages(config);
+  const providerSecrets = new ProviderSecrets(config, providerSecretsFromSupergraph(supergraph));
+  const brokerages = new Brokerages(config, providerSecrets);
   const investing = new Investing({
     store: investingStore,
     gate,
@@ -25,5 +28,5 @@ export function createInvestingServices({ store, supergraph, config, logger }: S
     idempotency: new IdempotentRequests(store),
     logger: logger.child({ subgraph: 'investing' }),
   });
-  return { investing, brokerages, gate, store: investingStore };
+  return { investing, brokerages, gate, store: investingStore, providerSecrets };
 }

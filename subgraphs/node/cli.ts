@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError, type CliCommand } from '../../lib/cli';
-import { CHECK_CATALOGUE, configurationChecks, formatChecks } from './domain/checks';
+import { CHECK_CATALOGUE, formatChecks } from './domain/checks';
 import type { NodeServices } from './services';
 
 const fileOrValue = (v: string) => (v.startsWith('@') ? readFileSync(v.slice(1), 'utf8') : v);
@@ -17,7 +17,7 @@ export const nodeCommands: CliCommand<NodeServices>[] = [
         return 0;
       }
       const { node } = await ctx.services();
-      const all = [...(await node.licence()).evaluation.checks, ...configurationChecks(ctx.config, node.secrets)];
+      const all = await node.allChecks();
       ctx.print(formatChecks(all, ctx.config.SILENCED_SYSTEM_CHECKS));
       return all.some((c) => c.level === 'ERROR' && !ctx.config.SILENCED_SYSTEM_CHECKS.includes(c.id)) ? 1 : 0;
     },

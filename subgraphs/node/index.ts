@@ -1,3 +1,4 @@
+import { PROVIDER_CREDENTIAL_CHANGED } from '../../lib/provider-secrets';
 import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { nodeCommands } from './cli';
@@ -22,6 +23,7 @@ export const nodeSubgraph = defineSubgraph<NodeServices, 'node'>({
       // `finance:activate` in another process registered this node: heartbeats start here
       services.registry.startHeartbeats().catch((err: unknown) => logger.warn({ err }, 'could not start registry heartbeats'));
     });
+    notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));
     await services.node.installFromEnvironment();
     // Django runs its checks before serving; the node logs them and keeps serving (licence errors: read-only)
     const checks = await services.node.checks();

@@ -1,4 +1,5 @@
 import type { Store } from '../../lib/database';
+import { ProviderSecrets } from '../../lib/provider-secrets';
 import type { SubgraphDeps } from '../../lib/subgraph';
 import { AssistantService } from './domain/assistant';
 import { NodeService } from './domain/node-service';
@@ -12,6 +13,8 @@ export interface NodeServices {
   gate: NodeGate;
   registry: RegistryClient;
   assistant: AssistantService;
+  /** The node's own provider credentials (the assistant's key): read in-process, evicted by NOTIFY. */
+  providerSecrets: ProviderSecrets;
   store: Store;
   /** installLicence(token, publicKey): the in-process entry (bin/start.ts's demo licence), as the admin console's. */
   installLicence(token: string, publicKey: string): ReturnType<NodeService['installLicence']>;
@@ -23,11 +26,13 @@ export function createNodeServices({ store, config, logger }: SubgraphDeps): Nod
   const node = new NodeService(nodeStore, config, nodeSecrets(config), logger, () => gate?.evict());
   gate = new NodeGate(() => node.nodeState());
   const registry = new RegistryClient(nodeStore, node, config, logger);
+  const providerSecrets = new ProviderSecrets(config, (provider, name) => node.providerSecret(provider, name));
   return {
     node,
     gate,
     registry,
-    assistant: new AssistantService(config, node, logger),
+    assistant: new AssistantService(config, providerSecrets, logger),
+    providerSecrets,
     store,
     installLicence: (token, publicKey) => node.installLicence(token, publicKey, 'api', 'api'),
   };

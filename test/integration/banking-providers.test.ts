@@ -15,8 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => provider?.stop());
 
-const client = (overrides: Partial<ConstructorParameters<typeof HttpProviderClient>[0]> = {}) =>
-  new HttpProviderClient({ baseUrl: provider.url, apiKey: API_KEY, signingSecret: SECRET, timeoutMs: 300, attempts: 3, ...overrides });
+const client = (overrides: { apiKey?: string } = {}) =>
+  new HttpProviderClient({
+    baseUrl: provider.url,
+    credentials: async () => ({ apiKey: overrides.apiKey ?? API_KEY, signingSecret: SECRET }),
+    timeoutMs: 300,
+    attempts: 3,
+  });
 
 describe('account numbers', () => {
   it('computes ISO 13616 check digits and the NUBAN check digit as the registries do', () => {

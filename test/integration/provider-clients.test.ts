@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { number as cardNumber } from 'card-validator';
 import { DomainError } from '../../lib/errors';
-import { signWebhook, verifyWebhook } from '../../lib/provider-http';
+import { fixedSecret, signWebhook, verifyWebhook } from '../../lib/provider-http';
 import { HttpIssuer, SandboxIssuer, luhnCheckDigit } from '../../subgraphs/cards/domain/issuer';
 import { HttpExchange, SandboxExchange } from '../../subgraphs/crypto/domain/exchange';
 
@@ -55,7 +55,7 @@ const reply = (status: number, body?: unknown) => (_req: Seen, res: ServerRespon
   res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? '' : JSON.stringify(body));
 const hang = () => () => undefined;
 
-const options = { apiKey: 'sk_test_123', webhookSecret: 'whsec_test', timeoutMs: 300, attempts: 3, backoffMs: 10 };
+const options = { apiKey: fixedSecret('sk_test_123'), webhookSecret: fixedSecret('whsec_test'), timeoutMs: 300, attempts: 3, backoffMs: 10 };
 
 describe('HttpIssuer', () => {
   it('issues a card with the API key and one Idempotency-Key across retries (a 503 and a timeout), and validates the number', async () => {

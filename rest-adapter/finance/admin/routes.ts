@@ -4,6 +4,7 @@ import { cookieValue } from '../../../lib/credentials';
 import { html, type Raw } from '../../../lib/html';
 import { ADMIN_SESSION_COOKIE } from '../../../subgraphs/identity/credential';
 import { BROKERAGE_LABELS, TOGGLES } from '../../../subgraphs/node/contract';
+import { PROVIDER_CREDENTIALS } from '../../../subgraphs/node/provider-credentials';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
 import { COMMERCE_MODELS } from './commerce-models';
 import { adminPage, csrfInput, table, yesNo, type PageOptions } from './layout';
@@ -656,7 +657,7 @@ const consoleRoutes: Route[] = [
                 <label class="name" for="id_provider">Provider</label>
                 <div>
                   <input type="text" id="id_provider" name="provider" required placeholder="equities_brokerage" />
-                  <div class="help">e.g. equities_brokerage, assistant, crypto_exchange</div>
+                  <div class="help">One of the pairs below (the table lists what each module reads)</div>
                 </div>
               </div>
               <div class="row">
@@ -672,7 +673,12 @@ const consoleRoutes: Route[] = [
               </div>
             </div>
             <div class="submit-row"><button type="submit" class="default">Add or replace</button></div>
-          </form>`,
+          </form>
+          ${table(
+            'What each module reads (an environment variable that is set wins over the record)',
+            ['Provider', 'Name', 'Module', 'Environment variable', 'Used for'],
+            PROVIDER_CREDENTIALS.map((c) => [c.provider, c.name, c.service, html`<code>${c.env}</code>`, c.use]),
+          )}`,
       ),
     respondError: adminError('Provider credentials'),
   },
@@ -680,6 +686,10 @@ const consoleRoutes: Route[] = [
     method: 'POST',
     path: '/admin/node/providercredential/',
     summary: 'Admin console: add or replace a provider credential',
+    description:
+      "Encrypted at rest with FRAMEWORK_SECRET_KEY. Each finance module asks for its provider's records at call time (a change works without a restart); an environment variable that is set wins over the record. The pairs: " +
+      PROVIDER_CREDENTIALS.map((c) => `\`${c.provider}\`/\`${c.name}\` (${c.service}, else \`${c.env}\`)`).join(', ') +
+      '.',
     tags: ['Admin console'],
     security: 'session',
     operation: 'AdminSaveProviderCredential',

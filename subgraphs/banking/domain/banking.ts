@@ -88,7 +88,8 @@ export class Banking {
     private readonly providers: BankingProviders,
     private readonly gate: NodeGate,
     private readonly idempotency: IdempotentRequests,
-    private readonly webhookSecret: string | undefined,
+    /** Asked at each webhook (the environment, else the admin console's record). */
+    private readonly webhookSecret: () => Promise<string | undefined>,
   ) {}
 
   /** A module's toggle (for operations that serve several modules) and the node's KYC rule. */
@@ -363,8 +364,14 @@ export class Banking {
 
   /** A provider's signed webhook: verified, recorded once per event id, then applied (exactly once). */
   async receiveWebhook(provider: WebhookProvider, payload: string, timestamp: string | null, signature: string | null): Promise<WebhookOutcome> {
-    if (!this.webhookSecret) throw new DomainError('IMPROPERLY_CONFIGURED', 503, 'BANKING_WEBHOOK_SECRET is not set: banking webhooks cannot be verified.');
-    verifyWebhook(this.webhookSecret, payload, timestamp, signature);
+    const secret = await this.webhookSecret();
+    if (!secret)
+      throw new DomainError(
+        'IMPROPERLY_CONFIGURED',
+        503,
+        'BANKING_WEBHOOK_SECRET is not set and the admin console holds no banking/webhook_secret: banking webhooks cannot be verified.',
+      );
+    verifyWebhook(secret, payload, timestamp, signature);
     let json: unknown;
     try {
       json = JSON.parse(payload);

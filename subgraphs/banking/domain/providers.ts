@@ -152,11 +152,16 @@ export class SandboxRamp implements RampProvider {
   }
 }
 
-export interface HttpProviderOptions {
-  baseUrl: string;
+export interface BankingProviderCredentials {
   apiKey: string;
   /** Signs each request body (HMAC-SHA256 over timestamp + "." + body), as the webhooks are signed. */
   signingSecret: string;
+}
+
+export interface HttpProviderOptions {
+  baseUrl: string;
+  /** Asked at each request (the environment, else the admin console's records): a changed key works without a restart. */
+  credentials: () => Promise<BankingProviderCredentials | undefined>;
   timeoutMs?: number;
   attempts?: number;
   fetch?: typeof fetch;
@@ -174,6 +179,8 @@ export class HttpProviderClient {
   async post<T>(path: string, body: Record<string, unknown>, idempotencyKey: string): Promise<T> {
     const attempts = this.options.attempts ?? 3;
     const text = JSON.stringify(body);
+    const credentials = await this.options.credentials();
+    if (!credentials) throw new ProviderError('the banking provider has no credentials (banking/api_key and banking/webhook_secret)');
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const timestamp = String(Math.floor(Date.now() / 1000));
@@ -182,10 +189,10 @@ export class HttpProviderClient {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            authorization: `Bearer ${this.options.apiKey}`,
+            authorization: `Bearer ${credentials.apiKey}`,
             'idempotency-key': idempotencyKey,
             'x-banking-timestamp': timestamp,
-            'x-banking-signature': `v1=${signPayload(this.options.signingSecret, timestamp, text)}`,
+            'x-banking-signature': `v1=${signPayload(credentials.signingSecret, timestamp, text)}`,
           },
           body: text,
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),

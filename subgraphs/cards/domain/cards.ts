@@ -3,7 +3,7 @@ import { derivedUuid, IdempotentRequests } from '../../../lib/idempotency';
 import { INSUFFICIENT_FUNDS, LedgerClient, SYSTEM_OWNER, type LedgerTransferInput } from '../../../lib/ledger-client';
 import { toMinor, toMoney, type Money } from '../../../lib/money';
 import { keysetPage, keysetResults } from '../../../lib/pagination';
-import { verifyWebhook } from '../../../lib/provider-http';
+import { requireSecret, verifyWebhook } from '../../../lib/provider-http';
 import type { SecretBox } from '../../../lib/secret-box';
 import type { KycLevel } from '../../identity/credential';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../node/gate';
@@ -217,7 +217,7 @@ export class CardService {
   /** A signed event of the issuer (the webhook): verified, then applied once whatever the deliveries. */
   async receiveEvent(provider: string, event: IssuerEvent, signature: string | null | undefined): Promise<IssuerEventOutcome> {
     if (provider !== this.issuer.name) throw notFound(`No card issuer "${provider}".`);
-    verifyWebhook(this.issuer.webhookSecret, event, signature, this.clock());
+    verifyWebhook(await requireSecret(this.issuer.webhookSecret, "The card issuer's webhook secret"), event, signature, this.clock());
     const a = event.data?.authorization;
     if (!a?.id || !a.card || typeof a.amount !== 'string' || !a.currency) {
       throw badInput('The event names an authorization with id, card, amount and currency.', { data: ['authorization: id, card, amount, currency'] });

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { number as validateCardNumber } from 'card-validator';
-import { ProviderClient, ProviderRejected } from '../../../lib/provider-http';
+import { fixedSecret, ProviderClient, ProviderRejected, type SecretSource } from '../../../lib/provider-http';
 import { DomainError } from '../../../lib/errors';
 
 /** A card as the issuer hands it over once: the full number goes straight into the secret box. */
@@ -20,7 +20,7 @@ export interface IssuedCard {
 export interface CardIssuer {
   readonly name: string;
   /** The HMAC secret the issuer signs its webhooks with. */
-  readonly webhookSecret: string;
+  readonly webhookSecret: SecretSource;
   issueCard(input: { cardholder: string; currency: string; idempotencyKey: string }): Promise<IssuedCard>;
   setActive(providerCardId: string, active: boolean): Promise<void>;
 }
@@ -54,7 +54,11 @@ export class SandboxIssuer implements CardIssuer {
   readonly name = 'sandbox';
   private readonly issued = new Map<string, IssuedCard>();
 
-  constructor(readonly webhookSecret: string) {}
+  readonly webhookSecret: SecretSource;
+
+  constructor(webhookSecret: string) {
+    this.webhookSecret = fixedSecret(webhookSecret);
+  }
 
   async issueCard(input: { idempotencyKey: string }): Promise<IssuedCard> {
     const known = this.issued.get(input.idempotencyKey);
@@ -88,12 +92,12 @@ export class HttpIssuer implements CardIssuer {
   readonly name = 'issuer';
   private readonly client: ProviderClient;
 
-  constructor(opts: { baseUrl: string; apiKey: string; webhookSecret: string; timeoutMs?: number; attempts?: number; backoffMs?: number }) {
+  constructor(opts: { baseUrl: string; apiKey: SecretSource; webhookSecret: SecretSource; timeoutMs?: number; attempts?: number; backoffMs?: number }) {
     this.client = new ProviderClient({ provider: 'card issuer', ...opts });
     this.webhookSecret = opts.webhookSecret;
   }
 
-  readonly webhookSecret: string;
+  readonly webhookSecret: SecretSource;
 
   async issueCard(input: { cardholder: string; currency: string; idempotencyKey: string }): Promise<IssuedCard> {
     const body = await this.call(() =>

@@ -193,7 +193,7 @@ export class KycService {
   /** A provider's signed webhook: verified, applied once per delivery. */
   async receiveWebhook(provider: string, rawBody: string, headers: Record<string, string | undefined>): Promise<{ applied: boolean }> {
     if (provider !== this.provider.name || !this.provider.readWebhook) throw notFound('No such verification provider.');
-    const event = this.provider.readWebhook(rawBody, headers);
+    const event = await this.provider.readWebhook(rawBody, headers);
     const { fresh, result } = await this.store.onceDelivery(provider, event.deliveryId, async (db) => {
       const verification = await this.store.byApplicant(provider, event.applicantId, db);
       // an event deciding nothing, or on a verification decided already, is acknowledged and ignored

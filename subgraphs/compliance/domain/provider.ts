@@ -26,5 +26,5 @@ export interface VerificationProvider {
   /** Asks for the review; the sandbox answers the outcome at once, a real provider by webhook later (undefined). */
   submit(applicant: { applicantId: string; firstName: string; lastName: string }): Promise<ReviewOutcome | undefined>;
   /** Verifies a webhook's signature over its raw body and reads it; throws 401 WEBHOOK_SIGNATURE_INVALID. Undefined: no webhooks. */
-  readWebhook?(rawBody: string, headers: Record<string, string | undefined>): WebhookEvent;
+  readWebhook?(rawBody: string, headers: Record<string, string | undefined>): Promise<WebhookEvent>;
 }

@@ -1,13 +1,15 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../../../lib/errors';
+import { requireSecret, type SecretSource } from '../../../lib/provider-http';
 import type { ReviewOutcome, VerificationProvider, WebhookEvent } from './provider';
 import type { VerificationLevel } from './states';
 
+/** The three secrets are read at each use (the environment, else the admin console's `kyc` records). */
 export interface SumsubSettings {
   baseUrl: string;
-  appToken: string;
-  secretKey: string;
-  webhookSecret: string;
+  appToken: SecretSource;
+  secretKey: SecretSource;
+  webhookSecret: SecretSource;
   /** The provider's level names for ours. */
   levelNames?: Record<VerificationLevel, string>;
   timeoutMs?: number;
@@ -68,11 +70,13 @@ export class SumsubVerificationProvider implements VerificationProvider {
     return undefined;
   }
 
-  readWebhook(rawBody: string, headers: Record<string, string | undefined>): WebhookEvent {
+  async readWebhook(rawBody: string, headers: Record<string, string | undefined>): Promise<WebhookEvent> {
+    // an empty secret would make every forged decision verify
+    const webhookSecret = await requireSecret(this.settings.webhookSecret, "The identity provider's webhook secret");
     const algorithm = DIGEST_ALGORITHMS[headers['x-payload-digest-alg'] ?? 'HMAC_SHA256_HEX'];
     const digest = headers['x-payload-digest'] ?? '';
     if (!algorithm || !/^[0-9a-f]+$/i.test(digest)) throw webhookSignatureError();
-    const expected = createHmac(algorithm, this.settings.webhookSecret).update(rawBody, 'utf8').digest();
+    const expected = createHmac(algorithm, webhookSecret).update(rawBody, 'utf8').digest();
     const given = Buffer.from(digest, 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw webhookSignatureError();
     let payload: ReviewedPayload;
@@ -88,8 +92,12 @@ export class SumsubVerificationProvider implements VerificationProvider {
   }
 
   private async call(method: string, path: string, body: Buffer, contentType?: string): Promise<unknown> {
+    const [appToken, secretKey] = await Promise.all([
+      requireSecret(this.settings.appToken, "The identity provider's app token"),
+      requireSecret(this.settings.secretKey, "The identity provider's secret key"),
+    ]);
     const ts = Math.floor(Date.now() / 1000).toString();
-    const signature = createHmac('sha256', this.settings.secretKey)
+    const signature = createHmac('sha256', secretKey)
       .update(ts + method + path)
       .update(body)
       .digest('hex');
@@ -99,7 +107,7 @@ export class SumsubVerificationProvider implements VerificationProvider {
         method,
         headers: {
           accept: 'application/json',
-          'x-app-token': this.settings.appToken,
+          'x-app-token': appToken,
           'x-app-access-ts': ts,
           'x-app-access-sig': signature,
           ...(contentType ? { 'content-type': contentType } : {}),

@@ -5,7 +5,7 @@ import { derivedUuid, type IdempotentRequests } from '../../../lib/idempotency';
 import { LedgerClient, SYSTEM_OWNER, type LedgerTransferInput } from '../../../lib/ledger-client';
 import { toMinor, toMoney, type Money } from '../../../lib/money';
 import { keysetPage, keysetResults } from '../../../lib/pagination';
-import { verifyWebhook } from '../../../lib/provider-http';
+import { requireSecret, verifyWebhook } from '../../../lib/provider-http';
 import type { KycLevel } from '../../identity/credential';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../node/gate';
 import type { AddressRow, CryptoStore, DepositRow, QuoteRow, SwapRow } from '../store/crypto-store';
@@ -224,7 +224,7 @@ export class CryptoService {
   /** A signed event of the exchange (the webhook): a confirmed deposit credits its wallet once. */
   async receiveEvent(provider: string, event: ExchangeEvent, signature: string | null | undefined): Promise<DepositView> {
     if (provider !== this.exchange.name) throw notFound(`No crypto exchange "${provider}".`);
-    verifyWebhook(this.exchange.webhookSecret, event, signature, this.clock());
+    verifyWebhook(await requireSecret(this.exchange.webhookSecret, "The crypto exchange's webhook secret"), event, signature, this.clock());
     if (event.type !== 'deposit.confirmed') throw badInput(`Unknown event type; one of ${EXCHANGE_EVENTS.join(', ')}.`, { type: [...EXCHANGE_EVENTS] });
     const d = event.data?.deposit;
     if (!d?.id || !d.address || !d.asset || typeof d.amount !== 'string') {

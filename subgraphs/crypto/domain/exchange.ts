@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { DomainError } from '../../../lib/errors';
-import { ProviderClient, ProviderRejected } from '../../../lib/provider-http';
+import { fixedSecret, ProviderClient, ProviderRejected, type SecretSource } from '../../../lib/provider-http';
 
 /** The assets the node holds for users (8 decimals each in lib/money.ts), with the network of their deposit addresses. Defined once. */
 export const CRYPTO_ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
@@ -21,7 +21,7 @@ export interface DepositAddress {
  */
 export interface CryptoExchange {
   readonly name: string;
-  readonly webhookSecret: string;
+  readonly webhookSecret: SecretSource;
   createDepositAddress(input: { asset: CryptoAsset; reference: string }): Promise<DepositAddress>;
   /** Units of `to` one unit of `from` buys, as a decimal string. */
   rate(from: CryptoAsset, to: CryptoAsset): Promise<string>;
@@ -36,7 +36,11 @@ const SANDBOX_PRICES: Record<CryptoAsset, string> = { BTC: '60000', ETH: '3000',
 export class SandboxExchange implements CryptoExchange {
   readonly name = 'sandbox';
 
-  constructor(readonly webhookSecret: string) {}
+  readonly webhookSecret: SecretSource;
+
+  constructor(webhookSecret: string) {
+    this.webhookSecret = fixedSecret(webhookSecret);
+  }
 
   async createDepositAddress(input: { asset: CryptoAsset; reference: string }): Promise<DepositAddress> {
     const digest = createHash('sha256').update(`sandbox-address:${input.reference}`).digest('hex');
@@ -52,10 +56,10 @@ export class SandboxExchange implements CryptoExchange {
 /** A real exchange over HTTP (CRYPTO_EXCHANGE_URL): bearer API key, Idempotency-Key on writes, timeouts and retries. */
 export class HttpExchange implements CryptoExchange {
   readonly name = 'exchange';
-  readonly webhookSecret: string;
+  readonly webhookSecret: SecretSource;
   private readonly client: ProviderClient;
 
-  constructor(opts: { baseUrl: string; apiKey: string; webhookSecret: string; timeoutMs?: number; attempts?: number; backoffMs?: number }) {
+  constructor(opts: { baseUrl: string; apiKey: SecretSource; webhookSecret: SecretSource; timeoutMs?: number; attempts?: number; backoffMs?: number }) {
     this.client = new ProviderClient({ provider: 'crypto exchange', ...opts });
     this.webhookSecret = opts.webhookSecret;
   }

@@ -1,7 +1,8 @@
 import type { Config } from '../../../lib/config';
 import { DomainError, badInput } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
-import type { NodeService } from './node-service';
+import type { ProviderSecrets } from '../../../lib/provider-secrets';
+import { providerCredential } from '../provider-credentials';
 
 /** What the assistant says when it cannot answer (no provider key, provider down): the contract's generic failure. */
 export const ASSISTANT_FAILURE_MESSAGE = 'Sorry, the assistant is unavailable right now. Please try again later.';
@@ -13,19 +14,19 @@ const TIMEOUT_MS = 30_000;
 /**
  * The in-app assistant: a user's question to an OpenAI-compatible chat-completions provider
  * (ASSISTANT_BASE_URL, ASSISTANT_MODEL; the key from ASSISTANT_API_KEY, else the provider credential
- * `assistant`/`api_key` of the admin console). Any failure is the generic message.
+ * `assistant`/`api_key` of the admin console, read at each question). Any failure is the generic message.
  */
 export class AssistantService {
   constructor(
     private readonly config: Config,
-    private readonly node: NodeService,
+    private readonly secrets: ProviderSecrets,
     private readonly logger: Logger,
   ) {}
 
   async ask(question: string, username: string): Promise<{ answer: string; model: string }> {
     question = question?.trim() ?? '';
     if (!question || question.length > 4000) throw badInput('question must be 1 to 4,000 characters.', { question: ['1 to 4,000 characters.'] });
-    const key = this.config.ASSISTANT_API_KEY ?? (await this.node.providerSecret('assistant', 'api_key').catch(() => undefined));
+    const key = await this.secrets.get(providerCredential('assistant', 'api_key')).catch(() => undefined);
     if (!key) throw assistantUnavailable();
     const base = this.config.ASSISTANT_BASE_URL.replace(/\/+$/, '');
     try {

@@ -1,5 +1,6 @@
 import { isDevelopment, type Config } from '../../../lib/config';
 import { CLIENT_HEADERS } from '../contract';
+import { PROVIDER_CREDENTIALS } from '../provider-credentials';
 import { FRAMEWORK_SECRET_KEY_LENGTH, type NodeSecrets } from '../secrets';
 
 export { CLIENT_HEADERS };
@@ -36,6 +37,7 @@ export const CHECK_CATALOGUE: Record<string, string> = {
   'app.W007': 'FRONTEND_URL is unset, or its origin is not in CORS_ALLOWED_ORIGINS',
   'app.W008': 'VENDOR_LICENSE_ENGINE_URL is set without VENDOR_API_KEY: finance:activate cannot register',
   'app.W009': 'PORT is not 8000, the contract default',
+  'app.W010': 'A provider is configured (its URL, KYC_PROVIDER=sumsub) but a credential it needs is neither set nor in the admin console',
   'app.I001': 'Datastores: how DATABASE_URL/POSTGRES_*, REDIS_PASSWORD and CELERY_* are used',
   'app.I002': 'The assistant has no provider key: it answers with a generic failure message',
   'app.I003': 'No brokerage credentials: the equities brokerage runs in paper mode',
@@ -51,7 +53,8 @@ const isOrigin = (value: string) => {
 };
 
 /** The configuration checks (everything but the licence, which `evaluateLicence` checks). */
-export function configurationChecks(config: Config, secrets: NodeSecrets): CheckMessage[] {
+/** `held`: the provider credentials the admin console stores, as "provider/name" (they stand in for unset variables). */
+export function configurationChecks(config: Config, secrets: NodeSecrets, held: ReadonlySet<string> = new Set()): CheckMessage[] {
   const out: CheckMessage[] = [];
   const production = !isDevelopment(config);
   if (production && config.DEBUG) {
@@ -147,19 +150,43 @@ export function configurationChecks(config: Config, secrets: NodeSecrets): Check
   if (config.PORT !== 8000) {
     out.push({ id: 'app.W009', level: 'WARNING', msg: `PORT is ${config.PORT}; the node's documented port is 8000.` });
   }
+  // providers used for real (not their offline sandbox) whose credential is in neither place: their calls answer 503
+  const configured: Record<string, boolean> = {
+    banking: Boolean(config.BANKING_PROVIDER_URL),
+    card_issuer: Boolean(config.CARD_ISSUER_URL),
+    crypto_exchange: Boolean(config.CRYPTO_EXCHANGE_URL),
+    kyc: config.KYC_PROVIDER === 'sumsub',
+  };
+  const env = config as Record<string, unknown>;
+  const missing = PROVIDER_CREDENTIALS.filter((c) => configured[c.provider] && !env[c.env] && !held.has(`${c.provider}/${c.name}`));
+  if (missing.length) {
+    out.push({
+      id: 'app.W010',
+      level: 'WARNING',
+      msg: `Providers configured without a credential: ${missing.map((c) => `${c.provider}/${c.name} (${c.env})`).join(', ')}.`,
+      hint: 'Set the environment variable, or save the credential in the admin console (/admin/node/providercredential/); until then those calls fail.',
+    });
+  }
   out.push({
     id: 'app.I001',
     level: 'INFO',
     msg: datastoreSummary(config),
   });
-  if (!config.ASSISTANT_API_KEY) {
-    out.push({ id: 'app.I002', level: 'INFO', msg: 'ASSISTANT_API_KEY is not set: the assistant answers with a generic failure message.' });
+  if (!config.ASSISTANT_API_KEY && !held.has('assistant/api_key')) {
+    out.push({
+      id: 'app.I002',
+      level: 'INFO',
+      msg: 'ASSISTANT_API_KEY is not set and the admin console holds no assistant/api_key: the assistant answers with a generic failure message.',
+    });
   }
-  if (!config.BROKERAGE_API_KEY_ID || !config.BROKERAGE_API_SECRET_KEY) {
+  if (
+    (!config.BROKERAGE_API_KEY_ID && !held.has('equities_brokerage/key_id')) ||
+    (!config.BROKERAGE_API_SECRET_KEY && !held.has('equities_brokerage/secret_key'))
+  ) {
     out.push({
       id: 'app.I003',
       level: 'INFO',
-      msg: 'BROKERAGE_API_KEY_ID/BROKERAGE_API_SECRET_KEY are not set: the equities brokerage runs in paper mode unless the admin console holds credentials.',
+      msg: 'BROKERAGE_API_KEY_ID/BROKERAGE_API_SECRET_KEY are not set and the admin console holds no equities_brokerage key_id/secret_key: the equities brokerage runs in paper mode.',
     });
   }
   return out;

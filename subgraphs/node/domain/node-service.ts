@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import type { Config } from '../../../lib/config';
-import { DomainError, badInput, notFound } from '../../../lib/errors';
+import { DomainError, badInput, forbidden, notFound } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { maskSecret, purposeBox, type PurposeBox } from '../../../lib/secret-box';
 import type { NodeState } from '../gate';
+import { mayReadProvider } from '../provider-credentials';
 import { usableSecret, type NodeSecrets } from '../secrets';
 import type { BrandingValues, LicenceRow, NodeStore, ProviderCredentialRow } from '../store/node-store';
 import { BRANDING_FIELDS } from '../store/node-store';
@@ -185,10 +186,16 @@ export class NodeService {
     if (evaluation.status === 'valid') await this.installLicence(token, key, 'environment', 'environment');
   }
 
-  /** Every system check: the configuration's and the licence's, without the silenced ids. */
+  /** Every system check: the configuration's (credentials the console holds included) and the licence's, without the silenced ids. */
   async checks(): Promise<CheckMessage[]> {
-    const licence = await this.licence();
-    return [...licence.evaluation.checks, ...configurationChecks(this.config, this.secrets)].filter((c) => !this.config.SILENCED_SYSTEM_CHECKS.includes(c.id));
+    return (await this.allChecks()).filter((c) => !this.config.SILENCED_SYSTEM_CHECKS.includes(c.id));
+  }
+
+  /** Every system check, the silenced ones too (`finance:check` counts them). */
+  async allChecks(): Promise<CheckMessage[]> {
+    const [licence, credentials] = await Promise.all([this.licence(), this.store.providerCredentials()]);
+    const held = new Set(credentials.map((c) => `${c.provider}/${c.name}`));
+    return [...licence.evaluation.checks, ...configurationChecks(this.config, this.secrets, held)];
   }
 
   identity() {
@@ -220,6 +227,15 @@ export class NodeService {
 
   async deleteProviderCredential(id: string, actor: string): Promise<void> {
     if (!/^[0-9a-f-]{36}$/i.test(id) || !(await this.store.deleteProviderCredential(id, actor))) throw notFound('No such provider credential.');
+  }
+
+  /**
+   * A stored credential's secret for a finance module's service principal: only a provider that
+   * service owns (PROVIDER_READERS); anything else is refused, whether a record exists or not.
+   */
+  async providerSecretFor(service: string, provider: string, name: string): Promise<string | undefined> {
+    if (!mayReadProvider(service, provider)) throw forbidden(`The ${service} service may not read the credentials of provider "${provider}".`);
+    return this.providerSecret(provider, name);
   }
 
   /** A stored credential's secret, for the node's own use (never shown). */

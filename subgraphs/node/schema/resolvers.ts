@@ -108,6 +108,18 @@ export class NodeResolver {
     return this.services.node.providerCredentials();
   }
 
+  @Authorized('service')
+  @Query(() => String, {
+    nullable: true,
+    description:
+      "A provider credential's secret from the admin console's encrypted records, for the finance module that owns the provider (its service principal only; null when the console holds none).",
+  })
+  providerSecret(@Arg('provider') provider: string, @Arg('name') name: string, @Ctx() ctx: SubgraphContext): Promise<string | undefined> {
+    const p = ctx.principal;
+    if (p.kind !== 'service') throw unauthenticated();
+    return this.services.node.providerSecretFor(p.name, provider, name);
+  }
+
   @Authorized('node-admin')
   @Query(() => [NodeActivity], { description: 'Recent administrative activity (admin console).' })
   async nodeActivity(@Arg('first', () => Int, { defaultValue: 20 }) first: number): Promise<NodeActivity[]> {

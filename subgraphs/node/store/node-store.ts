@@ -1,4 +1,5 @@
 import type { Store } from '../../../lib/database';
+import { PROVIDER_CREDENTIAL_CHANGED } from '../../../lib/provider-secrets';
 import { NODE_STATE_CHANGED } from '../gate';
 import { TOGGLES, type SettingsRecord, type SettingsValues } from '../domain/settings';
 
@@ -58,7 +59,10 @@ export interface AuditEntry {
 
 const SETTINGS_COLUMNS = TOGGLES.map((t) => t.key);
 
-/** SQL of the node schema. Every change of the settings or the licence NOTIFYs NODE_STATE_CHANGED in its transaction. */
+/**
+ * SQL of the node schema. Every change of the settings or the licence NOTIFYs NODE_STATE_CHANGED in its
+ * transaction; every change of a provider credential PROVIDER_CREDENTIAL_CHANGED (payload: the provider).
+ */
 export class NodeStore {
   constructor(private readonly store: Store) {}
 
@@ -118,20 +122,21 @@ export class NodeStore {
          ON CONFLICT (provider, name) DO UPDATE SET secret_sealed = EXCLUDED.secret_sealed, secret_hint = EXCLUDED.secret_hint,
                                                    updated_at = now(), updated_by = EXCLUDED.updated_by
          RETURNING *),
-       a AS (INSERT INTO node.audit_log (actor, action, detail) VALUES ($5, 'provider_credential.saved', jsonb_build_object('provider', $1::text, 'name', $2::text)))
+       a AS (INSERT INTO node.audit_log (actor, action, detail) VALUES ($5, 'provider_credential.saved', jsonb_build_object('provider', $1::text, 'name', $2::text))),
+       n AS (SELECT pg_notify($6, $1::text))
        SELECT id, provider, name, secret_sealed AS "secretSealed", secret_hint AS "secretHint", created_at AS "createdAt",
-              updated_at AS "updatedAt", updated_by AS "updatedBy" FROM c`,
-      [c.provider, c.name, c.secretSealed, c.secretHint, actor],
+              updated_at AS "updatedAt", updated_by AS "updatedBy" FROM c CROSS JOIN n`,
+      [c.provider, c.name, c.secretSealed, c.secretHint, actor, PROVIDER_CREDENTIAL_CHANGED],
     );
     return rows[0];
   }
 
   async deleteProviderCredential(id: string, actor: string): Promise<boolean> {
     const { rows } = await this.store.pool.query(
-      `WITH d AS (DELETE FROM node.provider_credential WHERE id = $1 RETURNING provider, name)
-       INSERT INTO node.audit_log (actor, action, detail) SELECT $2, 'provider_credential.deleted', jsonb_build_object('provider', provider, 'name', name) FROM d
-       RETURNING id`,
-      [id, actor],
+      `WITH d AS (DELETE FROM node.provider_credential WHERE id = $1 RETURNING provider, name),
+            a AS (INSERT INTO node.audit_log (actor, action, detail) SELECT $2, 'provider_credential.deleted', jsonb_build_object('provider', provider, 'name', name) FROM d)
+       SELECT pg_notify($3, provider) FROM d`,
+      [id, actor, PROVIDER_CREDENTIAL_CHANGED],
     );
     return rows.length > 0;
   }

@@ -17,7 +17,7 @@ let secret: string;
 beforeAll(async () => {
   t = await startTestApp();
   await installValidLicence(t);
-  secret = t.app.services.cards.issuer.webhookSecret;
+  secret = (await t.app.services.cards.issuer.webhookSecret())!;
 });
 afterAll(() => t?.stop());
 

@@ -15,7 +15,7 @@ let admin: AdminSession;
 beforeAll(async () => {
   t = await startTestApp();
   await installValidLicence(t);
-  secret = t.app.services.crypto.exchange.webhookSecret;
+  secret = (await t.app.services.crypto.exchange.webhookSecret())!;
   admin = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
 });
 afterAll(() => t?.stop());

@@ -2,6 +2,8 @@ import { isAbsolute, join } from 'node:path';
 import type { Config } from '../../../../lib/config';
 import { DomainError } from '../../../../lib/errors';
 import { projectRoot } from '../../../../lib/paths';
+import type { ProviderSecrets } from '../../../../lib/provider-secrets';
+import { providerCredential } from '../../../node/provider-credentials';
 import { ALPACA_LIVE_URL, ALPACA_PAPER_URL, AlpacaBrokerage, MarketDataProvider, type AlpacaCredentials } from './alpaca';
 import { DexBrokerage, loadRegistry, type RegistryLoad } from './dex';
 import type { Brokerage } from './types';
@@ -18,12 +20,21 @@ export type BrokerageSettings = Pick<
   | 'DEX_REGISTRY_FILE'
 >;
 
+/** The equities brokerage's (and market data's) key pair: BROKERAGE_API_KEY_ID / BROKERAGE_API_SECRET_KEY, else the admin console's records. */
+export const BROKERAGE_CREDENTIALS = {
+  keyId: providerCredential('equities_brokerage', 'key_id'),
+  secretKey: providerCredential('equities_brokerage', 'secret_key'),
+};
+
 /** The three provider kinds, built once from the settings; `provider(kind)` answers the one the settings record selects. */
 export class Brokerages {
   private registryLoad: RegistryLoad | undefined;
   private readonly byKind: Record<string, Brokerage>;
 
-  constructor(private readonly config: BrokerageSettings) {
+  constructor(
+    private readonly config: BrokerageSettings,
+    private readonly secrets: ProviderSecrets,
+  ) {
     this.byKind = this.build(config);
   }
 
@@ -33,15 +44,17 @@ export class Brokerages {
   }
 
   private build(config: BrokerageSettings): Record<string, Brokerage> {
-    const credentials = async (): Promise<AlpacaCredentials | undefined> =>
-      config.BROKERAGE_API_KEY_ID && config.BROKERAGE_API_SECRET_KEY
-        ? { keyId: config.BROKERAGE_API_KEY_ID, secretKey: config.BROKERAGE_API_SECRET_KEY }
-        : undefined;
+    // asked at each call: the environment's pair, else the admin console's records
+    const credentials = (): Promise<AlpacaCredentials | undefined> => this.secrets.all(BROKERAGE_CREDENTIALS);
     const liveCredentials = async () => {
       const c = await credentials();
       // live trading is explicit: the setting and both keys
       if (config.BROKERAGE_LIVE && !c)
-        throw new DomainError('IMPROPERLY_CONFIGURED', 503, 'Live trading (BROKERAGE_LIVE) needs BROKERAGE_API_KEY_ID and BROKERAGE_API_SECRET_KEY.');
+        throw new DomainError(
+          'IMPROPERLY_CONFIGURED',
+          503,
+          "Live trading (BROKERAGE_LIVE) needs BROKERAGE_API_KEY_ID and BROKERAGE_API_SECRET_KEY, or the admin console's equities_brokerage/key_id and secret_key.",
+        );
       return c;
     };
     return {
