@@ -1,4 +1,5 @@
 import type { Store } from '../../../lib/database';
+import { DomainError } from '../../../lib/errors';
 
 export interface VirtualAccountRow {
   id: string;
@@ -65,11 +66,18 @@ export class BankingStore {
 
   /** Inserts the account unless the user holds one in the currency already; answers the one that is there. */
   async insertVirtualAccount(a: Omit<VirtualAccountRow, 'createdAt'>): Promise<{ account: VirtualAccountRow; created: boolean }> {
-    const inserted = await this.store.pool.query<VirtualAccountRow>(
-      `INSERT INTO banking.virtual_account (id, user_id, rail, currency, account_number, bank_code, bank_name, holder_name, provider_reference)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (user_id, currency) DO NOTHING RETURNING ${ACCOUNT_COLUMNS}`,
-      [a.id, a.userId, a.rail, a.currency, a.accountNumber, a.bankCode, a.bankName, a.holderName, a.providerReference],
-    );
+    const inserted = await this.store.pool
+      .query<VirtualAccountRow>(
+        `INSERT INTO banking.virtual_account (id, user_id, rail, currency, account_number, bank_code, bank_name, holder_name, provider_reference)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (user_id, currency) DO NOTHING RETURNING ${ACCOUNT_COLUMNS}`,
+        [a.id, a.userId, a.rail, a.currency, a.accountNumber, a.bankCode, a.bankName, a.holderName, a.providerReference],
+      )
+      .catch((err: unknown) => {
+        // the rail issued a number another account already holds: the provider's fault, not the client's, and nothing is stored
+        if ((err as { code?: string; constraint?: string }).code === '23505' && /account_number/.test((err as { constraint?: string }).constraint ?? ''))
+          throw new DomainError('PROVIDER_UNAVAILABLE', 502, 'The banking provider issued an account number that is already in use; retry later.');
+        throw err;
+      });
     if (inserted.rows[0]) return { account: inserted.rows[0], created: true };
     return { account: (await this.virtualAccountOf(a.userId, a.currency))!, created: false };
   }

@@ -137,6 +137,15 @@ describe('the banking provider', () => {
     expect([banking.requests.at(-1)!.path, banking.requests.at(-1)!.headers.authorization]).toEqual(['/collection/v1_0/requesttopay', 'Bearer sk_console_2']);
   });
 
+  it('answers 502 and stores nothing when the rail issues an account number another account holds', async () => {
+    // the local rail issues the same IBAN to everyone: the first user of this file holds it already
+    const token = await verifiedUser();
+    const res = await openAccount(token);
+    expect([res.status, res.body.code]).toEqual([502, 'provider_unavailable']);
+    const accounts = await http(url('/api/v1/virtual-accounts/'), { key: token });
+    expect([accounts.status, accounts.body]).toEqual([200, expect.objectContaining({ results: [] })]);
+  });
+
   it("verifies the provider's webhooks with the console's secret", async () => {
     const body = JSON.stringify({
       id: randomUUID(),
