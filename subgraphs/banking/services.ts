@@ -2,7 +2,7 @@ import { IdempotentRequests } from '../../lib/idempotency';
 import type { SubgraphDeps } from '../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../node/gate';
 import { Banking } from './domain/banking';
-import { LedgerGateway } from './domain/ledger-gateway';
+import { LedgerClient } from '../../lib/ledger-client';
 import {
   HttpMobileMoney,
   HttpProviderClient,
@@ -42,6 +42,6 @@ export function createBankingServices({ store, supergraph, config }: SubgraphDep
   const bankingStore = new BankingStore(store);
   const gate = new NodeGate(nodeStateFromSupergraph(supergraph));
   const providers = bankingProviders(config);
-  const banking = new Banking(bankingStore, new LedgerGateway(supergraph), providers, gate, new IdempotentRequests(store), config.BANKING_WEBHOOK_SECRET);
+  const banking = new Banking(bankingStore, new LedgerClient(supergraph), providers, gate, new IdempotentRequests(store), config.BANKING_WEBHOOK_SECRET);
   return { banking, gate, store: bankingStore, providers };
 }
