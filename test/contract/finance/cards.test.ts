@@ -249,6 +249,22 @@ describe("a card's life", () => {
     expect((await authorise(cardId, '1.00')).res.body.decline_reason).toBe('kyc_required');
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
+  it("declines an authorisation over the per-transaction limit of the holder's KYC level with limit_exceeded, holding nothing", async () => {
+    const h = await holder('3000.00');
+    const cardId = (await issue(h.token)).body.id as string;
+    // basic: 2000.00 EUR a transaction, whatever the card's own limits
+    const over = await authorise(cardId, '2000.01');
+    expect([over.res.status, over.res.body.approved, over.res.body.decline_reason, over.res.body.authorisation.status]).toEqual([
+      200,
+      false,
+      'limit_exceeded',
+      'declined',
+    ]);
+    expect((await balanceOf(t, h.token, 'EUR'))!.available.amount).toBe('3000.00');
+    expect((await authorise(cardId, '2000.00')).res.body.approved).toBe(true);
+    expect((await balanceOf(t, h.token, 'EUR'))!.available.amount).toBe('1000.00');
+    await invariants(t.app.services.ledger.store.store, 'EUR');
+  });
 });
 
 describe('POST /api/v1/webhooks/cards/<provider>/', () => {

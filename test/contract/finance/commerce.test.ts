@@ -169,6 +169,18 @@ describe('shop', () => {
     expect((await get(`/api/v1/shop/orders/${order.id}/`, u.token)).body.status).toBe('pending');
     expect([await balance(u.token), await stockOf(p.id)]).toEqual(['5.00', 2]);
   });
+  it("refuses a payment over the per-transaction limit of the customer's KYC level with 403 limit_exceeded, changing nothing", async () => {
+    const u = await customer();
+    await fund(u.id, '3000.00');
+    const p = await product('2000.01', 2);
+    await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
+    const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
+    const res = await send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token);
+    expect([res.status, res.body.code, res.body.limit, res.body.currency, res.body.period]).toEqual([403, 'limit_exceeded', '2000.00', 'EUR', 'transaction']);
+    expect((await get(`/api/v1/shop/orders/${order.id}/`, u.token)).body.status).toBe('pending');
+    expect([await balance(u.token), await stockOf(p.id)]).toEqual(['3000.00', 2]);
+    await invariants(t.app.services.ledger.store.store, 'EUR');
+  });
 });
 
 describe('utilities', () => {
