@@ -69,7 +69,7 @@ describe('under concurrency', () => {
   it('ensures an account once when first calls for the same owner, currency and code race: every call answers the one row', async () => {
     const accounts = new LedgerStore(store);
     const keys = Array.from({ length: 30 }, () => ({
-      ownerType: 'user',
+      ownerType: 'user' as const,
       ownerId: randomUUID(),
       currency: 'EUR',
       code: 'wallet',
