@@ -4,7 +4,7 @@ import type { SubgraphDeps } from '../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../node/gate';
 import { providerCredential } from '../node/provider-credentials';
 import { Banking } from './domain/banking';
-import { LedgerGateway } from './domain/ledger-gateway';
+import { LedgerClient } from '../../lib/ledger-client';
 import {
   HttpMobileMoney,
   HttpProviderClient,
@@ -48,7 +48,7 @@ export function createBankingServices({ store, supergraph, config }: SubgraphDep
   const gate = new NodeGate(nodeStateFromSupergraph(supergraph));
   const providerSecrets = new ProviderSecrets(config, providerSecretsFromSupergraph(supergraph));
   const providers = bankingProviders(config, providerSecrets);
-  const banking = new Banking(bankingStore, new LedgerGateway(supergraph), providers, gate, new IdempotentRequests(store), () =>
+  const banking = new Banking(bankingStore, new LedgerClient(supergraph), providers, gate, new IdempotentRequests(store), () =>
     providerSecrets.get(BANKING_CREDENTIALS.signingSecret),
   );
   return { banking, gate, store: bankingStore, providers, providerSecrets };

@@ -8,7 +8,7 @@ import { Rewards } from './domain/rewards';
 import { Shop } from './domain/shop';
 import { Utilities } from './domain/utilities';
 import { CommerceStore } from './store/commerce-store';
-import { LedgerClient } from './store/ledger-client';
+import { LedgerClient } from '../../lib/ledger-client';
 
 export interface CommerceServices {
   shop: Shop;

@@ -3,7 +3,7 @@ import { ProviderSecrets, providerSecretsFromSupergraph } from '../../lib/provid
 import type { SubgraphDeps } from '../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../node/gate';
 import { Investing } from './domain/investing';
-import { LedgerClient } from './domain/ledger-client';
+import { LedgerClient } from '../../lib/ledger-client';
 import { Brokerages } from './domain/providers';
 import { InvestingStore } from './store/investing-store';
 

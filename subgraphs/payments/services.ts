@@ -2,8 +2,9 @@ import type { SubgraphDeps } from '../../lib/subgraph';
 import { IdempotentRequests } from '../../lib/idempotency';
 import { NodeGate, nodeStateFromSupergraph } from '../node/gate';
 import { FxDesk } from './domain/fx';
-import { LedgerClient } from './domain/ledger-client';
+import { LedgerClient } from '../../lib/ledger-client';
 import { HttpRates, SandboxRates, type RateProvider } from './domain/rates';
+import { recipientsThrough } from './domain/recipients';
 import { Transfers } from './domain/transfers';
 import { PaymentsStore } from './store/payments-store';
 
@@ -29,7 +30,7 @@ export function createPaymentsServices({ store, supergraph, config }: SubgraphDe
     requests,
     ledger,
     rates,
-    transfers: new Transfers(ledger, gate, requests),
+    transfers: new Transfers(ledger, recipientsThrough(supergraph), gate, requests),
     fx: new FxDesk(ledger, paymentsStore, rates, gate, requests),
   };
 }

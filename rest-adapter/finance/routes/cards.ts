@@ -224,7 +224,7 @@ export const cardRoutes: Route[] = [
     description:
       `Events ${ISSUER_EVENTS.join(', ')} (Stripe Issuing's shape: \`{id, type, data: {authorization: {id, card, amount, currency, merchant_data}}}\`), ` +
       `signed in the \`Webhook-Signature\` header: \`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body as canonical JSON>">\`, within 5 minutes. ` +
-      'A request is answered with the decision (`approved`, `decline_reason`); a redelivered event is applied once.',
+      "A request is answered with the decision (`approved`, `decline_reason`; `limit_exceeded` past the limits of the holder's KYC level); a redelivered event is applied once.",
     tags: ['Webhooks'],
     security: 'none',
     credentials: [],

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { HttpMethod, Route } from '../../core/route';
 import * as s from '../commerce-schemas';
+import { LIMITS_DESCRIPTION } from '../../../subgraphs/ledger/domain/limits';
 
 /**
  * The commerce routes of the finance surface: shop (toggle "Shop and utilities"), utilities and
@@ -180,7 +181,7 @@ export const commerceRoutes: Route[] = [
     method: 'POST',
     path: '/api/v1/shop/orders/:id/pay/',
     summary: 'Pay a pending order from your wallet',
-    description: `${SHOP_DOC} pending → paid: one ledger transfer from your wallet; stock is taken now. 409 \`invalid_state\` (with \`status\`) for an order that is not pending; 422 \`insufficient_funds\`; 403 \`kyc_required\` under the KYC toggles.`,
+    description: `${SHOP_DOC} pending → paid: one ledger transfer from your wallet; stock is taken now. 409 \`invalid_state\` (with \`status\`) for an order that is not pending; 422 \`insufficient_funds\`; 403 \`kyc_required\` under the KYC toggles. ${LIMITS_DESCRIPTION}`,
     tag: 'Shop',
     operation: 'PayShopOrder',
     idempotent: true,

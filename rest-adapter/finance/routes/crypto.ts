@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Route } from '../../core/route';
 import type { AddressView, DepositView, QuoteView, SwapView } from '../../../subgraphs/crypto/domain/crypto';
 import { CRYPTO_ASSETS, NETWORKS } from '../../../subgraphs/crypto/domain/exchange';
+import { LIMITS_DESCRIPTION } from '../../../subgraphs/ledger/domain/limits';
 import { money } from '../schemas';
 import { listQuery, WEBHOOK_SIGNATURE_HEADER, type WebhookInput } from './cards';
 
@@ -140,7 +141,7 @@ export const cryptoRoutes: Route[] = [
     summary: 'Execute a quote',
     description:
       `JSON \`{quote_id}\` → 201 the swap: one atomic ledger batch (the asset sold to clearing and the fee to revenue, the asset bought from clearing). ` +
-      `An expired quote: 422 \`quote_expired\`; not enough of the asset: 422 \`insufficient_funds\`; a quote executes once. ${MODULE}`,
+      `An expired quote: 422 \`quote_expired\`; not enough of the asset: 422 \`insufficient_funds\`; a quote executes once. ${LIMITS_DESCRIPTION} ${MODULE}`,
     tags: TAGS,
     security: 'bearer',
     operation: 'SwapCrypto',

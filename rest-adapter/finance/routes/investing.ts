@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ErrorCatalogue } from '../../core/errors';
 import type { Route } from '../../core/route';
 import { MARKET_BUY_BUFFER_BPS } from '../../../subgraphs/investing/domain/investing';
+import { LIMITS_DESCRIPTION } from '../../../subgraphs/ledger/domain/limits';
 import { ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from '../../../subgraphs/investing/domain/providers/types';
 import { money } from '../schemas';
 
@@ -144,7 +145,8 @@ export const investingRoutes: Route[] = [
       'By `qty` or `notional` (exactly one), `market` or `limit`. Fractional quantities and notional orders need the "Fractional shares" toggle and a fractionable instrument (422 `fractional_not_allowed`). ' +
       `A buy reserves its cost in the wallet at submit as a pending ledger transfer: the notional, a limit's qty × limit price, or a market qty × the live ask plus ${MARKET_BUY_BUFFER_BPS / 100}%; ` +
       'posted at the fill price with the rest released, voided on cancel, reject or expiry. Idempotent by `Idempotency-Key` and by `client_order_id`. ' +
-      'The market-data provider cannot trade: 422 `trading_not_supported`.',
+      'The market-data provider cannot trade: 422 `trading_not_supported`. A buy is held to the limits of your KYC level. ' +
+      LIMITS_DESCRIPTION,
     tags: TAGS,
     security: 'bearer',
     operation: 'SubmitInvestmentOrder',

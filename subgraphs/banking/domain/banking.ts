@@ -8,7 +8,7 @@ import type { PrincipalOf } from '../../../lib/principal';
 import { kycLevelReaches, kycRequiredError, moduleDisabledError, requiredKycLevel, type FinanceModule, type NodeGate } from '../../node/gate';
 import type { BankingStore, MovementKind, MovementRow, VirtualAccountRow } from '../store/banking-store';
 import { isValidNuban, normaliseIban } from './account-numbers';
-import type { LedgerGateway } from './ledger-gateway';
+import { limitsOf, type LedgerClient } from '../../../lib/ledger-client';
 import {
   MOBILE_MONEY_CURRENCIES,
   ProviderError,
@@ -73,18 +73,18 @@ const MOVEMENT_CODES: Record<MovementKind, string> = {
   ramp_off: 'fiat_ramp_off',
 };
 
+/** The system account where a rail's money enters and leaves the ledger (it may go negative), e.g. `banking:iban`. */
+const railClearing = (rail: string) => `banking:${rail}`;
+
 /**
  * Virtual accounts, inbound credits, outbound bank transfers and mobile money: the lifecycle of each
  * movement here, the money in the ledger (pending → posted | voided), the external parties behind
  * `BankingProviders`.
  */
-/** A user's own movement: the ledger holds it to the limits of their KYC level. */
-const limitsOf = (user: NodeUser) => ({ userId: user.userId, kycLevel: user.kycLevel });
-
 export class Banking {
   constructor(
     private readonly store: BankingStore,
-    private readonly ledger: LedgerGateway,
+    private readonly ledger: LedgerClient,
     private readonly providers: BankingProviders,
     private readonly gate: NodeGate,
     private readonly idempotency: IdempotentRequests,
@@ -203,14 +203,14 @@ export class Banking {
       if (counterMinor <= 0n) throw badInput('The amount is too small to convert at this price.', { amount: ['Too small to convert.'] });
       const [sourceWallet, sourceClearing, targetWallet, targetClearing] = await Promise.all([
         this.ledger.wallet(user.userId, source),
-        this.ledger.clearing('ramp', source),
+        this.ledger.system(source, railClearing('ramp')),
         this.ledger.wallet(user.userId, target),
-        this.ledger.clearing('ramp', target),
+        this.ledger.system(target, railClearing('ramp')),
       ]);
       const movementId = ids('movement');
       const [legId, counterLegId] = [ids('hold'), ids('counter-hold')];
       const kind: MovementKind = on ? 'ramp_on' : 'ramp_off';
-      await this.ledger.transfer(
+      await this.ledger.transfers(
         [
           {
             id: legId,
@@ -284,11 +284,11 @@ export class Banking {
     ids: (leg: string) => string,
     counterparty: Record<string, unknown>,
   ): Promise<MovementRow> {
-    const [wallet, clearing] = await Promise.all([this.ledger.wallet(user.userId, currency), this.ledger.clearing(provider, currency)]);
+    const [wallet, clearing] = await Promise.all([this.ledger.wallet(user.userId, currency), this.ledger.system(currency, railClearing(provider))]);
     const inbound = kind === 'mobile_money_deposit';
     const movementId = ids('movement');
     const holdId = ids('hold');
-    await this.ledger.transfer(
+    await this.ledger.transfers(
       [
         {
           id: holdId,
@@ -341,7 +341,7 @@ export class Banking {
     if (decided.status !== status) return 'already_final';
     // every leg of the movement (a ramp has two), in one linked batch
     const legs = [decided.ledgerTransferId, ...(decided.counterTransferId ? [decided.counterTransferId] : [])];
-    await this.ledger.transfer(
+    await this.ledger.transfers(
       legs.map((pendingId, leg) => ({
         id: derivedUuid('banking-settle', decided.id, status, String(leg)),
         pendingId,
@@ -435,8 +435,11 @@ export class Banking {
     if (account.currency !== d.data.currency) throw badInput(`The account holds ${account.currency}, not ${d.data.currency}.`);
     const minor = positive(d.data.amount, d.data.currency);
     const transferId = derivedUuid('banking-credit', rail, d.data.transaction_id);
-    const [wallet, clearing] = await Promise.all([this.ledger.wallet(account.userId, account.currency), this.ledger.clearing(rail, account.currency)]);
-    await this.ledger.transfer([
+    const [wallet, clearing] = await Promise.all([
+      this.ledger.wallet(account.userId, account.currency),
+      this.ledger.system(account.currency, railClearing(rail)),
+    ]);
+    await this.ledger.transfers([
       {
         id: transferId,
         debitAccountId: clearing,

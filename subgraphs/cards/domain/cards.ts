@@ -1,6 +1,6 @@
 import { badInput, conflict, DomainError, notFound } from '../../../lib/errors';
 import { derivedUuid, IdempotentRequests } from '../../../lib/idempotency';
-import { INSUFFICIENT_FUNDS, LedgerClient, SYSTEM_OWNER, type LedgerTransferInput } from '../../../lib/ledger-client';
+import { INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, LedgerClient, type LedgerLimits, type LedgerTransferInput } from '../../../lib/ledger-client';
 import { toMinor, toMoney, type Money } from '../../../lib/money';
 import { keysetPage, keysetResults } from '../../../lib/pagination';
 import { requireSecret, verifyWebhook } from '../../../lib/provider-http';
@@ -14,7 +14,15 @@ import type { CardIssuer } from './issuer';
 export const CARD_CURRENCIES = ['EUR', 'GBP', 'USD'] as const;
 
 /** Why an authorisation was declined (what the issuer is told, and what the holder sees). */
-export const DECLINE_REASONS = ['card_frozen', 'currency_mismatch', 'kyc_required', 'authorisation_limit', 'daily_limit', 'insufficient_funds'] as const;
+export const DECLINE_REASONS = [
+  'card_frozen',
+  'currency_mismatch',
+  'kyc_required',
+  'authorisation_limit',
+  'daily_limit',
+  'insufficient_funds',
+  'limit_exceeded',
+] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 /** The issuer's webhook event types the node handles (Stripe Issuing's names). */
@@ -23,6 +31,8 @@ export const ISSUER_EVENTS = ['issuing_authorization.request', 'issuing_authoriz
 /** A held authorisation is released by the ledger if the issuer never captures nor releases it. */
 const HOLD_SECONDS = 7 * 86400;
 const CLEARING = 'cards:clearing';
+/** The ledger's refusals of a hold that decline the authorisation (the holder's funds, their KYC level's limits). */
+const LEDGER_DECLINES: Record<string, DeclineReason> = { [INSUFFICIENT_FUNDS]: 'insufficient_funds', [LIMIT_EXCEEDED]: 'limit_exceeded' };
 
 export interface CardHolder {
   userId: string;
@@ -283,8 +293,9 @@ export class CardService {
       try {
         await this.hold(card, decided);
       } catch (err) {
-        if (!(err instanceof DomainError) || err.code !== INSUFFICIENT_FUNDS) throw err;
-        const declined = await this.store.settleAuthorisation(decided.id, 'pending', 'declined', { declineReason: 'insufficient_funds' });
+        const reason = err instanceof DomainError ? LEDGER_DECLINES[err.code] : undefined;
+        if (!reason) throw err;
+        const declined = await this.store.settleAuthorisation(decided.id, 'pending', 'declined', { declineReason: reason });
         return outcome(declined ?? (await this.store.authorisation(decided.id))!);
       }
     }
@@ -307,28 +318,28 @@ export class CardService {
     return null;
   }
 
-  /** The one place this subgraph moves a holder's money on the ledger (the lead adds the per-user limits here). */
-  private async move(transfers: LedgerTransferInput[]): Promise<void> {
-    await this.ledger.transfers(transfers);
+  /** The one place this subgraph moves a holder's money on the ledger; `limits` for the holder's own spending. */
+  private async move(transfers: LedgerTransferInput[], limits?: LedgerLimits): Promise<void> {
+    await this.ledger.transfers(transfers, limits);
   }
 
   private async hold(card: CardRow, a: AuthorisationRow): Promise<void> {
-    const [wallet, clearing] = await Promise.all([
-      this.ledger.account('user', card.userId, card.currency, 'wallet'),
-      this.ledger.account('system', SYSTEM_OWNER, card.currency, CLEARING),
-    ]);
-    await this.move([
-      {
-        id: holdId(a.id),
-        debitAccountId: wallet,
-        creditAccountId: clearing,
-        amount: toMoney(a.amount, a.currency).amount,
-        code: 'card_authorisation',
-        kind: 'pending',
-        timeoutSeconds: HOLD_SECONDS,
-        metadata: { cardId: card.id, authorisationId: a.id },
-      },
-    ]);
+    const [wallet, clearing] = await Promise.all([this.ledger.wallet(card.userId, card.currency), this.ledger.system(card.currency, CLEARING)]);
+    await this.move(
+      [
+        {
+          id: holdId(a.id),
+          debitAccountId: wallet,
+          creditAccountId: clearing,
+          amount: toMoney(a.amount, a.currency).amount,
+          code: 'card_authorisation',
+          kind: 'pending',
+          timeoutSeconds: HOLD_SECONDS,
+          metadata: { cardId: card.id, authorisationId: a.id },
+        },
+      ],
+      { userId: card.userId, kycLevel: card.kycLevel },
+    );
   }
 
   private async capture(card: CardRow, providerId: string, amount: bigint): Promise<IssuerEventOutcome> {

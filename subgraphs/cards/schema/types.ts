@@ -39,7 +39,7 @@ export class CardAuthorisation {
   @Field() merchantName: string;
   @Field() merchantCategory: string;
   @Field() status: string;
-  @Field(() => String, { nullable: true, description: 'card_frozen, currency_mismatch, kyc_required, authorisation_limit, daily_limit, insufficient_funds' })
+  @Field(() => String, { nullable: true, description: "card_frozen, currency_mismatch, kyc_required, authorisation_limit, daily_limit, insufficient_funds, limit_exceeded: over the limits of the holder's KYC level" })
   declineReason: string | null;
   @Field(() => Money, { nullable: true }) capturedAmount: Money | null;
   @Field() createdAt: Date;

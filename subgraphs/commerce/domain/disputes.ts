@@ -4,7 +4,7 @@ import { derivedUuid, type IdempotentRequests } from '../../../lib/idempotency';
 import { toMinor } from '../../../lib/money';
 import type { ObjectStore } from '../../../lib/object-store';
 import type { CommerceStore, DisputeRow } from '../store/commerce-store';
-import type { LedgerClient } from '../store/ledger-client';
+import type { LedgerClient } from '../../../lib/ledger-client';
 import { ATTACHMENT_TYPES, DISPUTE_REASONS, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, type DisputeState } from './catalogue';
 import { actorLabel, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
 
@@ -46,12 +46,12 @@ export class Disputes {
       const files = (input.attachments ?? []).map((a, i) => checkAttachment(a, i));
       if (files.length > MAX_ATTACHMENTS) throw field('attachments', `At most ${MAX_ATTACHMENTS} files.`);
       assertId(input.transactionId, 'transaction');
-      const transfer = await this.ledger.transferById(input.transactionId);
+      const transfer = await this.ledger.transfer(input.transactionId);
       if (!transfer) throw missing('transaction');
-      const wallet = await this.ledger.account('user', userId, transfer.amount.currency, 'wallet');
-      if (transfer.creditAccountId === wallet.id && transfer.debitAccountId !== wallet.id)
+      const wallet = await this.ledger.wallet(userId, transfer.amount.currency);
+      if (transfer.creditAccountId === wallet && transfer.debitAccountId !== wallet)
         throw field('transaction_id', 'Only a payment out of your wallet can be disputed.');
-      if (transfer.debitAccountId !== wallet.id) throw missing('transaction');
+      if (transfer.debitAccountId !== wallet) throw missing('transaction');
       if (transfer.kind !== 'single' && transfer.kind !== 'post_pending') throw field('transaction_id', 'Only a posted transaction can be disputed.');
       if (await this.store.transferReversed(transfer.id))
         throw new DomainError('DISPUTE_EXISTS', 409, 'This transaction already has an open dispute, or was reversed already.');
@@ -136,10 +136,10 @@ export class Disputes {
       const d = await this.store.dispute(id, c, true);
       if (!d) throw missing('dispute');
       if (d.status !== 'under_review') throw invalidState('dispute', d.status, 'resolved');
-      const original = await this.ledger.transferById(d.transferId);
+      const original = await this.ledger.transfer(d.transferId);
       if (!original) throw missing('transaction');
       const reversalId = derivedUuid('dispute-reversal', d.id);
-      await this.ledger.transfer([
+      await this.ledger.transfers([
         {
           id: reversalId,
           debitAccountId: original.creditAccountId,

@@ -5,9 +5,8 @@ import { derivedUuid, type IdempotentRequests } from '../../../lib/idempotency';
 import type { JobQueue } from '../../../lib/jobs';
 import type { Logger } from '../../../lib/logger';
 import { exponentOf, toMoney } from '../../../lib/money';
-import { NIL_OWNER } from '../../ledger/domain/ledger';
 import type { CommerceStore, RewardDueRow } from '../store/commerce-store';
-import type { LedgerClient, LedgerTransferSpec } from '../store/ledger-client';
+import { INSUFFICIENT_FUNDS, type LedgerClient, type LedgerTransferInput } from '../../../lib/ledger-client';
 import { REWARD_RULES } from './catalogue';
 
 /** Points live in the ledger (currency POINTS): a user's points account cannot go below zero, the issuing account may. */
@@ -68,7 +67,7 @@ export class Rewards {
     if (referrer === userId) throw badInput('A referral code of your own does not count.', { code: ['Your own code.'] });
     if ((await this.store.referralOf(referrer))?.referrerUserId === userId)
       throw badInput('You referred this user: referrals do not go both ways.', { code: ['You referred this user.'] });
-    if (await this.store.hasQualifyingTransaction(userId, NIL_OWNER))
+    if (await this.store.hasQualifyingTransaction(userId))
       throw new DomainError('REFERRAL_TOO_LATE', 409, 'A referral is claimed before the first qualifying transaction.');
     if (!(await this.store.insertReferral(userId, referrer))) throw new DomainError('ALREADY_REFERRED', 409, 'A referral was already claimed.');
     return { referrerUserId: referrer };
@@ -136,21 +135,21 @@ export class Rewards {
       grants.push({ userId, rule: 'referral_referred', points: REWARD_RULES.referredBonus, reference: `referral:${userId}` });
     }
     if (grants.length) {
-      const issued = await this.ledger.account('system', NIL_OWNER, POINTS, ISSUED_POINTS);
-      const transfers: (LedgerTransferSpec & { grant: (typeof grants)[number] })[] = [];
+      const issued = await this.ledger.system(POINTS, ISSUED_POINTS);
+      const transfers: (LedgerTransferInput & { grant: (typeof grants)[number] })[] = [];
       for (const g of grants) {
         const account = await this.ledger.account('user', g.userId, POINTS, USER_POINTS);
         transfers.push({
           id: derivedUuid('reward', g.rule, g.reference),
-          debitAccountId: issued.id,
-          creditAccountId: account.id,
+          debitAccountId: issued,
+          creditAccountId: account,
           amount: g.points.toString(),
           code: `reward_${g.rule}`,
           metadata: { rule: g.rule, reference: g.reference },
           grant: g,
         });
       }
-      const outcomes = await this.ledger.transfer(transfers.map(({ grant: _grant, ...t }) => t));
+      const outcomes = await this.ledger.transfers(transfers.map(({ grant: _grant, ...t }) => t));
       // the history keeps what the ledger created now or before (ids are the transfers')
       await this.store.recordRewardEvents(
         transfers.map((t, i) => ({
@@ -183,25 +182,25 @@ export class Rewards {
       const credited = (p / REWARD_RULES.pointsPerUnitRedeemed) * 10n ** BigInt(exponent);
       const [userPoints, issued, wallet, payout] = await Promise.all([
         this.ledger.account('user', userId, POINTS, USER_POINTS),
-        this.ledger.account('system', NIL_OWNER, POINTS, ISSUED_POINTS),
-        this.ledger.account('user', userId, cur, 'wallet'),
-        this.ledger.account('system', NIL_OWNER, cur, REWARDS_ACCOUNT),
+        this.ledger.system(POINTS, ISSUED_POINTS),
+        this.ledger.wallet(userId, cur),
+        this.ledger.system(cur, REWARDS_ACCOUNT),
       ]);
       const redemptionId = ids('points');
       try {
-        await this.ledger.transfer([
-          { id: redemptionId, debitAccountId: userPoints.id, creditAccountId: issued.id, amount: p.toString(), code: 'reward_redemption' },
+        await this.ledger.transfers([
+          { id: redemptionId, debitAccountId: userPoints, creditAccountId: issued, amount: p.toString(), code: 'reward_redemption' },
           {
             id: ids('credit'),
-            debitAccountId: payout.id,
-            creditAccountId: wallet.id,
+            debitAccountId: payout,
+            creditAccountId: wallet,
             amount: toMoney(credited, cur).amount,
             code: 'reward_redemption_credit',
             metadata: { points: p.toString() },
           },
         ]);
       } catch (err) {
-        if (err instanceof DomainError && err.code === 'INSUFFICIENT_FUNDS') throw new DomainError('INSUFFICIENT_POINTS', 422, 'Not enough points.');
+        if (err instanceof DomainError && err.code === INSUFFICIENT_FUNDS) throw new DomainError('INSUFFICIENT_POINTS', 422, 'Not enough points.');
         throw err;
       }
       await this.store.recordRewardEvents([{ id: redemptionId, userId, rule: 'redemption', points: -p, reference: `redemption:${redemptionId}` }]);

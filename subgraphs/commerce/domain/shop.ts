@@ -3,9 +3,8 @@ import { DomainError, badInput } from '../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../lib/idempotency';
 import { exponentOf, toMinor, toMoney } from '../../../lib/money';
 import type { ObjectStore } from '../../../lib/object-store';
-import { NIL_OWNER } from '../../ledger/domain/ledger';
 import type { CommerceStore, OrderRow, ProductRow } from '../store/commerce-store';
-import type { LedgerClient } from '../store/ledger-client';
+import { limitsOf, type LedgerClient, type LedgerLimits } from '../../../lib/ledger-client';
 import { IMAGE_TYPES, type OrderState } from './catalogue';
 import { actorLabel, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
 import type { Rewards } from './rewards';
@@ -188,11 +187,13 @@ export class Shop {
   }
 
   /**
-   * pending → paid: stock taken and the wallet debited to the shop's sales account in one step
+   * pending → paid: stock taken and the wallet debited to the shop's sales account in one step, held
+   * to the payer's KYC limits
    * (the order row is locked meanwhile, so a concurrent cancel waits). The transfer id is derived
    * from the order: a retry after a crash answers `exists` and moves nothing twice.
    */
-  pay(userId: string, orderId: string, key: string | null | undefined): Promise<OrderRow> {
+  pay(user: LedgerLimits, orderId: string, key: string | null | undefined): Promise<OrderRow> {
+    const { userId } = user;
     return this.idempotency.run({ owner: `user:${userId}`, key, operation: 'payShopOrder', input: { orderId } }, async () => {
       await this.order(orderId, userId);
       const paid = await inTransaction(this.store.pool, async (c) => {
@@ -200,21 +201,21 @@ export class Shop {
         if (order.status !== 'pending') throw invalidState('order', order.status, 'paid');
         const items = (await this.store.orderItems([orderId])).map((i) => ({ productId: i.productId, quantity: i.quantity }));
         if (!(await this.store.takeStock(c, items))) throw new DomainError('OUT_OF_STOCK', 409, 'A product of the order is out of stock.', { available: 0 });
-        const [wallet, sales] = await Promise.all([
-          this.ledger.account('user', userId, order.currency, 'wallet'),
-          this.ledger.account('system', NIL_OWNER, order.currency, SALES_ACCOUNT),
-        ]);
+        const [wallet, sales] = await Promise.all([this.ledger.wallet(user.userId, order.currency), this.ledger.system(order.currency, SALES_ACCOUNT)]);
         const transferId = derivedUuid('shop-order-payment', orderId);
-        await this.ledger.transfer([
-          {
-            id: transferId,
-            debitAccountId: wallet.id,
-            creditAccountId: sales.id,
-            amount: toMoney(order.total, order.currency).amount,
-            code: 'shop_order_payment',
-            metadata: { orderId },
-          },
-        ]);
+        await this.ledger.transfers(
+          [
+            {
+              id: transferId,
+              debitAccountId: wallet,
+              creditAccountId: sales,
+              amount: toMoney(order.total, order.currency).amount,
+              code: 'shop_order_payment',
+              metadata: { orderId },
+            },
+          ],
+          limitsOf(user),
+        );
         // the points are owed with the payment, in its transaction; granted once it commits (or by the drain job)
         await this.rewards.owe(c, userId, orderId, order.total, order.currency);
         return this.store.moveOrder(c, orderId, 'pending', 'paid', `user:${userId}`, { paymentTransferId: transferId });
@@ -242,20 +243,17 @@ export class Shop {
       const allowed: OrderState[] = actor.role === 'admin' ? ['pending', 'paid'] : ['pending'];
       if (!(allowed as string[]).includes(order.status)) throw invalidState('order', order.status, 'cancelled');
       if (order.status === 'paid') {
-        const [wallet, sales] = await Promise.all([
-          this.ledger.account('user', order.userId, order.currency, 'wallet'),
-          this.ledger.account('system', NIL_OWNER, order.currency, SALES_ACCOUNT),
-        ]);
+        const [wallet, sales] = await Promise.all([this.ledger.wallet(order.userId, order.currency), this.ledger.system(order.currency, SALES_ACCOUNT)]);
         const refundId = derivedUuid('shop-order-refund', orderId);
         await this.store.returnStock(
           c,
           (await this.store.orderItems([orderId])).map((i) => ({ productId: i.productId, quantity: i.quantity })),
         );
-        await this.ledger.transfer([
+        await this.ledger.transfers([
           {
             id: refundId,
-            debitAccountId: sales.id,
-            creditAccountId: wallet.id,
+            debitAccountId: sales,
+            creditAccountId: wallet,
             amount: toMoney(order.total, order.currency).amount,
             code: 'shop_order_refund',
             metadata: { orderId, reverses: order.paymentTransferId },

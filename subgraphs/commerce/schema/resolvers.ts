@@ -175,7 +175,7 @@ export class CommerceResolver {
     @Ctx() ctx: SubgraphContext,
   ): Promise<ShopOrder> {
     await this.assertKyc(ctx);
-    return (await this.orderViews([await this.services.shop.pay(nodeUser(ctx).userId, orderId, idempotencyKey)]))[0];
+    return (await this.orderViews([await this.services.shop.pay(nodeUser(ctx), orderId, idempotencyKey)]))[0];
   }
 
   @Authorized('node-user')

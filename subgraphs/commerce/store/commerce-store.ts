@@ -584,11 +584,11 @@ export class CommerceStore {
   }
 
   /** Whether the user has a paid (or later) shop order other than `exceptOrderId`: a first qualifying transaction happened. */
-  async hasQualifyingTransaction(userId: string, exceptOrderId: string): Promise<boolean> {
+  async hasQualifyingTransaction(userId: string, exceptOrderId?: string): Promise<boolean> {
     const { rows } = await this.pool.query<{ yes: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM commerce.order_event e JOIN commerce.shop_order o ON o.id = e.order_id
-                       WHERE o.user_id = $1 AND e.to_status = 'paid' AND o.id <> $2) AS yes`,
-      [userId, exceptOrderId],
+                       WHERE o.user_id = $1 AND e.to_status = 'paid' AND o.id IS DISTINCT FROM $2::uuid) AS yes`,
+      [userId, exceptOrderId ?? null],
     );
     return rows[0].yes;
   }

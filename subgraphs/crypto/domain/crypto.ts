@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { badInput, DomainError, notFound } from '../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../lib/idempotency';
-import { LedgerClient, SYSTEM_OWNER, type LedgerTransferInput } from '../../../lib/ledger-client';
+import { LedgerClient, limitsOf, type LedgerTransferInput } from '../../../lib/ledger-client';
 import { toMinor, toMoney, type Money } from '../../../lib/money';
 import { keysetPage, keysetResults } from '../../../lib/pagination';
 import { requireSecret, verifyWebhook } from '../../../lib/provider-http';
@@ -176,11 +176,11 @@ export class CryptoService {
       // the swap's id and its legs' ids come from the quote: a quote executes once, however often it is sent
       const swapId = derivedUuid('crypto:swap', q.id);
       const [walletFrom, clearingFrom, revenueFrom, clearingTo, walletTo] = await Promise.all([
-        this.ledger.account('user', user.userId, q.fromAsset, 'wallet'),
-        this.ledger.account('system', SYSTEM_OWNER, q.fromAsset, CLEARING),
-        this.ledger.account('system', SYSTEM_OWNER, q.fromAsset, REVENUE),
-        this.ledger.account('system', SYSTEM_OWNER, q.toAsset, CLEARING),
-        this.ledger.account('user', user.userId, q.toAsset, 'wallet'),
+        this.ledger.wallet(user.userId, q.fromAsset),
+        this.ledger.system(q.fromAsset, CLEARING),
+        this.ledger.system(q.fromAsset, REVENUE),
+        this.ledger.system(q.toAsset, CLEARING),
+        this.ledger.wallet(user.userId, q.toAsset),
       ]);
       const metadata = { swapId, quoteId: q.id };
       const legs: LedgerTransferInput[] = [
@@ -211,7 +211,7 @@ export class CryptoService {
           metadata,
         });
       }
-      await this.move(legs);
+      await this.ledger.transfers(legs, limitsOf(user));
       return swapView(await this.store.recordSwap(swapId, q.id, user.userId));
     });
   }
@@ -246,10 +246,7 @@ export class CryptoService {
       txHash: d.tx_hash ?? '',
     });
     if (row.status !== 'credited') {
-      const [custody, wallet] = await Promise.all([
-        this.ledger.account('system', SYSTEM_OWNER, row.asset, CUSTODY),
-        this.ledger.account('user', row.userId, row.asset, 'wallet'),
-      ]);
+      const [custody, wallet] = await Promise.all([this.ledger.system(row.asset, CUSTODY), this.ledger.wallet(row.userId, row.asset)]);
       // the first recorded amount is what is credited, whatever a later delivery says
       await this.ledger.transfers([
         {
@@ -276,10 +273,5 @@ export class CryptoService {
 
   async recentSwaps(limit: number) {
     return (await this.store.allSwaps(limit)).map(swapView);
-  }
-
-  /** The one place this subgraph moves a user's money on the ledger (the lead adds the per-user limits here). */
-  private async move(transfers: LedgerTransferInput[]): Promise<void> {
-    await this.ledger.transfers(transfers);
   }
 }

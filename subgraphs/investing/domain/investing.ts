@@ -6,7 +6,7 @@ import { exponentOf } from '../../../lib/money';
 import type { KycLevel } from '../../identity/credential';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../node/gate';
 import type { InstrumentRow, InvestingStore, OrderRow } from '../store/investing-store';
-import type { LedgerClient } from './ledger-client';
+import { limitsOf, type LedgerClient } from '../../../lib/ledger-client';
 import type { Brokerage, OrderRequest, ProviderOrder, Quote } from './providers/types';
 import { TERMINAL_STATUSES, tradingNotSupported } from './providers/types';
 
@@ -22,6 +22,9 @@ export const QUANTITY_DECIMALS = 9;
  * rounding; prices are quoted with at most 7 decimals (Stellar's precision; US equities use 4).
  */
 export const PRICE_DECIMALS = 7;
+
+/** The system account that holds reserved and settled trade money (per currency). */
+const CLEARING = 'investing:clearing';
 
 /** The two sync targets of `finance:sync-instruments --provider`. */
 export const SYNC_PROVIDERS = { equities: 'equities_brokerage', dex: 'decentralized_exchange' } as const;
@@ -221,18 +224,21 @@ export class Investing {
       if (order.side === 'buy') {
         reserved = toMinorRounded(this.cost(order, quote), currency, 'up');
         reservationId = ids('reservation');
-        const [wallet, clearing] = await Promise.all([this.deps.ledger.wallet(trader.userId, currency), this.deps.ledger.clearing(currency)]);
-        await this.deps.ledger.transfers([
-          {
-            id: reservationId,
-            debitAccountId: wallet,
-            creditAccountId: clearing,
-            amount: minorToDecimal(reserved, currency),
-            code: 'investing:order_reserve',
-            kind: 'pending',
-            metadata: { orderId, symbol: instrument.symbol },
-          },
-        ]);
+        const [wallet, clearing] = await Promise.all([this.deps.ledger.wallet(trader.userId, currency), this.deps.ledger.system(currency, CLEARING)]);
+        await this.deps.ledger.transfers(
+          [
+            {
+              id: reservationId,
+              debitAccountId: wallet,
+              creditAccountId: clearing,
+              amount: minorToDecimal(reserved, currency),
+              code: 'investing:order_reserve',
+              kind: 'pending',
+              metadata: { orderId, symbol: instrument.symbol },
+            },
+          ],
+          limitsOf(trader),
+        );
       } else if (!(await this.store.holdShares(trader.userId, provider, instrument.symbol, qty!))) {
         throw new DomainError('INSUFFICIENT_POSITION', 422, `You do not hold ${qty} free ${instrument.symbol} to sell.`);
       }
@@ -372,7 +378,7 @@ export class Investing {
         if (o.side === 'sell') {
           const proceeds = toMinorRounded(delta.mul(price), currency, 'half_up');
           if (proceeds > 0n) {
-            const [wallet, clearing] = await Promise.all([this.deps.ledger.wallet(o.userId, currency), this.deps.ledger.clearing(currency)]);
+            const [wallet, clearing] = await Promise.all([this.deps.ledger.wallet(o.userId, currency), this.deps.ledger.system(currency, CLEARING)]);
             await this.deps.ledger.transfers([
               {
                 id: ids(orderId, `proceeds:${fill.cumulativeQty}`),
@@ -406,7 +412,7 @@ export class Investing {
           await this.deps.ledger.transfers(moves);
           if (cost > reserved) {
             // the fill came above the buffer: the difference is charged (it may fail for want of funds; logged for the back office)
-            const [wallet, clearing] = await Promise.all([this.deps.ledger.wallet(o.userId, currency), this.deps.ledger.clearing(currency)]);
+            const [wallet, clearing] = await Promise.all([this.deps.ledger.wallet(o.userId, currency), this.deps.ledger.system(currency, CLEARING)]);
             await this.deps.ledger
               .transfers([
                 {

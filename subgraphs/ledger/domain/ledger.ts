@@ -85,13 +85,13 @@ export class Ledger {
   /** A user's wallet in a currency (credit-normal, may not go below zero), created on first use. */
   wallet(userId: string, currency: string): Promise<AccountRow> {
     exponentOf(currency);
-    return this.ensure({ ownerType: 'user', ownerId: userId, currency, code: WALLET, debitsMustNotExceedCredits: true });
+    return this.store.ensureAccount({ ownerType: 'user', ownerId: userId, currency, code: WALLET, debitsMustNotExceedCredits: true });
   }
 
   /** The system account a currency's money enters the ledger through (funding; no balance limit). */
   fundingAccount(currency: string): Promise<AccountRow> {
     exponentOf(currency);
-    return this.ensure({ ownerType: 'system', ownerId: NIL_OWNER, currency, code: FUNDING, debitsMustNotExceedCredits: false });
+    return this.store.ensureAccount({ ownerType: 'system', ownerId: NIL_OWNER, currency, code: FUNDING, debitsMustNotExceedCredits: false });
   }
 
   /** An owner's account in a currency for a purpose (`code`), created on first use; a user's may not go below zero. */
@@ -100,7 +100,7 @@ export class Ledger {
     if (!UUID.test(ownerId)) throw badInput('ownerId is a uuid.', { ownerId: ['A uuid.'] });
     if (!CODE.test(code)) throw badInput('An account code is 1–64 characters of a-z, 0-9, "_" or ":".', { code: ['a-z, 0-9, _ or :'] });
     exponentOf(currency);
-    return this.ensure({ ownerType, ownerId, currency, code, debitsMustNotExceedCredits: ownerType === 'user' });
+    return this.store.ensureAccount({ ownerType, ownerId, currency, code, debitsMustNotExceedCredits: ownerType === 'user' });
   }
 
   /**
@@ -120,17 +120,6 @@ export class Ledger {
       }),
       limits,
     );
-  }
-
-  private async ensure(a: Parameters<LedgerStore['ensureAccount']>[0]): Promise<AccountRow> {
-    for (let attempt = 0; ; attempt++) {
-      // a concurrent first insert of the same account is invisible to this statement's snapshot: ask again
-      const row = await this.store.ensureAccount(a).catch((err: { code?: string }) => {
-        if (err.code === '23505' && attempt < 3) return undefined;
-        throw err;
-      });
-      if (row) return row;
-    }
   }
 
   /** Moves `amount` (minor units) from the currency's funding account into a user's wallet (deposits, the demo). */

@@ -105,15 +105,23 @@ export class LedgerStore {
     return this.store.pool;
   }
 
+  /**
+   * The account of (owner, currency, code), inserted when there is none. A concurrent first insert of
+   * the same key makes ON CONFLICT wait for it and then do nothing; that row is committed by then but
+   * invisible to the insert's snapshot, so it is read by a statement of its own (a fresh snapshot).
+   */
   async ensureAccount(a: Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code' | 'debitsMustNotExceedCredits'>): Promise<AccountRow> {
-    const { rows } = await this.pool.query<RawAccount>({
-      name: 'ledger.ensure_account',
-      text: `WITH ins AS (
-               INSERT INTO ledger.account (owner_type, owner_id, currency, code, debits_must_not_exceed_credits) VALUES ($1, $2, $3, $4, $5)
-               ON CONFLICT (owner_type, owner_id, currency, code) DO NOTHING RETURNING ${ACCOUNT_JSON})
-             SELECT * FROM ins UNION ALL
-             SELECT ${ACCOUNT_JSON} FROM ledger.account WHERE owner_type = $1 AND owner_id = $2 AND currency = $3 AND code = $4 AND NOT EXISTS (SELECT 1 FROM ins)`,
+    const inserted = await this.pool.query<RawAccount>({
+      name: 'ledger.insert_account',
+      text: `INSERT INTO ledger.account (owner_type, owner_id, currency, code, debits_must_not_exceed_credits) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (owner_type, owner_id, currency, code) DO NOTHING RETURNING ${ACCOUNT_JSON}`,
       values: [a.ownerType, a.ownerId, a.currency, a.code, a.debitsMustNotExceedCredits],
+    });
+    if (inserted.rows[0]) return account(inserted.rows[0]);
+    const { rows } = await this.pool.query<RawAccount>({
+      name: 'ledger.account_by_key',
+      text: `SELECT ${ACCOUNT_JSON} FROM ledger.account WHERE owner_type = $1 AND owner_id = $2 AND currency = $3 AND code = $4`,
+      values: [a.ownerType, a.ownerId, a.currency, a.code],
     });
     return account(rows[0]);
   }

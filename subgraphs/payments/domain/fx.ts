@@ -5,7 +5,7 @@ import type { IdempotentRequests } from '../../../lib/idempotency';
 import { SUPPORTED_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../../lib/money';
 import type { NodeGate } from '../../node/gate';
 import type { PaymentsStore, QuoteRow } from '../store/payments-store';
-import { SYSTEM_OWNER, type LedgerClient } from './ledger-client';
+import { limitsOf, type LedgerClient } from '../../../lib/ledger-client';
 import type { RateProvider } from './rates';
 import { assertKyc, type NodeUserPrincipal } from './transfers';
 
@@ -116,9 +116,9 @@ export class FxDesk {
       try {
         const [from, desk, revenue, deskTarget, to] = await Promise.all([
           this.ledger.wallet(user.userId, q.sourceCurrency),
-          this.ledger.account('system', SYSTEM_OWNER, q.sourceCurrency, 'fx_desk'),
-          this.ledger.account('system', SYSTEM_OWNER, q.sourceCurrency, 'fx_revenue'),
-          this.ledger.account('system', SYSTEM_OWNER, q.targetCurrency, 'fx_desk'),
+          this.ledger.system(q.sourceCurrency, 'fx_desk'),
+          this.ledger.system(q.sourceCurrency, 'fx_revenue'),
+          this.ledger.system(q.targetCurrency, 'fx_desk'),
           this.ledger.wallet(user.userId, q.targetCurrency),
         ]);
         const description = `Conversion ${q.sourceCurrency} → ${q.targetCurrency}`;
@@ -153,7 +153,7 @@ export class FxDesk {
             metadata,
           },
         ];
-        const outcomes = await this.ledger.transfer(legs, { userId: user.userId, kycLevel: user.kycLevel });
+        const outcomes = await this.ledger.transfers(legs, limitsOf(user));
         const at = new Date(outcomes[0].transfer.createdAt);
         await this.store.markConverted(q.id, at);
         return { ...toQuote(q), id: ids('sell'), quoteId: q.id, status: 'completed' as const, createdAt: at };

@@ -3,7 +3,8 @@ import type { IdempotentRequests } from '../../../lib/idempotency';
 import { toMinor, toMoney, type Money } from '../../../lib/money';
 import type { PrincipalOf } from '../../../lib/principal';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../node/gate';
-import type { LedgerClient } from './ledger-client';
+import { limitsOf, type LedgerClient } from '../../../lib/ledger-client';
+import type { FindRecipient } from './recipients';
 
 export const NOTE_MAX_LENGTH = 140;
 
@@ -44,6 +45,7 @@ export async function assertKyc(gate: NodeGate, user: NodeUserPrincipal): Promis
 export class Transfers {
   constructor(
     private readonly ledger: LedgerClient,
+    private readonly recipient: FindRecipient,
     private readonly gate: NodeGate,
     private readonly requests: IdempotentRequests,
   ) {}
@@ -56,12 +58,12 @@ export class Transfers {
     if (minor <= 0n) throw badInput('amount must be positive.', { amount: ['A positive amount.'] });
     await assertKyc(this.gate, user);
     return this.requests.run({ owner: `user:${user.userId}`, key: idempotencyKey, operation: 'createTransfer', input: { ...input, note } }, async (ids) => {
-      const recipient = await this.ledger.recipient(input.recipient);
+      const recipient = await this.recipient(input.recipient);
       if (!recipient) throw recipientNotFound();
       if (recipient.id === user.userId) throw badInput('You cannot send money to yourself.', { recipient: ['Another user of this node.'] });
       const [from, to] = await Promise.all([this.ledger.wallet(user.userId, input.currency), this.ledger.wallet(recipient.id, input.currency)]);
       const amount = toMoney(minor, input.currency);
-      const [outcome] = await this.ledger.transfer(
+      const [outcome] = await this.ledger.transfers(
         [
           {
             id: ids('transfer'),
@@ -72,7 +74,7 @@ export class Transfers {
             metadata: { description: 'Transfer', note, from: user.username, to: recipient.username },
           },
         ],
-        { userId: user.userId, kycLevel: user.kycLevel },
+        limitsOf(user),
       );
       return {
         id: outcome.id,

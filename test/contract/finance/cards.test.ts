@@ -60,6 +60,9 @@ async function authorise(cardId: string, amount: string, id = `iauth_${randomUUI
   return { id, res };
 }
 
+/** What the issuer is answered: status, approved, decline_reason and the authorisation's status. */
+const decision = ({ res }: Awaited<ReturnType<typeof authorise>>) => [res.status, res.body.approved, res.body.decline_reason, res.body.authorisation.status];
+
 async function settle(type: 'captured' | 'released', cardId: string, id: string, amount: string) {
   return postWebhook(
     t,
@@ -160,13 +163,7 @@ describe("a card's life", () => {
 
     const frozen = await http(url(`/api/v1/cards/${cardId}/freeze/`), { method: 'POST', key: h.token });
     expect([frozen.status, frozen.body.status]).toEqual([200, 'frozen']);
-    const declined = await authorise(cardId, '10.00');
-    expect([declined.res.status, declined.res.body.approved, declined.res.body.decline_reason, declined.res.body.authorisation.status]).toEqual([
-      200,
-      false,
-      'card_frozen',
-      'declined',
-    ]);
+    expect(decision(await authorise(cardId, '10.00'))).toEqual([200, false, 'card_frozen', 'declined']);
     expect((await balanceOf(t, h.token, 'EUR'))!.available.amount).toBe('100.00');
 
     const active = await http(url(`/api/v1/cards/${cardId}/unfreeze/`), { method: 'POST', key: h.token });
@@ -247,6 +244,17 @@ describe("a card's life", () => {
     await t.app.services.identity.identity.setKycLevel(h.id, 'none');
     expect((await http(url(`/api/v1/cards/${cardId}/`), { key: h.token })).status).toBe(200);
     expect((await authorise(cardId, '1.00')).res.body.decline_reason).toBe('kyc_required');
+    await invariants(t.app.services.ledger.store.store, 'EUR');
+  });
+
+  it("declines an authorisation over the per-transaction limit of the holder's KYC level with limit_exceeded, holding nothing", async () => {
+    const h = await holder('3000.00');
+    const cardId = (await issue(h.token)).body.id as string;
+    // basic: 2000.00 EUR a transaction, whatever the card's own limits
+    expect(decision(await authorise(cardId, '2000.01'))).toEqual([200, false, 'limit_exceeded', 'declined']);
+    expect((await balanceOf(t, h.token, 'EUR'))!.available.amount).toBe('3000.00');
+    expect((await authorise(cardId, '2000.00')).res.body.approved).toBe(true);
+    expect((await balanceOf(t, h.token, 'EUR'))!.available.amount).toBe('1000.00');
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
 });

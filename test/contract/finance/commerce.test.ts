@@ -158,16 +158,24 @@ describe('shop', () => {
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
 
-  it('refuses a payment the wallet cannot cover, changing nothing', async () => {
-    const u = await customer();
-    await fund(u.id, '5.00');
-    const p = await product('9.99', 2);
-    await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
-    const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
-    const res = await send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token);
-    expect([res.status, res.body.code]).toEqual([422, 'insufficient_funds']);
-    expect((await get(`/api/v1/shop/orders/${order.id}/`, u.token)).body.status).toBe('pending');
-    expect([await balance(u.token), await stockOf(p.id)]).toEqual(['5.00', 2]);
+  it("refuses a payment the wallet cannot cover (422) or over the per-transaction limit of the customer's KYC level (403), changing nothing", async () => {
+    // basic: 2000.00 EUR a transaction
+    for (const [funds, price, status, code] of [
+      ['5.00', '9.99', 422, 'insufficient_funds'],
+      ['3000.00', '2000.01', 403, 'limit_exceeded'],
+    ] as const) {
+      const u = await customer();
+      await fund(u.id, funds);
+      const p = await product(price, 2);
+      await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
+      const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
+      const res = await send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token);
+      expect([res.status, res.body.code]).toEqual([status, code]);
+      if (status === 403) expect([res.body.limit, res.body.currency, res.body.period]).toEqual(['2000.00', 'EUR', 'transaction']);
+      expect((await get(`/api/v1/shop/orders/${order.id}/`, u.token)).body.status).toBe('pending');
+      expect([await balance(u.token), await stockOf(p.id)]).toEqual([funds, 2]);
+    }
+    await invariants(t.app.services.ledger.store.store, 'EUR');
   });
 });
 

@@ -24,9 +24,9 @@ const url = (path: string) => `${t.urls.finance}${path}`;
 const post = (path: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
   http(url(path), { method: 'POST', key: token, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-async function user() {
+async function user(level: 'basic' | 'enhanced' = 'basic') {
   const u = await createUser(t);
-  await t.app.services.identity.identity.setKycLevel(u.id, 'basic');
+  await t.app.services.identity.identity.setKycLevel(u.id, level);
   return { ...u, token: await login(t, u.username) };
 }
 
@@ -89,7 +89,8 @@ describe('deposit addresses and deposits', () => {
 
 describe('quotes and swaps', () => {
   it('swaps by a fresh quote in one atomic batch (fee to revenue), once per quote, and refuses an expired quote with 422 quote_expired', async () => {
-    const u = await user();
+    // 1 ETH is over the per-transaction limit of the basic level (0.8 ETH)
+    const u = await user('enhanced');
     await deposit(u.token, 'ETH', '2.00000000');
     const quote = await post('/api/v1/crypto/quotes/', u.token, { from_asset: 'ETH', to_asset: 'USDC', from_amount: '1.00000000' });
     expect(quote.status).toBe(201);
@@ -146,6 +147,25 @@ describe('quotes and swaps', () => {
     expect((await post('/api/v1/crypto/swaps/', u.token, { quote_id: 'nope' })).status).toBe(404);
     expect((await balanceOf(t, u.token, 'BTC'))!.posted.amount).toBe('0.10000000');
     expect((await balanceOf(t, u.token, 'ETH'))?.posted.amount ?? '0.00000000').toBe('0.00000000');
+  });
+
+  it("refuses a swap over the per-transaction limit of the user's KYC level with 403 limit_exceeded, moving nothing", async () => {
+    const u = await user();
+    await deposit(u.token, 'ETH', '1.00000000');
+    const quote = await post('/api/v1/crypto/quotes/', u.token, { from_asset: 'ETH', to_asset: 'USDC', from_amount: '0.90000000' });
+    const over = await post('/api/v1/crypto/swaps/', u.token, { quote_id: quote.body.id });
+    expect([over.status, over.body.code, over.body.limit, over.body.currency, over.body.period]).toEqual([
+      403,
+      'limit_exceeded',
+      '0.80000000',
+      'ETH',
+      'transaction',
+    ]);
+    expect((await balanceOf(t, u.token, 'ETH'))!.posted.amount).toBe('1.00000000');
+    expect((await balanceOf(t, u.token, 'USDC'))?.posted.amount ?? '0.00000000').toBe('0.00000000');
+    expect((await http(url('/api/v1/crypto/swaps/'), { key: u.token })).body.results).toEqual([]);
+    const within = await post('/api/v1/crypto/quotes/', u.token, { from_asset: 'ETH', to_asset: 'USDC', from_amount: '0.80000000' });
+    expect((await post('/api/v1/crypto/swaps/', u.token, { quote_id: within.body.id })).status).toBe(201);
   });
 
   it('refuses a swap below the KYC level the node requires with 403 kyc_required', async () => {

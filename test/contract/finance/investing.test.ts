@@ -270,6 +270,22 @@ describe('orders', () => {
     expect((await http(url('/api/v1/orders/'), { key: user.token })).body.results).toEqual([]);
   });
 
+  it("refuses a buy over the per-transaction limit of the trader's KYC level with 403 limit_exceeded: no order, nothing reserved", async () => {
+    const user = await trader(3000n * 100n);
+    const over = await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '2000.01' });
+    expect([over.status, over.body.code, over.body.limit, over.body.currency, over.body.period]).toEqual([
+      403,
+      'limit_exceeded',
+      '2000.00',
+      'USD',
+      'transaction',
+    ]);
+    expect(await usd(user.token)).toEqual({ available: '3000.00', posted: '3000.00' });
+    expect((await http(url('/api/v1/orders/'), { key: user.token })).body.results).toEqual([]);
+    expect((await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '2000.00' })).status).toBe(201);
+    expect(await usd(user.token)).toEqual({ available: '1000.00', posted: '3000.00' });
+  });
+
   it('is idempotent by client_order_id and by Idempotency-Key: one order, one reservation', async () => {
     const user = await trader();
     const body = { symbol: 'AAPL', side: 'buy', notional: '10', client_order_id: `c-${randomUUID()}` };

@@ -66,6 +66,28 @@ describe('under concurrency', () => {
     await invariants(store, 'EUR');
   }, 120_000);
 
+  it('ensures an account once when first calls for the same owner, currency and code race: every call answers the one row', async () => {
+    const accounts = new LedgerStore(store);
+    const keys = Array.from({ length: 30 }, () => ({
+      ownerType: 'user' as const,
+      ownerId: randomUUID(),
+      currency: 'EUR',
+      code: 'wallet',
+      debitsMustNotExceedCredits: true,
+    }));
+    const calls = keys.flatMap((key) => Array.from({ length: 6 }, () => ({ key, row: accounts.ensureAccount(key) })));
+    const rows = await Promise.all(calls.map((c) => c.row));
+    for (const [i, key] of keys.entries()) {
+      const ids = new Set(rows.filter((_, j) => calls[j].key === key).map((r) => r?.id));
+      expect([ids.size, [...ids][0]]).toEqual([1, expect.any(String)]);
+      expect(rows[i * 6]).toMatchObject({ ownerId: key.ownerId, currency: 'EUR', code: 'wallet' });
+    }
+    const { rows: stored } = await store.pool.query('SELECT count(*)::int AS n FROM ledger.account WHERE owner_id = ANY($1::uuid[])', [
+      keys.map((k) => k.ownerId),
+    ]);
+    expect(stored[0].n).toBe(keys.length);
+  });
+
   it('posts or voids a pending transfer at most once, also when both race', async () => {
     const [a, b] = await wallets(2, 'GBP', 5_000n);
     for (let round = 0; round < 10; round++) {
