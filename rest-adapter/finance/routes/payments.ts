@@ -122,7 +122,7 @@ export const paymentsRoutes: Route[] = [
     summary: 'Send money to another user of the node',
     description:
       'JSON `{recipient, amount, currency, note?}`: posted at once from your wallet to theirs. The recipient is named by user name, e-mail or phone. ' +
-      '404 `recipient_not_found`; 422 `exceeds_credits` when your available balance is short; 403 `kyc_required` below the level the node requires. ' +
+      '404 `recipient_not_found`; 422 `insufficient_funds` when your available balance is short; 403 `kyc_required` below the level the node requires. ' +
       LIMITS_DESCRIPTION,
     tags: ['Transfers'],
     security: 'bearer',
@@ -232,7 +232,7 @@ export const paymentsRoutes: Route[] = [
     summary: 'Convert at a quote',
     description:
       'JSON `{quote_id}`: one atomic ledger movement (source amount out, fee to the node, target amount in). A quote converts once: 409 `quote_used`; ' +
-      'past its expiry: 422 `quote_expired`; 404 `quote_not_found`; 422 `exceeds_credits` when the source balance is short. ' +
+      'past its expiry: 422 `quote_expired`; 404 `quote_not_found`; 422 `insufficient_funds` when the source balance is short. ' +
       LIMITS_DESCRIPTION,
     tags: ['FX'],
     security: 'bearer',

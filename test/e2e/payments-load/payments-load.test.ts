@@ -58,7 +58,7 @@ async function client(url: string, users: { username: string; token: string }[],
     const res = await send();
     n++;
     if (res.status === 201) acks.push({ key, id: res.body.id });
-    else if (res.status !== 422 || res.body.code !== 'exceeds_credits') throw new Error(`unexpected ${res.status} ${JSON.stringify(res.body)}`);
+    else if (res.status !== 422 || res.body.code !== 'insufficient_funds') throw new Error(`unexpected ${res.status} ${JSON.stringify(res.body)}`);
     if (n % 7 === 0) {
       const again = await send();
       retries.push({ key, ids: [res.body.id, again.body.id] });
