@@ -1,6 +1,7 @@
-import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
-import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { buildFinanceSchema } from '../node/finance-schema';
+import { NODE_STATE_CHANGED } from '../node/gate';
 import { CryptoResolver } from './schema/resolvers';
 import { createCryptoServices, type CryptoServices } from './services';
 import { cryptoStore } from './store';
@@ -10,8 +11,7 @@ export const cryptoSubgraph = defineSubgraph<CryptoServices, 'crypto'>({
   name: 'crypto',
   store: cryptoStore,
   createServices: createCryptoServices,
-  buildSchema: (services) =>
-    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [CryptoResolver], middlewares: [NodeGateMiddleware], services }),
+  buildSchema: (services) => buildFinanceSchema({ subgraph: 'crypto', store: (s) => s.store.store, resolvers: [CryptoResolver], services }),
   async start(services, { notifications }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
   },
