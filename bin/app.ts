@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../lib/config';
 import { isDevelopment } from '../lib/config';
-import { Notifications, ensureDatabase, openStore, type Store } from '../lib/database';
+import { NotificationListener, Notifications, ensureDatabase, openStore, type Store } from '../lib/database';
 import { startJobQueue, type JobQueue } from '../lib/jobs';
 import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
@@ -54,6 +54,8 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
   let jobs: JobQueue | undefined;
   const running: Running[] = [];
   const servers: RunningServer[] = [];
+  // the subgraphs share the process's one LISTEN connection to their database
+  const listener = new NotificationListener(opts.databaseUrl, logger);
   let gateway: Gateway | undefined;
   const stop = async () => {
     // every step runs even when one before it fails (a half-started app stops its job queue and pools too)
@@ -75,6 +77,7 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
         await r.def.stop?.(r.services);
       });
     }
+    await step('notification listener', () => listener.close());
     await step('gateway', () => gateway?.stop());
     await step('job queue', () => jobs?.stop());
     await step('database pools', () => Promise.all(stores.map((s) => s.close())));
@@ -92,7 +95,7 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
       const supergraph = new DeferredSupergraphClient(def.name);
       supergraphClients.push(supergraph);
       const subgraphLogger = logger.child({ subgraph: def.name });
-      const notifications = new Notifications(opts.databaseUrl, subgraphLogger);
+      const notifications = new Notifications(listener);
       const deps: SubgraphDeps = { store: stores[i], notifications, supergraph, config, logger: subgraphLogger, jobs };
       running.push({ def, deps, services: await def.createServices(deps) });
     }

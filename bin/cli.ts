@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { UsageError, printOut, type CliCommand, type CliContext } from '../lib/cli';
 import { ConfigError, loadConfig, type Config } from '../lib/config';
-import { Notifications, openStore, type Store } from '../lib/database';
+import { NotificationListener, Notifications, openStore, type Store } from '../lib/database';
 import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
 import { DomainError } from '../lib/errors';
 import { startJobQueue, type JobQueue } from '../lib/jobs';
@@ -41,7 +41,7 @@ class CommandResources {
   private url?: string;
   private store?: Store;
   private jobs?: JobQueue;
-  private notifications?: Notifications;
+  private listener?: NotificationListener;
   private services?: Promise<unknown>;
 
   constructor(
@@ -70,10 +70,10 @@ class CommandResources {
     this.url = url;
     this.store = await openStore(def.store, { url, poolSize: 2, logger: this.logger, migrate: true });
     this.jobs = await startJobQueue({ url, logger: this.logger, poolSize: 1, background: false });
-    this.notifications = new Notifications(url, this.logger);
+    this.listener = new NotificationListener(url, this.logger);
     const deps: SubgraphDeps = {
       store: this.store,
-      notifications: this.notifications,
+      notifications: new Notifications(this.listener),
       supergraph: NO_SUPERGRAPH,
       config: this.config,
       logger: this.logger,
@@ -83,7 +83,7 @@ class CommandResources {
   }
 
   async close(): Promise<void> {
-    await this.notifications?.close();
+    await this.listener?.close();
     await this.jobs?.stop();
     await this.store?.close();
     await this.embedded?.stop();

@@ -1,33 +1,51 @@
 import 'reflect-metadata';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getNamedType, type GraphQLSchema } from 'graphql';
 import { CompositionError, composeSupergraph, subgraphSdl } from '../gateway/compose';
 import { projectRoot } from '../lib/paths';
 import { SUBGRAPHS, composeUrl } from './subgraphs';
 
 /**
- * `npm run compose` writes schema/supergraph.graphql and one schema/<subgraph>.graphql each;
- * `npm run compose:check` fails when those files are stale.
+ * `npm run compose` writes schema/supergraph.graphql and one schema/<subgraph>.graphql each, and the
+ * finance node's readiness operation (READINESS_OPERATION); `npm run compose:check` fails when those
+ * files are stale.
  */
 async function main() {
   const check = process.argv.includes('--check');
-  const dir = join(projectRoot(), 'schema');
+  const root = projectRoot();
   const subgraphs = await Promise.all(SUBGRAPHS.map(async (def) => ({ name: def.name, url: composeUrl(def.name), schema: await def.buildSchema(undefined) })));
   const files = new Map<string, string>();
-  for (const s of subgraphs) files.set(`${s.name}.graphql`, subgraphSdl(s.schema).trim() + '\n');
-  files.set('supergraph.graphql', composeSupergraph(subgraphs).trim() + '\n');
+  for (const s of subgraphs) files.set(`schema/${s.name}.graphql`, subgraphSdl(s.schema).trim() + '\n');
+  files.set('schema/supergraph.graphql', composeSupergraph(subgraphs).trim() + '\n');
+  files.set(READINESS_OPERATION, readinessOperation(subgraphs.map((s) => s.schema)));
   if (check) {
-    const stale = [...files].filter(([name, content]) => !existsSync(join(dir, name)) || readFileSync(join(dir, name), 'utf8') !== content).map(([n]) => n);
+    const stale = [...files].filter(([name, content]) => !existsSync(join(root, name)) || readFileSync(join(root, name), 'utf8') !== content).map(([n]) => n);
     if (stale.length) {
-      process.stderr.write(`Stale composed schema: ${stale.map((n) => `schema/${n}`).join(', ')}. Run \`npm run compose\` and commit the result.\n`);
+      process.stderr.write(`Stale composed schema: ${stale.join(', ')}. Run \`npm run compose\` and commit the result.\n`);
       process.exit(1);
     }
-    process.stdout.write(`schema/ is up to date (${files.size} files).\n`);
+    process.stdout.write(`schema/ and ${READINESS_OPERATION} are up to date (${files.size} files).\n`);
     return;
   }
-  mkdirSync(dir, { recursive: true });
-  for (const [name, content] of files) writeFileSync(join(dir, name), content);
-  process.stdout.write(`Wrote ${[...files.keys()].map((n) => `schema/${n}`).join(', ')}.\n`);
+  mkdirSync(join(root, 'schema'), { recursive: true });
+  for (const [name, content] of files) writeFileSync(join(root, name), content);
+  process.stdout.write(`Wrote ${[...files.keys()].join(', ')}.\n`);
+}
+
+/** The finance node's GET /readyz runs this operation. */
+const READINESS_OPERATION = 'rest-adapter/finance/operations/Readiness.graphql';
+
+/**
+ * Every store readiness field of the supergraph, in SUBGRAPHS order: each finance subgraph reports one
+ * (subgraphs/node/finance-schema.ts), so the finance node's readiness covers every database it depends on.
+ */
+function readinessOperation(schemas: GraphQLSchema[]): string {
+  const fields = schemas.flatMap((schema) =>
+    Object.values(schema.getQueryType()?.getFields() ?? {}).filter((f) => getNamedType(f.type).name === 'StoreReadiness'),
+  );
+  const selections = fields.map((f) => `  ${f.name} {\n    subgraph\n    ready\n    database\n    pendingMigrations\n  }\n`);
+  return `# Written by \`npm run compose\` (bin/compose.ts) from the subgraphs' schemas: do not edit.\nquery Readiness {\n${selections.join('')}}\n`;
 }
 
 main().catch((err) => {

@@ -80,6 +80,8 @@ const schema = z.object({
   SUBGRAPH_PORT: port(4000),
   /** The gateway's GraphQL endpoint that this process calls: the public one (REST adapter) or the internal one (a subgraph). */
   GATEWAY_URL: optionalUrl,
+  /** How long the REST adapter waits for the gateway's answer to one operation before it answers 503 (Retry-After). */
+  GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** The gateway's internal endpoint, where subgraphs call it with their signed service principal (remote topology). */
   GATEWAY_INTERNAL_HOST: z.string().default('127.0.0.1'),
   GATEWAY_INTERNAL_PORT: port(4001),

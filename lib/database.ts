@@ -118,17 +118,17 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-/** The NOTIFY channels one subgraph listens on; the runtime closes them all when it stops. */
+/**
+ * The NOTIFY channels one subgraph listens on, over its process's connection to the database
+ * (NotificationListener); the runtime closes them all when it stops.
+ */
 export class Notifications {
   private readonly stops: (() => Promise<void>)[] = [];
 
-  constructor(
-    private readonly url: string,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly listener: NotificationListener) {}
 
   on(channel: string, handler: (payload: string) => void): void {
-    this.stops.push(listen(this.url, channel, handler, this.logger));
+    this.stops.push(this.listener.listen(channel, handler));
   }
 
   async close(): Promise<void> {
@@ -136,39 +136,104 @@ export class Notifications {
   }
 }
 
+const RECONNECT_MS = 1000;
+
 /**
- * Runs `handler` for each NOTIFY on `channel`, on a dedicated connection that reconnects after
- * failures. Returns a function that stops listening.
+ * ONE dedicated LISTEN connection to a database for a whole process: every subgraph (and every
+ * channel) of the process on that database shares it, the channels multiplexed on it, instead of a
+ * connection per channel. After the connection fails (an outage, a restart, a terminated backend) it
+ * reconnects every second and LISTENs again on every channel that still has a handler; what was
+ * notified in between is lost (the caches it evicts keep a TTL as a backstop).
  */
-export function listen(url: string, channel: string, handler: (payload: string) => void, logger: Logger): () => Promise<void> {
-  let client: pg.Client | undefined;
-  let stopped = false;
-  let retry: NodeJS.Timeout | undefined;
-  const connect = async () => {
-    if (stopped) return;
-    const c = new pg.Client({ connectionString: url, application_name: `matchday:listen:${channel}` });
+export class NotificationListener {
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private client: pg.Client | undefined;
+  private connecting = false;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** LISTEN and UNLISTEN one after the other (pg wants one query at a time on a client). */
+  private commands: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Runs `handler` for each NOTIFY on `channel`. Returns a function that stops it. */
+  listen(channel: string, handler: (payload: string) => void): () => Promise<void> {
+    if (this.closed) throw new Error('The notification listener is closed.');
+    let handlers = this.handlers.get(channel);
+    const added = !handlers;
+    if (!handlers) this.handlers.set(channel, (handlers = new Set()));
+    handlers.add(handler);
+    if (this.client && added) void this.command(this.client, `LISTEN ${quoteIdent(channel)}`);
+    else if (!this.client && !this.connecting && !this.retry) void this.connect();
+    return async () => {
+      handlers.delete(handler);
+      if (handlers.size > 0 || this.handlers.get(channel) !== handlers) return;
+      this.handlers.delete(channel);
+      if (this.client) await this.command(this.client, `UNLISTEN ${quoteIdent(channel)}`);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.handlers.clear();
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    this.retry = undefined;
+    if (this.closed || this.handlers.size === 0) return;
+    this.connecting = true;
+    const c = new pg.Client({ connectionString: this.url, application_name: 'matchday:listen' });
     c.on('notification', (n) => {
-      if (n.channel === channel) handler(n.payload ?? '');
+      for (const handler of this.handlers.get(n.channel) ?? []) handler(n.payload ?? '');
     });
-    c.on('error', (err) => {
-      logger.warn({ err, channel }, 'notification connection lost; reconnecting');
+    const lost = (err?: Error) => {
+      if (this.client !== c) return;
+      this.logger.warn({ err }, 'notification connection lost; reconnecting');
+      this.client = undefined;
       c.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(() => void connect(), 1000);
-    });
+      this.reconnect();
+    };
+    c.on('error', lost);
+    c.on('end', () => lost());
     try {
       await c.connect();
-      await c.query(`LISTEN "${channel}"`);
-      client = c;
+      if (this.closed) return void (await c.end().catch(() => undefined));
+      this.client = c;
+      // a channel added from here on sends its own LISTEN (listen() sees the client)
+      await this.command(c, [...this.handlers.keys()].map((channel) => `LISTEN ${quoteIdent(channel)}`).join('; '), true);
     } catch (err) {
-      logger.warn({ err, channel }, 'could not listen; retrying');
+      this.logger.warn({ err, channels: [...this.handlers.keys()] }, 'could not listen; retrying');
+      if (this.client === c) this.client = undefined;
       c.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(() => void connect(), 1000);
+      this.reconnect();
+    } finally {
+      this.connecting = false;
     }
-  };
-  void connect();
-  return async () => {
-    stopped = true;
-    if (retry) clearTimeout(retry);
-    await client?.end().catch(() => undefined);
-  };
+  }
+
+  private reconnect() {
+    if (!this.closed && !this.retry) this.retry = setTimeout(() => void this.connect(), RECONNECT_MS);
+  }
+
+  /**
+   * Runs LISTEN/UNLISTEN statements on the connection after those before them. A failure is logged
+   * (rethrown with `rethrow`); a lost connection's error event reconnects, which LISTENs again.
+   */
+  private command(client: pg.Client, sql: string, rethrow = false): Promise<unknown> {
+    const run = this.commands.then(() => client.query(sql));
+    this.commands = run.catch(() => undefined);
+    return run.catch((err: unknown) => {
+      if (rethrow) throw err;
+      this.logger.warn({ err, sql }, 'could not change the channels listened to');
+    });
+  }
 }
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;

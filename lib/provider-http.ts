@@ -35,7 +35,9 @@ export async function requireSecret(source: SecretSource, what: string): Promise
   return secret;
 }
 
-export const invalidSignature = (message = 'The webhook signature is missing or invalid.') => new DomainError('INVALID_SIGNATURE', 400, message);
+/** 401 WEBHOOK_SIGNATURE_INVALID: every webhook of the finance node refuses a missing, wrong or stale signature with it. */
+export const webhookSignatureInvalid = (message = 'The webhook signature is missing or does not match.') =>
+  new DomainError('WEBHOOK_SIGNATURE_INVALID', 401, message);
 
 export const providerUnavailable = (provider: string) =>
   new DomainError('PROVIDER_UNAVAILABLE', 503, `The ${provider} provider did not answer; retry shortly.`, { retryAfterSeconds: 5 });
@@ -46,7 +48,7 @@ export function signWebhook(secret: string, body: unknown, at: Date = new Date()
   return `t=${t},v1=${hmac(secret, `${t}.${canonicalJson(body)}`)}`;
 }
 
-/** Throws 400 INVALID_SIGNATURE unless `header` signs `body` with `secret` within the tolerance. */
+/** Throws 401 WEBHOOK_SIGNATURE_INVALID unless `header` signs `body` with `secret` within the tolerance. */
 export function verifyWebhook(secret: string, body: unknown, header: string | null | undefined, now: Date = new Date()): void {
   const parts = Object.fromEntries(
     (header ?? '').split(',').map((p) => {
@@ -55,10 +57,10 @@ export function verifyWebhook(secret: string, body: unknown, header: string | nu
     }),
   );
   const t = Number(parts.t);
-  if (!/^\d+$/.test(parts.t ?? '') || !/^[0-9a-f]{64}$/.test(parts.v1 ?? '')) throw invalidSignature();
-  if (Math.abs(now.getTime() / 1000 - t) > WEBHOOK_TOLERANCE_SECONDS) throw invalidSignature('The webhook signature is too old (or from the future).');
+  if (!/^\d+$/.test(parts.t ?? '') || !/^[0-9a-f]{64}$/.test(parts.v1 ?? '')) throw webhookSignatureInvalid();
+  if (Math.abs(now.getTime() / 1000 - t) > WEBHOOK_TOLERANCE_SECONDS) throw webhookSignatureInvalid('The webhook signature is too old (or from the future).');
   const expected = Buffer.from(hmac(secret, `${t}.${canonicalJson(body)}`), 'hex');
-  if (!timingSafeEqual(expected, Buffer.from(parts.v1, 'hex'))) throw invalidSignature();
+  if (!timingSafeEqual(expected, Buffer.from(parts.v1, 'hex'))) throw webhookSignatureInvalid();
 }
 
 /** A webhook's JSON text → the event object (400 for anything but a JSON object). */

@@ -9,7 +9,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { loadConfig } from './config';
-import { Notifications, ensureDatabase, openStore } from './database';
+import { NotificationListener, Notifications, ensureDatabase, openStore } from './database';
 import { requireSettings, runEntry } from './entry';
 import { asServiceUnavailable } from './faults';
 import { keepRawBody, rawBody, requestContext } from './http';
@@ -42,7 +42,8 @@ export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>): Promise<vo
     // aborted first on shutdown: background work waiting for the gateway stops waiting
     const shutdown = new AbortController();
     const supergraph = httpSupergraphClient(config.GATEWAY_URL, parseServicePrivateKey(config.SERVICE_PRIVATE_KEY), def.name, { shutdown: shutdown.signal });
-    const notifications = new Notifications(databaseUrl, logger);
+    const listener = new NotificationListener(databaseUrl, logger);
+    const notifications = new Notifications(listener);
     const deps: SubgraphDeps = { store, notifications, supergraph, config, logger, jobs };
     const services = await def.createServices(deps);
     const schema = await def.buildSchema(services);
@@ -102,6 +103,7 @@ export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>): Promise<vo
         await server.close();
         await apollo.stop();
         await notifications.close();
+        await listener.close();
         await def.stop?.(services);
         await jobs.stop();
         await store.close();

@@ -14,7 +14,7 @@ import { surfaceEntries } from './surfaces';
 async function main() {
   const config = requireSettings(loadConfig(), ['GATEWAY_URL'], 'the REST adapter');
   const logger = createLogger(config.LOG_LEVEL, 'rest-adapter');
-  const executor = httpExecutor(config.GATEWAY_URL);
+  const executor = httpExecutor(config.GATEWAY_URL, { timeoutMs: config.GATEWAY_TIMEOUT_MS });
   const readiness = { gateway: serviceCheck(new URL(READINESS_PATH, config.GATEWAY_URL).toString()) };
   const servers: RunningServer[] = [];
   for (const [, { surface, port }] of surfaceEntries()) {

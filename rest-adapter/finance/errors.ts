@@ -38,7 +38,6 @@ export const financeErrors: ErrorCatalogue = {
   VIRTUAL_ACCOUNT_EXISTS: { code: 'virtual_account_exists' },
   PROVIDER_UNAVAILABLE: { code: 'provider_unavailable' },
   TRANSFER_NOT_PENDING: { code: 'transfer_not_pending' },
-  INVALID_SIGNATURE: { code: 'invalid_signature' },
   PROVIDER_REJECTED: { code: 'provider_rejected' },
   // the ledger's refusal of a debit beyond the balance, one label for every module
   EXCEEDS_CREDITS: { code: 'insufficient_funds' },

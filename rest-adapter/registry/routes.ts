@@ -314,6 +314,6 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     response: { description: 'Stored' },
     errors: [403],
   },
-  // the workspace's pages are a browser application, not the API: left out of the API document
-  ...workspaceRoutes.map((route) => (route.path.startsWith('/workspace/') ? { ...route, documented: false } : route)),
+  // the customer workspace (its pages say they are not part of the API document)
+  ...workspaceRoutes,
 ];

@@ -1,6 +1,7 @@
-import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
-import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { buildFinanceSchema } from '../node/finance-schema';
+import { NODE_STATE_CHANGED } from '../node/gate';
 import { CommerceAdminResolver } from './schema/admin-resolvers';
 import { CommerceResolver, DisputeFieldsResolver } from './schema/resolvers';
 import { DRAIN_RETRY, REWARDS_QUEUE } from './domain/rewards';
@@ -20,10 +21,10 @@ export const commerceSubgraph = defineSubgraph<CommerceServices, 'commerce'>({
   store: commerceStore,
   createServices: createCommerceServices,
   buildSchema: (services) =>
-    buildFederatedSchema({
-      principals: ['node-user', 'node-admin'],
+    buildFinanceSchema({
+      subgraph: 'commerce',
+      store: (s) => s.store.store,
       resolvers: [CommerceResolver, DisputeFieldsResolver, CommerceAdminResolver],
-      middlewares: [NodeGateMiddleware],
       services,
     }),
   async start(services, { notifications, jobs, logger }) {

@@ -1,7 +1,8 @@
 import { PROVIDER_CREDENTIAL_CHANGED } from '../../lib/provider-secrets';
-import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
-import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { buildFinanceSchema } from '../node/finance-schema';
+import { NODE_STATE_CHANGED } from '../node/gate';
 import { ComplianceResolver } from './schema/resolvers';
 import { createComplianceServices, type ComplianceServices } from './services';
 import { complianceStore } from './store';
@@ -13,8 +14,7 @@ export const complianceSubgraph = defineSubgraph<ComplianceServices, 'compliance
   name: 'compliance',
   store: complianceStore,
   createServices: createComplianceServices,
-  buildSchema: (services) =>
-    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [ComplianceResolver], middlewares: [NodeGateMiddleware], services }),
+  buildSchema: (services) => buildFinanceSchema({ subgraph: 'compliance', store: (s) => s.store.store, resolvers: [ComplianceResolver], services }),
   async start(services, { notifications, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));

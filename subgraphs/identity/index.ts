@@ -1,6 +1,7 @@
-import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
-import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { buildFinanceSchema } from '../node/finance-schema';
+import { NODE_STATE_CHANGED } from '../node/gate';
 import { identityCommands } from './cli';
 import { adminSessionCredential, nodeTokenCredential, USER_CHANGED } from './credential';
 import { IdentityResolver } from './schema/resolvers';
@@ -14,8 +15,7 @@ export const identitySubgraph = defineSubgraph<IdentityServices, 'identity'>({
   credentials: [nodeTokenCredential, adminSessionCredential],
   commands: identityCommands,
   createServices: createIdentityServices,
-  buildSchema: (services) =>
-    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [IdentityResolver], middlewares: [NodeGateMiddleware], services }),
+  buildSchema: (services) => buildFinanceSchema({ subgraph: 'identity', store: (s) => s.store, resolvers: [IdentityResolver], services }),
   async start(services, { notifications, config, logger }) {
     notifications.on(USER_CHANGED, (id) => services.identity.forget(id));
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());

@@ -1,7 +1,8 @@
 import { PROVIDER_CREDENTIAL_CHANGED } from '../../lib/provider-secrets';
-import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
-import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { buildFinanceSchema } from '../node/finance-schema';
+import { NODE_STATE_CHANGED } from '../node/gate';
 import { investingCommands } from './cli';
 import { InvestingResolver } from './schema/resolvers';
 import { createInvestingServices, type InvestingServices } from './services';
@@ -20,8 +21,7 @@ export const investingSubgraph = defineSubgraph<InvestingServices, 'investing'>(
   store: investingStore,
   commands: investingCommands,
   createServices: createInvestingServices,
-  buildSchema: (services) =>
-    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [InvestingResolver], middlewares: [NodeGateMiddleware], services }),
+  buildSchema: (services) => buildFinanceSchema({ subgraph: 'investing', store: (s) => s.store.store, resolvers: [InvestingResolver], services }),
   async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));

@@ -1,6 +1,7 @@
-import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
-import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { buildFinanceSchema } from '../node/finance-schema';
+import { NODE_STATE_CHANGED } from '../node/gate';
 import { ledgerCommands } from './cli';
 import { LedgerResolver } from './schema/resolvers';
 import { createLedgerServices, type LedgerServices } from './services';
@@ -14,8 +15,7 @@ export const ledgerSubgraph = defineSubgraph<LedgerServices, 'ledger'>({
   store: ledgerStore,
   commands: ledgerCommands,
   createServices: createLedgerServices,
-  buildSchema: (services) =>
-    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [LedgerResolver], middlewares: [NodeGateMiddleware], services }),
+  buildSchema: (services) => buildFinanceSchema({ subgraph: 'ledger', store: (s) => s.store.store, resolvers: [LedgerResolver], services }),
   async start(services, { notifications, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     // pending transfers past their timeout release their amounts

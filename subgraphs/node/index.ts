@@ -1,9 +1,10 @@
 import { PROVIDER_CREDENTIAL_CHANGED } from '../../lib/provider-secrets';
-import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
 import { nodeCommands } from './cli';
 import { formatChecks } from './domain/checks';
-import { NODE_STATE_CHANGED, NodeGateMiddleware } from './gate';
+import { buildFinanceSchema } from './finance-schema';
+import { NODE_STATE_CHANGED } from './gate';
 import { NodeResolver } from './schema/resolvers';
 import { createNodeServices, type NodeServices } from './services';
 import { nodeStore } from './store';
@@ -14,8 +15,7 @@ export const nodeSubgraph = defineSubgraph<NodeServices, 'node'>({
   store: nodeStore,
   commands: nodeCommands,
   createServices: createNodeServices,
-  buildSchema: (services) =>
-    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [NodeResolver], middlewares: [NodeGateMiddleware], services }),
+  buildSchema: (services) => buildFinanceSchema({ subgraph: 'node', store: (s) => s.store, resolvers: [NodeResolver], services }),
   async start(services, { notifications, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => {
       services.node.evict();

@@ -1,6 +1,7 @@
-import { buildFederatedSchema, defineSubgraph } from '../../lib/subgraph';
+import { defineSubgraph } from '../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../lib/subgraph-server';
-import { NODE_STATE_CHANGED, NodeGateMiddleware } from '../node/gate';
+import { buildFinanceSchema } from '../node/finance-schema';
+import { NODE_STATE_CHANGED } from '../node/gate';
 import { PaymentsResolver } from './schema/resolvers';
 import { createPaymentsServices, type PaymentsServices } from './services';
 import { paymentsStore } from './store';
@@ -12,8 +13,7 @@ export const paymentsSubgraph = defineSubgraph<PaymentsServices, 'payments'>({
   name: 'payments',
   store: paymentsStore,
   createServices: createPaymentsServices,
-  buildSchema: (services) =>
-    buildFederatedSchema({ principals: ['node-user', 'node-admin'], resolvers: [PaymentsResolver], middlewares: [NodeGateMiddleware], services }),
+  buildSchema: (services) => buildFinanceSchema({ subgraph: 'payments', store: (s) => s.store.store, resolvers: [PaymentsResolver], services }),
   async start(services, { notifications, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     // idempotency records past their 24 hours

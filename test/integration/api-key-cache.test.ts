@@ -5,7 +5,7 @@
  * on this file's own database; the store below only counts its lookups.
  */
 import { createLogger } from '../../lib/logger';
-import { listen, openStore, type Store } from '../../lib/database';
+import { NotificationListener, openStore, type Store } from '../../lib/database';
 import { ApiKeyService } from '../../subgraphs/access/domain/api-keys';
 import { KEY_CHANGED } from '../../subgraphs/access/credential';
 import { ApiKeyStore, type KeyForAuth } from '../../subgraphs/access/store/api-key-store';
@@ -67,16 +67,12 @@ it('accepts a key created after its prefix was looked up in vain, here and in an
   // other keys change meanwhile (other tests' administrators): wait for this key's prefix
   let heard!: () => void;
   const arrived = new Promise<void>((resolve) => (heard = resolve));
-  const stopListening = listen(
-    db.url,
-    KEY_CHANGED,
-    (prefix) => {
-      if (prefix === 'warm-up') return warmedUp();
-      elsewhere.forget(prefix);
-      if (prefix === key.slice(0, 12)) heard();
-    },
-    logger,
-  );
+  const listener = new NotificationListener(db.url, logger);
+  listener.listen(KEY_CHANGED, (prefix) => {
+    if (prefix === 'warm-up') return warmedUp();
+    elsewhere.forget(prefix);
+    if (prefix === key.slice(0, 12)) heard();
+  });
   try {
     await expect(here.authenticate(key, { meter: false })).rejects.toMatchObject({ status: 401 });
     await expect(elsewhere.authenticate(key, { meter: false })).rejects.toMatchObject({ status: 401 });
@@ -93,6 +89,6 @@ it('accepts a key created after its prefix was looked up in vain, here and in an
     await arrived;
     expect((await elsewhere.authenticate(key, { meter: false })).principal.role).toBe('admin');
   } finally {
-    await stopListening();
+    await listener.close();
   }
 });

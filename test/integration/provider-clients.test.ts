@@ -126,7 +126,7 @@ describe('webhook signatures', () => {
         error = err;
       }
       expect(error).toBeInstanceOf(DomainError);
-      expect((error as DomainError).code).toBe('INVALID_SIGNATURE');
+      expect([(error as DomainError).code, (error as DomainError).status]).toEqual(['WEBHOOK_SIGNATURE_INVALID', 401]);
     }
   });
 });

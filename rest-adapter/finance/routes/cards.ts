@@ -224,7 +224,7 @@ export const cardRoutes: Route[] = [
     description:
       `Events ${ISSUER_EVENTS.join(', ')} (Stripe Issuing's shape: \`{id, type, data: {authorization: {id, card, amount, currency, merchant_data}}}\`), ` +
       `signed in the \`Webhook-Signature\` header: \`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body as canonical JSON>">\`, within 5 minutes. ` +
-      "A request is answered with the decision (`approved`, `decline_reason`; `limit_exceeded` past the limits of the holder's KYC level); a redelivered event is applied once.",
+      "A request is answered with the decision (`approved`, `decline_reason`; `limit_exceeded` past the limits of the holder's KYC level); a redelivered event is applied once. Missing, bad or stale signature: 401 `webhook_signature_invalid`.",
     tags: ['Webhooks'],
     security: 'none',
     credentials: [],
@@ -241,7 +241,7 @@ export const cardRoutes: Route[] = [
       description: 'The decision',
       schema: z.object({ approved: z.boolean(), decline_reason: z.enum(DECLINE_REASONS).nullable(), authorisation }),
     },
-    errors: [400, 404, 409, 503],
+    errors: [400, 401, 404, 409, 503],
     respond: (data: { receiveCardIssuerEvent: { approved: boolean; declineReason: string | null; authorisation: AuthorisationView } }) => ({
       kind: 'json',
       body: {

@@ -175,7 +175,7 @@ export const cryptoRoutes: Route[] = [
     summary: "The crypto exchange's webhook",
     description:
       "Event `deposit.confirmed`: `{id, type, data: {deposit: {id, address, asset, amount, tx_hash}}}`, signed in the `Webhook-Signature` header as the card issuer's. " +
-      "Credits the address owner's wallet once, whatever the deliveries.",
+      "Credits the address owner's wallet once, whatever the deliveries. Missing, bad or stale signature: 401 `webhook_signature_invalid`.",
     tags: ['Webhooks'],
     security: 'none',
     credentials: [],
@@ -189,7 +189,7 @@ export const cryptoRoutes: Route[] = [
       signature: req.get(WEBHOOK_SIGNATURE_HEADER) ?? null,
     }),
     response: { description: 'The deposit', schema: deposit },
-    errors: [400, 404, 503],
+    errors: [400, 401, 404, 503],
     respond: (data: { receiveCryptoExchangeEvent: DepositView }) => ({ kind: 'json', body: depositBody(data.receiveCryptoExchangeEvent) }),
   },
 ];

@@ -557,6 +557,10 @@ const brandingValues = (body: Record<string, unknown>) => ({
 /** The pages of a signed-in user: the session cookie only (a licence key means nothing here). */
 const SIGNED_IN = { security: 'workspaceSession' as const, credentials: SESSION, tags: TAGS };
 
+/**
+ * The workspace's routes. Its pages (`/workspace/…`) are a browser application, not the API: each says
+ * `documented: false` (left out of the registry's API document and its conformance replay).
+ */
 export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
@@ -578,6 +582,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/login/',
+    documented: false,
     summary: 'Workspace: sign-in page',
     tags: TAGS,
     security: 'none',
@@ -590,6 +595,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'POST',
     path: '/workspace/login/',
+    documented: false,
     summary: 'Workspace: sign in',
     description:
       'Form fields email, password and csrfmiddlewaretoken. Sets the session cookie `workspace_session` (HttpOnly, SameSite=Lax, path /workspace/) and redirects to /workspace/. Failed sign-ins are throttled per address (429 after 5 in 15 minutes).',
@@ -627,6 +633,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'POST',
     path: '/workspace/logout/',
+    documented: false,
     summary: 'Workspace: sign out',
     tags: TAGS,
     security: 'none',
@@ -643,6 +650,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/password/',
+    documented: false,
     summary: 'Workspace: choose a password (invitation or reset link)',
     tags: TAGS,
     security: 'none',
@@ -655,6 +663,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'POST',
     path: '/workspace/password/',
+    documented: false,
     summary: 'Workspace: set the password of an invitation or reset link',
     tags: TAGS,
     security: 'none',
@@ -671,6 +680,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/password-reset/',
+    documented: false,
     summary: 'Workspace: ask for a password reset link',
     tags: TAGS,
     security: 'none',
@@ -682,6 +692,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'POST',
     path: '/workspace/password-reset/',
+    documented: false,
     summary: 'Workspace: mail a password reset link',
     tags: TAGS,
     security: 'none',
@@ -698,6 +709,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/',
+    documented: false,
     summary: 'Workspace: licences and deployments',
     ...SIGNED_IN,
     operation: 'WorkspaceHome',
@@ -711,6 +723,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'POST',
     path: '/workspace/licences/:licenceId/key/',
+    documented: false,
     summary: 'Workspace: reveal a licence key',
     description: 'Answers `{"key": "LIC-…"}`; needs the CSRF token (X-CSRFToken header).',
     ...SIGNED_IN,
@@ -725,6 +738,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/licences/:licenceId/releases/',
+    documented: false,
     summary: 'Workspace: updates and releases of a licence',
     ...SIGNED_IN,
     operation: 'WorkspaceReleases',
@@ -737,6 +751,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/licences/:licenceId/releases/:releaseId/manifest',
+    documented: false,
     summary: 'Workspace: the compose manifest of a release',
     ...SIGNED_IN,
     operation: 'WorkspaceManifest',
@@ -758,6 +773,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/licences/:licenceId/artifacts/:artifactId/download',
+    documented: false,
     summary: 'Workspace: download an artifact (302 to a presigned link authorised by the session)',
     ...SIGNED_IN,
     operation: 'WorkspaceDownload',
@@ -774,6 +790,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/branding/',
+    documented: false,
     summary: 'Workspace: whitelabel branding and builds',
     description: 'Without the enterprise-whitelabel entitlement: 403 with a page explaining how to get it.',
     ...SIGNED_IN,
@@ -786,6 +803,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'POST',
     path: '/workspace/branding/',
+    documented: false,
     summary: 'Workspace: save the branding (a new version)',
     ...SIGNED_IN,
     operation: 'WorkspaceSaveBranding',
@@ -812,6 +830,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'POST',
     path: '/workspace/builds/',
+    documented: false,
     summary: 'Workspace: build the branded frontend and mobile packages',
     ...SIGNED_IN,
     operation: 'WorkspaceRequestBuild',
@@ -825,6 +844,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/builds/:buildId/',
+    documented: false,
     summary: 'Workspace: a build’s status, progress, log and packages',
     ...SIGNED_IN,
     operation: 'WorkspaceBuild',
@@ -837,6 +857,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
   {
     method: 'GET',
     path: '/workspace/builds/:buildId/:package',
+    documented: false,
     summary: 'Workspace: download a package of a build (frontend, android, ios)',
     ...SIGNED_IN,
     operation: 'WorkspaceBuildPackage',

@@ -1,11 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { DomainError } from '../../../lib/errors';
+import { webhookSignatureInvalid } from '../../../lib/provider-http';
 import { signPayload } from './providers';
 
 /** How far a webhook's timestamp may be from our clock (Stripe's default tolerance). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
-
-export const webhookSignatureInvalid = (message: string) => new DomainError('WEBHOOK_SIGNATURE_INVALID', 401, message);
 
 /**
  * Checks a webhook's `X-Banking-Signature: v1=<hex>` (HMAC-SHA256 over `<timestamp>.<raw body>`, in

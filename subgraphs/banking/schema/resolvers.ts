@@ -2,7 +2,6 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-g
 import { badInput, notFound, unauthenticated } from '../../../lib/errors';
 import { toMoney } from '../../../lib/money';
 import type { PrincipalOf } from '../../../lib/principal';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import type { SubgraphContext } from '../../../lib/subgraph';
 import { NodePolicy } from '../../node/gate';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../domain/providers';
@@ -185,9 +184,4 @@ export class BankingResolver {
     return toMovement(await this.services.banking.voidStuck(id));
   }
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
-  @Query(() => StoreReadiness, { description: "Readiness of the banking subgraph's database." })
-  bankingReadiness(): Promise<StoreReadiness> {
-    return storeReadiness('banking', this.services.store.store);
-  }
 }

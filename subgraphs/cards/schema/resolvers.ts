@@ -1,9 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../lib/errors';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import type { SubgraphContext } from '../../../lib/subgraph';
 import { parseEvent } from '../../../lib/provider-http';
-import { NodePolicy } from '../../node/gate';
 import type { CardHolder, IssuerEvent } from '../domain/cards';
 import type { CardsServices } from '../services';
 import { Card, CardAuthorisation, CardAuthorisationPage, CardIssuerEventOutcome, CardPage, RevealedCard } from './types';
@@ -110,9 +108,4 @@ export class CardsResolver {
     return this.services.cards.recentAuthorisations(clamp(first));
   }
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
-  @Query(() => StoreReadiness, { description: "Readiness of the cards subgraph's database (GET /readyz)." })
-  cardsReadiness(): Promise<StoreReadiness> {
-    return storeReadiness('cards', this.services.store.store);
-  }
 }

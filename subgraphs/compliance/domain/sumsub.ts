@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../../../lib/errors';
-import { requireSecret, type SecretSource } from '../../../lib/provider-http';
+import { requireSecret, webhookSignatureInvalid, type SecretSource } from '../../../lib/provider-http';
 import type { ReviewOutcome, VerificationProvider, WebhookEvent } from './provider';
 import type { VerificationLevel } from './states';
 
@@ -20,7 +20,6 @@ const DEFAULT_LEVEL_NAMES: Record<VerificationLevel, string> = { basic: 'basic-k
 /** Sumsub's webhook digest algorithms (header X-Payload-Digest-Alg) and Node's names for them. */
 const DIGEST_ALGORITHMS: Record<string, string> = { HMAC_SHA256_HEX: 'sha256', HMAC_SHA512_HEX: 'sha512' };
 
-export const webhookSignatureError = () => new DomainError('WEBHOOK_SIGNATURE_INVALID', 401, 'The webhook signature is missing or does not match.');
 const providerError = (message: string) => new DomainError('KYC_PROVIDER_UNAVAILABLE', 502, message);
 
 interface ReviewedPayload {
@@ -75,10 +74,10 @@ export class SumsubVerificationProvider implements VerificationProvider {
     const webhookSecret = await requireSecret(this.settings.webhookSecret, "The identity provider's webhook secret");
     const algorithm = DIGEST_ALGORITHMS[headers['x-payload-digest-alg'] ?? 'HMAC_SHA256_HEX'];
     const digest = headers['x-payload-digest'] ?? '';
-    if (!algorithm || !/^[0-9a-f]+$/i.test(digest)) throw webhookSignatureError();
+    if (!algorithm || !/^[0-9a-f]+$/i.test(digest)) throw webhookSignatureInvalid();
     const expected = createHmac(algorithm, webhookSecret).update(rawBody, 'utf8').digest();
     const given = Buffer.from(digest, 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw webhookSignatureError();
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw webhookSignatureInvalid();
     let payload: ReviewedPayload;
     try {
       payload = JSON.parse(rawBody) as ReviewedPayload;

@@ -1,8 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { badInput, unauthenticated } from '../../../lib/errors';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import type { SubgraphContext } from '../../../lib/subgraph';
-import { NodePolicy, requiredKycLevel } from '../../node/gate';
+import { requiredKycLevel } from '../../node/gate';
 import { KYC_STATES, type KycState } from '../domain/states';
 import type { ComplianceServices } from '../services';
 import { KycDocument, KycStatus, KycVerification, KycWebhookReceipt } from './types';
@@ -105,9 +104,4 @@ export class ComplianceResolver {
     return { received: true, applied };
   }
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
-  @Query(() => StoreReadiness, { description: "Readiness of the compliance subgraph's database." })
-  complianceReadiness(): Promise<StoreReadiness> {
-    return storeReadiness('compliance', this.services.store.store);
-  }
 }

@@ -1,6 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../lib/errors';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import type { SubgraphContext } from '../../../lib/subgraph';
 import { parseEvent } from '../../../lib/provider-http';
 import { NodePolicy } from '../../node/gate';
@@ -108,9 +107,4 @@ export class CryptoResolver {
     return this.services.crypto.recentSwaps(clamp(first));
   }
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
-  @Query(() => StoreReadiness, { description: "Readiness of the crypto subgraph's database (GET /readyz)." })
-  cryptoReadiness(): Promise<StoreReadiness> {
-    return storeReadiness('crypto', this.services.store.store);
-  }
 }

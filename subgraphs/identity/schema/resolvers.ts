@@ -1,6 +1,5 @@
 import { Arg, Authorized, Ctx, Directive, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { forbidden, unauthenticated } from '../../../lib/errors';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import type { SubgraphContext } from '../../../lib/subgraph';
 import { NodePolicy } from '../../node/gate';
 import { KYC_LEVEL_WRITERS, RECIPIENT_READERS } from '../credential';
@@ -101,11 +100,6 @@ export class IdentityResolver {
     return (await this.services.identity.recentSignIns(Math.min(Math.max(first, 1), 100))).map((s) => ({ username: s.username, at: s.lastLogin }));
   }
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
-  @Query(() => StoreReadiness, { description: "Readiness of the identity subgraph's database (GET /readyz)." })
-  identityReadiness(): Promise<StoreReadiness> {
-    return storeReadiness('identity', this.services.store);
-  }
 
   @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
   @Mutation(() => NodeAdminSession, { description: 'Admin console sign-in (superusers); the session goes into the sessionid cookie.' })

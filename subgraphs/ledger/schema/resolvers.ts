@@ -1,8 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { badInput, forbidden, unauthenticated } from '../../../lib/errors';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import type { SubgraphContext } from '../../../lib/subgraph';
-import { NodePolicy } from '../../node/gate';
 import { toMoney } from '../../../lib/money';
 import type { LedgerServices } from '../services';
 import type { TransferRow } from '../store/ledger-store';
@@ -213,9 +211,4 @@ export class LedgerResolver {
     return transfer ? toLedgerTransfer(transfer) : null;
   }
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
-  @Query(() => StoreReadiness, { description: "Readiness of the ledger subgraph's database (GET /readyz)." })
-  ledgerReadiness(): Promise<StoreReadiness> {
-    return storeReadiness('ledger', this.services.store.store);
-  }
 }

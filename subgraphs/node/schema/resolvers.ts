@@ -1,6 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../lib/errors';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import type { SubgraphContext } from '../../../lib/subgraph';
 import { NodePolicy } from '../gate';
 import { bankingRails, TOGGLES, type SettingsRecord } from '../domain/settings';
@@ -78,11 +77,6 @@ export class NodeResolver {
     };
   }
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
-  @Query(() => StoreReadiness, { description: "Readiness of the node subgraph's database (GET /readyz)." })
-  nodeReadiness(): Promise<StoreReadiness> {
-    return storeReadiness('node', this.services.store);
-  }
 
   @NodePolicy({ maintenance: 'exempt' })
   @Query(() => NodeSettings, { description: 'The settings record (feature flags; public, as /api/v1/config/features/).' })

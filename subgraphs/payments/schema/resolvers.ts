@@ -1,8 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../lib/errors';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import type { SubgraphContext } from '../../../lib/subgraph';
-import { NodePolicy } from '../../node/gate';
 import type { NodeUserPrincipal } from '../domain/transfers';
 import type { PaymentsServices } from '../services';
 import { FxConversion, FxQuote, InternalTransfer, ProviderEvent } from './types';
@@ -58,9 +56,4 @@ export class PaymentsResolver {
     return this.services.store.events(Math.min(Math.max(first, 1), 500));
   }
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
-  @Query(() => StoreReadiness, { description: "Readiness of the payments subgraph's database (GET /readyz)." })
-  paymentsReadiness(): Promise<StoreReadiness> {
-    return storeReadiness('payments', this.services.store.store);
-  }
 }

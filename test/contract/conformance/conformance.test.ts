@@ -118,7 +118,12 @@ describe.each(surfaces.map(([name, entry]) => [name, entry] as const))('%s surfa
     faultServers.push(failing);
     const behind = async (gateway: string) => {
       const server = await listen(
-        createSurfaceApp(surface, { config: t.config, executor: httpExecutor(gateway), logger: createLogger('silent'), bodyLimit: t.config.REST_BODY_LIMIT }),
+        createSurfaceApp(surface, {
+          config: t.config,
+          executor: httpExecutor(gateway, { timeoutMs: t.config.GATEWAY_TIMEOUT_MS }),
+          logger: createLogger('silent'),
+          bodyLimit: t.config.REST_BODY_LIMIT,
+        }),
         '127.0.0.1',
         0,
       );

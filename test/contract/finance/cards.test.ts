@@ -260,13 +260,13 @@ describe("a card's life", () => {
 });
 
 describe('POST /api/v1/webhooks/cards/<provider>/', () => {
-  it('refuses a missing, wrong or stale signature with 400 invalid_signature, an unknown provider or card with 404, and changes nothing', async () => {
+  it('refuses a missing, wrong or stale signature with 401 webhook_signature_invalid, an unknown provider or card with 404, and changes nothing', async () => {
     const h = await holder('10.00');
     const cardId = (await issue(h.token)).body.id as string;
     const body = event('issuing_authorization.request', { id: 'iauth_x', card: await providerCardId(cardId), amount: '5.00', currency: 'EUR' });
     for (const signature of ['', 't=1,v1=00', signWebhook('another secret', body), signWebhook(secret, body, new Date(Date.now() - 3600_000))]) {
       const res = await postWebhook(t, '/api/v1/webhooks/cards/sandbox/', body, secret, { signature });
-      expect([res.status, res.body.code]).toEqual([400, 'invalid_signature']);
+      expect([res.status, res.body.code]).toEqual([401, 'webhook_signature_invalid']);
     }
     expect((await postWebhook(t, '/api/v1/webhooks/cards/other/', body, secret)).status).toBe(404);
     const unknownCard = { ...body, data: { authorization: { ...body.data.authorization, card: 'ic_unknown' } } };

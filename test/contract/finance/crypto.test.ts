@@ -81,7 +81,7 @@ describe('deposit addresses and deposits', () => {
       expect((await postWebhook(t, '/api/v1/webhooks/crypto/sandbox/', body, secret)).status).toBe(status);
     }
     const forged = await postWebhook(t, '/api/v1/webhooks/crypto/sandbox/', confirmed('dep_5', created.body.address, 'BTC', '9'), 'not the secret');
-    expect([forged.status, forged.body.code]).toEqual([400, 'invalid_signature']);
+    expect([forged.status, forged.body.code]).toEqual([401, 'webhook_signature_invalid']);
     expect((await balanceOf(t, u.token, 'BTC'))!.posted.amount).toBe('0.50000000');
     await invariants(t.app.services.ledger.store.store, 'BTC');
   });

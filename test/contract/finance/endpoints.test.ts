@@ -1,5 +1,6 @@
 import { request, type IncomingMessage } from 'node:http';
 import { generate as totpGenerate } from 'otplib';
+import pg from 'pg';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { startAssistantProvider } from '../../support/assistant';
 import { validateOpenApi } from '../../support/openapi';
@@ -71,17 +72,37 @@ describe('probes', () => {
     }
   });
 
-  it('GET /readyz is 200 when the database answers and every migration is applied', async () => {
+  const FINANCE_SUBGRAPHS = ['node', 'identity', 'ledger', 'compliance', 'banking', 'cards', 'crypto', 'commerce', 'investing', 'payments'];
+  const checksOf = (body: { checks: { subgraph: string; ready: boolean; pending_migrations: string[] }[] }) =>
+    body.checks.map((c) => [c.subgraph, c.ready, c.pending_migrations]);
+
+  it("GET /readyz is 200 when the database answers and every migration of every finance subgraph's schema is applied", async () => {
     const res = await http(url('/readyz'));
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ok');
-    expect(res.body.checks.map((c: { subgraph: string; ready: boolean; pending_migrations: string[] }) => [c.subgraph, c.ready, c.pending_migrations])).toEqual(
-      [
-        ['node', true, []],
-        ['identity', true, []],
-        ['ledger', true, []],
-      ],
-    );
+    expect(checksOf(res.body)).toEqual(FINANCE_SUBGRAPHS.map((s) => [s, true, []]));
+  });
+
+  it("GET /readyz is 503 while a finance module's migration is not applied (investing), naming it", async () => {
+    const db = new pg.Client({ connectionString: t.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: number; timestamp: string; name: string }>(
+        'DELETE FROM investing.migrations WHERE id = (SELECT max(id) FROM investing.migrations) RETURNING *',
+      );
+      try {
+        const res = await http(url('/readyz'));
+        expect([res.status, res.body.status]).toEqual([503, 'unavailable']);
+        expect(checksOf(res.body)).toEqual(FINANCE_SUBGRAPHS.map((s) => [s, s !== 'investing', s === 'investing' ? [rows[0].name] : []]));
+        const verbose = (await http(url('/readyz?verbose'))).body;
+        expect([verbose.includes('[-]investing-database failed\n'), verbose.endsWith('readyz check failed\n')]).toEqual([true, true]);
+      } finally {
+        await db.query('INSERT INTO investing.migrations (id, timestamp, name) VALUES ($1, $2, $3)', [rows[0].id, rows[0].timestamp, rows[0].name]);
+      }
+    } finally {
+      await db.end();
+    }
+    expect((await http(url('/readyz'))).status).toBe(200);
   });
 });
 
