@@ -44,7 +44,13 @@ export async function startBankingProvider(opts: { apiKey: string; signingSecret
         else
           out = {
             status: 201,
-            body: { id: `acc_${requests.length}`, account_number: composeIban('DE', '100100100532013000'), bank_code: '10010010', bank_name: 'Local Rail' },
+            // an account number of its own for each account
+            body: {
+              id: `acc_${requests.length}`,
+              account_number: composeIban('DE', `10010010${String(requests.length).padStart(10, '0')}`),
+              bank_code: '10010010',
+              bank_name: 'Local Rail',
+            },
           };
       } else if (req.url === '/v1/transfers') out = { status: 201, body: { id: `tr_${requests.length}` } };
       else if (req.url === '/v1/ramp/quotes') out = { status: 200, body: { price: body.asset === 'BTC' ? '60000.5' : '1' } };

@@ -63,8 +63,12 @@ const route = (spec: Spec): Route => ({
 });
 
 const page = ({ query }: Input) => ({ limit: query.limit ?? null, cursor: query.cursor ?? null });
+/** A read without an id (a list, the caller's own cart or rewards): nothing to be missing. */
+const LIST = [403, 503];
 const READ = [403, 404, 503];
 const WRITE = [403, 404, 409, 503];
+/** A new request from validated input (an idempotent one adds its 409 and 422). */
+const CREATE = [403, 503];
 
 export const commerceRoutes: Route[] = [
   // ---- shop
@@ -78,7 +82,7 @@ export const commerceRoutes: Route[] = [
     query: s.pageQuery.extend({ search: s.brandQuery.shape.search }),
     variables: (input) => ({ ...page(input), search: input.query.search ?? null }),
     schema: s.productPage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -100,7 +104,7 @@ export const commerceRoutes: Route[] = [
     tag: 'Shop',
     operation: 'ShopCart',
     schema: s.cart,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -138,7 +142,7 @@ export const commerceRoutes: Route[] = [
     params: s.idParams,
     variables: ({ params }) => ({ itemId: params.id }),
     schema: s.cart,
-    errors: WRITE,
+    errors: [403, 404, 503],
   }),
   route({
     method: 'POST',
@@ -150,7 +154,7 @@ export const commerceRoutes: Route[] = [
     status: 201,
     idempotent: true,
     schema: s.order,
-    errors: WRITE,
+    errors: [403, 409, 503],
   }),
   route({
     method: 'GET',
@@ -162,7 +166,7 @@ export const commerceRoutes: Route[] = [
     query: s.pageQuery,
     variables: page,
     schema: s.orderPage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -210,7 +214,7 @@ export const commerceRoutes: Route[] = [
     tag: 'Utilities',
     operation: 'UtilityCatalogue',
     schema: s.utilityCatalogue,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -222,7 +226,7 @@ export const commerceRoutes: Route[] = [
     query: s.pageQuery,
     variables: page,
     schema: s.utilityRequestPage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -236,7 +240,7 @@ export const commerceRoutes: Route[] = [
     body: s.airtimeBody,
     variables: ({ body }) => ({ operator: body.operator, phoneNumber: body.phone_number, amount: body.amount, currency: body.currency }),
     schema: s.utilityRequest,
-    errors: WRITE,
+    errors: CREATE,
   }),
   route({
     method: 'POST',
@@ -250,7 +254,7 @@ export const commerceRoutes: Route[] = [
     body: s.dataBody,
     variables: ({ body }) => ({ operator: body.operator, phoneNumber: body.phone_number, planId: body.plan_id }),
     schema: s.utilityRequest,
-    errors: WRITE,
+    errors: CREATE,
   }),
   route({
     method: 'POST',
@@ -264,7 +268,7 @@ export const commerceRoutes: Route[] = [
     body: s.billBody,
     variables: ({ body }) => ({ biller: body.biller, accountNumber: body.account_number, amount: body.amount, currency: body.currency }),
     schema: s.utilityRequest,
-    errors: WRITE,
+    errors: CREATE,
   }),
   // ---- gift cards
   route({
@@ -282,7 +286,7 @@ export const commerceRoutes: Route[] = [
       currency: query.currency ?? null,
     }),
     schema: s.brand.array(),
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -292,7 +296,7 @@ export const commerceRoutes: Route[] = [
     tag: 'Gift cards',
     operation: 'GiftCardCountries',
     schema: s.brand.shape.countries.element.pick({ country: true }).extend({ currencies: s.brand.shape.countries.element.shape.currency.array() }).array(),
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -304,7 +308,7 @@ export const commerceRoutes: Route[] = [
     query: s.pageQuery,
     variables: page,
     schema: s.giftCardOrderPage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -324,7 +328,7 @@ export const commerceRoutes: Route[] = [
       recipientEmail: body.recipient_email ?? null,
     }),
     schema: s.giftCardOrder,
-    errors: WRITE,
+    errors: CREATE,
   }),
   // ---- disputes
   route({
@@ -337,7 +341,7 @@ export const commerceRoutes: Route[] = [
     query: s.disputeQuery,
     variables: (input) => ({ ...page(input), status: input.query.status ?? null }),
     schema: s.disputePage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -422,7 +426,7 @@ export const commerceRoutes: Route[] = [
     tag: 'Rewards',
     operation: 'RewardsSummary',
     schema: s.rewards,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -434,7 +438,7 @@ export const commerceRoutes: Route[] = [
     body: s.referralBody,
     variables: ({ body }) => ({ code: body.code }),
     schema: s.rewards,
-    errors: WRITE,
+    errors: [403, 409, 503],
   }),
   route({
     method: 'POST',
@@ -447,6 +451,6 @@ export const commerceRoutes: Route[] = [
     body: s.redeemBody,
     variables: ({ body }) => ({ points: body.points, currency: body.currency }),
     schema: s.redemption,
-    errors: [...WRITE, 422],
+    errors: [...CREATE, 422],
   }),
 ];
