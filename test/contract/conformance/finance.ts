@@ -6,17 +6,7 @@ import { http, type TestApp } from '../../support/app';
 import { generate as totpGenerate } from 'otplib';
 import { signWebhook } from '../../../lib/provider-http';
 import { signPayload } from '../../../subgraphs/banking/domain/providers';
-import {
-  adminPost,
-  adminSignIn,
-  changeNode,
-  createUser,
-  licenceKeys,
-  licenceToken,
-  login,
-  PASSWORD,
-  type AdminSession,
-} from '../../support/finance';
+import { adminPost, adminSignIn, changeNode, createUser, licenceKeys, licenceToken, login, PASSWORD, type AdminSession } from '../../support/finance';
 import { startProviders, type Providers } from '../../support/investing';
 import { postWebhook } from '../../support/money-modules';
 import { startMoneyProviders } from '../../support/money-providers';
