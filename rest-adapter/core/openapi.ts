@@ -84,7 +84,7 @@ const IDEMPOTENCY_PARAMETER = {
  * its faults in `errors` when it has any.
  */
 function errorStatuses(route: Route<string>, rateLimited: boolean): number[] {
-  const statuses = new Set<number>([...(route.errors ?? []), ...(route.operation ? [500, 503] : [])]);
+  const statuses = new Set<number>([...(route.errors ?? []), ...(route.operation ? (route.faults ?? [500, 503]) : [])]);
   if (route.security !== 'none') statuses.add(401);
   if (route.security !== 'none' && rateLimited) statuses.add(429);
   if (route.query || route.body) statuses.add(400);
@@ -104,7 +104,11 @@ function errorContent(route: Route<string>, status: number): Record<string, unkn
   if (status === 416) return undefined;
   const json = { 'application/json': { schema: ERROR_REF } };
   if (!route.respondError || status === 413 || status === 415) return json;
-  const own = { [route.response.contentType ?? 'application/json']: { schema: { type: 'string' } } };
+  const redirects = (route.response.status ?? 200) >= 300 && (route.response.status ?? 200) < 400;
+  // a JSON route that answers its own errors answers them in the surface's error body
+  if (!route.response.contentType && !redirects) return json;
+  // a form whose success is a redirect shows what went wrong as a page
+  const own = { [route.response.contentType ?? 'text/html']: { schema: { type: 'string' } } };
   return status === 500 || status === 503 ? { ...json, ...own } : own;
 }
 
@@ -152,6 +156,7 @@ export function buildOpenApi(surface: Surface, opts: OpenApiOptions): Record<str
     const responses: Record<string, unknown> = { [String(route.response.status ?? 200)]: success(route.response.description) };
     for (const [status, description] of Object.entries(route.response.otherStatuses ?? {})) responses[status] = success(description);
     for (const s of errorStatuses(route, opts.rateLimited ?? true)) {
+      if (responses[String(s)]) continue; // answered with the success body (otherStatuses)
       const description =
         s === 415 ? `Request body must be ${REQUEST_TYPE_TEXT[route.consumes ?? 'json']}` : (opts.statusText?.[s] ?? STATUS_TEXT[s] ?? 'Error');
       const errorHeaders = {

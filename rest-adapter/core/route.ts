@@ -145,6 +145,8 @@ export interface Route<S extends string = Security> {
   };
   /** Error statuses this route documents (the surface adds the common ones). */
   errors?: number[];
+  /** What a fault behind the route's operation answers (default: 500, and 503 when the gateway or database is unreachable). */
+  faults?: number[];
   /**
    * false: a page of a browser application served on the surface (e.g. the registry's customer
    * workspace), left out of the surface's API document and its conformance replay.

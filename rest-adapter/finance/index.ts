@@ -44,6 +44,18 @@ export function financeOpenApi(): Record<string, unknown> {
     [APP_VERSION_HEADER]: { description: 'APP_VERSION: the version of this node', schema: { type: 'string' } },
     'X-Request-ID': { description: "The request's id: the client's X-Request-ID when sane, else generated; also in the logs", schema: { type: 'string' } },
   };
+  // the admin console, as Django's: a browser without a session is sent to the sign-in page (302), never a 401
+  for (const route of financeSurface.routes) {
+    if (route.security !== 'session' || route.documented === false) continue;
+    const op = (doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[route.path.replace(/:([A-Za-z_]+)/g, '{$1}')][
+      route.method.toLowerCase()
+    ];
+    delete op.responses['401'];
+    op.responses['302'] ??= {
+      description: 'Not signed in: redirect to the sign-in page (`/admin/login/?next=<this page>`)',
+      headers: { Location: { description: 'The sign-in page', schema: { type: 'string' } } },
+    };
+  }
   for (const ops of Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
     for (const op of Object.values(ops)) for (const r of Object.values(op.responses)) r.headers = { ...headers, ...(r.headers ?? {}) };
   }

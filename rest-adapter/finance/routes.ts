@@ -49,6 +49,8 @@ function readinessReply(checks: Readiness[], isVerbose: boolean): Reply {
     kind: 'json',
     status: ok ? 200 : 503,
     body: {
+      // not ready is an error answer like any 503 of the surface: detail and code, with the checks
+      ...(ok ? {} : { detail: 'Not ready: a database does not answer or a migration is pending.', code: 'unavailable' }),
       status: ok ? 'ok' : 'unavailable',
       checks: checks.map((c) => ({ subgraph: c.subgraph, ready: c.ready, database: c.database, pending_migrations: c.pendingMigrations })),
     },
@@ -106,7 +108,9 @@ export const apiRoutes: Route[] = [
     operation: 'Readiness',
     query: probeQuery,
     response: { description: 'Ready', schema: schemas.readiness },
+    // not ready (a database does not answer, a migration is pending) and a fault behind the probe alike: 503, never 500
     errors: [503],
+    faults: [503],
     // one field per finance subgraph (the operation is written from the subgraphs by `npm run compose`)
     respond: (data: Record<string, Readiness>, { query }) => readinessReply(Object.values(data), verbose(query)),
     // a fault behind the probe is unreadiness; a malformed probe request stays the client's mistake
@@ -115,7 +119,7 @@ export const apiRoutes: Route[] = [
         ? { kind: 'json', status: error.status, body: detailErrorShape.body(error.status, error.code, error.message, error.fields) }
         : verbose(query)
           ? probe('readyz', [{ name: 'database', ok: false }], true)
-          : { kind: 'json', status: 503, body: { status: 'unavailable', checks: [], detail: error.message } },
+          : { kind: 'json', status: 503, body: { ...(detailErrorShape.body(503, 'unavailable', error.message) as object), status: 'unavailable', checks: [] } },
   },
   {
     method: 'GET',

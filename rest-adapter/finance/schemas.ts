@@ -15,10 +15,24 @@ export const errorBody = z.object({
     ),
   errors: z.record(z.string(), z.array(z.string())).optional().describe('Per-field messages (400)'),
   maintenance: z.literal(true).optional().describe('Set on maintenance answers (503)'),
-  checks: z.array(z.string()).optional().describe('licence_read_only: the failing licence checks, e.g. ["app.E001"]'),
+  checks: z
+    .array(z.union([z.string(), z.object({ subgraph: z.string(), ready: z.boolean(), database: z.boolean(), pending_migrations: z.array(z.string()) })]))
+    .optional()
+    .describe('licence_read_only: the failing licence checks, e.g. ["app.E001"]; /readyz: the readiness of each subgraph'),
   module: z.string().optional().describe('module_disabled: the module that is switched off'),
   enrolment_token: z.string().optional().describe('otp_enrolment_required: a 10-minute token for the 2FA enrolment endpoints only'),
   expires_in: z.number().int().optional(),
+  required: z.string().optional().describe('kyc_required: the level the operation needs'),
+  level: z.string().optional().describe("kyc_required: the caller's level"),
+  limit: z.unknown().optional().describe('limit_exceeded: the limit'),
+  currency: z.string().optional().describe('limit_exceeded: its currency'),
+  remaining: z.unknown().optional().describe('limit_exceeded: what is left of it'),
+  period: z.string().optional().describe('limit_exceeded: its period'),
+  state: z.string().optional().describe('kyc_invalid_state, kyc_verification_exists, kyc_basic_required: the state of the verification'),
+  id: z.string().optional().describe('kyc_verification_exists: the verification'),
+  status: z.string().optional().describe('invalid_state: the current status'),
+  available: z.unknown().optional().describe('out_of_stock: what is in stock'),
+  price: z.unknown().optional().describe('price_changed: the price now'),
 });
 
 export const loginBody = z.object({

@@ -17,7 +17,8 @@ export interface ProviderRequest {
 export async function startBankingProvider(opts: { apiKey: string; signingSecret: string }) {
   const requests: ProviderRequest[] = [];
   const answered = new Map<string, { status: number; body: unknown }>();
-  const faults: ('fail' | 'stall')[] = [];
+  const faults: ('fail' | 'stall' | 'reissue')[] = [];
+  let lastAccountNumber: string | undefined;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -32,7 +33,7 @@ export async function startBankingProvider(opts: { apiKey: string; signingSecret
       if (req.headers.authorization !== `Bearer ${opts.apiKey}` || !signed) return reply(401, { error: 'unauthorised' });
       const body = JSON.parse(text) as Record<string, unknown>;
       requests.push({ path: req.url ?? '', headers: req.headers, body });
-      const fault = faults.shift();
+      const fault = req.url === '/v1/accounts' || faults[0] !== 'reissue' ? faults.shift() : undefined;
       if (fault === 'stall') return; // never answers: the client's timeout ends it
       if (fault === 'fail') return reply(503, { error: 'unavailable' });
       const key = String(req.headers['idempotency-key'] ?? '');
@@ -44,7 +45,14 @@ export async function startBankingProvider(opts: { apiKey: string; signingSecret
         else
           out = {
             status: 201,
-            body: { id: `acc_${requests.length}`, account_number: composeIban('DE', '100100100532013000'), bank_code: '10010010', bank_name: 'Local Rail' },
+            // an account number of its own for each account ('reissue': the previous one again, a faulty rail)
+            body: {
+              id: `acc_${requests.length}`,
+              account_number: (lastAccountNumber =
+                fault === 'reissue' && lastAccountNumber ? lastAccountNumber : composeIban('DE', `10010010${String(requests.length).padStart(10, '0')}`)),
+              bank_code: '10010010',
+              bank_name: 'Local Rail',
+            },
           };
       } else if (req.url === '/v1/transfers') out = { status: 201, body: { id: `tr_${requests.length}` } };
       else if (req.url === '/v1/ramp/quotes') out = { status: 200, body: { price: body.asset === 'BTC' ? '60000.5' : '1' } };
@@ -60,8 +68,8 @@ export async function startBankingProvider(opts: { apiKey: string; signingSecret
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    /** The next requests fail (503) or stall, in this order. */
-    fault(...next: ('fail' | 'stall')[]) {
+    /** The next requests fail (503) or stall, in this order; `reissue`: the next account gets the previous account's number. */
+    fault(...next: ('fail' | 'stall' | 'reissue')[]) {
       faults.push(...next);
     },
     stop: () =>

@@ -387,7 +387,8 @@ const consoleRoutes: Route[] = [
     query: adminQuery,
     response: { description: 'The sign-in form (HTML)', contentType: 'text/html' },
     respond: (_data, input) => loginPage(input, {}),
-    respondError: (_e, input) => loginPage(input, {}),
+    // the form, with the status of what went wrong (a malformed query, the node unable to answer)
+    respondError: (e, input) => loginPage(input, { status: e.status }),
   },
   {
     method: 'POST',
@@ -401,6 +402,8 @@ const consoleRoutes: Route[] = [
     consumes: 'form',
     csrf: true,
     body: form,
+    // wrong credentials: the form again, with 401
+    errors: [401],
     variables: ({ body }: { body: Record<string, unknown> }) => ({ username: str(body.username), password: str(body.password) }),
     response: { status: 302, description: 'Signed in: redirect to the console' },
     respond: (data: { startAdminSession: { session: string } }, input) => ({
@@ -429,10 +432,16 @@ const consoleRoutes: Route[] = [
     consumes: 'form',
     csrf: true,
     body: form,
+    // signing out ends the session whatever the node answers (a fault too: back to the sign-in page); only an unreachable node is 503
+    faults: [503],
     variables: ({ req }: RouteInput) => ({ session: cookieValue(req.headers.cookie, ADMIN_SESSION_COOKIE) ?? '' }),
     response: { status: 302, description: 'Signed out' },
     respond: () => ({ kind: 'redirect', status: 302, location: '/admin/login/', cookies: [{ name: ADMIN_SESSION_COOKIE, value: '', maxAgeSeconds: 0 }] }),
-    respondError: () => ({ kind: 'redirect', status: 302, location: '/admin/login/', cookies: [{ name: ADMIN_SESSION_COOKIE, value: '', maxAgeSeconds: 0 }] }),
+    // a malformed form is the client's mistake (400); anything else still signs out
+    respondError: (error, input) =>
+      error.status === 400
+        ? adminError('Log out')(error, input)
+        : { kind: 'redirect', status: 302, location: '/admin/login/', cookies: [{ name: ADMIN_SESSION_COOKIE, value: '', maxAgeSeconds: 0 }] },
   },
   {
     method: 'GET',

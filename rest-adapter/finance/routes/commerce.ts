@@ -64,8 +64,12 @@ const route = (spec: Spec): Route => ({
 });
 
 const page = ({ query }: Input) => ({ limit: query.limit ?? null, cursor: query.cursor ?? null });
+/** A read without an id (a list, the caller's own cart or rewards): nothing to be missing. */
+const LIST = [403, 503];
 const READ = [403, 404, 503];
 const WRITE = [403, 404, 409, 503];
+/** A new request from validated input (an idempotent one adds its 409 and 422). */
+const CREATE = [403, 503];
 
 export const commerceRoutes: Route[] = [
   // ---- shop
@@ -79,7 +83,7 @@ export const commerceRoutes: Route[] = [
     query: s.pageQuery.extend({ search: s.brandQuery.shape.search }),
     variables: (input) => ({ ...page(input), search: input.query.search ?? null }),
     schema: s.productPage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -101,7 +105,7 @@ export const commerceRoutes: Route[] = [
     tag: 'Shop',
     operation: 'ShopCart',
     schema: s.cart,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -139,7 +143,7 @@ export const commerceRoutes: Route[] = [
     params: s.idParams,
     variables: ({ params }) => ({ itemId: params.id }),
     schema: s.cart,
-    errors: WRITE,
+    errors: [403, 404, 503],
   }),
   route({
     method: 'POST',
@@ -151,7 +155,7 @@ export const commerceRoutes: Route[] = [
     status: 201,
     idempotent: true,
     schema: s.order,
-    errors: WRITE,
+    errors: [403, 409, 503],
   }),
   route({
     method: 'GET',
@@ -163,7 +167,7 @@ export const commerceRoutes: Route[] = [
     query: s.pageQuery,
     variables: page,
     schema: s.orderPage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -211,7 +215,7 @@ export const commerceRoutes: Route[] = [
     tag: 'Utilities',
     operation: 'UtilityCatalogue',
     schema: s.utilityCatalogue,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -223,7 +227,7 @@ export const commerceRoutes: Route[] = [
     query: s.pageQuery,
     variables: page,
     schema: s.utilityRequestPage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -237,7 +241,7 @@ export const commerceRoutes: Route[] = [
     body: s.airtimeBody,
     variables: ({ body }) => ({ operator: body.operator, phoneNumber: body.phone_number, amount: body.amount, currency: body.currency }),
     schema: s.utilityRequest,
-    errors: WRITE,
+    errors: CREATE,
   }),
   route({
     method: 'POST',
@@ -251,7 +255,7 @@ export const commerceRoutes: Route[] = [
     body: s.dataBody,
     variables: ({ body }) => ({ operator: body.operator, phoneNumber: body.phone_number, planId: body.plan_id }),
     schema: s.utilityRequest,
-    errors: WRITE,
+    errors: CREATE,
   }),
   route({
     method: 'POST',
@@ -265,7 +269,7 @@ export const commerceRoutes: Route[] = [
     body: s.billBody,
     variables: ({ body }) => ({ biller: body.biller, accountNumber: body.account_number, amount: body.amount, currency: body.currency }),
     schema: s.utilityRequest,
-    errors: WRITE,
+    errors: CREATE,
   }),
   // ---- gift cards
   route({
@@ -283,7 +287,7 @@ export const commerceRoutes: Route[] = [
       currency: query.currency ?? null,
     }),
     schema: s.brand.array(),
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -293,7 +297,7 @@ export const commerceRoutes: Route[] = [
     tag: 'Gift cards',
     operation: 'GiftCardCountries',
     schema: s.brand.shape.countries.element.pick({ country: true }).extend({ currencies: s.brand.shape.countries.element.shape.currency.array() }).array(),
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'GET',
@@ -305,7 +309,7 @@ export const commerceRoutes: Route[] = [
     query: s.pageQuery,
     variables: page,
     schema: s.giftCardOrderPage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -325,7 +329,7 @@ export const commerceRoutes: Route[] = [
       recipientEmail: body.recipient_email ?? null,
     }),
     schema: s.giftCardOrder,
-    errors: WRITE,
+    errors: CREATE,
   }),
   // ---- disputes
   route({
@@ -338,7 +342,7 @@ export const commerceRoutes: Route[] = [
     query: s.disputeQuery,
     variables: (input) => ({ ...page(input), status: input.query.status ?? null }),
     schema: s.disputePage,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -423,7 +427,7 @@ export const commerceRoutes: Route[] = [
     tag: 'Rewards',
     operation: 'RewardsSummary',
     schema: s.rewards,
-    errors: READ,
+    errors: LIST,
   }),
   route({
     method: 'POST',
@@ -435,7 +439,7 @@ export const commerceRoutes: Route[] = [
     body: s.referralBody,
     variables: ({ body }) => ({ code: body.code }),
     schema: s.rewards,
-    errors: WRITE,
+    errors: [403, 409, 503],
   }),
   route({
     method: 'POST',
@@ -448,6 +452,6 @@ export const commerceRoutes: Route[] = [
     body: s.redeemBody,
     variables: ({ body }) => ({ points: body.points, currency: body.currency }),
     schema: s.redemption,
-    errors: [...WRITE, 422],
+    errors: [...CREATE, 422],
   }),
 ];

@@ -249,6 +249,7 @@ export const kycRoutes: Route[] = [
     credentials: [],
     operation: 'ReceiveKycWebhook',
     params: z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,64}$/) }),
+    body: z.record(z.string(), z.unknown()).describe("The provider's event (JSON), verified over its raw bytes"),
     variables: ({ params, req }: RouteInput<{ provider: string }>) => ({
       provider: params.provider,
       payload: ((req as Request & { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0)).toString('utf8'),

@@ -6,6 +6,7 @@ import { createSurfaceApp } from '../../../rest-adapter/core/surface';
 import { surfaceEntries, type SurfaceName } from '../../../rest-adapter/surfaces';
 import { startTestApp, type TestApp } from '../../support/app';
 import { startPrismProxy, violationsOf, type PrismProxy, type Violation } from '../../support/prism';
+import { financeFixture } from './finance';
 import { predictionsFixture } from './predictions';
 import { registryFixture } from './registry';
 import { contextFor, expectsValidRequest, routeCases, type ReplayCase, type ReplayRequest, type SurfaceFixture } from './replay';
@@ -24,17 +25,14 @@ import { contextFor, expectsValidRequest, routeCases, type ReplayCase, type Repl
 const FIXTURES: Partial<Record<SurfaceName, SurfaceFixture>> = {
   predictions: predictionsFixture,
   registry: registryFixture,
+  finance: financeFixture,
 };
 
 /**
  * Surfaces whose replay is not written yet, each with the reason: they are reported here instead of
  * failing, and the list cannot go stale (a surface with a fixture may not be listed).
  */
-const NOT_YET_REPLAYED: Partial<Record<SurfaceName, string>> = {
-  finance:
-    'the finance node gained its money, investing and commerce modules in the same change; their recipes (sessions, CSRF forms, ' +
-    'provider callbacks, 2FA states) are the next step of the conformance work',
-};
+const NOT_YET_REPLAYED: Partial<Record<SurfaceName, string>> = {};
 
 const surfaces = surfaceEntries().filter(([name, { surface }]) => surface.routes.length > 0 && !(name in NOT_YET_REPLAYED));
 
@@ -61,14 +59,24 @@ let t: TestApp;
 const proxies: PrismProxy[] = [];
 const faultServers: RunningServer[] = [];
 const deadGateways: Server[] = [];
+const started: { stop(): Promise<void> }[] = [];
 beforeAll(async () => {
-  t = await startTestApp(Object.assign({}, ...Object.values(FIXTURES).map((f) => f.env ?? {})) as Record<string, string>);
+  const env: Record<string, string> = Object.assign({}, ...Object.values(FIXTURES).map((f) => f.env ?? {}));
+  for (const fixture of Object.values(FIXTURES)) {
+    if (!fixture.start) continue;
+    const peer = await fixture.start();
+    started.push(peer);
+    Object.assign(env, peer.env);
+  }
+  t = await startTestApp(env);
 }, 120_000);
 afterAll(async () => {
   await Promise.all(proxies.map((p) => p.stop()));
   await Promise.all(faultServers.map((s) => s.close()));
   await Promise.all(deadGateways.map((d) => new Promise((resolve) => d.close(resolve))));
   await t?.stop();
+  // the providers' peers last: the system talks to them until it stops
+  await Promise.all(started.map((p) => p.stop()));
 });
 
 async function send(base: string, r: ReplayRequest) {

@@ -74,6 +74,8 @@ export interface Recipe {
 export interface SurfaceFixture {
   /** Settings the system needs for every documented case (e.g. the inbound-mail secret). */
   env?: Record<string, string>;
+  /** Starts what the system needs before it starts (local provider servers): their settings, and how to stop them. */
+  start?(): Promise<{ env: Record<string, string>; stop(): Promise<void> }>;
   setUp(t: TestApp, state: Record<string, unknown>): Promise<SurfaceCredentials>;
   /** Recipes by "<METHOD> <route path> <status>", for what the route table alone cannot produce. */
   recipes: Record<string, Recipe>;

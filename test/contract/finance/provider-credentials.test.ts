@@ -138,8 +138,9 @@ describe('the banking provider', () => {
   });
 
   it('answers 502 and stores nothing when the rail issues an account number another account holds', async () => {
-    // the local rail issues the same IBAN to everyone: the first user of this file holds it already
+    // the rail issues the number it gave the first user of this file again
     const token = await verifiedUser();
+    banking.fault('reissue');
     const res = await openAccount(token);
     expect([res.status, res.body.code]).toEqual([502, 'provider_unavailable']);
     const accounts = await http(url('/api/v1/virtual-accounts/'), { key: token });
