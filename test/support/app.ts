@@ -23,7 +23,43 @@ export { TEMPLATE_ADMIN_KEY as TEST_ADMIN_KEY } from './keys';
 import { TEMPLATE_ADMIN_KEY, TEST_MASTER_KEY } from './keys';
 
 /** The whole system in-process against this test file's own database, on random ports. */
-export async function startTestApp(env: Record<string, string> = {}, opts: Pick<StartOptions, 'decorateDataSource'> = {}): Promise<TestApp> {
+/**
+ * The apps of this test file whose start has not finished: a beforeAll that times out leaves its app
+ * starting in the background with no variable to stop it by, and its job workers would poll after the
+ * file's environment is gone. test/support/stop-apps.ts stops them after each file (an app that did
+ * start is its file's to stop, in its own afterAll).
+ */
+const starting = new Set<Promise<TestApp>>();
+
+/** Waits for the apps of this file still starting, and stops them. */
+export async function stopStartingApps(): Promise<void> {
+  const pending = [...starting];
+  starting.clear();
+  await Promise.all(
+    pending.map((p) =>
+      p.then(
+        (t) => t.stop(),
+        () => undefined,
+      ),
+    ),
+  );
+}
+
+export function startTestApp(env: Record<string, string> = {}, opts: Pick<StartOptions, 'decorateDataSource'> = {}): Promise<TestApp> {
+  const app = launchTestApp(env, opts).then((t) => {
+    let stopped: Promise<void> | undefined;
+    // once, however many hooks ask
+    const stopOnce = t.stop.bind(t);
+    t.stop = () => (stopped ??= stopOnce());
+    return t;
+  });
+  starting.add(app);
+  const started = () => void starting.delete(app);
+  app.then(started, started);
+  return app;
+}
+
+async function launchTestApp(env: Record<string, string>, opts: Pick<StartOptions, 'decorateDataSource'>): Promise<TestApp> {
   const db = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'matchday-test-'));
   // the data folder (mail outbox, …) goes with the database, whatever happens
