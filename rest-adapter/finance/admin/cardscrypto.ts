@@ -3,7 +3,7 @@ import { html, type Raw } from '../../../lib/html';
 import type { AuthorisationView, CardView } from '../../../subgraphs/cards/domain/cards';
 import type { DepositView, SwapView } from '../../../subgraphs/crypto/domain/crypto';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
-import { adminPage } from './layout';
+import { adminPage, table } from './layout';
 
 /**
  * Admin console pages of the cards and crypto modules: read-only lists (cards masked, never a full
@@ -15,33 +15,7 @@ const when = (iso: string | Date | null | undefined) => (iso ? new Date(iso).toI
 const amount = (m: { amount: string; currency: string } | null) => (m ? `${m.amount} ${m.currency}` : '—');
 
 function listPage(input: RouteInput, title: string, head: string[], rows: unknown[][], user?: string, status?: number, error?: string): Reply {
-  const body: Raw = html`<a class="back" href="/admin/">← Back to the dashboard</a>
-    <div class="module">
-      <table>
-        <caption>
-          ${title}
-        </caption>
-        <thead>
-          <tr>
-            ${head.map((h) => html`<th scope="col">${h}</th>`)}
-          </tr>
-        </thead>
-        <tbody>
-          ${
-            rows.length
-              ? rows.map(
-                  (r) =>
-                    html`<tr>
-                      ${r.map((c) => html`<td>${c}</td>`)}
-                    </tr>`,
-                )
-              : html`<tr>
-                  <td colspan="${head.length}">None.</td>
-                </tr>`
-          }
-        </tbody>
-      </table>
-    </div>`;
+  const body: Raw = html`<a class="back" href="/admin/">← Back to the dashboard</a> ${table(title, head, rows)}`;
   return {
     kind: 'html',
     status,

@@ -6,10 +6,11 @@ import type { JobQueue } from '../../../lib/jobs';
 import type { Logger } from '../../../lib/logger';
 import { holdRunLease, type PredictionStore, type RunRow, type VersionRow } from '../store/prediction-store';
 import { toTrainingMatch, type FootballData } from './football-data';
-import { MODEL_KINDS, addDays, confidenceOf, hasStrengths, predictedOutcome, outcomeOf, type ModelKind, type TrainingMatch } from './model';
+import { MODEL_KINDS, addDays, hasStrengths, outcomeOf, type ModelKind, type TrainingMatch } from './model';
 import { MODEL_WORKER, type TrainingMessage, type WorkerTask } from './model-worker';
 import { RESULTS_LOOKBACK_DAYS, versionResult, type LiveRatings } from './live-ratings';
 import type { ActiveModel } from './active-model';
+import { predictionRow } from './upcoming';
 import { DomainError, badInput, notFound } from '../../../lib/errors';
 
 export const RETRAIN_QUEUE = 'predictions-retrain';
@@ -186,25 +187,7 @@ export class TrainingService {
       await record({ phase: 'storing version', progress: 0.92 });
       const backtestRows = result.rows.map((row) => {
         const m = byId.get((row.match as TrainingMatch & { id: number }).id)!;
-        const f = row.forecast;
-        return {
-          matchId: m.id,
-          competition: m.competition,
-          season: m.season,
-          kickoff: m.kickoff,
-          homeTeamId: m.homeTeamId,
-          awayTeamId: m.awayTeamId,
-          homeTeamName: m.homeTeamName,
-          awayTeamName: m.awayTeamName,
-          pHome: f.pHome,
-          pDraw: f.pDraw,
-          pAway: f.pAway,
-          expHomeGoals: f.expHomeGoals,
-          expAwayGoals: f.expAwayGoals,
-          predictedOutcome: predictedOutcome(f),
-          confidence: confidenceOf(f),
-          actualOutcome: outcomeOf(m as { homeGoals: number; awayGoals: number }),
-        };
+        return predictionRow(m, row.forecast, outcomeOf(m as { homeGoals: number; awayGoals: number }));
       });
       // the results the version contains are recorded by match from RESULTS_LOOKBACK_DAYS before its cut-off on
       const trackedFrom = addDays(final.trainedThrough, -RESULTS_LOOKBACK_DAYS);

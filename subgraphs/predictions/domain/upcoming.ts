@@ -2,7 +2,33 @@ import type { Logger } from '../../../lib/logger';
 import type { PredictionInsert, PredictionStore } from '../store/prediction-store';
 import type { ActiveModel } from './active-model';
 import type { FootballData } from './football-data';
-import { confidenceOf, forecast, outcomeOf, predictedOutcome } from './model';
+import { confidenceOf, forecast, outcomeOf, predictedOutcome, type Forecast, type Outcome } from './model';
+
+/** A stored prediction: the match as the football data names it, the forecast, and its result when known. */
+export function predictionRow(
+  m: Pick<PredictionInsert, 'competition' | 'season' | 'kickoff' | 'homeTeamId' | 'awayTeamId' | 'homeTeamName' | 'awayTeamName'> & { id: number },
+  f: Forecast,
+  actualOutcome: Outcome | null,
+): PredictionInsert {
+  return {
+    matchId: m.id,
+    competition: m.competition,
+    season: m.season,
+    kickoff: m.kickoff,
+    homeTeamId: m.homeTeamId,
+    awayTeamId: m.awayTeamId,
+    homeTeamName: m.homeTeamName,
+    awayTeamName: m.awayTeamName,
+    pHome: f.pHome,
+    pDraw: f.pDraw,
+    pAway: f.pAway,
+    expHomeGoals: f.expHomeGoals,
+    expAwayGoals: f.expAwayGoals,
+    predictedOutcome: predictedOutcome(f),
+    confidence: confidenceOf(f),
+    actualOutcome,
+  };
+}
 
 /**
  * Predictions for every scheduled match without a result, by the active version: refreshed when a
@@ -61,24 +87,7 @@ export class UpcomingPredictions {
     const fixtures = await this.football.fixtures();
     const rows: PredictionInsert[] = fixtures.map((m) => {
       const f = forecast(active.model, { competition: m.competition, season: m.season, date: m.date, home: String(m.homeTeamId), away: String(m.awayTeamId) });
-      return {
-        matchId: m.id,
-        competition: m.competition,
-        season: m.season,
-        kickoff: m.kickoff,
-        homeTeamId: m.homeTeamId,
-        awayTeamId: m.awayTeamId,
-        homeTeamName: m.homeTeamName,
-        awayTeamName: m.awayTeamName,
-        pHome: f.pHome,
-        pDraw: f.pDraw,
-        pAway: f.pAway,
-        expHomeGoals: f.expHomeGoals,
-        expAwayGoals: f.expAwayGoals,
-        predictedOutcome: predictedOutcome(f),
-        confidence: confidenceOf(f),
-        actualOutcome: null,
-      };
+      return predictionRow(m, f, null);
     });
     await this.store.transaction(async (client) => {
       await this.store.savePredictions(client, active.version.id, 'upcoming', rows);
