@@ -41,7 +41,10 @@ export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>): Promise<vo
     const jobs = await startJobQueue({ url: databaseUrl, logger });
     // aborted first on shutdown: background work waiting for the gateway stops waiting
     const shutdown = new AbortController();
-    const supergraph = httpSupergraphClient(config.GATEWAY_URL, parseServicePrivateKey(config.SERVICE_PRIVATE_KEY), def.name, { shutdown: shutdown.signal });
+    const supergraph = httpSupergraphClient(config.GATEWAY_URL, parseServicePrivateKey(config.SERVICE_PRIVATE_KEY), def.name, {
+      shutdown: shutdown.signal,
+      timeoutMs: config.GATEWAY_TIMEOUT_MS,
+    });
     const listener = new NotificationListener(databaseUrl, logger);
     const notifications = new Notifications(listener);
     const deps: SubgraphDeps = { store, notifications, supergraph, config, logger, jobs };

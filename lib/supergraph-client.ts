@@ -54,7 +54,8 @@ export class DeferredSupergraphClient implements SupergraphClient {
 /**
  * Over HTTP (docker compose), to the gateway's internal endpoint: each request carries a token signed
  * with this subgraph's own key (the gateway knows its public key), for the gateway, bound to the
- * request's body; the subgraph's name is its principal. While
+ * request's body; the subgraph's name is its principal. An attempt the gateway does not answer within
+ * `timeoutMs` (GATEWAY_TIMEOUT_MS) fails, and is not repeated. While
  * the gateway is not reachable yet (containers start in any order) requests are retried for up to
  * `retryForMs`, with back-off; `shutdown` ends the waiting at once when the process stops.
  */
@@ -62,15 +63,18 @@ export function httpSupergraphClient(
   gatewayUrl: string,
   privateKey: KeyObject,
   service: string,
-  opts: { retryForMs?: number; shutdown?: AbortSignal } = {},
+  opts: { retryForMs?: number; shutdown?: AbortSignal; timeoutMs?: number } = {},
 ): SupergraphClient {
   const retryForMs = opts.retryForMs ?? 120_000;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
   return client(
     async (query, variables) => {
       const started = Date.now();
       const body = JSON.stringify({ query, variables });
       for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
         opts.shutdown?.throwIfAborted();
+        // a gateway that accepts and never answers ends the attempt (not retried: it may have acted on it)
+        const timeout = AbortSignal.timeout(timeoutMs);
         try {
           // signed at each attempt: a token is short-lived
           const token = await signRequestToken({ issuer: service, audience: GATEWAY_SERVICE, privateKey, body });
@@ -78,10 +82,12 @@ export function httpSupergraphClient(
             method: 'POST',
             headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: token, 'x-request-id': randomUUID() },
             body,
-            signal: opts.shutdown,
+            signal: opts.shutdown ? AbortSignal.any([opts.shutdown, timeout]) : timeout,
           });
           if (res.status !== 502 && res.status !== 503) return (await res.json()) as Awaited<ReturnType<Execute>>;
         } catch (err) {
+          if (timeout.aborted && !opts.shutdown?.aborted)
+            throw new Error(`the gateway at ${gatewayUrl} did not answer within ${timeoutMs / 1000} s`, { cause: err });
           // connection refused or reset: the gateway is not up (yet)
           if (opts.shutdown?.aborted || Date.now() - started > retryForMs) throw err;
         }
