@@ -30,19 +30,30 @@ const USAGE = [
   'Mail: SMTP_URL, else files in DATA_DIR/outbox/.',
 ].join('\n');
 
-/** Subgraph reads through the gateway need the running system; CLI commands use their own subgraph's services. */
-const NO_SUPERGRAPH: SupergraphClient = {
-  request: () => Promise.reject(new Error('the supergraph is not available to CLI commands')),
-};
+const PROVIDER_SECRET_QUERY = /^\s*query ProviderSecret\b/;
 
-/** The database, a subgraph's store and its services, opened on first use and closed when the command ends. */
+/** The database, the stores and services of the subgraphs a command uses, opened on first use and closed when the command ends. */
 class CommandResources {
   private embedded?: EmbeddedPostgresHandle;
-  private url?: string;
-  private store?: Store;
-  private jobs?: JobQueue;
-  private listener?: NotificationListener;
-  private services?: Promise<unknown>;
+  private base?: Promise<{ url: string; jobs: JobQueue; listener: NotificationListener }>;
+  private readonly stores: Store[] = [];
+  private readonly services = new Map<string, Promise<unknown>>();
+
+  /**
+   * Commands run without the gateway, so reads of other domains through the supergraph are refused,
+   * but one: a provider credential saved in the admin console (lib/provider-secrets), which the node
+   * subgraph's own services read from the same database (the operator running a command holds the
+   * database and FRAMEWORK_SECRET_KEY anyway).
+   */
+  private readonly supergraph: SupergraphClient = {
+    request: async <T>(query: string, variables?: Record<string, unknown>): Promise<T> => {
+      if (!PROVIDER_SECRET_QUERY.test(query)) throw new Error('the supergraph is not available to CLI commands');
+      const node = SUBGRAPHS.find((d) => d.name === 'node') as SubgraphDefinition<unknown>;
+      const { node: service } = (await this.servicesOf(node)) as { node: { providerSecret(provider: string, name: string): Promise<string | undefined> } };
+      const { provider, name } = variables as { provider: string; name: string };
+      return { providerSecret: (await service.providerSecret(provider, name)) ?? null } as T;
+    },
+  };
 
   constructor(
     private readonly config: Config,
@@ -50,11 +61,15 @@ class CommandResources {
   ) {}
 
   servicesOf(def: SubgraphDefinition<unknown>): Promise<unknown> {
-    this.services ??= this.open(def);
-    return this.services;
+    let services = this.services.get(def.name);
+    if (!services) {
+      services = this.open(def);
+      this.services.set(def.name, services);
+    }
+    return services;
   }
 
-  private async open(def: SubgraphDefinition<unknown>): Promise<unknown> {
+  private async openBase() {
     let url = this.config.DATABASE_URL;
     if (!url) {
       // reuses a running `npm start`'s embedded server, or starts it for this command
@@ -67,25 +82,31 @@ class CommandResources {
       });
       url = this.embedded.url;
     }
-    this.url = url;
-    this.store = await openStore(def.store, { url, poolSize: 2, logger: this.logger, migrate: true });
-    this.jobs = await startJobQueue({ url, logger: this.logger, poolSize: 1, background: false });
-    this.listener = new NotificationListener(url, this.logger);
+    const jobs = await startJobQueue({ url, logger: this.logger, poolSize: 1, background: false });
+    return { url, jobs, listener: new NotificationListener(url, this.logger) };
+  }
+
+  private async open(def: SubgraphDefinition<unknown>): Promise<unknown> {
+    this.base ??= this.openBase();
+    const { url, jobs, listener } = await this.base;
+    const store = await openStore(def.store, { url, poolSize: 2, logger: this.logger, migrate: true });
+    this.stores.push(store);
     const deps: SubgraphDeps = {
-      store: this.store,
-      notifications: new Notifications(this.listener),
-      supergraph: NO_SUPERGRAPH,
+      store,
+      notifications: new Notifications(listener),
+      supergraph: this.supergraph,
       config: this.config,
       logger: this.logger,
-      jobs: this.jobs,
+      jobs,
     };
     return def.createServices(deps);
   }
 
   async close(): Promise<void> {
-    await this.listener?.close();
-    await this.jobs?.stop();
-    await this.store?.close();
+    const base = await this.base?.catch(() => undefined);
+    await base?.listener.close();
+    await base?.jobs.stop();
+    for (const store of this.stores) await store.close();
     await this.embedded?.stop();
   }
 }
