@@ -119,14 +119,15 @@ export async function startAlpacaSandbox(
     send(message);
   };
 
-  const fillAt = (o: SandboxOrder, qty: string, price: string) => {
+  /** `status`: what the exchange reports after the fill (default: filled once the ordered quantity is, and after any fill of a notional order). */
+  const fillAt = (o: SandboxOrder, qty: string, price: string, status?: string) => {
     const prev = new Decimal(o.filled_qty);
     const total = prev.plus(qty);
     const avg = o.filled_avg_price ? prev.mul(o.filled_avg_price).plus(new Decimal(qty).mul(price)).div(total) : new Decimal(price);
     o.filled_qty = total.toString();
     o.filled_avg_price = avg.toDecimalPlaces(9).toString();
     const ordered = o.qty ? new Decimal(o.qty) : null;
-    o.status = ordered && total.lt(ordered) ? 'partially_filled' : 'filled';
+    o.status = status ?? (ordered && total.lt(ordered) ? 'partially_filled' : 'filled');
     o.updated_at = now();
     emit(o, { price, qty });
   };
@@ -258,8 +259,8 @@ export async function startAlpacaSandbox(
     /** The order the node submitted with this client_order_id. */
     byClientOrderId: (clientOrderId: string) => [...orders.values()].find((o) => o.client_order_id === clientOrderId),
     /** The exchange fills part or all of an order. */
-    fill(id: string, qty: string, price: string) {
-      fillAt(orders.get(id)!, qty, price);
+    fill(id: string, qty: string, price: string, status?: 'partially_filled' | 'filled') {
+      fillAt(orders.get(id)!, qty, price, status);
     },
     setStatus(id: string, status: string) {
       const o = orders.get(id)!;
