@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createLogger } from '../../../lib/logger';
+import { AlpacaTradeStream } from '../../../subgraphs/investing/domain/providers/alpaca-stream';
+import { startAlpacaSandbox } from '../../../subgraphs/investing/sandbox/servers';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { createUser, installValidLicence, login } from '../../support/finance';
 import { eventually, startProviders, type Providers } from '../../support/investing';
@@ -135,4 +138,27 @@ it('the same fill delivered twice (stream and poll, the stream again, the submis
   expect(await usd(user.token)).toEqual({ available: '749.50', posted: '749.50' });
   expect((await fills(user.token)).length).toBe(3);
   await invariants(t.app.services.ledger.store.store, 'USD');
+});
+
+it('authenticates with the brokerage’s key pair: a wrong pair is refused and retried, the right one listens', async () => {
+  const keys = { keyId: 'PKTEST', secretKey: 'secret' };
+  const alpaca = await startAlpacaSandbox({ keys });
+  const credentials = { current: { keyId: 'PKTEST', secretKey: 'wrong' } };
+  const stream = new AlpacaTradeStream({
+    target: async () => ({ url: `${alpaca.url.replace('http:', 'ws:')}/stream`, credentials: credentials.current }),
+    onUpdate: async () => undefined,
+    onConnected: async () => undefined,
+    logger: createLogger('silent'),
+  });
+  try {
+    stream.start();
+    await eventually(() => stream.status().lastError === 'not authorized (unauthorized)', 'the refusal');
+    expect([stream.connected, alpaca.streamListeners()]).toEqual([false, 0]);
+    credentials.current = keys;
+    stream.reconnect();
+    await eventually(() => stream.connected && alpaca.streamListeners() === 1, 'the stream to listen with the right pair');
+  } finally {
+    await stream.stop();
+    await alpaca.close();
+  }
 });
