@@ -3,7 +3,7 @@ import { createLogger } from '../../../lib/logger';
 import { AlpacaTradeStream } from '../../../subgraphs/investing/domain/providers/alpaca-stream';
 import { startAlpacaSandbox } from '../../../subgraphs/investing/sandbox/servers';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login } from '../../support/finance';
+import { adminSignIn, createUser, installValidLicence, login } from '../../support/finance';
 import { eventually, startProviders, type Providers } from '../../support/investing';
 import { invariants } from '../../support/ledger';
 
@@ -138,6 +138,14 @@ it('the same fill delivered twice (stream and poll, the stream again, the submis
   expect(await usd(user.token)).toEqual({ available: '749.50', posted: '749.50' });
   expect((await fills(user.token)).length).toBe(3);
   await invariants(t.app.services.ledger.store.store, 'USD');
+});
+
+it('the admin console’s orders page says whether the stream is connected and when the last event came', async () => {
+  await streaming();
+  const admin = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
+  const page = await http(url('/admin/investing/order/'), { headers: { cookie: admin.cookie } });
+  expect(page.status).toBe(200);
+  expect(page.body).toMatch(/Trade stream: connected since \d{4}-\d\d-\d\d [\d:]+ UTC; last event \d{4}-\d\d-\d\d [\d:]+ UTC; \d+ events, \d+ reconnects\./);
 });
 
 it('authenticates with the brokerage’s key pair: a wrong pair is refused and retried, the right one listens', async () => {
