@@ -7,7 +7,6 @@ import type { ProviderOrder } from './types';
 export interface TradeUpdate {
   event: string;
   order: ProviderOrder & { clientOrderId: string | null };
-  at: Date | null;
 }
 
 /** Where the stream is, and whether it can authenticate there; null: nothing to connect to (see `Brokerages.tradeStream`). */
@@ -19,6 +18,7 @@ export interface TradeStreamStatus {
   lastEventAt: Date | null;
   /** Why the last connection ended (or failed), while not connected. */
   lastError: string | null;
+  /** Times a listening connection dropped (each followed by a reconnect and a catch-up poll). */
   reconnects: number;
   /** trade_updates events handled (applied, or failed and left to the poll). */
   events: number;
@@ -37,7 +37,6 @@ interface StreamMessage {
     status?: string;
     action?: string;
     event?: string;
-    timestamp?: string;
     order?: AlpacaOrder & { client_order_id?: string };
   };
 }
@@ -53,6 +52,8 @@ export class AlpacaTradeStream {
   private retry: NodeJS.Timeout | undefined;
   private retryMs = STREAM_TIMINGS.firstRetryMs;
   private running = false;
+  private resolving = false;
+  private applying: Promise<void> = Promise.resolve();
   private readonly state: TradeStreamStatus = { state: 'off', connectedAt: null, lastEventAt: null, lastError: null, reconnects: 0, events: 0 };
 
   constructor(
@@ -92,7 +93,7 @@ export class AlpacaTradeStream {
     }
   }
 
-  /** Connects again at once (the credentials changed). */
+  /** Connects again at once (the key pair or the address changed). */
   reconnect(): void {
     if (!this.running) return;
     this.retryMs = STREAM_TIMINGS.firstRetryMs;
@@ -107,13 +108,17 @@ export class AlpacaTradeStream {
   }
 
   private async connect(): Promise<void> {
-    if (!this.running || this.socket) return;
+    // one connection at a time: a reconnect() while the target is being read does not open a second
+    if (!this.running || this.socket || this.resolving) return;
     let target: TradeStreamTarget;
+    this.resolving = true;
     try {
       target = await this.opts.target();
     } catch (err) {
       target = null;
       this.state.lastError = (err as Error).message;
+    } finally {
+      this.resolving = false;
     }
     if (!this.running) return;
     if (!target) {
@@ -154,15 +159,15 @@ export class AlpacaTradeStream {
       } else if (message.stream === 'listening') {
         this.listening();
       } else if (message.stream === 'trade_updates' && message.data?.order) {
-        const { event = 'unknown', order, timestamp } = message.data;
+        const { event = 'unknown', order } = message.data;
         this.state.lastEventAt = new Date();
         const update: TradeUpdate = {
           event,
           order: { ...toProviderOrder(order), clientOrderId: order.client_order_id ?? null },
-          at: timestamp ? new Date(timestamp) : null,
         };
-        this.opts
-          .onUpdate(update)
+        // applied one after another, in the order sent (each waits for the one before)
+        this.applying = this.applying
+          .then(() => this.opts.onUpdate(update))
           .catch((err: unknown) =>
             // the poll applies it later
             this.opts.logger.warn(
