@@ -29,6 +29,7 @@ export async function investingDemo(
     });
     sandbox.server.unref();
     services.investing.brokerages.useSandbox(sandbox.url);
+    services.investing.orderUpdates.reconnect();
     lines.push(`  Brokerage sandbox   ${sandbox.url}   (offline Alpaca-compatible paper trading, ${DEMO_EQUITIES.length} US equities)`);
   }
   await services.investing.investing.syncInstruments({ provider: 'equities', trigger: 'demo' });

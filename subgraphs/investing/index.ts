@@ -8,7 +8,7 @@ import { InvestingResolver } from './schema/resolvers';
 import { createInvestingServices, type InvestingServices } from './services';
 import { investingStore } from './store';
 
-/** Scheduled jobs (pg-boss): the same work as the CLI commands, and the order status poll. */
+/** Scheduled jobs (pg-boss): the same work as the CLI commands, and the order status poll (the trade stream's safety net). */
 export const INVESTING_JOBS = {
   refreshPrices: { queue: 'investing.refresh-prices', cron: '*/15 * * * *' },
   syncEquities: { queue: 'investing.sync-instruments', cron: '30 5 * * *' },
@@ -24,7 +24,10 @@ export const investingSubgraph = defineSubgraph<InvestingServices, 'investing'>(
   buildSchema: (services) => buildFinanceSchema({ subgraph: 'investing', store: (s) => s.store.store, resolvers: [InvestingResolver], services }),
   async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
-    notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));
+    notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => {
+      services.providerSecrets.evict(provider);
+      if (provider === 'equities_brokerage') services.orderUpdates.reconnect();
+    });
     const log = logger.child({ subgraph: 'investing' });
     for (const w of services.brokerages.registry().warnings) log.warn({ warning: w }, 'DEX registry entry skipped');
     for (const job of Object.values(INVESTING_JOBS)) await jobs.boss.createQueue(job.queue);
@@ -38,10 +41,12 @@ export const investingSubgraph = defineSubgraph<InvestingServices, 'investing'>(
       await services.investing.syncInstruments({ provider: 'equities', trigger: 'schedule' });
     });
     jobs.work(INVESTING_JOBS.orders.queue, async () => {
-      await services.investing.refreshOrders();
+      await services.orderUpdates.scheduledPoll();
     });
     for (const job of Object.values(INVESTING_JOBS)) await jobs.boss.schedule(job.queue, job.cron, {}, { retryLimit: 0, expireInSeconds: 600 });
+    services.orderUpdates.start();
   },
+  stop: (services) => services.orderUpdates.stop(),
 });
 
 if (require.main === module) void runStandaloneSubgraph(investingSubgraph);

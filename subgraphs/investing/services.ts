@@ -3,12 +3,15 @@ import { ProviderSecrets, providerSecretsFromSupergraph } from '../../lib/provid
 import type { SubgraphDeps } from '../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../node/gate';
 import { Investing } from './domain/investing';
+import { OrderUpdates } from './domain/order-updates';
 import { LedgerClient } from '../../lib/ledger-client';
 import { Brokerages } from './domain/providers';
 import { InvestingStore } from './store/investing-store';
 
 export interface InvestingServices {
   investing: Investing;
+  /** The trade stream and the order poll. */
+  orderUpdates: OrderUpdates;
   brokerages: Brokerages;
   gate: NodeGate;
   store: InvestingStore;
@@ -28,5 +31,6 @@ export function createInvestingServices({ store, supergraph, config, logger }: S
     idempotency: new IdempotentRequests(store),
     logger: logger.child({ subgraph: 'investing' }),
   });
-  return { investing, brokerages, gate, store: investingStore, providerSecrets };
+  const orderUpdates = new OrderUpdates(investing, () => brokerages.tradeStream(), logger.child({ subgraph: 'investing' }));
+  return { investing, orderUpdates, brokerages, gate, store: investingStore, providerSecrets };
 }

@@ -84,3 +84,12 @@ export async function startProviders(): Promise<Providers> {
     },
   };
 }
+
+/** Resolves once `check()` holds (asked every 50 ms); fails after `timeoutMs` naming `what`. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

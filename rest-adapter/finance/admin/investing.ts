@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
 import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/node/contract';
+import { POLL_WHILE_STREAMING_MS } from '../../../subgraphs/investing/domain/order-updates';
 import { ORDER_STATUSES } from '../../../subgraphs/investing/domain/providers/types';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
 import { adminPage, table, yesNo } from './layout';
@@ -50,6 +51,27 @@ const adminError =
 
 interface AdminUser {
   nodeAdminUser: { username: string };
+}
+
+interface TradeStream {
+  state: string;
+  connectedAt: string | null;
+  lastEventAt: string | null;
+  lastError: string | null;
+  reconnects: number;
+  events: number;
+}
+
+/** The orders page's line on how fills arrive: pushed by the trade stream, or only by the poll while it is away. */
+function tradeStream(s: TradeStream): Raw {
+  const last = html`last event ${when(s.lastEventAt)}; ${s.events} events, ${s.reconnects} reconnects`;
+  const line =
+    s.state === 'connected'
+      ? html`connected since ${when(s.connectedAt)}; ${last}. The order poll runs every ${POLL_WHILE_STREAMING_MS / 60_000} minutes as the safety net.`
+      : s.state === 'off'
+        ? html`off (no key pair for the equities brokerage yet). Orders learn their fills from the poll, every minute.`
+        : html`${s.state}${s.lastError ? html` (${s.lastError})` : ''}; ${last}. Orders learn their fills from the poll, every minute, until it is back.`;
+  return html`<p class="trade-stream">Trade stream: ${line}</p>`;
 }
 
 const instrumentQuery = z.object({
@@ -155,6 +177,7 @@ export const investingAdminRoutes: Route[] = [
     response: { description: 'List (HTML)', contentType: 'text/html' },
     respond: (
       data: AdminUser & {
+        investingTradeStream: TradeStream;
         investmentOrderCounts: { status: string; count: number }[];
         adminInvestmentOrders: {
           results: {
@@ -194,7 +217,7 @@ export const investingAdminRoutes: Route[] = [
         input,
         'Orders',
         data.nodeAdminUser.username,
-        html`${counts}${filter}${table(
+        html`${tradeStream(data.investingTradeStream)}${counts}${filter}${table(
           'Orders',
           ['Order', 'Submitted', 'User', 'Provider', 'Symbol', 'Side', 'Type', 'Qty / notional', 'Status', 'Filled', 'Avg price', 'Reserved'],
           data.adminInvestmentOrders.results.map((o) => [

@@ -339,6 +339,16 @@ export class Investing {
     return changed;
   }
 
+  /**
+   * A provider's pushed event (trade stream): applied like a poll's answer, so an event delivered twice,
+   * or an event and a poll for the same fill, change the order and the ledger once. Events about orders
+   * this node did not place (or already settled) are ignored.
+   */
+  async applyProviderEvent(provider: string, p: ProviderOrder & { clientOrderId: string | null }): Promise<OrderRow | undefined> {
+    const order = await this.store.openOrderAtProvider(provider, p.providerOrderId, p.clientOrderId);
+    return order ? this.apply(order.id, p) : undefined;
+  }
+
   private async requestOf(o: OrderRow): Promise<OrderRequest> {
     const issuer = (await this.store.instrument(o.provider, o.symbol))?.issuer ?? null;
     return { symbol: o.symbol, issuer, clientOrderId: o.clientOrderId, side: o.side, type: o.type, qty: o.qty, notional: o.notional, limitPrice: o.limitPrice };
@@ -356,6 +366,8 @@ export class Investing {
       const o = (await this.store.order(orderId, c, true))!;
       if (o.settled) return o;
       const prevQty = new Decimal(o.filledQty);
+      // an older view than the one applied (a late stream event, a poll answered before it): nothing new
+      if (new Decimal(p.filledQty || '0').lt(prevQty)) return o;
       const newQty = Decimal.max(prevQty, new Decimal(p.filledQty || '0'));
       const avg = p.filledAvgPrice ? new Decimal(p.filledAvgPrice) : o.filledAvgPrice ? new Decimal(o.filledAvgPrice) : null;
       const currency = o.currency;

@@ -2,11 +2,12 @@ import Decimal from 'decimal.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
 
 /**
  * Local HTTP servers that speak the subset of the providers' APIs the node uses: Alpaca's Trading API
- * (assets, orders and their statuses) and Market Data API (latest quotes), and a Stellar Horizon
- * order book. Tests, the benchmark and the offline demo run the real HTTP clients against them.
+ * (assets, orders and their statuses, and the `trade_updates` stream at `/stream`) and Market Data
+ * API (latest quotes), and a Stellar Horizon order book. Tests, the benchmark and the offline demo run the real HTTP clients against them.
  */
 
 interface Running {
@@ -79,6 +80,14 @@ export interface SandboxOrder {
 
 const TERMINAL = ['filled', 'canceled', 'expired', 'rejected'];
 
+/** A `trade_updates` message as Alpaca's stream sends it. */
+export interface TradeUpdateMessage {
+  stream: 'trade_updates';
+  data: { event: string; execution_id: string; order: SandboxOrder; timestamp: string; price?: string; qty?: string };
+}
+/** The stream event of an order's new status (Alpaca names fills `fill` and `partial_fill`). */
+const EVENT_OF: Record<string, string> = { filled: 'fill', partially_filled: 'partial_fill' };
+
 /** Alpaca's Trading and Market Data APIs (one server answers both hosts' paths). */
 export async function startAlpacaSandbox(
   opts: {
@@ -94,16 +103,33 @@ export async function startAlpacaSandbox(
   const orders = new Map<string, SandboxOrder>();
   const settings = { autoFill: opts.autoFill ?? false };
   const now = () => new Date().toISOString();
+  // the trade stream: connections that listen to trade_updates, what was sent, and an outage switch
+  const listeners = new Set<WebSocket>();
+  const streamEvents: TradeUpdateMessage[] = [];
+  const stream = { up: true };
+  const send = (message: TradeUpdateMessage) => {
+    for (const ws of listeners) ws.send(Buffer.from(JSON.stringify(message)), { binary: true });
+  };
+  const emit = (o: SandboxOrder, extra: { price?: string; qty?: string } = {}) => {
+    const message: TradeUpdateMessage = {
+      stream: 'trade_updates',
+      data: { event: EVENT_OF[o.status] ?? o.status, execution_id: randomUUID(), order: { ...o }, timestamp: o.updated_at, ...extra },
+    };
+    streamEvents.push(message);
+    send(message);
+  };
 
-  const fillAt = (o: SandboxOrder, qty: string, price: string) => {
+  /** `status`: what the exchange reports after the fill (default: filled once the ordered quantity is, and after any fill of a notional order). */
+  const fillAt = (o: SandboxOrder, qty: string, price: string, status?: string) => {
     const prev = new Decimal(o.filled_qty);
     const total = prev.plus(qty);
     const avg = o.filled_avg_price ? prev.mul(o.filled_avg_price).plus(new Decimal(qty).mul(price)).div(total) : new Decimal(price);
     o.filled_qty = total.toString();
     o.filled_avg_price = avg.toDecimalPlaces(9).toString();
     const ordered = o.qty ? new Decimal(o.qty) : null;
-    o.status = ordered && total.lt(ordered) ? 'partially_filled' : 'filled';
+    o.status = status ?? (ordered && total.lt(ordered) ? 'partially_filled' : 'filled');
     o.updated_at = now();
+    emit(o, { price, qty });
   };
 
   const running = await listen((req, url, raw) => {
@@ -162,6 +188,7 @@ export async function startAlpacaSandbox(
         updated_at: now(),
       };
       orders.set(o.id, o);
+      emit(o);
       const q = quotes.get(o.symbol);
       if (settings.autoFill && o.type === 'market' && q) {
         const price = o.side === 'buy' ? q.ask : q.bid;
@@ -178,14 +205,53 @@ export async function startAlpacaSandbox(
         if (TERMINAL.includes(o.status)) return { status: 422, body: { code: 42210000, message: `order is already in "${o.status}" state` } };
         o.status = 'canceled';
         o.updated_at = now();
+        emit(o);
         return { status: 204 };
       }
     }
     return { status: 404, body: { message: 'not found' } };
   }, opts.port);
 
+  const wss = new WebSocketServer({
+    server: running.server,
+    path: '/stream',
+    verifyClient: (_info, done) => (stream.up ? done(true) : done(false, 503, 'stream unavailable')),
+  });
+  wss.on('connection', (ws) => {
+    let authorized = false;
+    ws.on('message', (raw: Buffer) => {
+      type Request = { action?: string; key?: string; secret?: string; data?: { streams?: string[] } };
+      let m: Request;
+      try {
+        m = JSON.parse(raw.toString()) as Request;
+      } catch {
+        return ws.send(JSON.stringify({ stream: 'error', data: { message: 'invalid json' } }));
+      }
+      if (m.action === 'auth') {
+        authorized = !opts.keys || (m.key === opts.keys.keyId && m.secret === opts.keys.secretKey);
+        ws.send(Buffer.from(JSON.stringify({ stream: 'authorization', data: { action: 'authenticate', status: authorized ? 'authorized' : 'unauthorized' } })));
+        if (!authorized) ws.close();
+      } else if (m.action === 'listen' && authorized) {
+        const streams = m.data?.streams ?? [];
+        if (streams.includes('trade_updates')) listeners.add(ws);
+        else listeners.delete(ws);
+        ws.send(Buffer.from(JSON.stringify({ stream: 'listening', data: { streams } })));
+      }
+    });
+    ws.on('close', () => listeners.delete(ws));
+  });
+  const dropStreams = () => {
+    for (const ws of wss.clients) ws.terminate();
+    listeners.clear();
+  };
+
   return {
     ...running,
+    close: async () => {
+      dropStreams();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await running.close();
+    },
     assets,
     quotes,
     orders,
@@ -193,11 +259,28 @@ export async function startAlpacaSandbox(
     /** The order the node submitted with this client_order_id. */
     byClientOrderId: (clientOrderId: string) => [...orders.values()].find((o) => o.client_order_id === clientOrderId),
     /** The exchange fills part or all of an order. */
-    fill(id: string, qty: string, price: string) {
-      fillAt(orders.get(id)!, qty, price);
+    fill(id: string, qty: string, price: string, status?: 'partially_filled' | 'filled') {
+      fillAt(orders.get(id)!, qty, price, status);
     },
     setStatus(id: string, status: string) {
-      orders.get(id)!.status = status;
+      const o = orders.get(id)!;
+      o.status = status;
+      o.updated_at = now();
+      emit(o);
+    },
+    /** The trade_updates messages sent so far (also those no connection was listening to). */
+    streamEvents,
+    /** Connections listening to trade_updates. */
+    streamListeners: () => listeners.size,
+    /** Sends a message again (a provider redelivering after a reconnect). */
+    resend: send,
+    /** An outage: every stream connection is dropped and new ones are refused (503) until `streamUp()`. */
+    streamDown() {
+      stream.up = false;
+      dropStreams();
+    },
+    streamUp() {
+      stream.up = true;
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   InstrumentPage,
   InstrumentQuote,
   InvestingRun,
+  InvestingTradeStream,
   InvestmentOrder,
   InvestmentOrderCount,
   InvestmentOrderInput,
@@ -178,6 +179,12 @@ export class InvestingResolver {
   @Query(() => [InvestmentOrderCount], { description: 'How many orders are in each status (admin console).' })
   investmentOrderCounts(): Promise<InvestmentOrderCount[]> {
     return this.services.store.orderCounts();
+  }
+
+  @Authorized('node-admin')
+  @Query(() => InvestingTradeStream, { description: "The equities brokerage's trade stream: connected, last event (admin console)." })
+  investingTradeStream(): InvestingTradeStream {
+    return this.services.orderUpdates.status();
   }
 
   private async orderPage(userId: string | undefined, status: string | undefined, cursor: string | null, limit: number | null): Promise<InvestmentOrderPage> {

@@ -124,3 +124,13 @@ export class InvestmentOrderCount {
   @Field() status: string;
   @Field(() => Int) count: number;
 }
+
+@ObjectType({ simpleResolvers: true, description: "The equities brokerage's trade stream (trade_updates) as seen by the process that answers." })
+export class InvestingTradeStream {
+  @Field({ description: 'off (not configured), connecting, connected or disconnected (reconnecting with back-off)' }) state: string;
+  @Field(() => Date, { nullable: true }) connectedAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the last trade_updates event arrived.' }) lastEventAt: Date | null;
+  @Field(() => String, { nullable: true, description: 'Why the last connection ended or failed, while not connected.' }) lastError: string | null;
+  @Field(() => Int) reconnects: number;
+  @Field(() => Int, { description: 'trade_updates events handled since the process started.' }) events: number;
+}

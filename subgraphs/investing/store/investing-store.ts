@@ -233,6 +233,20 @@ export class InvestingStore {
     return rows[0];
   }
 
+  /**
+   * The open order a provider's event is about: by the provider's order id, or (an event that came
+   * before the submission's answer was stored) by our client_order_id. The open-orders index serves it.
+   */
+  async openOrderAtProvider(provider: string, providerOrderId: string, clientOrderId: string | null): Promise<OrderRow | undefined> {
+    const { rows } = await this.pool.query<OrderRow>(
+      `SELECT ${ORDER} FROM investing."order"
+        WHERE NOT settled AND provider = $1 AND (provider_order_id = $2 OR (provider_order_id IS NULL AND client_order_id = $3))
+        ORDER BY provider_order_id NULLS LAST LIMIT 1`,
+      [provider, providerOrderId, clientOrderId],
+    );
+    return rows[0];
+  }
+
   async orders(f: { userId?: string; status?: string; before?: { at: Date; id: string }; limit: number }): Promise<OrderRow[]> {
     const { rows } = await this.pool.query<OrderRow>(
       `SELECT ${ORDER} FROM investing."order"

@@ -168,8 +168,7 @@ describe('orders', () => {
     expect(sandboxOrder).toMatchObject({ notional: '100', side: 'buy', type: 'market', time_in_force: 'day' });
 
     // a partial fill: a position, a fill, the money still reserved
-    p.alpaca.fill(sandboxOrder.id, '0.2', '200');
-    p.alpaca.setStatus(sandboxOrder.id, 'partially_filled');
+    p.alpaca.fill(sandboxOrder.id, '0.2', '200', 'partially_filled');
     await services().investing.refreshOrders();
     const orders = (await http(url('/api/v1/orders/'), { key: user.token })).body.results;
     expect(orders[0]).toMatchObject({ id: res.body.id, status: 'partially_filled', filled_qty: '0.2', filled_avg_price: '200' });

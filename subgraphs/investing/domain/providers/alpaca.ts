@@ -21,7 +21,7 @@ interface AlpacaAsset {
   tradable?: boolean;
   fractionable?: boolean;
 }
-interface AlpacaOrder {
+export interface AlpacaOrder {
   id: string;
   status: string;
   filled_qty?: string | null;
@@ -60,7 +60,8 @@ async function latestQuote(provider: string, dataUrl: string, symbol: string, cr
 
 const statusOf = (s: string): OrderStatus => ((ORDER_STATUSES as readonly string[]).includes(s) ? (s as OrderStatus) : 'accepted');
 
-const toProviderOrder = (o: AlpacaOrder): ProviderOrder => ({
+/** An order of the Trading API (an answer, or a stream event's order) → the node's view of it. */
+export const toProviderOrder = (o: AlpacaOrder): ProviderOrder => ({
   providerOrderId: o.id,
   status: statusOf(o.status),
   filledQty: o.filled_qty ?? '0',

@@ -5,6 +5,7 @@ import { projectRoot } from '../../../../lib/paths';
 import type { ProviderSecrets } from '../../../../lib/provider-secrets';
 import { providerCredential } from '../../../node/provider-credentials';
 import { ALPACA_LIVE_URL, ALPACA_PAPER_URL, AlpacaBrokerage, MarketDataProvider, type AlpacaCredentials } from './alpaca';
+import type { TradeStreamTarget } from './alpaca-stream';
 import { DexBrokerage, loadRegistry, type RegistryLoad } from './dex';
 import type { Brokerage } from './types';
 
@@ -30,6 +31,8 @@ export const BROKERAGE_CREDENTIALS = {
 export class Brokerages {
   private registryLoad: RegistryLoad | undefined;
   private readonly byKind: Record<string, Brokerage>;
+  /** The equities brokerage's Trading API as last built (the sandbox replaces it). */
+  private tradingUrl: string | undefined;
 
   constructor(
     private readonly config: BrokerageSettings,
@@ -43,9 +46,29 @@ export class Brokerages {
     Object.assign(this.byKind, this.build({ ...this.config, BROKERAGE_TRADING_URL: url, BROKERAGE_DATA_URL: url, MARKET_DATA_URL: url }));
   }
 
+  /**
+   * The equities brokerage's trading stream: the Trading API's host at `/stream` (wss for https), with
+   * its key pair. Alpaca's own hosts refuse a stream without keys, so there it waits for a pair (null);
+   * an Alpaca-compatible server named by BROKERAGE_TRADING_URL is tried with or without one.
+   */
+  async tradeStream(): Promise<TradeStreamTarget> {
+    const credentials = await this.credentials();
+    if (!credentials && !this.tradingUrl) return null;
+    const url = new URL(this.tradingUrl ?? (this.config.BROKERAGE_LIVE ? ALPACA_LIVE_URL : ALPACA_PAPER_URL));
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.pathname = `${url.pathname.replace(/\/$/, '')}/stream`;
+    return { url: url.toString(), credentials };
+  }
+
+  /** The equities brokerage's (and market data's) key pair: the environment's pair, else the admin console's records. */
+  private credentials(): Promise<AlpacaCredentials | undefined> {
+    return this.secrets.all(BROKERAGE_CREDENTIALS);
+  }
+
   private build(config: BrokerageSettings): Record<string, Brokerage> {
+    this.tradingUrl = config.BROKERAGE_TRADING_URL;
     // asked at each call: the environment's pair, else the admin console's records
-    const credentials = (): Promise<AlpacaCredentials | undefined> => this.secrets.all(BROKERAGE_CREDENTIALS);
+    const credentials = () => this.credentials();
     const liveCredentials = async () => {
       const c = await credentials();
       // live trading is explicit: the setting and both keys
