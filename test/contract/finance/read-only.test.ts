@@ -107,7 +107,11 @@ function callRoute(route: (typeof financeSurface.routes)[number]) {
       body: new URLSearchParams({ csrfmiddlewaretoken: admin.csrf, username: 'nobody', password: 'wrong password', token: 'x', public_key: 'x' }).toString(),
     });
   }
-  return http(`${t.urls.finance}${path}`, {
+  const query = new URLSearchParams(sampleBody(route.query) as Record<string, string>).toString();
+  const url = `${t.urls.finance}${path}${query ? `?${query}` : ''}`;
+  // a binary route takes a file as the body (the KYC upload: a PDF's first bytes)
+  if (route.consumes === 'binary') return http(url, { method: route.method, key: token, headers: { 'content-type': 'application/pdf' }, body: '%PDF-1.4\n' });
+  return http(url, {
     method: route.method,
     key: token,
     headers: { 'content-type': 'application/json' },
