@@ -60,6 +60,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CODE = /^[a-z0-9_:]{1,64}$/;
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const MAX_ATTEMPTS = 8;
+/** Bounded: cleared when full (the cache only spares round trips). */
+const ACCOUNT_CURRENCY_CACHE_SIZE = 100_000;
 
 export interface Balance {
   currency: string;
@@ -76,6 +78,8 @@ export class Ledger {
   /** Test hook and metric: how many batches were retried (serialization failures, deadlocks, twins). */
   retries = 0;
   private readonly userQueues = new Map<string, Promise<void>>();
+  /** An account's currency never changes: known ones spare the look-up before each batch. */
+  private readonly accountCurrencies = new Map<string, string>();
 
   constructor(
     private readonly store: LedgerStore,
@@ -110,7 +114,17 @@ export class Ledger {
    */
   async createDecimalTransfers(inputs: (Omit<TransferInput, 'amount'> & { amount?: string })[], limits?: LimitsInput): Promise<TransferOutcome[]> {
     const valid = (id: string | undefined): id is string => id !== undefined && UUID.test(id);
-    const known = await this.store.currencies(inputs.map((t) => t.debitAccountId).filter(valid), inputs.map((t) => t.pendingId).filter(valid));
+    const accountIds = inputs.map((t) => t.debitAccountId).filter(valid);
+    const pendingIds = inputs.map((t) => t.pendingId).filter(valid);
+    const unknown = accountIds.filter((id) => !this.accountCurrencies.has(id));
+    const known = unknown.length || pendingIds.length ? await this.store.currencies(unknown, pendingIds) : new Map<string, string>();
+    for (const id of unknown) {
+      const currency = known.get(id);
+      if (currency === undefined) continue;
+      if (this.accountCurrencies.size >= ACCOUNT_CURRENCY_CACHE_SIZE) this.accountCurrencies.clear();
+      this.accountCurrencies.set(id, currency);
+    }
+    for (const id of accountIds) if (this.accountCurrencies.has(id)) known.set(id, this.accountCurrencies.get(id)!);
     return this.createTransfers(
       inputs.map((t) => {
         if (t.amount === undefined) return { ...t, amount: undefined };
@@ -168,7 +182,9 @@ export class Ledger {
     for (let attempt = 1; ; attempt++) {
       try {
         // the common case, one posted transfer, in one statement; batches and two-phase in a transaction
-        return single ? await this.postSingle(single) : await inTransaction(this.store.pool, (c) => this.apply(c, inputs, limits));
+        if (single) return await this.postSingle(single);
+        if (limits) return await this.store.inUserLimitsTransaction(limits.userId, (c) => this.apply(c, inputs, limits));
+        return await inTransaction(this.store.pool, (c) => this.apply(c, inputs));
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) {
@@ -212,7 +228,6 @@ export class Ledger {
 
   private async apply(c: Parameters<Parameters<typeof inTransaction>[1]>[0], inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
     const now = this.clock();
-    if (limits) await this.store.lockUserLimits(c, limits.userId);
     const pendingIds = [...new Set(inputs.flatMap((t) => (t.pendingId ? [t.pendingId] : [])))].sort();
     const pendings = pendingIds.length ? await this.store.lockPending(c, pendingIds) : new Map<string, TransferRow & { resolved: boolean }>();
     const accountIds = new Set<string>();
@@ -321,7 +336,7 @@ export class Ledger {
       const limit = limitFor(limits.kycLevel, currency);
       if (amount > limit.perTransaction) throw limitExceeded('transaction', limit.perTransaction, limit.perTransaction, currency, limits.kycLevel);
     }
-    const today = await this.store.outflowsSince(c, limits.userId, [...batch.keys()], startOfUtcDay(now));
+    const today = await this.store.outflowsOn(c, limits.userId, [...batch.keys()], startOfUtcDay(now).toISOString().slice(0, 10));
     for (const [currency, amount] of batch) {
       const limit = limitFor(limits.kycLevel, currency);
       const spent = today.get(currency) ?? 0n;

@@ -74,6 +74,8 @@ type RawAccount = Omit<AccountRow, 'debitsPending' | 'debitsPosted' | 'creditsPe
 };
 type RawTransfer = Omit<TransferRow, 'amount' | 'timeoutAt' | 'createdAt'> & { amount: string; timeoutAt: string | null; createdAt?: string };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 // bigint columns travel as text: a JS number cannot hold every amount
 const ACCOUNT_JSON = `id, owner_type AS "ownerType", owner_id AS "ownerId", currency, code,
   debits_pending::text AS "debitsPending", debits_posted::text AS "debitsPosted", credits_pending::text AS "creditsPending",
@@ -206,31 +208,38 @@ export class LedgerStore {
   }
 
   /**
-   * Serialises the limited batches of one user (a transaction-scoped advisory lock, taken before any
-   * account lock, so always in the same order): two concurrent requests at the daily edge see each
-   * other's outflows.
+   * A transaction holding the user's limits lock from its first round trip: BEGIN and the
+   * transaction-scoped advisory lock go as one simple query (the id is a checked uuid, never free
+   * text). It serialises the limited batches of one user, taken before any account lock, so always
+   * in the same order: two concurrent requests at the daily edge see each other's outflows.
    */
-  async lockUserLimits(c: pg.PoolClient, userId: string): Promise<void> {
-    await c.query({ name: 'ledger.lock_user_limits', text: `SELECT pg_advisory_xact_lock(hashtextextended('ledger.limits:' || $1, 0))`, values: [userId] });
+  async inUserLimitsTransaction<T>(userId: string, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (!UUID.test(userId)) throw new Error('the limits lock is taken for a user id (uuid)');
+    const c = await this.pool.connect();
+    try {
+      await c.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('ledger.limits:${userId.toLowerCase()}', 0))`);
+      const result = await work(c);
+      await c.query('COMMIT');
+      return result;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release();
+    }
   }
 
   /**
-   * A user's outflows per currency since `since`: debits of the user's accounts to accounts that are
-   * not the user's, posted or pending; a pending transfer counts its posted amount once resolved (zero
+   * A user's outflows per currency on a UTC day (`day`: YYYY-MM-DD): the counter rows the
+   * `transfer_counts_outflow` trigger keeps (debits of the user's accounts to accounts that are not
+   * the user's, posted or pending; a pending transfer counts its posted amount once resolved, zero
    * when voided or expired).
    */
-  async outflowsSince(c: pg.PoolClient, userId: string, currencies: string[], since: Date): Promise<Map<string, bigint>> {
+  async outflowsOn(c: pg.PoolClient, userId: string, currencies: string[], day: string): Promise<Map<string, bigint>> {
     const { rows } = await c.query<{ currency: string; total: string }>({
-      name: 'ledger.outflows_since',
-      text: `SELECT t.currency, sum(CASE WHEN t.kind = 'single' OR r.id IS NULL THEN t.amount WHEN r.kind = 'post_pending' THEN r.amount ELSE 0 END)::text AS total
-               FROM ledger.account d
-               JOIN ledger.transfer t ON t.debit_account_id = d.id AND t.created_at >= $3 AND t.kind IN ('single', 'pending')
-               JOIN ledger.account cr ON cr.id = t.credit_account_id
-               LEFT JOIN ledger.transfer r ON r.pending_id = t.id
-              WHERE d.owner_type = 'user' AND d.owner_id = $1 AND d.currency = ANY($2::text[])
-                AND NOT (cr.owner_type = 'user' AND cr.owner_id = $1)
-              GROUP BY t.currency`,
-      values: [userId, currencies, since],
+      name: 'ledger.outflows_on',
+      text: 'SELECT currency, amount::text AS total FROM ledger.daily_outflow WHERE owner_id = $1 AND day = $3::date AND currency = ANY($2::text[])',
+      values: [userId, currencies, day],
     });
     return new Map(rows.map((r) => [r.currency, BigInt(r.total)]));
   }
