@@ -216,7 +216,7 @@ export class Ledger {
       metadata: input.metadata ?? {},
     };
     const r = await this.store.postSingle(row);
-    if (r.inserted) return [{ id: row.id, result: 'created', transfer: (await this.store.transfer(row.id)) ?? row }];
+    if (r.inserted) return [{ id: row.id, result: 'created', transfer: { ...row, currency: r.currency!, createdAt: r.createdAt! } }];
     const before = await this.store.transfer(row.id);
     if (before) {
       if (!sameTransfer(before, row)) throw ledgerError('EXISTS_WITH_DIFFERENT_FIELDS', `Transfer ${row.id} exists with different fields.`, { id: row.id });
@@ -235,10 +235,11 @@ export class Ledger {
       const p = t.pendingId ? pendings.get(t.pendingId) : undefined;
       for (const id of [t.debitAccountId ?? p?.debitAccountId, t.creditAccountId ?? p?.creditAccountId]) if (id) accountIds.add(id);
     }
-    const { accounts, existing } = await this.store.lockForTransfers(
+    const { accounts, existing, outflows } = await this.store.lockForTransfers(
       c,
       [...accountIds].sort(),
       inputs.map((t) => t.id),
+      limits && { userId: limits.userId, day: startOfUtcDay(now).toISOString().slice(0, 10) },
     );
     const touched = new Map<string, AccountRow>();
     const created: TransferRow[] = [];
@@ -310,38 +311,9 @@ export class Ledger {
       created.push(row);
       outcomes.push({ id: input.id, result: 'created', transfer: row });
     }
-    if (limits && created.length) await this.checkLimits(c, limits, created, accounts, now);
+    if (limits && created.length) checkLimits(limits, created, accounts, outflows);
     if (created.length) await this.store.applyTransfers(c, [...touched.values()], created);
     return outcomes;
-  }
-
-  /** The batch's outflows from the user's accounts, against their level's limits (the user's lock is held). */
-  private async checkLimits(
-    c: Parameters<Parameters<typeof inTransaction>[1]>[0],
-    limits: LimitsInput,
-    created: TransferRow[],
-    accounts: Map<string, AccountRow>,
-    now: Date,
-  ): Promise<void> {
-    const own = (a: AccountRow | undefined) => a?.ownerType === 'user' && a.ownerId === limits.userId;
-    const batch = new Map<string, bigint>();
-    for (const t of created) {
-      // posting or voiding an earlier pending transfer moves nothing new: the pending one counted
-      if (t.kind !== 'single' && t.kind !== 'pending') continue;
-      if (!own(accounts.get(t.debitAccountId)) || own(accounts.get(t.creditAccountId))) continue;
-      batch.set(t.currency, (batch.get(t.currency) ?? 0n) + t.amount);
-    }
-    if (!batch.size) return;
-    for (const [currency, amount] of batch) {
-      const limit = limitFor(limits.kycLevel, currency);
-      if (amount > limit.perTransaction) throw limitExceeded('transaction', limit.perTransaction, limit.perTransaction, currency, limits.kycLevel);
-    }
-    const today = await this.store.outflowsOn(c, limits.userId, [...batch.keys()], startOfUtcDay(now).toISOString().slice(0, 10));
-    for (const [currency, amount] of batch) {
-      const limit = limitFor(limits.kycLevel, currency);
-      const spent = today.get(currency) ?? 0n;
-      if (spent + amount > limit.daily) throw limitExceeded('daily', limit.daily, limit.daily - spent, currency, limits.kycLevel);
-    }
   }
 
   /** Releases pending transfers past their timeout (an `expire_pending` resolution each). */
@@ -493,6 +465,28 @@ function sameTransfer(a: TransferRow, b: TransferRow): boolean {
     a.kind === b.kind &&
     (a.pendingId ?? null) === (b.pendingId ?? null)
   );
+}
+
+/** The batch's outflows from the user's accounts, against their level's limits and the day's outflows so far (the user's lock is held). */
+function checkLimits(limits: LimitsInput, created: TransferRow[], accounts: Map<string, AccountRow>, today: Map<string, bigint>): void {
+  const own = (a: AccountRow | undefined) => a?.ownerType === 'user' && a.ownerId === limits.userId;
+  const batch = new Map<string, bigint>();
+  for (const t of created) {
+    // posting or voiding an earlier pending transfer moves nothing new: the pending one counted
+    if (t.kind !== 'single' && t.kind !== 'pending') continue;
+    if (!own(accounts.get(t.debitAccountId)) || own(accounts.get(t.creditAccountId))) continue;
+    batch.set(t.currency, (batch.get(t.currency) ?? 0n) + t.amount);
+  }
+  if (!batch.size) return;
+  for (const [currency, amount] of batch) {
+    const limit = limitFor(limits.kycLevel, currency);
+    if (amount > limit.perTransaction) throw limitExceeded('transaction', limit.perTransaction, limit.perTransaction, currency, limits.kycLevel);
+  }
+  for (const [currency, amount] of batch) {
+    const limit = limitFor(limits.kycLevel, currency);
+    const spent = today.get(currency) ?? 0n;
+    if (spent + amount > limit.daily) throw limitExceeded('daily', limit.daily, limit.daily - spent, currency, limits.kycLevel);
+  }
 }
 
 function validate(inputs: TransferInput[]): void {

@@ -150,23 +150,31 @@ export class LedgerStore {
 
   /**
    * Locks every account of the batch in sorted id order (no deadlock between batches touching the
-   * same accounts), and reads the transfers of the batch's ids that exist already.
+   * same accounts), and reads the transfers of the batch's ids that exist already and, with
+   * `outflowsOf`, that user's outflows per currency on a UTC day (YYYY-MM-DD): the counter rows the
+   * `transfer_counts_outflow` trigger keeps (debits of the user's accounts to accounts that are not
+   * the user's, posted or pending; a pending transfer counts its posted amount once resolved, zero
+   * when voided or expired). Read in this statement, after the user's limits lock: every limited
+   * batch of the user before this one has committed and is counted.
    */
   async lockForTransfers(
     c: pg.PoolClient,
     accountIds: string[],
     transferIds: string[],
-  ): Promise<{ accounts: Map<string, AccountRow>; existing: Map<string, TransferRow> }> {
-    const { rows } = await c.query<{ accounts: RawAccount[] | null; existing: RawTransfer[] | null }>({
+    outflowsOf?: { userId: string; day: string },
+  ): Promise<{ accounts: Map<string, AccountRow>; existing: Map<string, TransferRow>; outflows: Map<string, bigint> }> {
+    const { rows } = await c.query<{ accounts: RawAccount[] | null; existing: RawTransfer[] | null; outflows: { currency: string; amount: string }[] | null }>({
       name: 'ledger.lock_accounts',
       text: `WITH locked AS (SELECT ${ACCOUNT_JSON} FROM ledger.account WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE)
              SELECT (SELECT json_agg(locked) FROM locked) AS accounts,
-                    (SELECT json_agg(t) FROM (SELECT ${TRANSFER_JSON} FROM ledger.transfer WHERE id = ANY($2::uuid[])) t) AS existing`,
-      values: [accountIds, transferIds],
+                    (SELECT json_agg(t) FROM (SELECT ${TRANSFER_JSON} FROM ledger.transfer WHERE id = ANY($2::uuid[])) t) AS existing,
+                    (SELECT json_agg(o) FROM (SELECT currency, amount::text AS amount FROM ledger.daily_outflow WHERE owner_id = $3 AND day = $4::date) o) AS outflows`,
+      values: [accountIds, transferIds, outflowsOf?.userId ?? null, outflowsOf?.day ?? null],
     });
     return {
       accounts: new Map((rows[0].accounts ?? []).map((r) => [r.id, account(r)])),
       existing: new Map((rows[0].existing ?? []).map((r) => [r.id, transfer(r)])),
+      outflows: new Map((rows[0].outflows ?? []).map((r) => [r.currency, BigInt(r.amount)])),
     };
   }
 
@@ -185,7 +193,7 @@ export class LedgerStore {
     batchId: string;
     metadata: Record<string, unknown>;
   }) {
-    const { rows } = await this.pool.query<{ inserted: boolean; accounts: number; currencies: number }>({
+    const { rows } = await this.pool.query<{ inserted: boolean; accounts: number; currencies: number; currency: string | null; createdAt: Date | null }>({
       name: 'ledger.post_single',
       text: `WITH locked AS (
                SELECT id, currency FROM ledger.account WHERE id = ANY(ARRAY[$2, $3]::uuid[]) ORDER BY id FOR NO KEY UPDATE),
@@ -193,7 +201,7 @@ export class LedgerStore {
                INSERT INTO ledger.transfer (id, debit_account_id, credit_account_id, amount, currency, code, kind, batch_id, metadata)
                SELECT $1, $2, $3, $4, min(currency), $5, 'single', $6, $7::jsonb FROM locked
                HAVING count(*) = 2 AND count(DISTINCT currency) = 1
-               ON CONFLICT (id) DO NOTHING RETURNING id),
+               ON CONFLICT (id) DO NOTHING RETURNING id, currency, created_at),
              upd AS (
                UPDATE ledger.account a
                   SET debits_posted = a.debits_posted + CASE WHEN a.id = $2 THEN $4::bigint ELSE 0 END,
@@ -201,7 +209,8 @@ export class LedgerStore {
                       version = a.version + 1
                  FROM locked l WHERE a.id = l.id AND EXISTS (SELECT 1 FROM ins) RETURNING a.id)
              SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT count(*) FROM locked)::int AS accounts,
-                    (SELECT count(DISTINCT currency) FROM locked)::int AS currencies, (SELECT count(*) FROM upd)::int AS updated`,
+                    (SELECT count(DISTINCT currency) FROM locked)::int AS currencies, (SELECT count(*) FROM upd)::int AS updated,
+                    (SELECT currency FROM ins) AS currency, (SELECT created_at FROM ins) AS "createdAt"`,
       values: [t.id, t.debitAccountId, t.creditAccountId, t.amount.toString(), t.code, t.batchId, JSON.stringify(t.metadata)],
     });
     return rows[0];
@@ -227,21 +236,6 @@ export class LedgerStore {
     } finally {
       c.release();
     }
-  }
-
-  /**
-   * A user's outflows per currency on a UTC day (`day`: YYYY-MM-DD): the counter rows the
-   * `transfer_counts_outflow` trigger keeps (debits of the user's accounts to accounts that are not
-   * the user's, posted or pending; a pending transfer counts its posted amount once resolved, zero
-   * when voided or expired).
-   */
-  async outflowsOn(c: pg.PoolClient, userId: string, currencies: string[], day: string): Promise<Map<string, bigint>> {
-    const { rows } = await c.query<{ currency: string; total: string }>({
-      name: 'ledger.outflows_on',
-      text: 'SELECT currency, amount::text AS total FROM ledger.daily_outflow WHERE owner_id = $1 AND day = $3::date AND currency = ANY($2::text[])',
-      values: [userId, currencies, day],
-    });
-    return new Map(rows.map((r) => [r.currency, BigInt(r.total)]));
   }
 
   /** Writes the new counters of the touched accounts and inserts the transfers, in one statement. */
