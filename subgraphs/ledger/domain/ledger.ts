@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { inTransaction } from '../../../lib/database';
 import { DomainError, badInput } from '../../../lib/errors';
 import { derivedUuid } from '../../../lib/idempotency';
 import type { AccountRow, LedgerStore, ReconciliationRow, StatementRow, TransferRow } from '../store/ledger-store';
 import { exponentOf, toMinor, toMoney, type Money } from '../../../lib/money';
 import type { KycLevel } from '../../identity/credential';
-import { isKycLevel, limitExceeded, limitFor, startOfUtcDay } from './limits';
+import { LIMIT_SCALE, isKycLevel, limitExceeded, limitFor, startOfUtcDay } from './limits';
 
 /**
  * The ledger, on TigerBeetle's model: every balance change is a transfer between two accounts of
@@ -178,13 +179,13 @@ export class Ledger {
   }
 
   private async attempt(inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
-    const single = !limits && inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
+    const single = inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        // the common case, one posted transfer, in one statement; batches and two-phase in a transaction
-        if (single) return await this.postSingle(single);
-        if (limits) return await this.store.inUserLimitsTransaction(limits.userId, (c) => this.apply(c, inputs, limits));
-        return await inTransaction(this.store.pool, (c) => this.apply(c, inputs));
+        // the common case, one posted transfer, in one statement (with limits: after the user's lock);
+        // batches and two-phase in a transaction
+        if (!limits) return single ? await this.postSingle(single) : await inTransaction(this.store.pool, (c) => this.apply(c, inputs));
+        return await this.store.inUserLimitsTransaction(limits.userId, (c) => (single ? this.postSingle(single, limits, c) : this.apply(c, inputs, limits)));
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) {
@@ -201,7 +202,11 @@ export class Ledger {
     }
   }
 
-  private async postSingle(input: TransferInput): Promise<TransferOutcome[]> {
+  /**
+   * One posted transfer in one statement; with `limits`, in the user's limits transaction, the limits
+   * checked by that statement against the day's outflow counter (the refusals as `apply` makes them).
+   */
+  private async postSingle(input: TransferInput, limits?: LimitsInput, client?: pg.PoolClient): Promise<TransferOutcome[]> {
     const row: TransferRow = {
       id: input.id,
       debitAccountId: input.debitAccountId!,
@@ -215,7 +220,10 @@ export class Ledger {
       batchId: randomUUID(),
       metadata: input.metadata ?? {},
     };
-    const r = await this.store.postSingle(row);
+    const r = await this.store.postSingle(
+      row,
+      limits && { client: client!, userId: limits.userId, day: startOfUtcDay(this.clock()).toISOString().slice(0, 10), table: limitTable(limits.kycLevel) },
+    );
     if (r.inserted) return [{ id: row.id, result: 'created', transfer: { ...row, currency: r.currency!, createdAt: r.createdAt! } }];
     const before = await this.store.transfer(row.id);
     if (before) {
@@ -223,7 +231,11 @@ export class Ledger {
       return [{ id: row.id, result: 'exists', transfer: before }];
     }
     if (r.accounts < 2) throw accountNotFound();
-    throw ledgerError('ACCOUNTS_MUST_HAVE_THE_SAME_CURRENCY', 'Both accounts of a transfer are in one currency.');
+    if (r.currencies !== 1) throw ledgerError('ACCOUNTS_MUST_HAVE_THE_SAME_CURRENCY', 'Both accounts of a transfer are in one currency.');
+    if (r.short) throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: row.debitAccountId });
+    if (r.over) throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: row.creditAccountId });
+    if (limits && r.outflow) refuseOverLimits(limits, new Map([[r.accountsCurrency!, row.amount]]), new Map([[r.accountsCurrency!, BigInt(r.spent ?? '0')]]));
+    throw new Error(`transfer ${row.id} was neither inserted nor refused`);
   }
 
   private async apply(c: Parameters<Parameters<typeof inTransaction>[1]>[0], inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
@@ -477,7 +489,11 @@ function checkLimits(limits: LimitsInput, created: TransferRow[], accounts: Map<
     if (!own(accounts.get(t.debitAccountId)) || own(accounts.get(t.creditAccountId))) continue;
     batch.set(t.currency, (batch.get(t.currency) ?? 0n) + t.amount);
   }
-  if (!batch.size) return;
+  if (batch.size) refuseOverLimits(limits, batch, today);
+}
+
+/** 403 LIMIT_EXCEEDED when a batch's outflows per currency pass the per-transaction limit, or the daily one with `today`'s. */
+function refuseOverLimits(limits: LimitsInput, batch: Map<string, bigint>, today: Map<string, bigint>): void {
   for (const [currency, amount] of batch) {
     const limit = limitFor(limits.kycLevel, currency);
     if (amount > limit.perTransaction) throw limitExceeded('transaction', limit.perTransaction, limit.perTransaction, currency, limits.kycLevel);
@@ -487,6 +503,18 @@ function checkLimits(limits: LimitsInput, created: TransferRow[], accounts: Map<
     const spent = today.get(currency) ?? 0n;
     if (spent + amount > limit.daily) throw limitExceeded('daily', limit.daily, limit.daily - spent, currency, limits.kycLevel);
   }
+}
+
+const limitTables = new Map<KycLevel, { currency: string; perTransaction: bigint; daily: bigint }[]>();
+
+/** A level's limits in every currency that has them (computed once). */
+function limitTable(level: KycLevel) {
+  let table = limitTables.get(level);
+  if (!table) {
+    table = Object.keys(LIMIT_SCALE).map((currency) => ({ currency, ...limitFor(level, currency) }));
+    limitTables.set(level, table);
+  }
+  return table;
 }
 
 function validate(inputs: TransferInput[]): void {

@@ -179,28 +179,50 @@ export class LedgerStore {
   }
 
   /**
-   * One posted transfer between two accounts in ONE statement (autocommit, one round trip): the two
-   * accounts locked in id order, the transfer inserted unless its id exists, the counters moved. The
-   * balance rules are the CHECK constraints (a violation is SQLSTATE 23514). `inserted` is false for
-   * an existing id, a missing account or two currencies (see `accounts` and `currencies`).
+   * One posted transfer between two accounts in ONE statement (one round trip): the two accounts
+   * locked in id order, the transfer inserted unless its id exists, the counters moved. With `limits`
+   * (run on the client of `inUserLimitsTransaction`, after the user's lock, so every limited batch of
+   * the user before it is counted) an outflow of that user is inserted only within the
+   * per-transaction limit and the day's outflows so far plus it within the daily limit, both of the
+   * accounts' currency. `inserted` is false for an existing id, a missing account, two currencies,
+   * funds short (`short`), a credit beyond its debits (`over`) or a limit passed (`outflow`, `spent`).
    */
-  async postSingle(t: {
-    id: string;
-    debitAccountId: string;
-    creditAccountId: string;
-    amount: bigint;
-    code: string;
-    batchId: string;
-    metadata: Record<string, unknown>;
-  }) {
-    const { rows } = await this.pool.query<{ inserted: boolean; accounts: number; currencies: number; currency: string | null; createdAt: Date | null }>({
+  async postSingle(
+    t: { id: string; debitAccountId: string; creditAccountId: string; amount: bigint; code: string; batchId: string; metadata: Record<string, unknown> },
+    limits?: { client: pg.PoolClient; userId: string; day: string; table: { currency: string; perTransaction: bigint; daily: bigint }[] },
+  ) {
+    const { rows } = await (limits?.client ?? this.pool).query<{
+      inserted: boolean;
+      accounts: number;
+      currencies: number;
+      currency: string | null;
+      createdAt: Date | null;
+      accountsCurrency: string | null;
+      short: boolean | null;
+      over: boolean | null;
+      outflow: boolean | null;
+      spent: string | null;
+    }>({
       name: 'ledger.post_single',
       text: `WITH locked AS (
-               SELECT id, currency FROM ledger.account WHERE id = ANY(ARRAY[$2, $3]::uuid[]) ORDER BY id FOR NO KEY UPDATE),
+               SELECT * FROM ledger.account WHERE id = ANY(ARRAY[$2, $3]::uuid[]) ORDER BY id FOR NO KEY UPDATE),
+             pair AS (
+               SELECT min(currency) AS currency,
+                      bool_or(id = $2 AND debits_must_not_exceed_credits AND debits_posted + debits_pending + $4::bigint > credits_posted) AS short,
+                      bool_or(id = $3 AND credits_must_not_exceed_debits AND credits_posted + credits_pending + $4::bigint > debits_posted) AS over,
+                      $8::uuid IS NOT NULL AND bool_or(id = $2 AND owner_type = 'user' AND owner_id = $8::uuid)
+                        AND NOT bool_or(id = $3 AND owner_type = 'user' AND owner_id = $8::uuid) AS outflow
+                 FROM locked HAVING count(*) = 2 AND count(DISTINCT currency) = 1),
+             lim AS (
+               SELECT l.per_transaction, l.daily,
+                      COALESCE((SELECT o.amount FROM ledger.daily_outflow o WHERE o.owner_id = $8::uuid AND o.day = $9::date AND o.currency = p.currency), 0) AS spent
+                 FROM pair p JOIN unnest($10::text[], $11::bigint[], $12::bigint[]) AS l(currency, per_transaction, daily) ON l.currency = p.currency
+                WHERE p.outflow),
              ins AS (
                INSERT INTO ledger.transfer (id, debit_account_id, credit_account_id, amount, currency, code, kind, batch_id, metadata)
-               SELECT $1, $2, $3, $4, min(currency), $5, 'single', $6, $7::jsonb FROM locked
-               HAVING count(*) = 2 AND count(DISTINCT currency) = 1
+               SELECT $1, $2, $3, $4::bigint, p.currency, $5, 'single', $6, $7::jsonb FROM pair p
+                WHERE NOT p.short AND NOT p.over
+                  AND (NOT p.outflow OR EXISTS (SELECT 1 FROM lim WHERE $4::bigint <= lim.per_transaction AND lim.spent + $4::bigint <= lim.daily))
                ON CONFLICT (id) DO NOTHING RETURNING id, currency, created_at),
              upd AS (
                UPDATE ledger.account a
@@ -210,8 +232,23 @@ export class LedgerStore {
                  FROM locked l WHERE a.id = l.id AND EXISTS (SELECT 1 FROM ins) RETURNING a.id)
              SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT count(*) FROM locked)::int AS accounts,
                     (SELECT count(DISTINCT currency) FROM locked)::int AS currencies, (SELECT count(*) FROM upd)::int AS updated,
-                    (SELECT currency FROM ins) AS currency, (SELECT created_at FROM ins) AS "createdAt"`,
-      values: [t.id, t.debitAccountId, t.creditAccountId, t.amount.toString(), t.code, t.batchId, JSON.stringify(t.metadata)],
+                    (SELECT currency FROM ins) AS currency, (SELECT created_at FROM ins) AS "createdAt",
+                    (SELECT currency FROM pair) AS "accountsCurrency", (SELECT short FROM pair) AS short, (SELECT over FROM pair) AS over, (SELECT outflow FROM pair) AS outflow,
+                    (SELECT spent::text FROM lim) AS spent`,
+      values: [
+        t.id,
+        t.debitAccountId,
+        t.creditAccountId,
+        t.amount.toString(),
+        t.code,
+        t.batchId,
+        JSON.stringify(t.metadata),
+        limits?.userId ?? null,
+        limits?.day ?? null,
+        limits?.table.map((l) => l.currency) ?? [],
+        limits?.table.map((l) => l.perTransaction.toString()) ?? [],
+        limits?.table.map((l) => l.daily.toString()) ?? [],
+      ],
     });
     return rows[0];
   }
