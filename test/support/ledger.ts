@@ -28,5 +28,21 @@ export async function invariants(s: Store, currency: string) {
     if (r.guarded) expect(cpo - dpo - dpe >= 0n).toBe(true);
   }
   expect(net).toBe(0n);
+  // every user's daily outflow counters (the limits' source) are exactly what their transfers say
+  const drifting = await s.pool.query(
+    `WITH sums AS (
+       SELECT d.owner_id, t.currency, (t.created_at AT TIME ZONE 'UTC')::date AS day,
+              sum(CASE WHEN t.kind = 'single' OR r.id IS NULL THEN t.amount WHEN r.kind = 'post_pending' THEN r.amount ELSE 0 END) AS amount
+         FROM ledger.transfer t
+         JOIN ledger.account d ON d.id = t.debit_account_id
+         JOIN ledger.account c ON c.id = t.credit_account_id
+         LEFT JOIN ledger.transfer r ON r.pending_id = t.id
+        WHERE t.currency = $1 AND t.kind IN ('single', 'pending') AND d.owner_type = 'user' AND NOT (c.owner_type = 'user' AND c.owner_id = d.owner_id)
+        GROUP BY 1, 2, 3)
+     SELECT s.owner_id, o.owner_id FROM sums s FULL JOIN (SELECT * FROM ledger.daily_outflow WHERE currency = $1) o USING (owner_id, currency, day)
+      WHERE COALESCE(s.amount, 0) <> COALESCE(o.amount, 0)`,
+    [currency],
+  );
+  expect(drifting.rows).toEqual([]);
   return rows.length;
 }

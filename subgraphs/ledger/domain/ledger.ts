@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { inTransaction } from '../../../lib/database';
 import { DomainError, badInput } from '../../../lib/errors';
 import { derivedUuid } from '../../../lib/idempotency';
 import type { AccountRow, LedgerStore, ReconciliationRow, StatementRow, TransferRow } from '../store/ledger-store';
 import { exponentOf, toMinor, toMoney, type Money } from '../../../lib/money';
 import type { KycLevel } from '../../identity/credential';
-import { isKycLevel, limitExceeded, limitFor, startOfUtcDay } from './limits';
+import { LIMIT_SCALE, isKycLevel, limitExceeded, limitFor, startOfUtcDay } from './limits';
 
 /**
  * The ledger, on TigerBeetle's model: every balance change is a transfer between two accounts of
@@ -60,6 +61,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CODE = /^[a-z0-9_:]{1,64}$/;
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const MAX_ATTEMPTS = 8;
+/** Bounded: cleared when full (the cache only spares round trips). */
+const ACCOUNT_CURRENCY_CACHE_SIZE = 100_000;
 
 export interface Balance {
   currency: string;
@@ -76,6 +79,8 @@ export class Ledger {
   /** Test hook and metric: how many batches were retried (serialization failures, deadlocks, twins). */
   retries = 0;
   private readonly userQueues = new Map<string, Promise<void>>();
+  /** An account's currency never changes: known ones spare the look-up before each batch. */
+  private readonly accountCurrencies = new Map<string, string>();
 
   constructor(
     private readonly store: LedgerStore,
@@ -110,7 +115,17 @@ export class Ledger {
    */
   async createDecimalTransfers(inputs: (Omit<TransferInput, 'amount'> & { amount?: string })[], limits?: LimitsInput): Promise<TransferOutcome[]> {
     const valid = (id: string | undefined): id is string => id !== undefined && UUID.test(id);
-    const known = await this.store.currencies(inputs.map((t) => t.debitAccountId).filter(valid), inputs.map((t) => t.pendingId).filter(valid));
+    const accountIds = inputs.map((t) => t.debitAccountId).filter(valid);
+    const pendingIds = inputs.map((t) => t.pendingId).filter(valid);
+    const unknown = accountIds.filter((id) => !this.accountCurrencies.has(id));
+    const known = unknown.length || pendingIds.length ? await this.store.currencies(unknown, pendingIds) : new Map<string, string>();
+    for (const id of unknown) {
+      const currency = known.get(id);
+      if (currency === undefined) continue;
+      if (this.accountCurrencies.size >= ACCOUNT_CURRENCY_CACHE_SIZE) this.accountCurrencies.clear();
+      this.accountCurrencies.set(id, currency);
+    }
+    for (const id of accountIds) if (this.accountCurrencies.has(id)) known.set(id, this.accountCurrencies.get(id)!);
     return this.createTransfers(
       inputs.map((t) => {
         if (t.amount === undefined) return { ...t, amount: undefined };
@@ -164,11 +179,13 @@ export class Ledger {
   }
 
   private async attempt(inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
-    const single = !limits && inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
+    const single = inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        // the common case, one posted transfer, in one statement; batches and two-phase in a transaction
-        return single ? await this.postSingle(single) : await inTransaction(this.store.pool, (c) => this.apply(c, inputs, limits));
+        // the common case, one posted transfer, in one statement (with limits: after the user's lock);
+        // batches and two-phase in a transaction
+        if (!limits) return single ? await this.postSingle(single) : await inTransaction(this.store.pool, (c) => this.apply(c, inputs));
+        return await this.store.inUserLimitsTransaction(limits.userId, (c) => (single ? this.postSingle(single, limits, c) : this.apply(c, inputs, limits)));
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) {
@@ -185,7 +202,11 @@ export class Ledger {
     }
   }
 
-  private async postSingle(input: TransferInput): Promise<TransferOutcome[]> {
+  /**
+   * One posted transfer in one statement; with `limits`, in the user's limits transaction, the limits
+   * checked by that statement against the day's outflow counter (the refusals as `apply` makes them).
+   */
+  private async postSingle(input: TransferInput, limits?: LimitsInput, client?: pg.PoolClient): Promise<TransferOutcome[]> {
     const row: TransferRow = {
       id: input.id,
       debitAccountId: input.debitAccountId!,
@@ -199,20 +220,26 @@ export class Ledger {
       batchId: randomUUID(),
       metadata: input.metadata ?? {},
     };
-    const r = await this.store.postSingle(row);
-    if (r.inserted) return [{ id: row.id, result: 'created', transfer: (await this.store.transfer(row.id)) ?? row }];
+    const r = await this.store.postSingle(
+      row,
+      limits && { client: client!, userId: limits.userId, day: startOfUtcDay(this.clock()).toISOString().slice(0, 10), table: limitTable(limits.kycLevel) },
+    );
+    if (r.inserted) return [{ id: row.id, result: 'created', transfer: { ...row, currency: r.currency!, createdAt: r.createdAt! } }];
     const before = await this.store.transfer(row.id);
     if (before) {
       if (!sameTransfer(before, row)) throw ledgerError('EXISTS_WITH_DIFFERENT_FIELDS', `Transfer ${row.id} exists with different fields.`, { id: row.id });
       return [{ id: row.id, result: 'exists', transfer: before }];
     }
     if (r.accounts < 2) throw accountNotFound();
-    throw ledgerError('ACCOUNTS_MUST_HAVE_THE_SAME_CURRENCY', 'Both accounts of a transfer are in one currency.');
+    if (r.currencies !== 1) throw ledgerError('ACCOUNTS_MUST_HAVE_THE_SAME_CURRENCY', 'Both accounts of a transfer are in one currency.');
+    if (r.short) throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: row.debitAccountId });
+    if (r.over) throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: row.creditAccountId });
+    if (limits && r.outflow) refuseOverLimits(limits, new Map([[r.accountsCurrency!, row.amount]]), new Map([[r.accountsCurrency!, BigInt(r.spent ?? '0')]]));
+    throw new Error(`transfer ${row.id} was neither inserted nor refused`);
   }
 
   private async apply(c: Parameters<Parameters<typeof inTransaction>[1]>[0], inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
     const now = this.clock();
-    if (limits) await this.store.lockUserLimits(c, limits.userId);
     const pendingIds = [...new Set(inputs.flatMap((t) => (t.pendingId ? [t.pendingId] : [])))].sort();
     const pendings = pendingIds.length ? await this.store.lockPending(c, pendingIds) : new Map<string, TransferRow & { resolved: boolean }>();
     const accountIds = new Set<string>();
@@ -220,10 +247,11 @@ export class Ledger {
       const p = t.pendingId ? pendings.get(t.pendingId) : undefined;
       for (const id of [t.debitAccountId ?? p?.debitAccountId, t.creditAccountId ?? p?.creditAccountId]) if (id) accountIds.add(id);
     }
-    const { accounts, existing } = await this.store.lockForTransfers(
+    const { accounts, existing, outflows } = await this.store.lockForTransfers(
       c,
       [...accountIds].sort(),
       inputs.map((t) => t.id),
+      limits && { userId: limits.userId, day: startOfUtcDay(now).toISOString().slice(0, 10) },
     );
     const touched = new Map<string, AccountRow>();
     const created: TransferRow[] = [];
@@ -295,38 +323,9 @@ export class Ledger {
       created.push(row);
       outcomes.push({ id: input.id, result: 'created', transfer: row });
     }
-    if (limits && created.length) await this.checkLimits(c, limits, created, accounts, now);
+    if (limits && created.length) checkLimits(limits, created, accounts, outflows);
     if (created.length) await this.store.applyTransfers(c, [...touched.values()], created);
     return outcomes;
-  }
-
-  /** The batch's outflows from the user's accounts, against their level's limits (the user's lock is held). */
-  private async checkLimits(
-    c: Parameters<Parameters<typeof inTransaction>[1]>[0],
-    limits: LimitsInput,
-    created: TransferRow[],
-    accounts: Map<string, AccountRow>,
-    now: Date,
-  ): Promise<void> {
-    const own = (a: AccountRow | undefined) => a?.ownerType === 'user' && a.ownerId === limits.userId;
-    const batch = new Map<string, bigint>();
-    for (const t of created) {
-      // posting or voiding an earlier pending transfer moves nothing new: the pending one counted
-      if (t.kind !== 'single' && t.kind !== 'pending') continue;
-      if (!own(accounts.get(t.debitAccountId)) || own(accounts.get(t.creditAccountId))) continue;
-      batch.set(t.currency, (batch.get(t.currency) ?? 0n) + t.amount);
-    }
-    if (!batch.size) return;
-    for (const [currency, amount] of batch) {
-      const limit = limitFor(limits.kycLevel, currency);
-      if (amount > limit.perTransaction) throw limitExceeded('transaction', limit.perTransaction, limit.perTransaction, currency, limits.kycLevel);
-    }
-    const today = await this.store.outflowsSince(c, limits.userId, [...batch.keys()], startOfUtcDay(now));
-    for (const [currency, amount] of batch) {
-      const limit = limitFor(limits.kycLevel, currency);
-      const spent = today.get(currency) ?? 0n;
-      if (spent + amount > limit.daily) throw limitExceeded('daily', limit.daily, limit.daily - spent, currency, limits.kycLevel);
-    }
   }
 
   /** Releases pending transfers past their timeout (an `expire_pending` resolution each). */
@@ -478,6 +477,44 @@ function sameTransfer(a: TransferRow, b: TransferRow): boolean {
     a.kind === b.kind &&
     (a.pendingId ?? null) === (b.pendingId ?? null)
   );
+}
+
+/** The batch's outflows from the user's accounts, against their level's limits and the day's outflows so far (the user's lock is held). */
+function checkLimits(limits: LimitsInput, created: TransferRow[], accounts: Map<string, AccountRow>, today: Map<string, bigint>): void {
+  const own = (a: AccountRow | undefined) => a?.ownerType === 'user' && a.ownerId === limits.userId;
+  const batch = new Map<string, bigint>();
+  for (const t of created) {
+    // posting or voiding an earlier pending transfer moves nothing new: the pending one counted
+    if (t.kind !== 'single' && t.kind !== 'pending') continue;
+    if (!own(accounts.get(t.debitAccountId)) || own(accounts.get(t.creditAccountId))) continue;
+    batch.set(t.currency, (batch.get(t.currency) ?? 0n) + t.amount);
+  }
+  if (batch.size) refuseOverLimits(limits, batch, today);
+}
+
+/** 403 LIMIT_EXCEEDED when a batch's outflows per currency pass the per-transaction limit, or the daily one with `today`'s. */
+function refuseOverLimits(limits: LimitsInput, batch: Map<string, bigint>, today: Map<string, bigint>): void {
+  for (const [currency, amount] of batch) {
+    const limit = limitFor(limits.kycLevel, currency);
+    if (amount > limit.perTransaction) throw limitExceeded('transaction', limit.perTransaction, limit.perTransaction, currency, limits.kycLevel);
+  }
+  for (const [currency, amount] of batch) {
+    const limit = limitFor(limits.kycLevel, currency);
+    const spent = today.get(currency) ?? 0n;
+    if (spent + amount > limit.daily) throw limitExceeded('daily', limit.daily, limit.daily - spent, currency, limits.kycLevel);
+  }
+}
+
+const limitTables = new Map<KycLevel, { currency: string; perTransaction: bigint; daily: bigint }[]>();
+
+/** A level's limits in every currency that has them (computed once). */
+function limitTable(level: KycLevel) {
+  let table = limitTables.get(level);
+  if (!table) {
+    table = Object.keys(LIMIT_SCALE).map((currency) => ({ currency, ...limitFor(level, currency) }));
+    limitTables.set(level, table);
+  }
+  return table;
 }
 
 function validate(inputs: TransferInput[]): void {

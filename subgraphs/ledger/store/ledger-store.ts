@@ -74,6 +74,8 @@ type RawAccount = Omit<AccountRow, 'debitsPending' | 'debitsPosted' | 'creditsPe
 };
 type RawTransfer = Omit<TransferRow, 'amount' | 'timeoutAt' | 'createdAt'> & { amount: string; timeoutAt: string | null; createdAt?: string };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 // bigint columns travel as text: a JS number cannot hold every amount
 const ACCOUNT_JSON = `id, owner_type AS "ownerType", owner_id AS "ownerId", currency, code,
   debits_pending::text AS "debitsPending", debits_posted::text AS "debitsPosted", credits_pending::text AS "creditsPending",
@@ -148,50 +150,80 @@ export class LedgerStore {
 
   /**
    * Locks every account of the batch in sorted id order (no deadlock between batches touching the
-   * same accounts), and reads the transfers of the batch's ids that exist already.
+   * same accounts), and reads the transfers of the batch's ids that exist already and, with
+   * `outflowsOf`, that user's outflows per currency on a UTC day (YYYY-MM-DD): the counter rows the
+   * `transfer_counts_outflow` trigger keeps (debits of the user's accounts to accounts that are not
+   * the user's, posted or pending; a pending transfer counts its posted amount once resolved, zero
+   * when voided or expired). Read in this statement, after the user's limits lock: every limited
+   * batch of the user before this one has committed and is counted.
    */
   async lockForTransfers(
     c: pg.PoolClient,
     accountIds: string[],
     transferIds: string[],
-  ): Promise<{ accounts: Map<string, AccountRow>; existing: Map<string, TransferRow> }> {
-    const { rows } = await c.query<{ accounts: RawAccount[] | null; existing: RawTransfer[] | null }>({
+    outflowsOf?: { userId: string; day: string },
+  ): Promise<{ accounts: Map<string, AccountRow>; existing: Map<string, TransferRow>; outflows: Map<string, bigint> }> {
+    const { rows } = await c.query<{ accounts: RawAccount[] | null; existing: RawTransfer[] | null; outflows: { currency: string; amount: string }[] | null }>({
       name: 'ledger.lock_accounts',
       text: `WITH locked AS (SELECT ${ACCOUNT_JSON} FROM ledger.account WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE)
              SELECT (SELECT json_agg(locked) FROM locked) AS accounts,
-                    (SELECT json_agg(t) FROM (SELECT ${TRANSFER_JSON} FROM ledger.transfer WHERE id = ANY($2::uuid[])) t) AS existing`,
-      values: [accountIds, transferIds],
+                    (SELECT json_agg(t) FROM (SELECT ${TRANSFER_JSON} FROM ledger.transfer WHERE id = ANY($2::uuid[])) t) AS existing,
+                    (SELECT json_agg(o) FROM (SELECT currency, amount::text AS amount FROM ledger.daily_outflow WHERE owner_id = $3 AND day = $4::date) o) AS outflows`,
+      values: [accountIds, transferIds, outflowsOf?.userId ?? null, outflowsOf?.day ?? null],
     });
     return {
       accounts: new Map((rows[0].accounts ?? []).map((r) => [r.id, account(r)])),
       existing: new Map((rows[0].existing ?? []).map((r) => [r.id, transfer(r)])),
+      outflows: new Map((rows[0].outflows ?? []).map((r) => [r.currency, BigInt(r.amount)])),
     };
   }
 
   /**
-   * One posted transfer between two accounts in ONE statement (autocommit, one round trip): the two
-   * accounts locked in id order, the transfer inserted unless its id exists, the counters moved. The
-   * balance rules are the CHECK constraints (a violation is SQLSTATE 23514). `inserted` is false for
-   * an existing id, a missing account or two currencies (see `accounts` and `currencies`).
+   * One posted transfer between two accounts in ONE statement (one round trip): the two accounts
+   * locked in id order, the transfer inserted unless its id exists, the counters moved. With `limits`
+   * (run on the client of `inUserLimitsTransaction`, after the user's lock, so every limited batch of
+   * the user before it is counted) an outflow of that user is inserted only within the
+   * per-transaction limit and the day's outflows so far plus it within the daily limit, both of the
+   * accounts' currency. `inserted` is false for an existing id, a missing account, two currencies,
+   * funds short (`short`), a credit beyond its debits (`over`) or a limit passed (`outflow`, `spent`).
    */
-  async postSingle(t: {
-    id: string;
-    debitAccountId: string;
-    creditAccountId: string;
-    amount: bigint;
-    code: string;
-    batchId: string;
-    metadata: Record<string, unknown>;
-  }) {
-    const { rows } = await this.pool.query<{ inserted: boolean; accounts: number; currencies: number }>({
+  async postSingle(
+    t: { id: string; debitAccountId: string; creditAccountId: string; amount: bigint; code: string; batchId: string; metadata: Record<string, unknown> },
+    limits?: { client: pg.PoolClient; userId: string; day: string; table: { currency: string; perTransaction: bigint; daily: bigint }[] },
+  ) {
+    const { rows } = await (limits?.client ?? this.pool).query<{
+      inserted: boolean;
+      accounts: number;
+      currencies: number;
+      currency: string | null;
+      createdAt: Date | null;
+      accountsCurrency: string | null;
+      short: boolean | null;
+      over: boolean | null;
+      outflow: boolean | null;
+      spent: string | null;
+    }>({
       name: 'ledger.post_single',
       text: `WITH locked AS (
-               SELECT id, currency FROM ledger.account WHERE id = ANY(ARRAY[$2, $3]::uuid[]) ORDER BY id FOR NO KEY UPDATE),
+               SELECT * FROM ledger.account WHERE id = ANY(ARRAY[$2, $3]::uuid[]) ORDER BY id FOR NO KEY UPDATE),
+             pair AS (
+               SELECT min(currency) AS currency,
+                      bool_or(id = $2 AND debits_must_not_exceed_credits AND debits_posted + debits_pending + $4::bigint > credits_posted) AS short,
+                      bool_or(id = $3 AND credits_must_not_exceed_debits AND credits_posted + credits_pending + $4::bigint > debits_posted) AS over,
+                      $8::uuid IS NOT NULL AND bool_or(id = $2 AND owner_type = 'user' AND owner_id = $8::uuid)
+                        AND NOT bool_or(id = $3 AND owner_type = 'user' AND owner_id = $8::uuid) AS outflow
+                 FROM locked HAVING count(*) = 2 AND count(DISTINCT currency) = 1),
+             lim AS (
+               SELECT l.per_transaction, l.daily,
+                      COALESCE((SELECT o.amount FROM ledger.daily_outflow o WHERE o.owner_id = $8::uuid AND o.day = $9::date AND o.currency = p.currency), 0) AS spent
+                 FROM pair p JOIN unnest($10::text[], $11::bigint[], $12::bigint[]) AS l(currency, per_transaction, daily) ON l.currency = p.currency
+                WHERE p.outflow),
              ins AS (
                INSERT INTO ledger.transfer (id, debit_account_id, credit_account_id, amount, currency, code, kind, batch_id, metadata)
-               SELECT $1, $2, $3, $4, min(currency), $5, 'single', $6, $7::jsonb FROM locked
-               HAVING count(*) = 2 AND count(DISTINCT currency) = 1
-               ON CONFLICT (id) DO NOTHING RETURNING id),
+               SELECT $1, $2, $3, $4::bigint, p.currency, $5, 'single', $6, $7::jsonb FROM pair p
+                WHERE NOT p.short AND NOT p.over
+                  AND (NOT p.outflow OR EXISTS (SELECT 1 FROM lim WHERE $4::bigint <= lim.per_transaction AND lim.spent + $4::bigint <= lim.daily))
+               ON CONFLICT (id) DO NOTHING RETURNING id, currency, created_at),
              upd AS (
                UPDATE ledger.account a
                   SET debits_posted = a.debits_posted + CASE WHEN a.id = $2 THEN $4::bigint ELSE 0 END,
@@ -199,40 +231,48 @@ export class LedgerStore {
                       version = a.version + 1
                  FROM locked l WHERE a.id = l.id AND EXISTS (SELECT 1 FROM ins) RETURNING a.id)
              SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT count(*) FROM locked)::int AS accounts,
-                    (SELECT count(DISTINCT currency) FROM locked)::int AS currencies, (SELECT count(*) FROM upd)::int AS updated`,
-      values: [t.id, t.debitAccountId, t.creditAccountId, t.amount.toString(), t.code, t.batchId, JSON.stringify(t.metadata)],
+                    (SELECT count(DISTINCT currency) FROM locked)::int AS currencies, (SELECT count(*) FROM upd)::int AS updated,
+                    (SELECT currency FROM ins) AS currency, (SELECT created_at FROM ins) AS "createdAt",
+                    (SELECT currency FROM pair) AS "accountsCurrency", (SELECT short FROM pair) AS short, (SELECT over FROM pair) AS over, (SELECT outflow FROM pair) AS outflow,
+                    (SELECT spent::text FROM lim) AS spent`,
+      values: [
+        t.id,
+        t.debitAccountId,
+        t.creditAccountId,
+        t.amount.toString(),
+        t.code,
+        t.batchId,
+        JSON.stringify(t.metadata),
+        limits?.userId ?? null,
+        limits?.day ?? null,
+        limits?.table.map((l) => l.currency) ?? [],
+        limits?.table.map((l) => l.perTransaction.toString()) ?? [],
+        limits?.table.map((l) => l.daily.toString()) ?? [],
+      ],
     });
     return rows[0];
   }
 
   /**
-   * Serialises the limited batches of one user (a transaction-scoped advisory lock, taken before any
-   * account lock, so always in the same order): two concurrent requests at the daily edge see each
-   * other's outflows.
+   * A transaction holding the user's limits lock from its first round trip: BEGIN and the
+   * transaction-scoped advisory lock go as one simple query (the id is a checked uuid, never free
+   * text). It serialises the limited batches of one user, taken before any account lock, so always
+   * in the same order: two concurrent requests at the daily edge see each other's outflows.
    */
-  async lockUserLimits(c: pg.PoolClient, userId: string): Promise<void> {
-    await c.query({ name: 'ledger.lock_user_limits', text: `SELECT pg_advisory_xact_lock(hashtextextended('ledger.limits:' || $1, 0))`, values: [userId] });
-  }
-
-  /**
-   * A user's outflows per currency since `since`: debits of the user's accounts to accounts that are
-   * not the user's, posted or pending; a pending transfer counts its posted amount once resolved (zero
-   * when voided or expired).
-   */
-  async outflowsSince(c: pg.PoolClient, userId: string, currencies: string[], since: Date): Promise<Map<string, bigint>> {
-    const { rows } = await c.query<{ currency: string; total: string }>({
-      name: 'ledger.outflows_since',
-      text: `SELECT t.currency, sum(CASE WHEN t.kind = 'single' OR r.id IS NULL THEN t.amount WHEN r.kind = 'post_pending' THEN r.amount ELSE 0 END)::text AS total
-               FROM ledger.account d
-               JOIN ledger.transfer t ON t.debit_account_id = d.id AND t.created_at >= $3 AND t.kind IN ('single', 'pending')
-               JOIN ledger.account cr ON cr.id = t.credit_account_id
-               LEFT JOIN ledger.transfer r ON r.pending_id = t.id
-              WHERE d.owner_type = 'user' AND d.owner_id = $1 AND d.currency = ANY($2::text[])
-                AND NOT (cr.owner_type = 'user' AND cr.owner_id = $1)
-              GROUP BY t.currency`,
-      values: [userId, currencies, since],
-    });
-    return new Map(rows.map((r) => [r.currency, BigInt(r.total)]));
+  async inUserLimitsTransaction<T>(userId: string, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (!UUID.test(userId)) throw new Error('the limits lock is taken for a user id (uuid)');
+    const c = await this.pool.connect();
+    try {
+      await c.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('ledger.limits:${userId.toLowerCase()}', 0))`);
+      const result = await work(c);
+      await c.query('COMMIT');
+      return result;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release();
+    }
   }
 
   /** Writes the new counters of the touched accounts and inserts the transfers, in one statement. */
