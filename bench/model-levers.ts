@@ -32,6 +32,7 @@ import {
   type TrainingMatch,
 } from '../subgraphs/predictions/domain/model';
 import { dayNumber, groupOf } from '../subgraphs/predictions/domain/model/data';
+import { minimize } from '../subgraphs/predictions/domain/model/optimise';
 
 type Hyper = Record<string, number>;
 type Component = (typeof ENSEMBLE_COMPONENTS)[number];
@@ -245,6 +246,127 @@ const combined = (hypers: Record<Component, Hyper>, w: WindowName): Combined[] =
   return lists[0].map((row, i) => ({ match: row.match, components: lists.map((l) => l[i].forecast), actual: row.actual }));
 };
 type Combiner = (c: Combined) => Forecast;
+
+// ---- stacking
+
+/**
+ * Conditional-logit forms over the components' log-probabilities: the score of outcome o is θ·φ(o).
+ * - pool: a logarithmic pool with free exponents and a bias for home and draw (5 parameters);
+ * - pool-per-outcome: one exponent per component and outcome, plus the biases (11);
+ * - multinomial: each outcome's score from all nine log-probabilities (away the reference; 20).
+ */
+const STACK_FORMS = {
+  pool: { size: ENSEMBLE_COMPONENTS.length + 2 },
+  'pool-per-outcome': { size: 3 * ENSEMBLE_COMPONENTS.length + 2 },
+  multinomial: { size: 2 * (3 * ENSEMBLE_COMPONENTS.length + 1) },
+};
+type StackForm = keyof typeof STACK_FORMS;
+const KEYS = ['pHome', 'pDraw', 'pAway'] as const;
+
+/** φ(o) for o = 0 (home), 1 (draw), 2 (away), written into out (length size); returns which entries are biases. */
+function stackFeatures(components: readonly Forecast[], form: StackForm, o: number, out: Float64Array): void {
+  out.fill(0);
+  const k = components.length;
+  const lp = (i: number, q: number) => Math.log(Math.max(components[i][KEYS[q]], 1e-12));
+  if (form === 'pool') {
+    for (let i = 0; i < k; i++) out[i] = lp(i, o);
+    if (o < 2) out[k + o] = 1;
+  } else if (form === 'pool-per-outcome') {
+    for (let i = 0; i < k; i++) out[3 * i + o] = lp(i, o);
+    if (o < 2) out[3 * k + o] = 1;
+  } else if (o < 2) {
+    const base = o * (3 * k + 1);
+    for (let i = 0; i < k; i++) for (let q = 0; q < 3; q++) out[base + 3 * i + q] = lp(i, q);
+    out[base + 3 * k] = 1;
+  }
+}
+
+/** Which parameters the ridge pulls towards its centre (not the biases), and that centre (the equal-weight log pool). */
+function stackPrior(form: StackForm): { ridge: Float64Array; centre: Float64Array } {
+  const { size } = STACK_FORMS[form];
+  const k = ENSEMBLE_COMPONENTS.length;
+  const ridge = new Float64Array(size).fill(1);
+  const centre = new Float64Array(size);
+  if (form === 'pool') {
+    ridge[k] = ridge[k + 1] = 0;
+    for (let i = 0; i < k; i++) centre[i] = 1 / k;
+  } else if (form === 'pool-per-outcome') {
+    ridge[3 * k] = ridge[3 * k + 1] = 0;
+    centre.fill(1 / k, 0, 3 * k);
+  } else {
+    for (let o = 0; o < 2; o++) {
+      const base = o * (3 * k + 1);
+      ridge[base + 3 * k] = 0;
+      // score_o − score_away = Σ_i (log p_io − log p_ia) / k at the centre
+      for (let i = 0; i < k; i++) {
+        centre[base + 3 * i + o] = 1 / k;
+        centre[base + 3 * i + 2] = -1 / k;
+      }
+    }
+  }
+  return { ridge, centre };
+}
+
+function fitStack(rows: readonly Combined[], form: StackForm, ridgeWeight: number): Float64Array {
+  const { size } = STACK_FORMS[form];
+  const phi = rows.map((c) =>
+    [0, 1, 2].map((o) => {
+      const f = new Float64Array(size);
+      stackFeatures(c.components, form, o, f);
+      return f;
+    }),
+  );
+  const y = rows.map((c) => (c.actual === 'H' ? 0 : c.actual === 'D' ? 1 : 2));
+  const { ridge, centre } = stackPrior(form);
+  const objective = (theta: Float64Array, grad: Float64Array): number => {
+    grad.fill(0);
+    let nll = 0;
+    const s = [0, 0, 0];
+    for (let r = 0; r < phi.length; r++) {
+      for (let o = 0; o < 3; o++) {
+        let v = 0;
+        for (let j = 0; j < size; j++) v += theta[j] * phi[r][o][j];
+        s[o] = v;
+      }
+      const m = Math.max(s[0], s[1], s[2]);
+      const z = Math.exp(s[0] - m) + Math.exp(s[1] - m) + Math.exp(s[2] - m);
+      nll += m + Math.log(z) - s[y[r]];
+      for (let o = 0; o < 3; o++) {
+        const g = Math.exp(s[o] - m) / z - (o === y[r] ? 1 : 0);
+        for (let j = 0; j < size; j++) grad[j] += g * phi[r][o][j];
+      }
+    }
+    let penalty = 0;
+    for (let j = 0; j < size; j++) {
+      grad[j] = grad[j] / phi.length + ridgeWeight * ridge[j] * (theta[j] - centre[j]);
+      penalty += 0.5 * ridgeWeight * ridge[j] * (theta[j] - centre[j]) ** 2;
+    }
+    return nll / phi.length + penalty;
+  };
+  return minimize(objective, centre, { gradientTolerance: 1e-9, maxIterations: 2000 }).x;
+}
+
+function stackCombiner(theta: Float64Array, form: StackForm): Combiner {
+  const f = new Float64Array(theta.length);
+  return (c) => {
+    const s = [0, 1, 2].map((o) => {
+      stackFeatures(c.components, form, o, f);
+      let v = 0;
+      for (let j = 0; j < f.length; j++) v += theta[j] * f[j];
+      return v;
+    });
+    const m = Math.max(...s);
+    const e = s.map((v) => Math.exp(v - m));
+    const z = e[0] + e[1] + e[2];
+    // the goals: those of the linear pool with equal weights (the stack models outcomes only)
+    const goals = combineForecasts(
+      c.components,
+      c.components.map(() => 1 / c.components.length),
+    );
+    return { ...goals, pHome: e[0] / z, pDraw: e[1] / z, pAway: e[2] / z };
+  };
+}
+
 const linearPool =
   (weights: readonly number[] | ((c: Combined) => readonly number[])): Combiner =>
   (c) =>
@@ -360,8 +482,80 @@ for (const g of tuningGroups) perGroup.set(g, fitEnsembleWeights(newRows.tune.fi
     `${fig(current.six)} → ${fig(after.six)}`,
     keep ? 'yes' : 'no',
   ]);
+  if (keep) [ensemble, current] = [logPool(best.w), after];
+}
+
+// a stacked (conditional) logit over the components' log-probabilities instead of the linear pool.
+// The form and its ridge are chosen by leave-one-season-out on the tuning seasons (an in-sample fit
+// would always favour the largest form); then either fitted once on the tuning seasons, or refitted
+// before each season on the walk-forward forecasts of every earlier season (tuning + evaluated).
+{
+  const forms = Object.keys(STACK_FORMS) as StackForm[];
+  const ridges = [1e-4, 1e-3, 1e-2, 3e-2];
+  const seasonsOf = (rows: readonly Combined[]) => [...new Set(rows.map((c) => c.match.season!))].sort();
+  const looCv = (fitted: (train: readonly Combined[]) => Combiner) =>
+    metricsOf(
+      seasonsOf(newRows.tune).flatMap((s) => {
+        const f = fitted(newRows.tune.filter((c) => c.match.season !== s));
+        return newRows.tune.filter((c) => c.match.season === s).map((c) => ({ forecast: f(c), actual: c.actual }));
+      }),
+    );
+  const linearCv = looCv((train) => linearPool(fitEnsembleWeights(train)));
+  const scored = forms.flatMap((form) => ridges.map((ridge) => ({ form, ridge, cv: looCv((train) => stackCombiner(fitStack(train, form, ridge), form)) })));
+  const best = scored.reduce((a, b) => (b.cv.rps < a.cv.rps ? b : a));
+  const candidates = `linear pool (LOSO) ${linearCv.rps.toFixed(5)}; ${scored.map((s) => `${s.form} ridge ${s.ridge}: ${s.cv.rps.toFixed(5)}`).join('; ')}`;
+  // once, on the tuning seasons
+  const fixed = stackCombiner(fitStack(newRows.tune, best.form, best.ridge), best.form);
+  const fixedAfter = scoreAll(newRows, fixed);
+  // before each season, on every earlier season's walk-forward forecasts
+  const perSeason = (fit: (train: readonly Combined[]) => Combiner) => (w: WindowName) => {
+    const rows = newRows[w];
+    const out: { forecast: Forecast; actual: Outcome }[] = [];
+    for (const s of seasonsOf(rows)) {
+      const train = w === 'tune' ? newRows.tune.filter((c) => c.match.season! < s) : [...newRows.tune, ...rows.filter((c) => c.match.season! < s)];
+      const test = rows.filter((c) => c.match.season === s);
+      // the first tuning season has no earlier forecasts: it keeps the combiner of the tuning fit
+      const f = train.length > 0 ? fit(train) : ensemble;
+      for (const c of test) out.push({ forecast: f(c), actual: c.actual });
+    }
+    return metricsOf(out);
+  };
+  const stackRefit = perSeason((train) => stackCombiner(fitStack(train, best.form, best.ridge), best.form));
+  const refitAfter = { tune: stackRefit('tune'), epl: stackRefit('epl'), six: stackRefit('six') };
+  const linearRefit = perSeason((train) => linearPool(fitEnsembleWeights(train)));
+  const linearAfter = { tune: linearRefit('tune'), epl: linearRefit('epl'), six: linearRefit('six') };
+  const keepFixed = best.cv.rps < linearCv.rps && improves(current, fixedAfter);
+  ensembleRows.push(
+    [
+      'stacked logit over log-probabilities, fitted on the tuning seasons',
+      candidates,
+      `${best.form}, ridge ${best.ridge}`,
+      `${fig(current.tune)} → ${fig(fixedAfter.tune)}`,
+      `${fig(current.epl)} → ${fig(fixedAfter.epl)}`,
+      `${fig(current.six)} → ${fig(fixedAfter.six)}`,
+      keepFixed ? 'yes' : 'no',
+    ],
+    [
+      'the same, refitted before each season on all earlier forecasts',
+      '',
+      `${best.form}, ridge ${best.ridge}`,
+      `${fig(current.tune)} → ${fig(refitAfter.tune)}`,
+      `${fig(current.epl)} → ${fig(refitAfter.epl)}`,
+      `${fig(current.six)} → ${fig(refitAfter.six)}`,
+      'no (not shippable as fixed weights)',
+    ],
+    [
+      'linear-pool weights refitted before each season on all earlier forecasts',
+      '',
+      '',
+      `${fig(current.tune)} → ${fig(linearAfter.tune)}`,
+      `${fig(current.epl)} → ${fig(linearAfter.epl)}`,
+      `${fig(current.six)} → ${fig(linearAfter.six)}`,
+      'no (not shippable as fixed weights)',
+    ],
+  );
   // the last lever: what follows (the decision rule) needs the combiner only
-  if (keep) ensemble = logPool(best.w);
+  if (keepFixed) ensemble = fixed;
 }
 table(LEVER_HEADER, ensembleRows);
 
