@@ -66,6 +66,8 @@ export interface MatchRecord {
   status: string;
   homeGoals: number | null;
   awayGoals: number | null;
+  homeGoalsHalfTime?: number | null;
+  awayGoalsHalfTime?: number | null;
 }
 
 /** Training rows from parsed matches: finished with a known score only (awarded walk-overs excluded). */
@@ -81,7 +83,19 @@ export function toTrainingMatches(records: readonly MatchRecord[]): TrainingMatc
       away: r.away,
       homeGoals: r.homeGoals,
       awayGoals: r.awayGoals,
+      ...halfTime(r),
     });
   }
   return out.sort(compareMatches);
+}
+
+/**
+ * The half-time score when it is known and consistent with the full-time one (never more goals at half
+ * time). The data leaves it out of exactly the goalless draws, whose half-time score can only be 0-0.
+ */
+function halfTime(r: MatchRecord): Pick<TrainingMatch, 'homeGoalsHalfTime' | 'awayGoalsHalfTime'> {
+  if (r.homeGoals === 0 && r.awayGoals === 0) return { homeGoalsHalfTime: 0, awayGoalsHalfTime: 0 };
+  const [h, a] = [r.homeGoalsHalfTime, r.awayGoalsHalfTime];
+  if (h === null || h === undefined || a === null || a === undefined || h > r.homeGoals! || a > r.awayGoals!) return {};
+  return { homeGoalsHalfTime: h, awayGoalsHalfTime: a };
 }

@@ -16,6 +16,9 @@ export interface TrainingMatch {
   away: string;
   homeGoals: number;
   awayGoals: number;
+  /** Half-time score, when the data has it (the Dixon–Coles halfTimeWeight uses it; absent: full time only). */
+  homeGoalsHalfTime?: number;
+  awayGoalsHalfTime?: number;
   /**
    * Season, e.g. `2019-20`. Optional: when absent it is derived from the date (July cut-off),
    * which misplaces the July 2020 COVID restart matches, so pass it when you have it.
