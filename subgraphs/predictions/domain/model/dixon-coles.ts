@@ -45,6 +45,23 @@ export const DIXON_COLES_DEFAULTS: Record<string, number> = {
   homeShiftDecay: 0,
   /** Ridge on that re-estimate, in matches played today. */
   homeShiftRidge: 50,
+  /**
+   * Extra weight of the first half: each match with a half-time score adds its first-half goals as a
+   * Poisson observation with mean (the group's first-half share of goals) × the full-time mean, this
+   * many times its weight. 0: full time only; negative values weigh the second half up instead.
+   */
+  halfTimeWeight: 0,
+  /**
+   * Game state: the second-half goals of a match one side led by two or more at half time count this much
+   * less (0: as much as any goal; 1: not at all). Needs the half-time score.
+   */
+  decidedSecondHalfDiscount: 0,
+  /** Ridge (in matches played today) on each team's own home advantage, shrunk towards the level's; 0: one home advantage for all. */
+  teamHomeRidge: 0,
+  /** Goals above this per side count as this many in the fit (a blow-out says little more); 0: no cap. */
+  goalCap: 0,
+  /** Weight of matches below the group's top tier (the Championship next to the Premier League), relative to 1. */
+  lowerTierWeight: 1,
 };
 
 /** Goal level, home advantage and low-score correction of one competition (or of the whole group). */
@@ -60,7 +77,8 @@ export interface DixonColesLevel {
 export interface DixonColesGroup extends DixonColesLevel {
   /** [attack, defence] of a team without history. */
   prior: [number, number];
-  teams: Record<string, [number, number]>;
+  /** [attack, defence], or [attack, defence, own home advantage] (teamHomeRidge). */
+  teams: Record<string, [number, number] | [number, number, number]>;
   /** Per competition (perCompetition). */
   competitions?: Record<string, DixonColesLevel>;
 }
@@ -104,10 +122,17 @@ class GroupData {
   readonly away: Int32Array;
   readonly homeGoals: Float64Array;
   readonly awayGoals: Float64Array;
+  /** First-half goals; NaN where the half-time score is unknown. */
+  readonly homeGoalsHalfTime: Float64Array;
+  readonly awayGoalsHalfTime: Float64Array;
+  /** The group's share of home / away goals scored in the first half (weighted, matches with a half-time score). */
+  readonly halfTimeShare: [number, number];
   readonly weight: Float64Array;
   readonly totalWeight: number;
   readonly meanGoals: number;
   readonly isNewcomer: boolean[];
+  /** Whether each team has its own home advantage (teamHomeRidge > 0). */
+  readonly teamHome: boolean;
   /** Established teams of the lowest tier in the latest season: the prior is the mean of the weakest. */
   readonly priorCandidates: number[];
 
@@ -120,6 +145,8 @@ class GroupData {
     const index = new Map(this.teams.map((t, i) => [t, i]));
     const groupStart = dayNumber(matches[0].date);
     this.isNewcomer = this.teams.map((t) => firstDay.get(t)! - groupStart > hyper.newcomerGapDays);
+    this.teamHome = hyper.teamHomeRidge > 0;
+    const cap = hyper.goalCap > 0 ? hyper.goalCap : Infinity;
 
     const n = matches.length;
     const competitions = [...new Set(matches.map((m) => m.competition))].sort((a, b) => tierOf(a) - tierOf(b) || (a < b ? -1 : 1));
@@ -132,19 +159,33 @@ class GroupData {
     this.homeGoals = new Float64Array(n);
     this.awayGoals = new Float64Array(n);
     this.weight = new Float64Array(n);
+    this.homeGoalsHalfTime = new Float64Array(n);
+    this.awayGoalsHalfTime = new Float64Array(n);
     let totalWeight = 0;
     let goals = 0;
+    const halves = [0, 0, 0, 0];
     matches.forEach((m, k) => {
       this.level[k] = levelIndex.get(m.competition) ?? 0;
       this.day[k] = asOfDay - dayNumber(m.date);
       this.home[k] = index.get(m.home)!;
       this.away[k] = index.get(m.away)!;
-      this.homeGoals[k] = m.homeGoals;
-      this.awayGoals[k] = m.awayGoals;
-      this.weight[k] = exp(-hyper.xi * (asOfDay - dayNumber(m.date)));
+      this.homeGoals[k] = Math.min(m.homeGoals, cap);
+      this.awayGoals[k] = Math.min(m.awayGoals, cap);
+      this.weight[k] = exp(-hyper.xi * (asOfDay - dayNumber(m.date))) * (tierOf(m.competition) > tierOf(competitions[0]) ? hyper.lowerTierWeight : 1);
       totalWeight += this.weight[k];
-      goals += this.weight[k] * (m.homeGoals + m.awayGoals);
+      goals += this.weight[k] * (this.homeGoals[k] + this.awayGoals[k]);
+      const known = m.homeGoalsHalfTime !== undefined && m.awayGoalsHalfTime !== undefined;
+      this.homeGoalsHalfTime[k] = known ? Math.min(m.homeGoalsHalfTime!, cap) : NaN;
+      this.awayGoalsHalfTime[k] = known ? Math.min(m.awayGoalsHalfTime!, cap) : NaN;
+      if (known) {
+        halves[0] += this.weight[k] * this.homeGoalsHalfTime[k];
+        halves[1] += this.weight[k] * this.homeGoals[k];
+        halves[2] += this.weight[k] * this.awayGoalsHalfTime[k];
+        halves[3] += this.weight[k] * this.awayGoals[k];
+      }
     });
+    // about 0.44 of the goals come before half time; a plain 0.45 when the data has no half-time scores
+    this.halfTimeShare = [halves[1] > 0 ? halves[0] / halves[1] : 0.45, halves[3] > 0 ? halves[2] / halves[3] : 0.45];
     this.totalWeight = totalWeight;
     this.meanGoals = goals / (2 * totalWeight);
 
@@ -162,7 +203,8 @@ class GroupData {
   }
 }
 
-// parameter layout: [μ × L, home × L, attack × T, defence × T] for L levels (competitions) and T teams
+// parameter layout: [μ × L, home × L, attack × T, defence × T (, own home advantage × T)] for L levels
+// (competitions) and T teams
 const MAX_PRIOR_PASSES = 8;
 const PRIOR_TOLERANCE = 1e-3;
 
@@ -170,11 +212,13 @@ const PRIOR_TOLERANCE = 1e-3;
 function layout(data: GroupData) {
   const L = data.levels.length;
   const ATT = 2 * L;
-  return { L, HOME: L, ATT, DEF: ATT + data.teams.length, size: ATT + 2 * data.teams.length };
+  const T = data.teams.length;
+  // without own home advantages TH points at a parameter that does not exist: read through `teamHome` only
+  return { L, HOME: L, ATT, DEF: ATT + T, TH: ATT + 2 * T, size: ATT + (data.teamHome ? 3 : 2) * T };
 }
 
 function fitGroup(hyper: Record<string, number>, data: GroupData, warm?: DixonColesGroup): DixonColesGroup {
-  const { L, HOME, ATT, DEF, size } = layout(data);
+  const { L, HOME, ATT, DEF, TH, size } = layout(data);
   let prior: [number, number] = warm ? warm.prior : [0, 0];
   let x: Float64Array = new Float64Array(size);
   data.levels.forEach((c, l) => {
@@ -186,6 +230,7 @@ function fitGroup(hyper: Record<string, number>, data: GroupData, warm?: DixonCo
     const start = warm?.teams[t] ?? (data.isNewcomer[i] ? prior : [0, 0]);
     x[ATT + i] = start[0];
     x[DEF + i] = start[1];
+    if (data.teamHome) x[TH + i] = warm?.teams[t]?.[2] ?? 0;
   });
 
   // The prior depends on the fit (the weakest teams) and the fit on the prior (the newcomers'
@@ -199,9 +244,9 @@ function fitGroup(hyper: Record<string, number>, data: GroupData, warm?: DixonCo
     if (moved < PRIOR_TOLERANCE) break;
   }
 
-  const strengths: Record<string, [number, number]> = {};
+  const strengths: DixonColesGroup['teams'] = {};
   data.teams.forEach((t, i) => {
-    strengths[t] = [x[ATT + i], x[DEF + i]];
+    strengths[t] = data.teamHome ? [x[ATT + i], x[DEF + i], x[TH + i]] : [x[ATT + i], x[DEF + i]];
   });
   const levels = data.levels.map((_, l): DixonColesLevel => {
     const level: DixonColesLevel = { mu: x[l], home: x[HOME + l], rho: fitRho(hyper, data, x, l) };
@@ -215,13 +260,32 @@ function fitGroup(hyper: Record<string, number>, data: GroupData, warm?: DixonCo
 
 /** Maximum of the weighted Poisson log-likelihood minus the ridge, by L-BFGS with the analytic gradient. */
 function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prior: [number, number], x0: Float64Array): Float64Array {
-  const { home, away, homeGoals, awayGoals, weight, totalWeight, level } = data;
-  const { HOME, ATT, DEF } = layout(data);
+  const { home, away, homeGoals, awayGoals, weight, totalWeight, level, homeGoalsHalfTime, awayGoalsHalfTime } = data;
+  const { HOME, ATT, DEF, TH } = layout(data);
+  const teamHome = data.teamHome;
+  // the first half as an extra observation: its weight per match (0 without a half-time score)
+  const alpha = hyper.halfTimeWeight;
+  const [shareH, shareA] = data.halfTimeShare;
+  const logShareH = log(shareH);
+  const logShareA = log(shareA);
+  const halfWeight = new Float64Array(home.length);
+  if (alpha !== 0) for (let k = 0; k < home.length; k++) halfWeight[k] = Number.isNaN(homeGoalsHalfTime[k]) ? 0 : alpha * weight[k];
+  // the second half of a match decided at half time, as a negative observation: mean (1 − share)·λ
+  const delta = hyper.decidedSecondHalfDiscount;
+  const secondWeight = new Float64Array(home.length);
+  if (delta !== 0) {
+    for (let k = 0; k < home.length; k++) {
+      if (abs(homeGoalsHalfTime[k] - awayGoalsHalfTime[k]) >= 2) secondWeight[k] = -delta * weight[k]; // false for NaN
+    }
+  }
+  const logSecondH = log(1 - shareH);
+  const logSecondA = log(1 - shareA);
   const centre = new Float64Array(x0.length);
   const ridge = new Float64Array(x0.length);
   data.teams.forEach((_, i) => {
     ridge[ATT + i] = ridge[DEF + i] = data.isNewcomer[i] ? hyper.newcomerRidge : hyper.ridge;
     if (data.isNewcomer[i]) [centre[ATT + i], centre[DEF + i]] = prior;
+    if (teamHome) ridge[TH + i] = hyper.teamHomeRidge;
   });
   const established = data.teams.map((_, i) => i).filter((i) => !data.isNewcomer[i]);
   // stiffness of the gauge constraint below: as firm as the data pins the goal level μ
@@ -234,20 +298,36 @@ function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prio
       const h = home[k];
       const a = away[k];
       const l = level[k];
-      const logH = x[l] + x[HOME + l] + x[ATT + h] + x[DEF + a];
+      const logH = x[l] + x[HOME + l] + x[ATT + h] + x[DEF + a] + (teamHome ? x[TH + h] : 0);
       const logA = x[l] + x[ATT + a] + x[DEF + h];
       const lh = exp(logH);
       const la = exp(logA);
       ll += weight[k] * (homeGoals[k] * logH - lh + awayGoals[k] * logA - la);
       // ∂ll/∂log λ = w·(goals − λ): scattered onto every parameter in that linear predictor
-      const rh = weight[k] * (homeGoals[k] - lh);
-      const ra = weight[k] * (awayGoals[k] - la);
+      let rh = weight[k] * (homeGoals[k] - lh);
+      let ra = weight[k] * (awayGoals[k] - la);
+      const hw = halfWeight[k];
+      if (hw !== 0) {
+        // the first half: mean share·λ, the same linear predictor plus a constant
+        ll += hw * (homeGoalsHalfTime[k] * (logH + logShareH) - shareH * lh + awayGoalsHalfTime[k] * (logA + logShareA) - shareA * la);
+        rh += hw * (homeGoalsHalfTime[k] - shareH * lh);
+        ra += hw * (awayGoalsHalfTime[k] - shareA * la);
+      }
+      const sw = secondWeight[k];
+      if (sw !== 0) {
+        const g2h = homeGoals[k] - homeGoalsHalfTime[k];
+        const g2a = awayGoals[k] - awayGoalsHalfTime[k];
+        ll += sw * (g2h * (logH + logSecondH) - (1 - shareH) * lh + g2a * (logA + logSecondA) - (1 - shareA) * la);
+        rh += sw * (g2h - (1 - shareH) * lh);
+        ra += sw * (g2a - (1 - shareA) * la);
+      }
       grad[l] -= rh + ra;
       grad[HOME + l] -= rh;
       grad[ATT + h] -= rh;
       grad[DEF + a] -= rh;
       grad[ATT + a] -= ra;
       grad[DEF + h] -= ra;
+      if (teamHome) grad[TH + h] -= rh;
     }
     let penalty = 0;
     for (let i = ATT; i < x.length; i++) {
@@ -257,7 +337,7 @@ function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prio
     }
     // Gauge: adding c to every attack and −c to μ changes no forecast. Pin it by centring the
     // established teams on zero, or each change of the prior would drag the whole scale along.
-    for (const offset of [ATT, DEF]) {
+    for (const offset of teamHome ? [ATT, DEF, TH] : [ATT, DEF]) {
       let mean = 0;
       for (const i of established) mean += x[offset + i] / established.length;
       penalty += 0.5 * gauge * mean * mean;
@@ -274,14 +354,17 @@ function maximiseLikelihood(hyper: Record<string, number>, data: GroupData, prio
     const h = home[k];
     const a = away[k];
     const l = level[k];
-    const lh = weight[k] * exp(x0[l] + x0[HOME + l] + x0[ATT + h] + x0[DEF + a]);
-    const la = weight[k] * exp(x0[l] + x0[ATT + a] + x0[DEF + h]);
+    const lh =
+      (weight[k] + halfWeight[k] * shareH + secondWeight[k] * (1 - shareH)) *
+      exp(x0[l] + x0[HOME + l] + x0[ATT + h] + x0[DEF + a] + (teamHome ? x0[TH + h] : 0));
+    const la = (weight[k] + halfWeight[k] * shareA + secondWeight[k] * (1 - shareA)) * exp(x0[l] + x0[ATT + a] + x0[DEF + h]);
     diag[l] += lh + la;
     diag[HOME + l] += lh;
     diag[ATT + h] += lh;
     diag[DEF + a] += lh;
     diag[ATT + a] += la;
     diag[DEF + h] += la;
+    if (teamHome) diag[TH + h] += lh;
   }
   const inverseDiagonal = diag.map((d, i) => totalWeight / (d + ridge[i] + 1e-9));
   return minimize(objective, x0, { gradientTolerance: 1e-7, maxIterations: 1000, inverseDiagonal }).x;
@@ -297,11 +380,11 @@ function weakestMean(data: GroupData, x: Float64Array, size: number): [number, n
 
 /** The fitted goal means of match k. */
 function means(data: GroupData, x: Float64Array, k: number): [number, number] {
-  const { HOME, ATT, DEF } = layout(data);
+  const { HOME, ATT, DEF, TH } = layout(data);
   const h = data.home[k];
   const a = data.away[k];
   const l = data.level[k];
-  return [exp(x[l] + x[HOME + l] + x[ATT + h] + x[DEF + a]), exp(x[l] + x[ATT + a] + x[DEF + h])];
+  return [exp(x[l] + x[HOME + l] + x[ATT + h] + x[DEF + a] + (data.teamHome ? x[TH + h] : 0)), exp(x[l] + x[ATT + a] + x[DEF + h])];
 }
 
 /** ρ of one level by a 1-D profile with the Poisson means held fixed: only the four low scores depend on it. */
@@ -353,9 +436,9 @@ function tau(h: number, a: number, lh: number, la: number, rho: number): number 
 export function forecastDixonColes(state: DixonColesState, hyper: Record<string, number>, fixture: Fixture): Forecast {
   const g = groupParams(state, fixture);
   const level = g.competitions?.[fixture.competition] ?? g;
-  const [attH, defH] = strengths(state, fixture.home, g);
+  const [attH, defH, ownHome = 0] = strengths(state, fixture.home, g);
   const [attA, defA] = strengths(state, fixture.away, g);
-  const lh = exp(level.mu + level.home + (level.homeShift ?? 0) + attH + defA);
+  const lh = exp(level.mu + level.home + (level.homeShift ?? 0) + ownHome + attH + defA);
   const la = exp(level.mu + attA + defH);
   return { ...outcomeProbabilities(lh, la, level.rho, hyper.maxGoals), expHomeGoals: lh, expAwayGoals: la, expGoalDiff: lh - la };
 }
@@ -377,7 +460,7 @@ function groupOfTeam(state: DixonColesState, team: string): DixonColesGroup | un
 }
 
 /** A team's [attack, defence] from whichever group knows it, else the fixture group's prior. */
-function strengths(state: DixonColesState, team: string, fixtureGroup: DixonColesGroup): [number, number] {
+function strengths(state: DixonColesState, team: string, fixtureGroup: DixonColesGroup): readonly number[] {
   return fixtureGroup.teams[team] ?? groupOfTeam(state, team)?.teams[team] ?? fixtureGroup.prior;
 }
 

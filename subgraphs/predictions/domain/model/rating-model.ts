@@ -19,8 +19,8 @@ export interface RatingRules {
   initial(hyper: Record<string, number>): number[];
   /** The ordered-logit covariate; larger favours the home side. */
   covariate(home: readonly number[], away: readonly number[], hyper: Record<string, number>): number;
-  /** Updates both ratings in place after a result. */
-  update(home: number[], away: number[], homeGoals: number, awayGoals: number, hyper: Record<string, number>): void;
+  /** Updates both ratings in place after a result (`halfTime`: the half-time score, when known). */
+  update(home: number[], away: number[], homeGoals: number, awayGoals: number, hyper: Record<string, number>, halfTime?: readonly [number, number]): void;
   /** Width of the covariate bins in which past outcomes are counted. */
   binWidth: number;
 }
@@ -171,7 +171,8 @@ function processMatch(rules: RatingRules, hyper: Record<string, number>, state: 
       (out.recent![key] ??= [0, 0, 0])[result] += Math.exp(hyper.homeShiftDecay * (day - out.recentDay!));
     }
   }
-  rules.update(home, away, m.homeGoals, m.awayGoals, hyper);
+  const halfTime = m.homeGoalsHalfTime !== undefined && m.awayGoalsHalfTime !== undefined ? ([m.homeGoalsHalfTime, m.awayGoalsHalfTime] as const) : undefined;
+  rules.update(home, away, m.homeGoals, m.awayGoals, hyper, halfTime);
   // a late result of an earlier season (live updates) says nothing about where the teams play now
   if (season === pool.season) {
     state.lastCompetition[m.home] = m.competition;
