@@ -92,6 +92,18 @@ describe('live ratings: results that arrive after the fit', () => {
     expect(live.trainedThrough).toBe(trained.trainedThrough);
   });
 
+  it('a version stored before a setting was added takes in results and refits as one with that setting at its default', () => {
+    const trained = fitModel({ kind: 'ensemble' }, before, { asOf: cutOff });
+    // the settings this version could not know about: gone from its stored hyper-parameters
+    const added = ['halfTimeWeight', 'decidedSecondHalfDiscount', 'teamHomeRidge', 'goalCap', 'lowerTierWeight', 'halfTimeBlend', 'errorPower'];
+    const stored: FittedModel = JSON.parse(JSON.stringify(trained));
+    for (const c of (stored.state as EnsembleState).components) for (const k of added) delete c.hyper[k];
+    const [live, current] = [applyResults(stored, after), applyResults(trained, after)];
+    expect(forecast(live, next)).toEqual(forecast(current, next));
+    const [refitted, reference] = [refitStrengths(live, league, '2023-08-01'), refitStrengths(current, league, '2023-08-01')];
+    expect(forecast(refitted, next).pHome).toBeCloseTo(forecast(reference, next).pHome, 6);
+  });
+
   it.each(MODEL_KINDS)('%s: no results, no change', (kind) => {
     const trained = fitModel({ kind }, before, { asOf: cutOff });
     expect(applyResults(trained, [])).toBe(trained);

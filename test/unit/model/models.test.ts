@@ -167,3 +167,43 @@ describe('dixon-coles specifics', () => {
     expect(strength('Climber')).toBeGreaterThan(strength('Low2'));
   });
 });
+
+describe('options measured and left off (bench/model-levers.ts)', () => {
+  // half-time scores: each goal falls in the first half with probability 0.45
+  const random = rng(11);
+  const firstHalf = (goals: number) => Array.from({ length: goals }, () => random()).filter((u) => u < 0.45).length;
+  const withHalfTime = league.map((m) => ({ ...m, homeGoalsHalfTime: firstHalf(m.homeGoals), awayGoalsHalfTime: firstHalf(m.awayGoals) }));
+  const byDefault = (kind: ModelKind) => fitModel({ kind }, league, { asOf: AFTER });
+
+  it('Dixon–Coles: the half-time options change nothing without half-time scores', () => {
+    const m = fitModel({ kind: 'dixon-coles', hyper: { halfTimeWeight: 0.5, decidedSecondHalfDiscount: 0.5 } }, league, { asOf: AFTER });
+    for (const [h, a] of pairs()) expect(forecast(m, fixture(h, a))).toEqual(forecast(byDefault('dixon-coles'), fixture(h, a)));
+  });
+
+  it.each([
+    ['dixon-coles', { halfTimeWeight: 0.5 }],
+    ['dixon-coles', { decidedSecondHalfDiscount: 0.5 }],
+    ['dixon-coles', { teamHomeRidge: 30 }],
+    ['dixon-coles', { goalCap: 6 }],
+    ['dixon-coles', { lowerTierWeight: 0.5 }],
+    ['pi-ratings', { halfTimeBlend: 0.3 }],
+    ['pi-ratings', { errorPower: 0.5 }],
+    ['pi-ratings', { errorPower: -0.5 }],
+  ] as const)('%s with %p: valid forecasts, close to the default on a league without such effects', (kind, hyper) => {
+    const m = fitModel({ kind, hyper }, withHalfTime, { asOf: AFTER });
+    const reference = byDefault(kind);
+    for (const [h, a] of pairs()) {
+      const [f, g] = [forecast(m, fixture(h, a)), forecast(reference, fixture(h, a))];
+      expect(f.pHome + f.pDraw + f.pAway).toBeCloseTo(1, 12);
+      expect(Math.abs(f.pHome - g.pHome)).toBeLessThan(0.08);
+      const gap = STRENGTHS[h as keyof typeof STRENGTHS] - STRENGTHS[a as keyof typeof STRENGTHS];
+      if (Math.abs(gap) >= 1.2) expect(Math.sign(f.pHome - f.pAway)).toBe(Math.sign(gap));
+    }
+  });
+
+  it('Dixon–Coles with its own home advantage per team: stored with the strengths, used for home games only', () => {
+    const m = fitModel({ kind: 'dixon-coles', hyper: { teamHomeRidge: 30 } }, withHalfTime, { asOf: AFTER });
+    const g = (m.state as DixonColesState).groups.xx;
+    for (const t of teams) expect(g.teams[t]).toHaveLength(3);
+  });
+});

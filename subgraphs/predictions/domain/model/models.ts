@@ -39,8 +39,10 @@ export function fitModel(spec: ModelSpec, matches: readonly TrainingMatch[], opt
   const hyper = resolveHyper(spec);
   const before = matchesBefore(matches, opts.asOf);
   if (before.length === 0) throw new Error(`no matches before ${opts.asOf} to fit on`);
-  // a warm start from other settings could only mislead (the rating models resume from it)
-  const warm = opts.warmStart && opts.warmStart.kind === spec.kind && sameHyper(opts.warmStart.hyper, hyper) ? opts.warmStart : undefined;
+  // a warm start from other settings could only mislead (the rating models resume from it); a setting
+  // added since the warm start was fitted counts at its default (it was fitted as the default is: off)
+  const warm =
+    opts.warmStart && opts.warmStart.kind === spec.kind && sameHyper({ ...DEFAULTS[spec.kind], ...opts.warmStart.hyper }, hyper) ? opts.warmStart : undefined;
 
   if (spec.kind === 'ensemble') {
     const previous = (warm?.state as EnsembleState | undefined)?.components ?? [];
