@@ -103,9 +103,32 @@ const LEVER_HEADER = ['lever', 'candidates (chosen on tuning)', 'chosen', 'tunin
 
 /** The settings before issue 15, pinned so that the baseline does not move with the defaults. */
 const BASELINE: Record<Component, Hyper> = {
-  'dixon-coles': { xi: 0.0018, priorPoolSize: 3, newcomerRidge: 5, perCompetition: 0, homeShiftDecay: 0 },
-  elo: { k: 20, homeAdvantage: 60, marginPower: 0, entryPoolSize: 3, logitPerCompetition: 0, homeShiftDecay: 0, seasonRegression: 0 },
-  'pi-ratings': { lambda: 0.035, gamma: 0.7, entryPoolSize: 3, logitPerCompetition: 0, homeShiftDecay: 0, seasonRegression: 0 },
+  'dixon-coles': {
+    xi: 0.0018,
+    priorPoolSize: 3,
+    newcomerRidge: 5,
+    perCompetition: 0,
+    homeShiftDecay: 0,
+    halfTimeWeight: 0,
+    decidedSecondHalfDiscount: 0,
+    ridge: 1,
+    teamHomeRidge: 0,
+    goalCap: 0,
+    lowerTierWeight: 1,
+  },
+  elo: { k: 20, homeAdvantage: 60, marginPower: 0, entryPoolSize: 3, logitPerCompetition: 0, homeShiftDecay: 0, seasonRegression: 0, outcomeDecay: 0.0005 },
+  'pi-ratings': {
+    lambda: 0.035,
+    gamma: 0.7,
+    entryPoolSize: 3,
+    logitPerCompetition: 0,
+    homeShiftDecay: 0,
+    seasonRegression: 0,
+    outcomeDecay: 0.0005,
+    c: 3,
+    halfTimeBlend: 0,
+    errorPower: 0,
+  },
 };
 const BASELINE_WEIGHTS = [0.61, 0.27, 0.12];
 
@@ -113,6 +136,12 @@ interface Lever {
   name: string;
   candidates: Hyper[];
 }
+
+/** Time weight of past matches in the ordered logit (per day). */
+const OUTCOME_DECAY: Lever = {
+  name: 'time decay of the ordered logit (per day)',
+  candidates: [{ outcomeDecay: 0.0005 }, { outcomeDecay: 0 }, { outcomeDecay: 0.001 }, { outcomeDecay: 0.002 }],
+};
 
 /** Candidate settings of each lever, per component; the first candidate is always "as before". */
 const LEVERS: Record<Component, Lever[]> = {
@@ -134,6 +163,33 @@ const LEVERS: Record<Component, Lever[]> = {
         { homeShiftDecay: 0.02, homeShiftRidge: 30 },
       ],
     },
+    {
+      name: 'first half as an extra observation (half-time score), weight',
+      candidates: [
+        { halfTimeWeight: 0 },
+        { halfTimeWeight: -0.5 },
+        { halfTimeWeight: 0.25 },
+        { halfTimeWeight: 0.5 },
+        { halfTimeWeight: 1 },
+        { halfTimeWeight: 2 },
+      ],
+    },
+    {
+      name: 'game state: discount on second-half goals after a two-goal half-time lead',
+      candidates: [
+        { decidedSecondHalfDiscount: 0 },
+        { decidedSecondHalfDiscount: 0.25 },
+        { decidedSecondHalfDiscount: 0.5 },
+        { decidedSecondHalfDiscount: 0.75 },
+      ],
+    },
+    { name: 'ridge on team strengths (matches)', candidates: [{ ridge: 1 }, { ridge: 0.3 }, { ridge: 3 }, { ridge: 6 }] },
+    {
+      name: "each team's own home advantage, ridge (matches)",
+      candidates: [{ teamHomeRidge: 0 }, { teamHomeRidge: 10 }, { teamHomeRidge: 30 }, { teamHomeRidge: 100 }],
+    },
+    { name: 'goals per side capped at', candidates: [{ goalCap: 0 }, { goalCap: 4 }, { goalCap: 5 }, { goalCap: 6 }] },
+    { name: 'weight of the lower tier (Championship)', candidates: [{ lowerTierWeight: 1 }, { lowerTierWeight: 0.5 }, { lowerTierWeight: 0.75 }] },
   ],
   elo: [
     { name: 'ordered logit per league', candidates: [{ logitPerCompetition: 0 }, { logitPerCompetition: 1 }] },
@@ -158,6 +214,7 @@ const LEVERS: Record<Component, Lever[]> = {
       ],
     },
     { name: 'regression to the mean between seasons', candidates: [{ seasonRegression: 0 }, { seasonRegression: 0.1 }, { seasonRegression: 0.2 }] },
+    OUTCOME_DECAY,
   ],
   'pi-ratings': [
     { name: 'ordered logit per league', candidates: [{ logitPerCompetition: 0 }, { logitPerCompetition: 1 }] },
@@ -188,6 +245,16 @@ const LEVERS: Record<Component, Lever[]> = {
       ],
     },
     { name: 'regression to the mean between seasons', candidates: [{ seasonRegression: 0 }, { seasonRegression: 0.1 }, { seasonRegression: 0.2 }] },
+    OUTCOME_DECAY,
+    {
+      name: 'margin-aware step: shape p of the step in the goal-difference error',
+      candidates: [{ errorPower: 0 }, { errorPower: -0.5 }, { errorPower: 0.25 }, { errorPower: 0.5 }],
+    },
+    {
+      name: 'observed goal difference partly from the first half (half-time score), share β',
+      candidates: [{ halfTimeBlend: 0 }, { halfTimeBlend: 0.15 }, { halfTimeBlend: 0.3 }, { halfTimeBlend: 0.5 }],
+    },
+    { name: 'rating → goal-difference scale c (b = 10)', candidates: [{ c: 3 }, { c: 2.5 }, { c: 3.5 }, { c: 4 }] },
   ],
 };
 
@@ -240,6 +307,8 @@ interface Combined {
   match: TrainingMatch;
   components: Forecast[];
   actual: Outcome;
+  /** The fourth component's forecast, when one is kept. */
+  extra?: Forecast;
 }
 const combined = (hypers: Record<Component, Hyper>, w: WindowName): Combined[] => {
   const lists = ENSEMBLE_COMPONENTS.map((k) => rowsOf(k, hypers[k], w));
@@ -555,7 +624,54 @@ for (const g of tuningGroups) perGroup.set(g, fitEnsembleWeights(newRows.tune.fi
     ],
   );
   // the last lever: what follows (the decision rule) needs the combiner only
-  if (keepFixed) ensemble = fixed;
+  if (keepFixed) [ensemble, current] = [fixed, fixedAfter];
+
+  // a fourth component: one of the models again with a different memory, the weights of all four
+  // fitted on the tuning seasons (chosen by leave-one-season-out against the three components alone)
+  const extras: { name: string; kind: Component; hyper: Hyper }[] = [
+    { name: 'Dixon–Coles ξ = 0.006', kind: 'dixon-coles', hyper: { ...chosen['dixon-coles'], xi: 0.006 } },
+    { name: 'Dixon–Coles ξ = 0.012', kind: 'dixon-coles', hyper: { ...chosen['dixon-coles'], xi: 0.012 } },
+    { name: 'Dixon–Coles ξ = 0.0012', kind: 'dixon-coles', hyper: { ...chosen['dixon-coles'], xi: 0.0012 } },
+    { name: 'pi-ratings λ = 0.09', kind: 'pi-ratings', hyper: { ...chosen['pi-ratings'], lambda: 0.09 } },
+    { name: 'Elo K = 40', kind: 'elo', hyper: { ...chosen.elo, k: 40 } },
+  ];
+  const withExtra = (e: (typeof extras)[number], w: WindowName): Combined[] => {
+    const extra = rowsOf(e.kind, e.hyper, w);
+    return newRows[w].map((c, i) => ({ ...c, components: [...c.components, extra[i].forecast] }));
+  };
+  const extraCv = extras.map((e) => {
+    const tune = withExtra(e, 'tune');
+    const cv = metricsOf(
+      seasonsOf(tune).flatMap((s) => {
+        const f = linearPool(fitEnsembleWeights(tune.filter((c) => c.match.season !== s)));
+        return tune.filter((c) => c.match.season === s).map((c) => ({ forecast: f(c), actual: c.actual }));
+      }),
+    );
+    return { e, cv };
+  });
+  const bestExtra = extraCv.reduce((a, b) => (b.cv.rps < a.cv.rps ? b : a));
+  const extraWeights = fitEnsembleWeights(withExtra(bestExtra.e, 'tune'));
+  const extraPool = linearPool(extraWeights);
+  const extraAfter = {
+    tune: scoreWith(withExtra(bestExtra.e, 'tune'), extraPool),
+    epl: scoreWith(withExtra(bestExtra.e, 'epl'), extraPool),
+    six: scoreWith(withExtra(bestExtra.e, 'six'), extraPool),
+  };
+  const keepExtra = bestExtra.cv.rps < linearCv.rps && improves(current, extraAfter);
+  ensembleRows.push([
+    'a fourth component: a model again with another memory',
+    `three components (LOSO) ${linearCv.rps.toFixed(5)}; ${extraCv.map((x) => `+ ${x.e.name}: ${x.cv.rps.toFixed(5)}`).join('; ')}`,
+    `${bestExtra.e.name}, weights ${extraWeights.map((w) => w.toFixed(3)).join('/')}`,
+    `${fig(current.tune)} → ${fig(extraAfter.tune)}`,
+    `${fig(current.epl)} → ${fig(extraAfter.epl)}`,
+    `${fig(current.six)} → ${fig(extraAfter.six)}`,
+    keepExtra ? 'yes' : 'no',
+  ]);
+  // the last lever: what follows (the decision rule) needs the combiner only
+  if (keepExtra) {
+    for (const w of ['tune', 'epl', 'six'] as const) withExtra(bestExtra.e, w).forEach((c, i) => (newRows[w][i].extra = c.components[3]));
+    ensemble = (c) => extraPool({ ...c, components: [...c.components, c.extra!] });
+  }
 }
 table(LEVER_HEADER, ensembleRows);
 
