@@ -95,7 +95,18 @@ describe('live ratings: results that arrive after the fit', () => {
   it('a version stored before a setting was added takes in results and refits as one with that setting at its default', () => {
     const trained = fitModel({ kind: 'ensemble' }, before, { asOf: cutOff });
     // the settings this version could not know about: gone from its stored hyper-parameters
-    const added = ['halfTimeWeight', 'decidedSecondHalfDiscount', 'teamHomeRidge', 'goalCap', 'lowerTierWeight', 'halfTimeBlend', 'errorPower'];
+    const added = [
+      'halfTimeWeight',
+      'decidedSecondHalfDiscount',
+      'teamHomeRidge',
+      'goalCap',
+      'lowerTierWeight',
+      'pastSeasonWeight',
+      'halfTimeBlend',
+      'errorPower',
+      'earlyBoost',
+      'earlyMatches',
+    ];
     const stored: FittedModel = JSON.parse(JSON.stringify(trained));
     for (const c of (stored.state as EnsembleState).components) for (const k of added) delete c.hyper[k];
     const [live, current] = [applyResults(stored, after), applyResults(trained, after)];

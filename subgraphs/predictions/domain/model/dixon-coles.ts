@@ -62,6 +62,8 @@ export const DIXON_COLES_DEFAULTS: Record<string, number> = {
   goalCap: 0,
   /** Weight of matches below the group's top tier (the Championship next to the Premier League), relative to 1. */
   lowerTierWeight: 1,
+  /** Extra weight factor per season boundary between a match and the fit (squads change over the summer); 1: none. */
+  pastSeasonWeight: 1,
 };
 
 /** Goal level, home advantage and low-score correction of one competition (or of the whole group). */
@@ -147,6 +149,8 @@ class GroupData {
     this.isNewcomer = this.teams.map((t) => firstDay.get(t)! - groupStart > hyper.newcomerGapDays);
     this.teamHome = hyper.teamHomeRidge > 0;
     const cap = hyper.goalCap > 0 ? hyper.goalCap : Infinity;
+    // the season the fit is for (July cut-off, as for fixtures without a season)
+    const asOfSeasonStart = Number(seasonOf({ date: new Date(asOfDay * 86_400_000).toISOString().slice(0, 10) }).slice(0, 4));
 
     const n = matches.length;
     const competitions = [...new Set(matches.map((m) => m.competition))].sort((a, b) => tierOf(a) - tierOf(b) || (a < b ? -1 : 1));
@@ -171,7 +175,10 @@ class GroupData {
       this.away[k] = index.get(m.away)!;
       this.homeGoals[k] = Math.min(m.homeGoals, cap);
       this.awayGoals[k] = Math.min(m.awayGoals, cap);
-      this.weight[k] = exp(-hyper.xi * (asOfDay - dayNumber(m.date))) * (tierOf(m.competition) > tierOf(competitions[0]) ? hyper.lowerTierWeight : 1);
+      this.weight[k] =
+        exp(-hyper.xi * (asOfDay - dayNumber(m.date))) *
+        (tierOf(m.competition) > tierOf(competitions[0]) ? hyper.lowerTierWeight : 1) *
+        (hyper.pastSeasonWeight === 1 ? 1 : hyper.pastSeasonWeight ** (asOfSeasonStart - Number(seasonOf(m).slice(0, 4))));
       totalWeight += this.weight[k];
       goals += this.weight[k] * (this.homeGoals[k] + this.awayGoals[k]);
       const known = m.homeGoalsHalfTime !== undefined && m.awayGoalsHalfTime !== undefined;

@@ -20,11 +20,11 @@ export const ELO_RULES: RatingRules = {
   initial: (hyper) => [hyper.initialRating],
   // in units of 400 points, the Elo logistic scale, so the logit slope is of order one
   covariate: (home, away, hyper) => (home[0] + hyper.homeAdvantage - away[0]) / 400,
-  update(home, away, homeGoals, awayGoals, hyper) {
+  update(home, away, homeGoals, awayGoals, hyper, _halfTime, rate = 1) {
     const expected = 1 / (1 + 10 ** (-(home[0] + hyper.homeAdvantage - away[0]) / 400));
     const actual = homeGoals > awayGoals ? 1 : homeGoals === awayGoals ? 0.5 : 0;
     const margin = Math.abs(homeGoals - awayGoals);
-    const delta = hyper.k * (hyper.marginPower > 0 ? (1 + margin) ** hyper.marginPower : marginMultiplier(margin)) * (actual - expected);
+    const delta = rate * hyper.k * (hyper.marginPower > 0 ? (1 + margin) ** hyper.marginPower : marginMultiplier(margin)) * (actual - expected);
     home[0] += delta;
     away[0] -= delta;
   },

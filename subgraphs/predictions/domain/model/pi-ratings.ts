@@ -40,7 +40,7 @@ const AWAY = 1;
 export const PI_RULES: RatingRules = {
   initial: () => [0, 0],
   covariate: (home, away, hyper) => expectedGoalDiff(home[HOME], hyper) - expectedGoalDiff(away[AWAY], hyper),
-  update(home, away, homeGoals, awayGoals, hyper, halfTime) {
+  update(home, away, homeGoals, awayGoals, hyper, halfTime, rate = 1) {
     const predicted = expectedGoalDiff(home[HOME], hyper) - expectedGoalDiff(away[AWAY], hyper);
     // (a version stored before these settings existed has no value for them: it means off)
     const beta = halfTime ? (hyper.halfTimeBlend ?? 0) : 0;
@@ -50,8 +50,8 @@ export const PI_RULES: RatingRules = {
     const p = hyper.errorPower ?? 0;
     const size = p === 0 ? Math.log10(1 + error) : ((1 + error) ** p - 1) / (p * Math.LN10);
     const psi = hyper.c * size * (observed > predicted ? 1 : -1);
-    const homeStep = psi * hyper.lambda;
-    const awayStep = -psi * hyper.lambda;
+    const homeStep = rate * psi * hyper.lambda;
+    const awayStep = -rate * psi * hyper.lambda;
     home[HOME] += homeStep;
     home[AWAY] += homeStep * hyper.gamma;
     away[AWAY] += awayStep;

@@ -19,8 +19,19 @@ export interface RatingRules {
   initial(hyper: Record<string, number>): number[];
   /** The ordered-logit covariate; larger favours the home side. */
   covariate(home: readonly number[], away: readonly number[], hyper: Record<string, number>): number;
-  /** Updates both ratings in place after a result (`halfTime`: the half-time score, when known). */
-  update(home: number[], away: number[], homeGoals: number, awayGoals: number, hyper: Record<string, number>, halfTime?: readonly [number, number]): void;
+  /**
+   * Updates both ratings in place after a result (`halfTime`: the half-time score, when known; `rate`: a
+   * factor on the learning rate).
+   */
+  update(
+    home: number[],
+    away: number[],
+    homeGoals: number,
+    awayGoals: number,
+    hyper: Record<string, number>,
+    halfTime?: readonly [number, number],
+    rate?: number,
+  ): void;
   /** Width of the covariate bins in which past outcomes are counted. */
   binWidth: number;
 }
@@ -40,6 +51,9 @@ export const RATING_MODEL_DEFAULTS: Record<string, number> = {
   homeShiftRidge: 50,
   /** Share of the distance to the pool's mean rating that every team gives up when a season starts. */
   seasonRegression: 0,
+  /** The learning rate is (1 + earlyBoost)× while a side has played fewer than earlyMatches of the season (squads changed); 0: off. */
+  earlyBoost: 0,
+  earlyMatches: 6,
 };
 
 interface Pool {
@@ -49,8 +63,8 @@ interface Pool {
   /** Entry ratings for teams joining in `season`, from the previous season's final ratings. */
   entryLow: number[] | null;
   entryHigh: number[] | null;
-  /** Each team's current rating and the last season it played here. */
-  teams: Record<string, { rating: number[]; season: string }>;
+  /** Each team's current rating, the last season it played here and its matches in that season (absent: many). */
+  teams: Record<string, { rating: number[]; season: string; played?: number }>;
 }
 
 /** Time-weighted outcome counts per covariate bin: [home, draw, away, Σ goal difference]. */
@@ -152,8 +166,9 @@ function processMatch(rules: RatingRules, hyper: Record<string, number>, state: 
     pool.season = season;
     pool.seasonsSeen++;
   }
-  const home = joinIfNeeded(rules, hyper, state, pool, m.competition, m.home, season);
-  const away = joinIfNeeded(rules, hyper, state, pool, m.competition, m.away, season);
+  const homeEntry = joinIfNeeded(rules, hyper, state, pool, m.competition, m.home, season);
+  const awayEntry = joinIfNeeded(rules, hyper, state, pool, m.competition, m.away, season);
+  const [home, away] = [homeEntry.rating, awayEntry.rating];
 
   if (pool.seasonsSeen > hyper.burnInSeasons) {
     const out = (state.outcome[outcomeKey(m.competition, hyper)] ??= { bins: {}, weight: 0, goals: 0, logit: UNTRAINED_LOGIT, goalDiffSlope: 0, meanGoals: 0 });
@@ -172,7 +187,13 @@ function processMatch(rules: RatingRules, hyper: Record<string, number>, state: 
     }
   }
   const halfTime = m.homeGoalsHalfTime !== undefined && m.awayGoalsHalfTime !== undefined ? ([m.homeGoalsHalfTime, m.awayGoalsHalfTime] as const) : undefined;
-  rules.update(home, away, m.homeGoals, m.awayGoals, hyper, halfTime);
+  let rate = 1;
+  if (hyper.earlyBoost > 0) {
+    const early = (e: { played?: number }) => ((e.played ?? Infinity) < hyper.earlyMatches ? 1 : 0);
+    rate = 1 + (hyper.earlyBoost * (early(homeEntry) + early(awayEntry))) / 2;
+  }
+  rules.update(home, away, m.homeGoals, m.awayGoals, hyper, halfTime, rate);
+  for (const e of [homeEntry, awayEntry]) if (e.played !== undefined && e.season === season) e.played++;
   // a late result of an earlier season (live updates) says nothing about where the teams play now
   if (season === pool.season) {
     state.lastCompetition[m.home] = m.competition;
@@ -213,16 +234,20 @@ function joinIfNeeded(
   competition: string,
   team: string,
   season: string,
-): number[] {
+): Pool['teams'][string] {
   const current = pool.teams[team];
   // (a season earlier than the team's own only comes with a late result, applied live)
   if (current && (current.season >= season || current.season === pool.previousSeason)) {
-    if (season > current.season) current.season = season;
-    return current.rating;
+    if (season > current.season) {
+      current.season = season;
+      if (hyper.earlyBoost > 0) current.played = 0;
+    }
+    return current;
   }
   const rating = [...(entryFor(pool, competition, state.lastCompetition[team]) ?? rules.initial(hyper))];
-  pool.teams[team] = { rating, season };
-  return rating;
+  const entry = hyper.earlyBoost > 0 ? { rating, season, played: 0 } : { rating, season };
+  pool.teams[team] = entry;
+  return entry;
 }
 
 /** Coming down from a higher tier of the same country: like last season's best; otherwise like its worst. */
