@@ -115,8 +115,19 @@ const BASELINE: Record<Component, Hyper> = {
     teamHomeRidge: 0,
     goalCap: 0,
     lowerTierWeight: 1,
+    pastSeasonWeight: 1,
   },
-  elo: { k: 20, homeAdvantage: 60, marginPower: 0, entryPoolSize: 3, logitPerCompetition: 0, homeShiftDecay: 0, seasonRegression: 0, outcomeDecay: 0.0005 },
+  elo: {
+    k: 20,
+    homeAdvantage: 60,
+    marginPower: 0,
+    entryPoolSize: 3,
+    logitPerCompetition: 0,
+    homeShiftDecay: 0,
+    seasonRegression: 0,
+    outcomeDecay: 0.0005,
+    earlyBoost: 0,
+  },
   'pi-ratings': {
     lambda: 0.035,
     gamma: 0.7,
@@ -128,6 +139,7 @@ const BASELINE: Record<Component, Hyper> = {
     c: 3,
     halfTimeBlend: 0,
     errorPower: 0,
+    earlyBoost: 0,
   },
 };
 const BASELINE_WEIGHTS = [0.61, 0.27, 0.12];
@@ -141,6 +153,17 @@ interface Lever {
 const OUTCOME_DECAY: Lever = {
   name: 'time decay of the ordered logit (per day)',
   candidates: [{ outcomeDecay: 0.0005 }, { outcomeDecay: 0 }, { outcomeDecay: 0.001 }, { outcomeDecay: 0.002 }],
+};
+
+const EARLY_BOOST: Lever = {
+  name: 'learning rate ×(1 + b) over the first N matches of a season',
+  candidates: [
+    { earlyBoost: 0 },
+    { earlyBoost: 0.5, earlyMatches: 6 },
+    { earlyBoost: 1, earlyMatches: 6 },
+    { earlyBoost: 0.5, earlyMatches: 10 },
+    { earlyBoost: 1, earlyMatches: 3 },
+  ],
 };
 
 /** Candidate settings of each lever, per component; the first candidate is always "as before". */
@@ -183,6 +206,10 @@ const LEVERS: Record<Component, Lever[]> = {
         { decidedSecondHalfDiscount: 0.75 },
       ],
     },
+    {
+      name: 'weight factor per season boundary (summer changes)',
+      candidates: [{ pastSeasonWeight: 1 }, { pastSeasonWeight: 0.9 }, { pastSeasonWeight: 0.8 }, { pastSeasonWeight: 0.65 }],
+    },
     { name: 'ridge on team strengths (matches)', candidates: [{ ridge: 1 }, { ridge: 0.3 }, { ridge: 3 }, { ridge: 6 }] },
     {
       name: "each team's own home advantage, ridge (matches)",
@@ -215,6 +242,7 @@ const LEVERS: Record<Component, Lever[]> = {
     },
     { name: 'regression to the mean between seasons', candidates: [{ seasonRegression: 0 }, { seasonRegression: 0.1 }, { seasonRegression: 0.2 }] },
     OUTCOME_DECAY,
+    EARLY_BOOST,
   ],
   'pi-ratings': [
     { name: 'ordered logit per league', candidates: [{ logitPerCompetition: 0 }, { logitPerCompetition: 1 }] },
@@ -246,6 +274,7 @@ const LEVERS: Record<Component, Lever[]> = {
     },
     { name: 'regression to the mean between seasons', candidates: [{ seasonRegression: 0 }, { seasonRegression: 0.1 }, { seasonRegression: 0.2 }] },
     OUTCOME_DECAY,
+    EARLY_BOOST,
     {
       name: 'margin-aware step: shape p of the step in the goal-difference error',
       candidates: [{ errorPower: 0 }, { errorPower: -0.5 }, { errorPower: 0.25 }, { errorPower: 0.5 }],
@@ -488,6 +517,51 @@ for (const g of tuningGroups) perGroup.set(g, fitEnsembleWeights(newRows.tune.fi
     'stacking weights per league (country group)',
     '',
     [...perGroup].map(([g, w]) => `${g} ${w.map((x) => x.toFixed(2)).join('/')}`).join('; '),
+    `${fig(current.tune)} → ${fig(after.tune)}`,
+    `${fig(current.epl)} → ${fig(after.epl)}`,
+    `${fig(current.six)} → ${fig(after.six)}`,
+    keep ? 'yes' : 'no',
+  ]);
+  if (keep) [ensemble, current] = [f, after];
+}
+
+// stacking weights by the phase of the season: early on, last season's strengths are stale (squads changed)
+{
+  const seasonStart = new Map<string, number>();
+  for (const m of all) {
+    const key = `${m.competition} ${m.season}`;
+    seasonStart.set(key, Math.min(seasonStart.get(key) ?? Infinity, dayNumber(m.date)));
+  }
+  const early = (c: Combined, days: number) => dayNumber(c.match.date) - seasonStart.get(`${c.match.competition} ${c.match.season}`)! < days;
+  const fitPhases = (rows: readonly Combined[], days: number): Combiner => {
+    const [e, l] = [rows.filter((c) => early(c, days)), rows.filter((c) => !early(c, days))];
+    const [we, wl] = [fitEnsembleWeights(e), fitEnsembleWeights(l)];
+    return linearPool((c) => (early(c, days) ? we : wl));
+  };
+  // leave-one-season-out on the tuning seasons, against the global weights scored the same way
+  const seasons = [...new Set(newRows.tune.map((c) => c.match.season!))].sort();
+  const loso = (fit: (rows: readonly Combined[]) => Combiner) =>
+    metricsOf(
+      seasons.flatMap((s) => {
+        const f = fit(newRows.tune.filter((c) => c.match.season !== s));
+        return newRows.tune.filter((c) => c.match.season === s).map((c) => ({ forecast: f(c), actual: c.actual }));
+      }),
+    );
+  const plain = loso((rows) => linearPool(fitEnsembleWeights(rows)));
+  const scored = [30, 45, 60, 90].map((days) => ({ days, cv: loso((rows) => fitPhases(rows, days)) }));
+  const best = scored.reduce((a, b) => (b.cv.rps < a.cv.rps ? b : a));
+  const f = fitPhases(newRows.tune, best.days);
+  const after = scoreAll(newRows, f);
+  const keep = best.cv.rps < plain.rps && improves(current, after);
+  const [e, l] = [newRows.tune.filter((c) => early(c, best.days)), newRows.tune.filter((c) => !early(c, best.days))].map((rows) =>
+    fitEnsembleWeights(rows)
+      .map((w) => w.toFixed(2))
+      .join('/'),
+  );
+  ensembleRows.push([
+    'stacking weights by phase of the season (first D days, rest)',
+    `one set (LOSO) ${plain.rps.toFixed(5)}; ${scored.map((x) => `D = ${x.days}: ${x.cv.rps.toFixed(5)}`).join('; ')}`,
+    `D = ${best.days}: ${e}, then ${l}`,
     `${fig(current.tune)} → ${fig(after.tune)}`,
     `${fig(current.epl)} → ${fig(after.epl)}`,
     `${fig(current.six)} → ${fig(after.six)}`,
