@@ -14,7 +14,7 @@ import { InProcessDataSource, type SubgraphDataSource } from '../gateway/datasou
 import { inProcessExecutor } from '../rest-adapter/core/executor';
 import { createSurfaceApp } from '../rest-adapter/core/surface';
 import { surfaceEntries, type SurfaceName } from '../rest-adapter/surfaces';
-import { CREDENTIALS, SUBGRAPHS, composeUrl, type SubgraphServices } from './subgraphs';
+import { CREDENTIALS, SUBGRAPHS, composeUrl, responseCacheOf, type SubgraphServices } from './subgraphs';
 
 export interface App {
   gateway: Gateway;
@@ -57,6 +57,7 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
   // the subgraphs share the process's one LISTEN connection to their database
   const listener = new NotificationListener(opts.databaseUrl, logger);
   let gateway: Gateway | undefined;
+  let stopListening: (() => Promise<void>) | undefined;
   const stop = async () => {
     // every step runs even when one before it fails (a half-started app stops its job queue and pools too)
     const failures: unknown[] = [];
@@ -77,6 +78,7 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
         await r.def.stop?.(r.services);
       });
     }
+    await step('response cache', () => stopListening?.());
     await step('notification listener', () => listener.close());
     await step('gateway', () => gateway?.stop());
     await step('job queue', () => jobs?.stop());
@@ -116,6 +118,7 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
       bodyLimit: config.GATEWAY_BODY_LIMIT,
       readiness,
       trustProxy: config.TRUST_PROXY,
+      responseCache: responseCacheOf(config),
     });
     const gw = gateway;
     for (const c of supergraphClients)
@@ -125,6 +128,8 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
       const notes = await r.def.start?.(r.services, r.deps);
       if (notes && notes.generatedCredentials) Object.assign(generatedCredentials, notes.generatedCredentials);
     }
+    // after the subgraphs' own listeners: on one announcement, their in-memory copies go first
+    stopListening = gateway.listenForChanges(listener);
     const executor = inProcessExecutor(gateway);
     const port = (p: number) => (opts.randomPorts ? 0 : p);
     const gatewayServer = await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT));

@@ -1,3 +1,6 @@
+import type { SubgraphCachePolicy } from '../lib/cache-policy';
+import type { Config } from '../lib/config';
+import type { GatewayOptions } from '../gateway';
 import type { CredentialKind } from '../lib/credentials';
 import type { ServicesOf } from '../lib/subgraph';
 import { accessSubgraph } from '../subgraphs/access';
@@ -41,5 +44,16 @@ export type SubgraphServices = { [D in (typeof SUBGRAPHS)[number] as D['name']]:
 /** Every credential kind, in the order the gateway tries them on a shared source. */
 export const CREDENTIALS: readonly CredentialKind[] = SUBGRAPHS.flatMap((def) => def.credentials ?? []);
 
+/** What the gateway's response cache may keep, by subgraph, with the schema whose changes evict it. */
+export const CACHE_POLICIES: Record<string, SubgraphCachePolicy> = Object.fromEntries(
+  SUBGRAPHS.flatMap((def) => (def.cache ? [[def.name, { ...def.cache, schema: def.store.schema }]] : [])),
+);
+
 /** Default URLs in the docker-compose network (one service per subgraph). */
 export const composeUrl = (name: string) => `http://${name}:4000/graphql`;
+
+/** The response cache's settings (RESPONSE_CACHE…), with every subgraph's policy; undefined when it is off. */
+export function responseCacheOf(config: Config): GatewayOptions['responseCache'] {
+  if (!config.RESPONSE_CACHE) return undefined;
+  return { policies: CACHE_POLICIES, maxEntries: config.RESPONSE_CACHE_MAX_ENTRIES, ttlSeconds: config.RESPONSE_CACHE_TTL_SECONDS };
+}

@@ -25,6 +25,10 @@ import { useIntrospectionGuard } from './plugins/use-introspection-guard';
 import { useQueryLimits, type QueryLimits } from './plugins/use-query-limits';
 import { useServiceUnavailable } from './plugins/use-service-unavailable';
 import { useExecutableOperation } from './plugins/use-executable-operation';
+import { DATA_CHANGED, type SubgraphCachePolicy } from '../lib/cache-policy';
+import type { NotificationListener } from '../lib/database';
+import { ResponseCache } from './response-cache';
+import { SupergraphExecutor } from './supergraph-executor';
 
 export type GatewayLimits = QueryLimits & DocumentLimits;
 
@@ -69,6 +73,11 @@ export interface GatewayOptions {
    * where subgraphs read the supergraph with their own signed service principal.
    */
   servicePublicKeys?: Record<string, KeyObject>;
+  /**
+   * The response cache (gateway/response-cache.ts) and what each subgraph lets it keep; it serves
+   * nothing until `listenForChanges` hears the data change announcements. None: nothing is cached.
+   */
+  responseCache?: { policies: Record<string, SubgraphCachePolicy>; maxEntries: number; ttlSeconds: number };
 }
 
 export interface ExecutedOperation {
@@ -91,6 +100,13 @@ export interface Gateway {
    * subgraph reading the supergraph, as its already-verified service `principal`.
    */
   execute(request: GraphQLRequest, credentials: RequestCredentials, requestId: string, principal?: Principal): Promise<ExecutedOperation>;
+  /** The response cache, when there is one. */
+  cache?: ResponseCache;
+  /**
+   * Evicts cached answers on the data change announcements (NOTIFY DATA_CHANGED) heard by `listener`;
+   * the cache serves while they arrive. Returns what stops it.
+   */
+  listenForChanges(listener: NotificationListener): () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -115,10 +131,16 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     },
     logger: opts.logger,
   });
+  const cache = opts.responseCache && new ResponseCache({ maxEntries: opts.responseCache.maxEntries, ttlMs: opts.responseCache.ttlSeconds * 1000 });
+  const executor = new SupergraphExecutor(gateway, {
+    supergraphSdl: opts.supergraphSdl,
+    dataSources: opts.dataSources,
+    cache: cache && { store: cache, policies: opts.responseCache!.policies },
+  });
   const server = new ApolloServer<GatewayContext>({
     // shutdown is ours (drain, then stop), not Apollo's own signal handler
     stopOnTerminationSignals: false,
-    gateway,
+    gateway: executor,
     introspection: true,
     includeStacktraceInErrorResponses: false,
     logger: opts.logger,
@@ -243,6 +265,15 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       });
       const body = response.body.kind === 'single' ? response.body.singleResult : response.body.initialResult;
       return { status: response.http.status ?? 200, headers: response.http.headers, body: body };
+    },
+    cache,
+    listenForChanges(listener) {
+      if (!cache) return async () => undefined;
+      return listener.listen(
+        DATA_CHANGED,
+        (schema) => cache.invalidate(schema),
+        (listening) => cache.setListening(listening),
+      );
     },
     stop: () => server.stop(),
   };

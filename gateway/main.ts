@@ -10,7 +10,8 @@ import { READINESS_PATH, serviceCheck } from '../lib/probes';
 import { parseServicePrivateKey, parseServicePublicKey } from '../lib/service-keys';
 import { createGateway, gatewayLimits } from '.';
 import { SignedRemoteDataSource } from './datasources';
-import { CREDENTIALS } from '../bin/subgraphs';
+import { CREDENTIALS, responseCacheOf } from '../bin/subgraphs';
+import { NotificationListener } from '../lib/database';
 
 /**
  * The subgraphs a supergraph names, with the URL composition recorded for each
@@ -80,12 +81,17 @@ async function main() {
     readiness: Object.fromEntries(subgraphs.map((s) => [s.name, serviceCheck(new URL(READINESS_PATH, s.url).toString())])),
     trustProxy: config.TRUST_PROXY,
     servicePublicKeys: servicePublicKeys(config, subgraphs),
+    // the cache hears the data changes on the database: without DATABASE_URL this gateway keeps none
+    responseCache: config.DATABASE_URL ? responseCacheOf(config) : undefined,
   });
+  const listener = config.DATABASE_URL && gateway.cache ? new NotificationListener(config.DATABASE_URL, logger) : undefined;
+  if (listener) gateway.listenForChanges(listener);
   const server = await listen(gateway.app, config.HOST, config.GATEWAY_PORT);
   const internal = await listen(gateway.internalApp!, config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT);
   onShutdown(
     async () => {
       await Promise.all([server.close(), internal.close()]);
+      await listener?.close();
       await gateway.stop();
     },
     (msg, err) => (err ? logger.error({ err }, msg) : logger.info(msg)),

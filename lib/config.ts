@@ -119,6 +119,12 @@ const schema = z.object({
   PREDICTION_MODEL: z.string().default('ensemble'),
   /** Seasons per league predicted walk-forward after each retrain (they feed the statistics). */
   BACKTEST_SEASONS: z.coerce.number().int().min(1).max(15).default(5),
+  /** The gateway's response cache of answers that are the same whoever asks (gateway/response-cache.ts). */
+  RESPONSE_CACHE: flag(true),
+  /** Answers it holds at most (least recently used go first). */
+  RESPONSE_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(2000),
+  /** How long an answer is kept at most: a backstop, as every change to the data evicts its answers at once. */
+  RESPONSE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
   MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(12),
   MAX_QUERY_COST: z.coerce.number().int().min(10).default(5000),
   /** Root fields of one operation (aliases and fragments counted). */

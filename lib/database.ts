@@ -147,6 +147,8 @@ const RECONNECT_MS = 1000;
  */
 export class NotificationListener {
   private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  /** Per channel: who wants to know whether its notifications arrive (see `listen`). */
+  private readonly watchers = new Map<string, Set<(listening: boolean) => void>>();
   private client: pg.Client | undefined;
   private connecting = false;
   private retry: NodeJS.Timeout | undefined;
@@ -159,21 +161,38 @@ export class NotificationListener {
     private readonly logger: Logger,
   ) {}
 
-  /** Runs `handler` for each NOTIFY on `channel`. Returns a function that stops it. */
-  listen(channel: string, handler: (payload: string) => void): () => Promise<void> {
+  /**
+   * Runs `handler` for each NOTIFY on `channel`. Returns a function that stops it. `listening`, when
+   * given, learns whether the channel's notifications arrive: true once the channel is LISTENed to (at
+   * first and after every reconnection), false when the connection is lost (what is notified from
+   * then until the next true is missed). A cache evicted by the channel depends on it.
+   */
+  listen(channel: string, handler: (payload: string) => void, listening?: (listening: boolean) => void): () => Promise<void> {
     if (this.closed) throw new Error('The notification listener is closed.');
     let handlers = this.handlers.get(channel);
     const added = !handlers;
     if (!handlers) this.handlers.set(channel, (handlers = new Set()));
     handlers.add(handler);
-    if (this.client && added) void this.command(this.client, `LISTEN ${quoteIdent(channel)}`);
+    let watchers = this.watchers.get(channel);
+    if (listening) {
+      if (!watchers) this.watchers.set(channel, (watchers = new Set()));
+      watchers.add(listening);
+    }
+    if (this.client && added) void this.command(this.client, `LISTEN ${quoteIdent(channel)}`).then((ok) => ok && this.tell(channel, true));
+    else if (this.client && listening) void this.commands.then(() => this.client && listening(true));
     else if (!this.client && !this.connecting && !this.retry) void this.connect();
     return async () => {
       handlers.delete(handler);
+      if (listening) watchers?.delete(listening);
       if (handlers.size > 0 || this.handlers.get(channel) !== handlers) return;
       this.handlers.delete(channel);
+      this.watchers.delete(channel);
       if (this.client) await this.command(this.client, `UNLISTEN ${quoteIdent(channel)}`);
     };
+  }
+
+  private tell(channel: string, listening: boolean) {
+    for (const watcher of this.watchers.get(channel) ?? []) watcher(listening);
   }
 
   async close(): Promise<void> {
@@ -197,6 +216,7 @@ export class NotificationListener {
       if (this.client !== c) return;
       this.logger.warn({ err }, 'notification connection lost; reconnecting');
       this.client = undefined;
+      for (const channel of this.watchers.keys()) this.tell(channel, false);
       c.end().catch(() => undefined);
       this.reconnect();
     };
@@ -207,7 +227,9 @@ export class NotificationListener {
       if (this.closed) return void (await c.end().catch(() => undefined));
       this.client = c;
       // a channel added from here on sends its own LISTEN (listen() sees the client)
-      await this.command(c, [...this.handlers.keys()].map((channel) => `LISTEN ${quoteIdent(channel)}`).join('; '), true);
+      const channels = [...this.handlers.keys()];
+      await this.command(c, channels.map((channel) => `LISTEN ${quoteIdent(channel)}`).join('; '), true);
+      if (this.client === c) for (const channel of channels) this.tell(channel, true);
     } catch (err) {
       this.logger.warn({ err, channels: [...this.handlers.keys()] }, 'could not listen; retrying');
       if (this.client === c) this.client = undefined;
@@ -226,13 +248,17 @@ export class NotificationListener {
    * Runs LISTEN/UNLISTEN statements on the connection after those before them. A failure is logged
    * (rethrown with `rethrow`); a lost connection's error event reconnects, which LISTENs again.
    */
-  private command(client: pg.Client, sql: string, rethrow = false): Promise<unknown> {
+  private command(client: pg.Client, sql: string, rethrow = false): Promise<boolean> {
     const run = this.commands.then(() => client.query(sql));
     this.commands = run.catch(() => undefined);
-    return run.catch((err: unknown) => {
-      if (rethrow) throw err;
-      this.logger.warn({ err, sql }, 'could not change the channels listened to');
-    });
+    return run.then(
+      () => true,
+      (err: unknown) => {
+        if (rethrow) throw err;
+        this.logger.warn({ err, sql }, 'could not change the channels listened to');
+        return false;
+      },
+    );
   }
 }
 

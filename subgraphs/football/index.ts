@@ -5,11 +5,13 @@ import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch 
 import { footballCommands } from './cli';
 import { createFootballServices, type FootballServices } from './services';
 import { footballStore } from './store';
+import { footballCache } from './cache';
 
 /** Competitions, seasons, teams and matches: the real data the prediction product stands on. */
 export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
   name: 'football',
   store: footballStore,
+  cache: footballCache,
   commands: footballCommands,
   createServices: createFootballServices,
   buildSchema: (services) =>

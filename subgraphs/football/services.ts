@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { SubgraphDeps } from '../../lib/subgraph';
 import { projectRoot } from '../../lib/paths';
+import { announceDataChange } from '../../lib/cache-policy';
 import { FootballCatalogue } from './domain/catalogue';
 import type { RawSeasonFile } from './domain/dataset';
 import { FootballLoader, type ImportReport } from './domain/loader';
@@ -28,6 +29,8 @@ export function createFootballServices({ store, logger }: SubgraphDeps): Footbal
   const dataChanged = async () => {
     matches.invalidate();
     await catalogue.refresh();
+    // answers cached from the old catalogue between the tables' announcement and now go too
+    await announceDataChange(store).catch((err: unknown) => logger.warn({ err }, 'could not announce the reloaded catalogue'));
   };
   return {
     catalogue,

@@ -5,11 +5,14 @@ import { MatchPredictionResolver, PredictionResolver } from './schema/resolvers'
 import { createPredictionServices, type PredictionServices } from './services';
 import { predictionsStore } from './store';
 import { MODEL_CHANGED } from './store/prediction-store';
+import { predictionsCache } from './cache';
+import { announceDataChange } from '../../lib/cache-policy';
 
 /** Model versions, predictions (backtest and upcoming), statistics and retraining. */
 export const predictionsSubgraph = defineSubgraph<PredictionServices, 'predictions'>({
   name: 'predictions',
   store: predictionsStore,
+  cache: predictionsCache,
   createServices: createPredictionServices,
   buildSchema: (services) =>
     buildFederatedSchema({
@@ -18,7 +21,7 @@ export const predictionsSubgraph = defineSubgraph<PredictionServices, 'predictio
       services,
       referenceResolvers: { Match: { __resolveReference: (ref: { id: number }) => ({ id: ref.id }) } },
     }),
-  async start(services, { notifications, logger }) {
+  async start(services, { notifications, logger, store }) {
     // runs whose process died are failed at once (with a reason); then this process takes jobs
     await services.training.startWorker();
     await services.live.startWorker();
@@ -32,8 +35,12 @@ export const predictionsSubgraph = defineSubgraph<PredictionServices, 'predictio
     }
     void services.statistics.recordMissingCalibration().catch((err) => logger.error({ err }, 'recording calibration failed'));
     notifications.on(MATCHES_CHANGED, resultsChanged);
-    // another replica activated a version or changed its ratings: drop the cached model
-    notifications.on(MODEL_CHANGED, () => services.active.invalidate());
+    // another replica activated a version or changed its ratings: drop the cached model, then evict
+    // the answers made from it since the tables announced the change (lib/cache-policy.ts)
+    notifications.on(MODEL_CHANGED, () => {
+      services.active.invalidate();
+      announceDataChange(store).catch((err: unknown) => logger.warn({ err }, 'could not announce the change of the active model'));
+    });
   },
   async stop(services) {
     await services.training.stopWorker();

@@ -8,7 +8,8 @@ import { SubgraphCallRecorder } from '../support/subgraph-calls';
  */
 const recorder = new SubgraphCallRecorder();
 let t: TestApp;
-beforeAll(async () => (t = await startTestApp({}, { decorateDataSource: recorder.decorate })));
+// the plans themselves are under test: each request executes (the response cache would answer the second)
+beforeAll(async () => (t = await startTestApp({ RESPONSE_CACHE: 'off' }, { decorateDataSource: recorder.decorate })));
 afterAll(() => t?.stop());
 
 const gql = (requestId: string, query: string, variables: Record<string, unknown> = {}) =>

@@ -15,8 +15,22 @@ export interface KeyForAuth {
   revokedAt: Date | null;
 }
 
+export type Metered = { revoked: true } | { revoked: false; count: number | undefined };
+
+/** Requests of one key waiting for the metering statement before them (see ApiKeyStore.meter). */
+interface MeterBatch {
+  waiting: { resolve(m: Metered): void; reject(err: unknown): void; now: Date }[];
+  running: boolean;
+}
+
+/** Requests counted by one metering statement at most. */
+const MAX_METER_BATCH = 500;
+
 /** SQL for the access schema. The authentication path uses the pg pool with prepared statements. */
 export class ApiKeyStore {
+  /** By key, day and limit: the requests waiting to be metered together. */
+  private readonly meters = new Map<string, MeterBatch>();
+
   constructor(private readonly store: Store) {}
 
   private get repo() {
@@ -34,27 +48,45 @@ export class ApiKeyStore {
   }
 
   /**
-   * Counts one request against today's quota, atomically: the row is only incremented while it is
-   * under `limit`, so N concurrent requests can never push it past the limit. The same statement
-   * checks that the key is not revoked (a cached key row may be stale: a revocation counts at once,
-   * in every process, whatever became of its NOTIFY). Also records the key's last use (at most
-   * every 30 s). `revoked`, or the new count (undefined when the quota is used up).
+   * Counts one request against today's quota, exactly under any concurrency: of the requests of one
+   * key, only as many as the limit leaves are counted, under the count row's lock, and each learns
+   * its own count. While a key's metering statement runs, the key's next requests wait and then go
+   * together in one statement (group commit): under load a key costs one round trip per batch, not
+   * per request; alone, a request goes at once. The same statement checks that the key is not
+   * revoked (a cached key row may be stale: a revocation counts at once, in every process, whatever
+   * became of its NOTIFY) and records the key's last use (at most every 30 s). `revoked`, or the new
+   * count (undefined when the quota is used up).
    */
-  async meter(keyId: string, day: string, limit: number, now: Date): Promise<{ revoked: true } | { revoked: false; count: number | undefined }> {
-    const { rows } = await this.store.pool.query<{ active: number; count: number | null }>({
-      name: 'access.meter',
-      text: `WITH k AS (SELECT id, last_used_at FROM access.api_key WHERE id = $1 AND revoked_at IS NULL),
-             touch AS (
-               UPDATE access.api_key a SET last_used_at = $4 FROM k
-                WHERE a.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < $4::timestamptz - interval '30 seconds')),
-             m AS (
-               INSERT INTO access.daily_usage AS u (key_id, day, count) SELECT id, $2, 1 FROM k
-               ON CONFLICT (key_id, day) DO UPDATE SET count = u.count + 1 WHERE u.count < $3
-               RETURNING count)
-             SELECT (SELECT count(*) FROM k)::int AS active, (SELECT count FROM m) AS count`,
-      values: [keyId, day, limit, now],
-    });
-    return rows[0].active === 0 ? { revoked: true } : { revoked: false, count: rows[0].count ?? undefined };
+  meter(keyId: string, day: string, limit: number, now: Date): Promise<Metered> {
+    const id = `${keyId} ${day} ${limit}`;
+    let batch = this.meters.get(id);
+    if (!batch) this.meters.set(id, (batch = { waiting: [], running: false }));
+    const queued = batch;
+    const result = new Promise<Metered>((resolve, reject) => queued.waiting.push({ resolve, reject, now }));
+    if (!queued.running) void this.runMeters(id, queued, { keyId, day, limit });
+    return result;
+  }
+
+  private async runMeters(id: string, batch: MeterBatch, key: { keyId: string; day: string; limit: number }): Promise<void> {
+    batch.running = true;
+    while (batch.waiting.length) {
+      const group = batch.waiting.splice(0, MAX_METER_BATCH);
+      try {
+        const { rows } = await this.store.pool.query<{ active: boolean; granted: number; used: number | null }>({
+          name: 'access.meter',
+          text: 'SELECT active, granted, used FROM access.meter($1, $2, $3, $4, $5)',
+          values: [key.keyId, key.day, group.length, key.limit, group[group.length - 1].now],
+        });
+        const { active, granted, used } = rows[0];
+        group.forEach((request, i) =>
+          request.resolve(!active ? { revoked: true } : { revoked: false, count: i < granted ? used! - granted + i + 1 : undefined }),
+        );
+      } catch (err) {
+        for (const request of group) request.reject(err);
+      }
+    }
+    batch.running = false;
+    this.meters.delete(id);
   }
 
   /** An unmetered use: checks that the key is not revoked (see `meter`) and records its last use. Whether it is still active. */

@@ -3,9 +3,16 @@ import { PredictionsInit1732200000200 } from './migrations/1732200000200-Predict
 import { PredictionTeamNames1732300000200 } from './migrations/1732300000200-PredictionTeamNames';
 import { LiveRatings1732400000200 } from './migrations/1732400000200-LiveRatings';
 import { TrainingRunOwner1732400000300 } from './migrations/1732400000300-TrainingRunOwner';
+import { PredictionDataChanges1732500000200 } from './migrations/1732500000200-PredictionDataChanges';
 
 export const predictionsStore: StoreDefinition = {
   schema: 'predictions',
   entities: [],
-  migrations: [PredictionsInit1732200000200, PredictionTeamNames1732300000200, LiveRatings1732400000200, TrainingRunOwner1732400000300],
+  migrations: [
+    PredictionsInit1732200000200,
+    PredictionTeamNames1732300000200,
+    LiveRatings1732400000200,
+    TrainingRunOwner1732400000300,
+    PredictionDataChanges1732500000200,
+  ],
 };

@@ -1,0 +1,275 @@
+import type { ApolloGateway } from '@apollo/gateway';
+import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types';
+import { ERRORS, errorCodeDef, operationFromDocument, Supergraph } from '@apollo/federation-internals';
+import { QueryPlanner, type FetchNode, type PlanNode, type QueryPlan } from '@apollo/query-planner';
+import type {
+  GatewayExecutionResult,
+  GatewayExecutor,
+  GatewayGraphQLRequestContext,
+  GatewayInterface,
+  GatewayLoadResult,
+} from '@apollo/server-gateway-interface';
+import {
+  getNamedType,
+  GraphQLError,
+  Kind,
+  OperationTypeNode,
+  parse,
+  print,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { getVariableValues } from 'graphql/execution/values';
+import type { SubgraphCachePolicy } from '../lib/cache-policy';
+import { isAdmin } from '../lib/principal';
+import type { GatewayContext } from './context';
+import type { SubgraphDataSource } from './datasources';
+import { stableJson, type ResponseCache } from './response-cache';
+
+/** What is settled about one operation once, before its first execution: its plan, and how it may run. */
+interface OperationPlan {
+  /**
+   * The plan is one fetch from one subgraph whose operation selects exactly what the client's does:
+   * its answer is the client's answer as it stands, with nothing to merge or shape.
+   */
+  direct?: FetchNode;
+  /** Its answer is the same whoever asks (every field is public): the schemas it reads, as cache tags. */
+  cacheTags?: string[];
+  /** A mutation: once it has run, the answers read from the schemas of the subgraphs it wrote to go. */
+  writes?: string[];
+}
+
+export interface SupergraphExecutorOptions {
+  supergraphSdl: string;
+  dataSources: Record<string, SubgraphDataSource>;
+  /** The response cache and what each subgraph lets it keep (bin/subgraphs.ts); none: nothing is cached. */
+  cache?: { store: ResponseCache; policies: Record<string, SubgraphCachePolicy> };
+}
+
+const MAX_PLANS = 2000;
+
+/**
+ * The gateway's executor, around @apollo/gateway's: each operation is planned once (per document and
+ * operation name, with our own query planner over the same supergraph), then
+ *
+ * - an operation whose plan is a single fetch that selects exactly what the client asked for is sent
+ *   to that subgraph as planned and its answer returned as it is: the gateway's per-request work
+ *   (operation context, plan lookup, result shaping that copies every field) has nothing to do for it;
+ * - an operation every field of which is public (lib/cache-policy.ts) is answered from the response
+ *   cache when it holds the answer, and its answer stored there otherwise;
+ * - everything else runs through @apollo/gateway's executor unchanged.
+ *
+ * Apollo Server runs it after its plugins (limits, authentication, metering), and formats what it
+ * returns like any gateway result (error statuses, formatError).
+ */
+export class SupergraphExecutor implements GatewayInterface {
+  private readonly supergraph: Supergraph;
+  private readonly planner: QueryPlanner;
+  private readonly apiSchema: GraphQLSchema;
+  private readonly plans = new Map<string, OperationPlan>();
+  /** `Type.field` → whether every subgraph resolving it declares it public. */
+  private readonly publicFields = new Map<string, boolean>();
+  /** Enums with values the API schema hides (@inaccessible): the gateway checks those values in its answers. */
+  private readonly filteredEnums = new Set<string>();
+  private executor?: GatewayExecutor;
+
+  constructor(
+    private readonly gateway: ApolloGateway,
+    private readonly opts: SupergraphExecutorOptions,
+  ) {
+    this.supergraph = Supergraph.build(opts.supergraphSdl);
+    this.planner = new QueryPlanner(this.supergraph);
+    this.apiSchema = this.supergraph.apiSchema().toGraphQLJSSchema();
+    const full = this.supergraph.schema.toGraphQLJSSchema();
+    for (const type of Object.values(this.apiSchema.getTypeMap())) {
+      const inFull = full.getType(type.name);
+      if ('getValues' in type && inFull && 'getValues' in inFull && type.getValues().length !== inFull.getValues().length) this.filteredEnums.add(type.name);
+    }
+    if (opts.cache) this.collectPublicFields(opts.cache.policies);
+  }
+
+  onSchemaLoadOrUpdate(callback: Parameters<GatewayInterface['onSchemaLoadOrUpdate']>[0]) {
+    return this.gateway.onSchemaLoadOrUpdate(callback);
+  }
+
+  async load(options: Parameters<GatewayInterface['load']>[0]): Promise<GatewayLoadResult> {
+    const loaded = await this.gateway.load(options);
+    this.executor = loaded.executor;
+    return { executor: (ctx) => this.execute(ctx as GatewayGraphQLRequestContext<GatewayContext>) };
+  }
+
+  stop(): Promise<void> {
+    return this.gateway.stop();
+  }
+
+  private async execute(ctx: GatewayGraphQLRequestContext<GatewayContext>): Promise<GatewayExecutionResult> {
+    const plan = this.planOf(ctx);
+    const cache = this.opts.cache?.store;
+    // a subgraph's own read through the supergraph is not cached: it may be large, and it is no client's
+    const cacheable = cache?.active && plan.cacheTags && !ctx.context.preverified;
+    let key: string | undefined;
+    if (cacheable) {
+      const principal = ctx.context.principal;
+      key = `${ctx.queryHash}\n${ctx.operationName ?? ''}\n${principal.kind}${isAdmin(principal) ? ':admin' : ''}\n${stableJson(ctx.request.variables ?? {})}`;
+      const hit = cache.get(key) as GatewayExecutionResult | undefined;
+      if (hit) return hit;
+    }
+    const ticket = cacheable ? cache.begin(plan.cacheTags!) : undefined;
+    const result = plan.direct ? await this.fetchDirect(ctx, plan.direct) : await this.executor!(ctx);
+    if (ticket && key && !result.errors?.length && !result.extensions) cache!.set(key, plan.cacheTags!, ticket, { data: result.data });
+    // read-your-writes in this process; every process (this one too) also hears it from the tables' triggers
+    if (cache && plan.writes) for (const tag of plan.writes) cache.invalidate(tag);
+    return result;
+  }
+
+  private planOf(ctx: GatewayGraphQLRequestContext<GatewayContext>): OperationPlan {
+    const key = `${ctx.queryHash}\n${ctx.operationName ?? ''}`;
+    let plan = this.plans.get(key);
+    if (!plan) {
+      plan = this.prepare(ctx.document, ctx.operation, ctx.operationName ?? undefined);
+      if (this.plans.size >= MAX_PLANS) this.plans.delete(this.plans.keys().next().value!);
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  private prepare(document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): OperationPlan {
+    let queryPlan: QueryPlan;
+    try {
+      queryPlan = this.planner.buildQueryPlan(operationFromDocument(this.supergraph.apiSchema(), document, { operationName }));
+    } catch {
+      // whatever the planner cannot plan, @apollo/gateway's executor answers (with its own error)
+      return {};
+    }
+    const services = new Set<string>();
+    if (queryPlan.node?.kind === 'Subscription' || !collectServices(queryPlan.node, services)) return {};
+    const plan: OperationPlan = {};
+    const root = queryPlan.node;
+    if (root?.kind === 'Fetch' && this.selectsAsPlanned(document, operation, root)) plan.direct = root;
+    const policies = this.opts.cache?.policies;
+    if (!policies) return plan;
+    if (operation.operation === OperationTypeNode.MUTATION) plan.writes = [...services].flatMap((name) => policies[name]?.schema ?? []);
+    // what an answer is read from: the subgraphs fetched, and those they read through the supergraph
+    const read = new Set([...services].flatMap((name) => [name, ...(policies[name]?.reads ?? [])]));
+    const tags = [...read].map((name) => policies[name]?.schema);
+    if (operation.operation === OperationTypeNode.QUERY && services.size > 0 && tags.every((t) => t !== undefined) && this.allPublic(document))
+      plan.cacheTags = tags as string[];
+    return plan;
+  }
+
+  /** Whether the fetch's operation is the client's, but for its name, with nothing to rewrite in the answer. */
+  private selectsAsPlanned(document: DocumentNode, operation: OperationDefinitionNode, fetch: FetchNode): boolean {
+    if (fetch.requires || fetch.inputRewrites?.length || fetch.outputRewrites?.length || fetch.contextRewrites?.length || fetch.hasDefers) return false;
+    if (document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION)) return false;
+    const fetched = parse(fetch.operation).definitions;
+    if (fetched.length !== 1 || fetched[0].kind !== Kind.OPERATION_DEFINITION) return false;
+    const unnamed = (op: OperationDefinitionNode) => print({ ...op, name: undefined });
+    if (unnamed(fetched[0]) !== unnamed(operation)) return false;
+    // the gateway answers null (with an error) for an enum value the API schema hides: leave those to it
+    let filtered = false;
+    const typeInfo = new TypeInfo(this.apiSchema);
+    visit(
+      document,
+      visitWithTypeInfo(typeInfo, {
+        Field: () => {
+          const type = typeInfo.getType();
+          if (type && this.filteredEnums.has(getNamedType(type).name)) filtered = true;
+        },
+      }),
+    );
+    return !filtered;
+  }
+
+  private allPublic(document: DocumentNode): boolean {
+    let all = true;
+    const typeInfo = new TypeInfo(this.apiSchema);
+    visit(
+      document,
+      visitWithTypeInfo(typeInfo, {
+        Field: (node) => {
+          if (node.name.value === '__typename') return;
+          const parent = typeInfo.getParentType();
+          if (!parent || !this.publicFields.get(`${parent.name}.${node.name.value}`)) all = false;
+        },
+      }),
+    );
+    return all;
+  }
+
+  private collectPublicFields(policies: Record<string, SubgraphCachePolicy>): void {
+    const declared = new Map<string, { resolvers: number; public: number }>();
+    for (const subgraph of this.supergraph.subgraphs()) {
+      const policy = policies[subgraph.name];
+      const metadata = subgraph.metadata();
+      for (const type of subgraph.schema.types()) {
+        if (!('fields' in type) || type.kind === 'InputObjectType') continue;
+        const root = type === subgraph.schema.schemaDefinition.root('query')?.type;
+        for (const field of type.fields()) {
+          if (metadata.isFieldExternal(field)) continue;
+          const coordinate = `${root ? 'Query' : type.name}.${field.name}`;
+          const counts = declared.get(coordinate) ?? { resolvers: 0, public: 0 };
+          counts.resolvers++;
+          if (policy && (root ? policy.queries.includes(field.name) : policy.types.includes(type.name))) counts.public++;
+          declared.set(coordinate, counts);
+        }
+      }
+    }
+    for (const [coordinate, counts] of declared) this.publicFields.set(coordinate, counts.resolvers === counts.public);
+  }
+
+  /** The single fetch, sent as @apollo/gateway's executor sends it, its errors reported as it reports them. */
+  private async fetchDirect(ctx: GatewayGraphQLRequestContext<GatewayContext>, fetch: FetchNode): Promise<GatewayExecutionResult> {
+    const supplied = ctx.request.variables ?? {};
+    // the variables' coercion, as the gateway validates an incoming request
+    if (ctx.operation.variableDefinitions?.length) {
+      const { errors } = getVariableValues(ctx.schema, ctx.operation.variableDefinitions, supplied);
+      if (errors?.length) return { errors };
+    }
+    const variables = Object.create(null) as Record<string, unknown>;
+    for (const name of fetch.variableUsages ?? []) if (Object.hasOwn(supplied, name) && supplied[name] !== undefined) variables[name] = supplied[name];
+    const response = await this.opts.dataSources[fetch.serviceName].process({
+      kind: GraphQLDataSourceRequestKind.INCOMING_OPERATION,
+      request: { query: fetch.operation, variables, operationName: fetch.operationName },
+      incomingRequestContext: ctx,
+      context: ctx.context,
+      pathInIncomingRequest: [],
+    });
+    if (!response.errors?.length) return { data: response.data ?? null };
+    return { data: response.data ?? null, errors: response.errors.map((e) => downstreamError(e, fetch.serviceName)) };
+  }
+}
+
+/** The subgraphs a plan fetches from; false for a node it does not know (nothing is then settled about it). */
+function collectServices(node: PlanNode | undefined, into: Set<string>): boolean {
+  if (!node) return true;
+  switch (node.kind) {
+    case 'Fetch':
+      into.add(node.serviceName);
+      return true;
+    case 'Sequence':
+    case 'Parallel':
+      return node.nodes.every((n) => collectServices(n, into));
+    case 'Flatten':
+      return collectServices(node.node, into);
+    case 'Defer':
+      return collectServices(node.primary.node, into) && node.deferred.every((d) => collectServices(d.node, into));
+    case 'Condition':
+      return collectServices(node.ifClause, into) && collectServices(node.elseClause, into);
+    default:
+      return false;
+  }
+}
+
+/** A subgraph's error as @apollo/gateway reports it: its extensions kept, the subgraph named, a code when it had none. */
+function downstreamError(error: GraphQLFormattedError, serviceName: string): GraphQLError {
+  const message = error.message || `Error while fetching subquery from service "${serviceName}"`;
+  const options = { originalError: error as Error, path: error.path, extensions: { ...error.extensions, serviceName } };
+  const codeDef = errorCodeDef(error);
+  if (!codeDef && error.extensions?.code) return new GraphQLError(message, options);
+  return (codeDef ?? ERRORS.DOWNSTREAM_SERVICE_ERROR).err(message, options);
+}

@@ -1,0 +1,60 @@
+import type { Store } from './database';
+
+/**
+ * What the gateway's response cache may keep of a subgraph's answers (gateway/response-cache.ts),
+ * declared once in the subgraph's folder next to its schema. The gateway knows only the list
+ * (bin/subgraphs.ts); an operation is cached only when every field it selects is declared here by
+ * every subgraph that resolves that field.
+ */
+export interface CachePolicy {
+  /** Root query fields whose answer is the same whoever asks it (given the same arguments). */
+  queries: readonly string[];
+  /** Types each field of which, as this subgraph resolves it, is the same whoever asks. */
+  types: readonly string[];
+  /**
+   * The tables those answers are read from, in the subgraph's schema: each carries the trigger of
+   * `dataChangeTriggers` (a migration), so that any change to them, by whatever process or path,
+   * evicts the answers in every gateway.
+   */
+  tables: readonly string[];
+  /** Other subgraphs whose data these answers include (read through the supergraph as a service): their changes evict them too. */
+  reads?: readonly string[];
+}
+
+/** A subgraph's policy with the schema its tables live in (the tag of its answers in the cache). */
+export type SubgraphCachePolicy = CachePolicy & { schema: string };
+
+/** The NOTIFY channel of those triggers; the payload is the schema whose tables changed. */
+export const DATA_CHANGED = 'data_changed';
+
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * The migration statements that make every statement changing one of `tables` (insert, update,
+ * delete, truncate) announce it on DATA_CHANGED at commit. PostgreSQL folds the identical
+ * notifications of one transaction into one, and a rolled-back change announces nothing.
+ */
+export function dataChangeTriggers(schema: string, tables: readonly string[]): { up: string[]; down: string[] } {
+  const fn = `${ident(schema)}.announce_data_change`;
+  return {
+    up: [
+      `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN PERFORM pg_notify('${DATA_CHANGED}', TG_TABLE_SCHEMA); RETURN NULL; END $$`,
+      ...tables.map(
+        (t) =>
+          `CREATE TRIGGER announce_data_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${ident(schema)}.${ident(t)}
+             FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+      ),
+    ],
+    down: [...tables.map((t) => `DROP TRIGGER IF EXISTS announce_data_change ON ${ident(schema)}.${ident(t)}`), `DROP FUNCTION IF EXISTS ${fn}()`],
+  };
+}
+
+/**
+ * Announces a change of the store's cached data once more. A subgraph that keeps an in-memory copy of
+ * those tables (a catalogue, the active model) calls it when its copy is fresh again: an answer made
+ * from the old copy after the tables' own announcement, and cached, is evicted then.
+ */
+export async function announceDataChange(store: Pick<Store, 'pool' | 'schema'>): Promise<void> {
+  await store.pool.query('SELECT pg_notify($1, $2)', [DATA_CHANGED, store.schema]);
+}
