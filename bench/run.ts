@@ -2,7 +2,7 @@
  * `npm run bench`: load benchmarks with their baselines measured in the same run, reported as ratios.
  *
  *  1. GET /api/                 REST adapter → gateway → subgraphs → PostgreSQL   vs  hand-written Express + pg
- *  2. GET /api/predictions/latest/   same path (two subgraphs, an entity fetch)    vs  Express + pg (one SQL join)
+ *  2. GET /api/predictions/latest/   the same path, uncached and with the response cache  vs  Express + pg (one SQL join)
  *  3. GET /api/v1/releases/check-update   registry surface → gateway → licensing subgraph  vs  hand-written Express + pg
  *  4. Artifact download (64 MB) through the registry's presigned link (streamed from disk)  vs  a plain static file server
  *  5. The gateway with in-process subgraphs vs the same subgraphs over HTTP (docker-compose topology, as processes)
@@ -11,9 +11,11 @@
  *  6. Model fit and walk-forward backtest times (dist/bench/model-fit.js), unless --skip-model
  *
  * Every server runs in its own process; autocannon runs here. Rounds alternate A/B to spread the
- * machine's noise over both sides. Options: --duration <s> (10), --connections <n> (20), --rounds <n> (2).
+ * machine's noise over both sides. Options: --duration <s> (10), --connections <n> (20), --rounds <n> (2),
+ * --levers (the latest-predictions path before and after each lever of issue 15), --skip-model.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +33,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '20' },
     rounds: { type: 'string', default: '2' },
     'skip-model': { type: 'boolean' },
+    /** Also measure the latest-predictions path before each lever of issue 15 (each variant its own process). */
+    levers: { type: 'boolean' },
   },
 });
 const DURATION = Number(args.duration);
@@ -58,15 +62,20 @@ async function main() {
   const started = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'matchday-bench-'));
   const rateLimit = '1000000000';
-  const app = await run('dist/bench/servers/app.js', {
+  const appEnv = {
     DATABASE_URL: databaseUrl,
     ADMIN_API_KEY: ADMIN_KEY,
     BACKTEST_SEASONS: '1',
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
+    // every instance on this database seals and opens the same secrets
+    MASTER_KEY: randomBytes(32).toString('base64'),
     REGISTRY_RATE_LIMIT: rateLimit,
-  });
+  };
+  // the uncached figures come from an instance without the response cache; the cached ones from a second instance, as `npm start` runs
+  const app = await run('dist/bench/servers/app.js', { ...appEnv, RESPONSE_CACHE: 'off' });
   console.log(`system up with data and model version 1 in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const cachedApp = await run('dist/bench/servers/app.js', appEnv);
   const created = await fetch(`${app.ready.gateway}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
@@ -95,13 +104,23 @@ async function main() {
     opts: { headers: auth },
     target: '≥ 0.5',
   });
+  const latest = '/api/predictions/latest/';
   await compare({
-    name: 'GET /api/predictions/latest/ — full path (predictions + football entity fetch)  vs  Express + pg',
-    a: { label: 'A: REST → gateway → subgraphs (in-process)', url: `${app.ready.predictions}/api/predictions/latest/`, pids: appPids },
-    b: { label: 'B: hand-written Express + pg', url: `${baseline.ready.url}/api/predictions/latest/`, pids: basePids },
+    name: '(b) GET /api/predictions/latest/, uncached — REST → gateway → predictions subgraph (team names provided) → PostgreSQL  vs  Express + pg',
+    a: { label: 'A: REST → gateway → subgraph (in-process)', url: `${app.ready.predictions}${latest}`, pids: appPids },
+    b: { label: 'B: hand-written Express + pg', url: `${baseline.ready.url}${latest}`, pids: basePids },
     opts: { headers: auth },
-    target: '≥ 0.5',
+    target: '≥ 0.7',
   });
+  await compare({
+    name: '(b′) GET /api/predictions/latest/, response cache on (key check and metering per request)  vs  Express + pg',
+    a: { label: 'A: REST → gateway → response cache', url: `${cachedApp.ready.predictions}${latest}`, pids: () => [cachedApp.child.pid!] },
+    b: { label: 'B: hand-written Express + pg', url: `${baseline.ready.url}${latest}`, pids: basePids },
+    opts: { headers: auth },
+    target: '≥ 1.0',
+  });
+  cachedApp.child.kill('SIGTERM');
+  if (args.levers) await leverSweep(appEnv, baseline, auth);
 
   // the licence registry: update checks through the surface vs Express + pg; downloads through the presigned link vs a static server
   const registryBaseline = await run('dist/bench/servers/registry-baseline.js', { DATABASE_URL: databaseUrl, PORT: '0', REGISTRY_RATE_LIMIT: rateLimit });
@@ -139,6 +158,8 @@ async function main() {
   const keys = serviceKeyEnv(subgraphNames);
   const remoteEnv = {
     DATABASE_URL: databaseUrl,
+    // the subgraphs' transport is compared: every request executes on both sides
+    RESPONSE_CACHE: 'off',
     SUBGRAPH_MODE: 'remote',
     NODE_ENV: 'production',
     GATEWAY_PUBLIC_KEY: keys[keyVariable(GATEWAY_SERVICE, 'public')],
@@ -189,6 +210,34 @@ async function main() {
   if (!args['skip-model']) {
     console.log('\nModel fit and backtest times (dist/bench/model-fit.js):');
     await script('dist/bench/model-fit.js');
+  }
+}
+
+/**
+ * The latest-predictions path before and after each lever of issue 15, each in its own instance on the
+ * same database, against the same baseline in the same run: levers added one at a time.
+ */
+async function leverSweep(appEnv: Record<string, string>, baseline: { child: ChildProcess; ready: Record<string, string> }, auth: Record<string, string>) {
+  const variants: [string, Record<string, string>][] = [
+    [
+      'before issue 15 (plans executed by @apollo/gateway, a metering statement per request)',
+      { GATEWAY_DIRECT_FETCH: 'off', METER_BATCH_MAX: '1', RESPONSE_CACHE: 'off' },
+    ],
+    ['+ single fetches sent as planned (no result shaping)', { METER_BATCH_MAX: '1', RESPONSE_CACHE: 'off' }],
+    ['+ metering batched per key', { RESPONSE_CACHE: 'off' }],
+    ['+ response cache', {}],
+  ];
+  for (const [label, env] of variants) {
+    const variant = await run('dist/bench/servers/app.js', { ...appEnv, ...env });
+    await compare({
+      name: `(levers) GET /api/predictions/latest/, ${label}  vs  Express + pg`,
+      a: { label: 'A: the system', url: `${variant.ready.predictions}/api/predictions/latest/`, pids: () => [variant.child.pid!] },
+      b: { label: 'B: hand-written Express + pg', url: `${baseline.ready.url}/api/predictions/latest/`, pids: () => [baseline.child.pid!] },
+      opts: { headers: auth },
+      target: '—',
+    });
+    variant.child.kill('SIGTERM');
+    await new Promise((r) => variant.child.once('exit', r));
   }
 }
 

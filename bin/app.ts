@@ -119,6 +119,7 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
       readiness,
       trustProxy: config.TRUST_PROXY,
       responseCache: responseCacheOf(config),
+      directFetch: config.GATEWAY_DIRECT_FETCH,
     });
     const gw = gateway;
     for (const c of supergraphClients)

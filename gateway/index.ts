@@ -78,6 +78,8 @@ export interface GatewayOptions {
    * nothing until `listenForChanges` hears the data change announcements. None: nothing is cached.
    */
   responseCache?: { policies: Record<string, SubgraphCachePolicy>; maxEntries: number; ttlSeconds: number };
+  /** Single-fetch plans sent directly (GATEWAY_DIRECT_FETCH; default: yes). */
+  directFetch?: boolean;
 }
 
 export interface ExecutedOperation {
@@ -102,6 +104,8 @@ export interface Gateway {
   execute(request: GraphQLRequest, credentials: RequestCredentials, requestId: string, principal?: Principal): Promise<ExecutedOperation>;
   /** The response cache, when there is one. */
   cache?: ResponseCache;
+  /** How an operation runs: sent directly to one subgraph or not, and what its cached answer is tagged with if it is cached. */
+  describe: SupergraphExecutor['describe'];
   /**
    * Evicts cached answers on the data change announcements (NOTIFY DATA_CHANGED) heard by `listener`;
    * the cache serves while they arrive. Returns what stops it.
@@ -135,6 +139,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const executor = new SupergraphExecutor(gateway, {
     supergraphSdl: opts.supergraphSdl,
     dataSources: opts.dataSources,
+    direct: opts.directFetch,
     cache: cache && { store: cache, policies: opts.responseCache!.policies },
   });
   const server = new ApolloServer<GatewayContext>({
@@ -267,6 +272,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       return { status: response.http.status ?? 200, headers: response.http.headers, body: body };
     },
     cache,
+    describe: (query, operationName) => executor.describe(query, operationName),
     listenForChanges(listener) {
       if (!cache) return async () => undefined;
       return listener.listen(

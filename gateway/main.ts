@@ -83,6 +83,7 @@ async function main() {
     servicePublicKeys: servicePublicKeys(config, subgraphs),
     // the cache hears the data changes on the database: without DATABASE_URL this gateway keeps none
     responseCache: config.DATABASE_URL ? responseCacheOf(config) : undefined,
+    directFetch: config.GATEWAY_DIRECT_FETCH,
   });
   const listener = config.DATABASE_URL && gateway.cache ? new NotificationListener(config.DATABASE_URL, logger) : undefined;
   if (listener) gateway.listenForChanges(listener);

@@ -47,6 +47,8 @@ interface OperationPlan {
 export interface SupergraphExecutorOptions {
   supergraphSdl: string;
   dataSources: Record<string, SubgraphDataSource>;
+  /** Whether single fetches are sent directly (default: yes). */
+  direct?: boolean;
   /** The response cache and what each subgraph lets it keep (bin/subgraphs.ts); none: nothing is cached. */
   cache?: { store: ResponseCache; policies: Record<string, SubgraphCachePolicy> };
 }
@@ -107,6 +109,17 @@ export class SupergraphExecutor implements GatewayInterface {
     return this.gateway.stop();
   }
 
+  /** How an operation runs (for diagnosis and tests): sent directly or not, and the tags of its cached answer if it is cached. */
+  describe(query: string, operationName?: string): { direct: boolean; cacheTags?: string[] } {
+    const document = parse(query);
+    const operation = document.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (operationName === undefined || d.name?.value === operationName),
+    );
+    if (!operation) throw new Error('no such operation in the document');
+    const plan = this.prepare(document, operation, operationName);
+    return { direct: plan.direct !== undefined, cacheTags: plan.cacheTags };
+  }
+
   private async execute(ctx: GatewayGraphQLRequestContext<GatewayContext>): Promise<GatewayExecutionResult> {
     const plan = this.planOf(ctx);
     const cache = this.opts.cache?.store;
@@ -150,7 +163,7 @@ export class SupergraphExecutor implements GatewayInterface {
     if (queryPlan.node?.kind === 'Subscription' || !collectServices(queryPlan.node, services)) return {};
     const plan: OperationPlan = {};
     const root = queryPlan.node;
-    if (root?.kind === 'Fetch' && this.selectsAsPlanned(document, operation, root)) plan.direct = root;
+    if (this.opts.direct !== false && root?.kind === 'Fetch' && this.selectsAsPlanned(document, operation, root)) plan.direct = root;
     const policies = this.opts.cache?.policies;
     if (!policies) return plan;
     if (operation.operation === OperationTypeNode.MUTATION) plan.writes = [...services].flatMap((name) => policies[name]?.schema ?? []);

@@ -119,6 +119,13 @@ const schema = z.object({
   PREDICTION_MODEL: z.string().default('ensemble'),
   /** Seasons per league predicted walk-forward after each retrain (they feed the statistics). */
   BACKTEST_SEASONS: z.coerce.number().int().min(1).max(15).default(5),
+  /** Requests of one API key metered by one statement at most, while the statement before them runs (1: one statement per request). */
+  METER_BATCH_MAX: z.coerce.number().int().min(1).max(10_000).default(500),
+  /**
+   * The gateway sends a single-fetch plan that selects what the client asked as planned and returns
+   * the subgraph's answer as it is (gateway/supergraph-executor.ts); off: @apollo/gateway executes every plan.
+   */
+  GATEWAY_DIRECT_FETCH: flag(true),
   /** The gateway's response cache of answers that are the same whoever asks (gateway/response-cache.ts). */
   RESPONSE_CACHE: flag(true),
   /** Answers it holds at most (least recently used go first). */

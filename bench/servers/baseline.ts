@@ -26,12 +26,17 @@ const ENDPOINTS = [
   ['GET', '/api/dashboard/overview/', 'Overview statistics of the active model version', 'api_key'],
   ['GET', '/api/dashboard/confidence/', 'Predictions per confidence band', 'api_key'],
   ['GET', '/api/dashboard/compare_versions/', 'Accuracy per model version', 'api_key'],
+  ['GET', '/api/dashboard/versions/', 'Model versions over time: metrics, calibration, live ratings', 'api_key'],
+  ['GET', '/api/dashboard/fixtures/', 'Next fixtures with their probabilities', 'api_key'],
+  ['GET', '/api/dashboard/retrain/', 'Progress of the running retrain', 'api_key'],
   ['GET', '/dashboard/predictions/', 'Predictions for a dashboard table', 'api_key'],
   ['POST', '/api/retrain/', 'Start a model retrain (administrator key)', 'admin_key'],
   ['GET', '/api/retrain/:jobId/', 'Status and progress of a retrain job (administrator key)', 'admin_key'],
   ['GET', '/apply/', 'Application form for an API key (HTML)', 'none'],
   ['POST', '/apply/', 'Submit the application form (HTML)', 'none'],
   ['POST', '/api/applications/', 'Apply for an API key (JSON)', 'none'],
+  ['GET', '/apply/confirm/', "Confirm an applicant's e-mail address: the page behind the link in the mail (HTML)", 'none'],
+  ['POST', '/apply/confirm/', "Confirm an applicant's e-mail address (HTML form)", 'none'],
   ['POST', '/api/applications/inbound-email/', 'Inbound-mail webhook: an application e-mailed with the subject "API Access Request"', 'none'],
 ].map(([method, path, description, auth]) => ({ method, path, description, auth }));
 

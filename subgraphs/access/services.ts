@@ -14,7 +14,7 @@ export interface AccessServices {
 const HOUR = 3600;
 
 export function createAccessServices({ store, config, logger }: SubgraphDeps): AccessServices {
-  const apiKeys = new ApiKeyService(new ApiKeyStore(store));
+  const apiKeys = new ApiKeyService(new ApiKeyStore(store, config.METER_BATCH_MAX));
   const applications = new ApplicationService(
     new ApplicationStore(store),
     apiKeys,

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
-import { GraphQLError, NoSchemaIntrospectionCustomRule, validate } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { isAdmin, type Principal } from '../../../lib/principal';
 import type { GatewayContext } from '../../context';
 
@@ -25,6 +25,17 @@ export interface IntrospectionGuardOptions {
  * - the suggestions in error messages ("Did you mean …?"), from validation, variable coercion or a
  *   subgraph, are taken out of the answer to anyone else.
  */
+/**
+ * Whether a document introspects the schema. Apollo Server hands every request of the same document
+ * the same parsed DocumentNode (its document store), so each document is checked once.
+ */
+const introspecting = new WeakMap<DocumentNode, boolean>();
+function introspects(schema: GraphQLSchema, document: DocumentNode): boolean {
+  let found = introspecting.get(document);
+  if (found === undefined) introspecting.set(document, (found = validate(schema, document, [NoSchemaIntrospectionCustomRule]).length > 0));
+  return found;
+}
+
 export function useIntrospectionGuard(opts: IntrospectionGuardOptions): ApolloServerPlugin<GatewayContext> {
   const administrator = async (ctx: GatewayContext): Promise<boolean> => {
     if (isAdmin(ctx.principal)) return true;
@@ -40,8 +51,7 @@ export function useIntrospectionGuard(opts: IntrospectionGuardOptions): ApolloSe
       if (opts.openToAll) return;
       return {
         async responseForOperation({ schema, document, contextValue }) {
-          if (isAdmin(contextValue.principal)) return null;
-          if (validate(schema, document, [NoSchemaIntrospectionCustomRule]).length === 0) return null;
+          if (isAdmin(contextValue.principal) || !introspects(schema, document)) return null;
           const error = new GraphQLError('Introspection is restricted to administrator keys.', { extensions: { code: 'FORBIDDEN' } });
           return { http: { status: 403, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { errors: [error.toJSON()] } } };
         },

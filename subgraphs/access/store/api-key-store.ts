@@ -23,15 +23,16 @@ interface MeterBatch {
   running: boolean;
 }
 
-/** Requests counted by one metering statement at most. */
-const MAX_METER_BATCH = 500;
-
 /** SQL for the access schema. The authentication path uses the pg pool with prepared statements. */
 export class ApiKeyStore {
   /** By key, day and limit: the requests waiting to be metered together. */
   private readonly meters = new Map<string, MeterBatch>();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Requests of one key counted by one metering statement at most (METER_BATCH_MAX; 1: a statement per request). */
+    private readonly maxMeterBatch = 500,
+  ) {}
 
   private get repo() {
     return this.store.dataSource.getRepository(ApiKeyRow);
@@ -70,7 +71,7 @@ export class ApiKeyStore {
   private async runMeters(id: string, batch: MeterBatch, key: { keyId: string; day: string; limit: number }): Promise<void> {
     batch.running = true;
     while (batch.waiting.length) {
-      const group = batch.waiting.splice(0, MAX_METER_BATCH);
+      const group = batch.waiting.splice(0, this.maxMeterBatch);
       try {
         const { rows } = await this.store.pool.query<{ active: boolean; granted: number; used: number | null }>({
           name: 'access.meter',

@@ -96,10 +96,25 @@ const VERSION_COLUMNS = `id, number, kind, hyper, to_char(training_from, 'YYYY-M
     'strengthsThrough', to_char(strengths_through, 'YYYY-MM-DD'), 'strengthsRefittedAt', strengths_refitted_at,
     'resultsTrackedFrom', to_char(results_tracked_from, 'YYYY-MM-DD')) AS live`;
 
-const PREDICTION_COLUMNS = `p.id, p.version_id AS "versionId", v.number AS "versionNumber", p.match_id AS "matchId", p.source, p.competition, p.season, p.kickoff,
+/**
+ * A prediction's columns. Its times come as epoch milliseconds (a float8, made a Date by
+ * `predictionRow`): far cheaper to read than timestamp text, on the hottest read of the API.
+ */
+const PREDICTION_COLUMNS = `p.id, p.version_id AS "versionId", v.number AS "versionNumber", p.match_id AS "matchId", p.source, p.competition, p.season,
+  (extract(epoch FROM p.kickoff) * 1000)::float8 AS "kickoff",
   p.home_team_id AS "homeTeamId", p.away_team_id AS "awayTeamId", p.home_team_name AS "homeTeamName", p.away_team_name AS "awayTeamName", p.p_home AS "pHome", p.p_draw AS "pDraw", p.p_away AS "pAway",
   p.exp_home_goals AS "expHomeGoals", p.exp_away_goals AS "expAwayGoals", p.predicted_outcome AS "predictedOutcome", p.confidence,
-  p.actual_outcome AS "actualOutcome", p.correct, p.created_at AS "createdAt", p.resolved_at AS "resolvedAt"`;
+  p.actual_outcome AS "actualOutcome", p.correct, (extract(epoch FROM p.created_at) * 1000)::float8 AS "createdAt",
+  (extract(epoch FROM p.resolved_at) * 1000)::float8 AS "resolvedAt"`;
+
+type RawPredictionRow = Omit<PredictionRow, 'kickoff' | 'createdAt' | 'resolvedAt'> & { kickoff: number; createdAt: number; resolvedAt: number | null };
+
+const predictionRow = (r: RawPredictionRow): PredictionRow => ({
+  ...r,
+  kickoff: new Date(r.kickoff),
+  createdAt: new Date(r.createdAt),
+  resolvedAt: r.resolvedAt === null ? null : new Date(r.resolvedAt),
+});
 
 const RUN_COLUMNS = `r.id, r.kind, r.status, r.phase, r.progress, r.requested_by AS "requestedBy", r.version_id AS "versionId", v.number AS "versionNumber",
   r.error, r.created_at AS "createdAt", r.started_at AS "startedAt", r.finished_at AS "finishedAt"`;
@@ -332,12 +347,12 @@ export class PredictionStore {
       values.push(opts.after.kickoff, opts.after.id);
       where += ` AND (p.kickoff, p.match_id) > ($${values.length - 1}, $${values.length})`;
     }
-    const { rows } = await this.pool.query<PredictionRow>(
+    const { rows } = await this.pool.query<RawPredictionRow>(
       `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
         WHERE ${where} ORDER BY p.kickoff, p.match_id LIMIT $2`,
       values,
     );
-    return rows;
+    return rows.map(predictionRow);
   }
 
   async versions(): Promise<VersionRow[]> {
@@ -431,33 +446,33 @@ export class PredictionStore {
 
   /** Open predictions of a version, soonest kick-off first. */
   async upcoming(versionId: number, limit: number, competition?: string): Promise<PredictionRow[]> {
-    const { rows } = await this.pool.query<PredictionRow>({
+    const { rows } = await this.pool.query<RawPredictionRow>({
       name: competition ? 'predictions.upcoming_in' : 'predictions.upcoming',
       text: `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
               WHERE p.version_id = $1 AND p.actual_outcome IS NULL ${competition ? 'AND p.competition = $3' : ''}
               ORDER BY p.kickoff, p.match_id LIMIT $2`,
       values: competition ? [versionId, limit, competition] : [versionId, limit],
     });
-    return rows;
+    return rows.map(predictionRow);
   }
 
   async byMatchIds(versionId: number, matchIds: readonly number[]): Promise<PredictionRow[]> {
-    const { rows } = await this.pool.query<PredictionRow>({
+    const { rows } = await this.pool.query<RawPredictionRow>({
       name: 'predictions.by_match_ids',
       text: `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
               WHERE p.version_id = $1 AND p.match_id = ANY($2::int[])`,
       values: [versionId, matchIds],
     });
-    return rows;
+    return rows.map(predictionRow);
   }
 
   async history(matchId: number): Promise<PredictionRow[]> {
-    const { rows } = await this.pool.query<PredictionRow>(
+    const { rows } = await this.pool.query<RawPredictionRow>(
       `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
         WHERE p.match_id = $1 ORDER BY v.number`,
       [matchId],
     );
-    return rows;
+    return rows.map(predictionRow);
   }
 
   // ---- statistics
