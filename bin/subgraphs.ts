@@ -55,5 +55,5 @@ export const composeUrl = (name: string) => `http://${name}:4000/graphql`;
 /** The response cache's settings (RESPONSE_CACHE…), with every subgraph's policy; undefined when it is off. */
 export function responseCacheOf(config: Config): GatewayOptions['responseCache'] {
   if (!config.RESPONSE_CACHE) return undefined;
-  return { policies: CACHE_POLICIES, maxEntries: config.RESPONSE_CACHE_MAX_ENTRIES, ttlSeconds: config.RESPONSE_CACHE_TTL_SECONDS };
+  return { policies: CACHE_POLICIES, maxBytes: config.RESPONSE_CACHE_MAX_MB * 1024 * 1024, ttlSeconds: config.RESPONSE_CACHE_TTL_SECONDS };
 }

@@ -77,7 +77,7 @@ export interface GatewayOptions {
    * The response cache (gateway/response-cache.ts) and what each subgraph lets it keep; it serves
    * nothing until `listenForChanges` hears the data change announcements. None: nothing is cached.
    */
-  responseCache?: { policies: Record<string, SubgraphCachePolicy>; maxEntries: number; ttlSeconds: number };
+  responseCache?: { policies: Record<string, SubgraphCachePolicy>; maxBytes: number; ttlSeconds: number };
   /** Single-fetch plans sent directly (GATEWAY_DIRECT_FETCH; default: yes). */
   directFetch?: boolean;
 }
@@ -135,7 +135,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     },
     logger: opts.logger,
   });
-  const cache = opts.responseCache && new ResponseCache({ maxEntries: opts.responseCache.maxEntries, ttlMs: opts.responseCache.ttlSeconds * 1000 });
+  const cache = opts.responseCache && new ResponseCache({ maxBytes: opts.responseCache.maxBytes, ttlMs: opts.responseCache.ttlSeconds * 1000 });
   const executor = new SupergraphExecutor(gateway, {
     supergraphSdl: opts.supergraphSdl,
     dataSources: opts.dataSources,

@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { ResponseCache, stableJson } from './response-cache';
 
 const listening = (opts: Partial<ConstructorParameters<typeof ResponseCache>[0]> = {}) => {
-  const cache = new ResponseCache({ maxEntries: 100, ttlMs: 60_000, ...opts });
+  const cache = new ResponseCache({ maxBytes: 100_000, ttlMs: 60_000, ...opts });
   cache.setListening(true);
   return cache;
 };
 
 it('serves and stores nothing until the change notifications arrive, and nothing while they may be missed', () => {
-  const cache = new ResponseCache({ maxEntries: 10, ttlMs: 60_000 });
+  const cache = new ResponseCache({ maxBytes: 100_000, ttlMs: 60_000 });
   cache.set('k', ['predictions'], cache.begin(['predictions']), 'v');
   expect(cache.get('k')).toBeUndefined();
   cache.setListening(true);
@@ -47,18 +47,29 @@ it('never stores an answer whose execution overlapped a change of its data, or a
   expect(cache.get('k')).toBe('fresh');
 });
 
-it('keeps an answer for the TTL at most, and the most recently used answers when full', () => {
+it('keeps an answer for the TTL at most, and the most recently used answers within the size', () => {
   let now = 0;
-  const cache = listening({ maxEntries: 2, ttlMs: 1000, now: () => now });
-  const t = () => cache.begin(['a']);
-  cache.set('x', ['a'], t(), 'x');
-  cache.set('y', ['a'], t(), 'y');
-  expect(cache.get('x')).toBe('x');
-  cache.set('z', ['a'], t(), 'z');
-  expect([cache.get('x'), cache.get('y'), cache.get('z')]).toEqual(['x', undefined, 'z']);
+  // each entry weighs 33 (a key of 1 character, a value of 32 as JSON): 12 fit in 400
+  const cache = listening({ maxBytes: 400, ttlMs: 1000, now: () => now });
+  const value = (c: string) => c.repeat(30);
+  const keys = 'abcdefghijkl'.split('');
+  for (const k of keys) cache.set(k, ['t'], cache.begin(['t']), value(k));
+  expect(cache.get('a')).toBe(value('a'));
+  cache.set('m', ['t'], cache.begin(['t']), value('m'));
+  // b was the least recently used
+  expect([cache.get('a'), cache.get('b'), cache.get('m')]).toEqual([value('a'), undefined, value('m')]);
+  expect(cache.weight).toBe(12 * 33);
   now = 1000;
-  expect(cache.get('x')).toBeUndefined();
-  expect(cache.size).toBe(1);
+  expect(cache.get('a')).toBeUndefined();
+  expect(cache.weight).toBe(11 * 33);
+});
+
+it('does not keep an answer over a tenth of the size', () => {
+  const cache = listening({ maxBytes: 1000 });
+  cache.set('big', ['a'], cache.begin(['a']), 'x'.repeat(100));
+  expect(cache.get('big')).toBeUndefined();
+  cache.set('small', ['a'], cache.begin(['a']), 'x'.repeat(90));
+  expect(cache.get('small')).toBe('x'.repeat(90));
 });
 
 it('property: after any sequence of changes, an answer is served only if no change of its tags came after the execution began', () => {

@@ -9,10 +9,11 @@
  * whose execution overlapped the change is never stored (`begin` takes the tags' generations before
  * the execution, `set` checks them after). While the notifications may be missed (the LISTEN
  * connection is down or not yet up) nothing is served or stored: the cache is empty until they
- * arrive again. Entries live at most `ttlMs` (a backstop) and the least recently used go first.
+ * arrive again. Entries live at most `ttlMs` (a backstop); the answers held weigh `maxBytes` at most
+ * (as JSON), the least recently used going first, and an answer over a tenth of that is not kept.
  */
 export interface ResponseCacheOptions {
-  maxEntries: number;
+  maxBytes: number;
   ttlMs: number;
   now?: () => number;
 }
@@ -21,6 +22,7 @@ interface Entry {
   value: unknown;
   tags: readonly string[];
   expires: number;
+  bytes: number;
 }
 
 /** What an execution saw of its tags when it started; `set` stores nothing when they moved since. */
@@ -31,6 +33,7 @@ export interface Ticket {
 
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
   private readonly generations = new Map<string, number>();
   /** Bumped by `clear`: every ticket before it is void. */
   private epoch = 0;
@@ -50,6 +53,11 @@ export class ResponseCache {
     return this.entries.size;
   }
 
+  /** What the answers held weigh, as JSON (UTF-16 code units, about bytes). */
+  get weight(): number {
+    return this.bytes;
+  }
+
   begin(tags: readonly string[]): Ticket {
     return { epoch: this.epoch, generations: tags.map((t) => this.generations.get(t) ?? 0) };
   }
@@ -59,7 +67,10 @@ export class ResponseCache {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (entry.expires <= this.now()) return undefined;
+    if (entry.expires <= this.now()) {
+      this.bytes -= entry.bytes;
+      return undefined;
+    }
     this.entries.set(key, entry);
     return entry.value;
   }
@@ -67,20 +78,31 @@ export class ResponseCache {
   set(key: string, tags: readonly string[], ticket: Ticket, value: unknown): void {
     if (!this.listening || ticket.epoch !== this.epoch) return;
     if (tags.some((t, i) => (this.generations.get(t) ?? 0) !== ticket.generations[i])) return;
+    const bytes = key.length + (JSON.stringify(value)?.length ?? 0);
+    if (bytes > this.opts.maxBytes / 10) return;
+    this.remove(key);
+    this.entries.set(key, { value, tags, expires: this.now() + this.opts.ttlMs, bytes });
+    this.bytes += bytes;
+    while (this.bytes > this.opts.maxBytes) this.remove(this.entries.keys().next().value!);
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, tags, expires: this.now() + this.opts.ttlMs });
-    if (this.entries.size > this.opts.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes -= entry.bytes;
   }
 
   /** The data of `tag` changed: its answers go, and the executions under way will not store theirs. */
   invalidate(tag: string): void {
     this.generations.set(tag, (this.generations.get(tag) ?? 0) + 1);
-    for (const [key, entry] of this.entries) if (entry.tags.includes(tag)) this.entries.delete(key);
+    for (const [key, entry] of this.entries) if (entry.tags.includes(tag)) this.remove(key);
   }
 
   clear(): void {
     this.epoch++;
     this.entries.clear();
+    this.bytes = 0;
   }
 
   /** The change notifications arrive (true) or may be missed (false): either way, what is held may be stale. */

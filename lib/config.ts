@@ -128,8 +128,8 @@ const schema = z.object({
   GATEWAY_DIRECT_FETCH: flag(true),
   /** The gateway's response cache of answers that are the same whoever asks (gateway/response-cache.ts). */
   RESPONSE_CACHE: flag(true),
-  /** Answers it holds at most (least recently used go first). */
-  RESPONSE_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(2000),
+  /** The size of the answers it holds at most, in MiB (as JSON; the least recently used go first). */
+  RESPONSE_CACHE_MAX_MB: z.coerce.number().int().min(1).default(64),
   /** How long an answer is kept at most: a backstop, as every change to the data evicts its answers at once. */
   RESPONSE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).default(300),
   MAX_QUERY_DEPTH: z.coerce.number().int().min(2).default(12),

@@ -5,6 +5,7 @@ import { fittedModelOf } from '../../../subgraphs/predictions/domain/active-mode
 import { applyResults, type FittedModel } from '../../../subgraphs/predictions/domain/model';
 import type { EnsembleState } from '../../../subgraphs/predictions/domain/model/ensemble';
 import type { VersionRow } from '../../../subgraphs/predictions/store/prediction-store';
+import { nextScheduled, type Scheduled } from '../../support/fixtures';
 
 /**
  * Live ratings between retrains, through the public interfaces: results imported with the
@@ -31,29 +32,6 @@ afterAll(async () => {
 
 const gql = (gateway: string, query: string, variables: Record<string, unknown> = {}) =>
   http(`${gateway}/graphql`, { method: 'POST', key: t.adminKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-
-interface Scheduled {
-  id: number;
-  code: string;
-  season: string;
-  date: string;
-  home: string;
-  away: string;
-  homeId: number;
-  awayId: number;
-}
-
-/** The earliest scheduled Premier League matches, as the football schema holds them. */
-async function nextScheduled(n: number): Promise<Scheduled[]> {
-  const { rows } = await db.query(
-    `SELECT m.id, c.code, m.season, m.match_date::text AS date, h.name AS home, a.name AS away, h.id AS "homeId", a.id AS "awayId"
-       FROM football.match m JOIN football.competition c ON c.id = m.competition_id
-       JOIN football.team h ON h.id = m.home_team_id JOIN football.team a ON a.id = m.away_team_id
-      WHERE c.code = 'en.1' AND m.status = 'scheduled' ORDER BY m.kickoff, m.id LIMIT $1`,
-    [n],
-  );
-  return rows;
-}
 
 const importResults = (gateway: string, matches: Scheduled[], scores: [number, number][]) =>
   gql(gateway, 'mutation($c: String!, $s: String!, $d: JSON!) { importMatches(competition: $c, season: $s, data: $d) { updated } }', {
@@ -99,7 +77,7 @@ async function fixtureProbabilities(gateway: string): Promise<Map<number, { home
 let played: Scheduled[];
 
 it('imported results update the active version without a new version, each applied once across two imports and two replicas', async () => {
-  played = await nextScheduled(2);
+  played = await nextScheduled(db, 2);
   const before = await versionRow();
   const fixturesBefore = await fixtureProbabilities(t.urls.gateway);
   // upsets: the home sides lose heavily
@@ -169,7 +147,7 @@ it('keeps the updated ratings with the version: another process forecasts with t
   expect(there).toEqual(here);
   expect(there.versionNumber).toBe(1);
 
-  const [third] = (await nextScheduled(1)).filter((m) => !played.some((p) => p.id === m.id));
+  const [third] = (await nextScheduled(db, 1)).filter((m) => !played.some((p) => p.id === m.id));
   await importResults(replica.urls.gateway, [third], [[2, 2]]);
   const live = await waitFor('the third result', async () => {
     const v = (await gql(t.urls.gateway, LIVE)).body.data.modelVersions[0];

@@ -4,6 +4,7 @@ import { startChildApp, type ChildApp } from '../../support/child-app';
 import { DATA_CHANGED } from '../../../lib/cache-policy';
 import { createLicence } from '../../support/registry';
 import { SubgraphCallRecorder } from '../../support/subgraph-calls';
+import { nextScheduled } from '../../support/fixtures';
 
 /**
  * The response cache (gateway/response-cache.ts), through the public surfaces of two instances of
@@ -56,25 +57,6 @@ const settled = () => eventually('the data to settle', async () => (Date.now() -
 /** The prediction fetches of one request made through this process's gateway. */
 const fetchesOf = async (work: (requestId: string) => Promise<unknown>) => (await recorder.forRequest(work)).calls.filter((c) => c.subgraph === 'predictions');
 
-interface Scheduled {
-  id: number;
-  season: string;
-  date: string;
-  home: string;
-  away: string;
-}
-
-async function nextScheduled(n: number): Promise<Scheduled[]> {
-  const { rows } = await db.query(
-    `SELECT m.id, m.season, m.match_date::text AS date, h.name AS home, a.name AS away
-       FROM football.match m JOIN football.competition c ON c.id = m.competition_id
-       JOIN football.team h ON h.id = m.home_team_id JOIN football.team a ON a.id = m.away_team_id
-      WHERE c.code = 'en.1' AND m.status = 'scheduled' ORDER BY m.kickoff, m.id LIMIT $1`,
-    [n],
-  );
-  return rows;
-}
-
 const importMatches = (gateway: string, season: string, matches: object[]) =>
   gql(gateway, t.adminKey, 'mutation($s: String!, $d: JSON!) { importMatches(competition: "en.1", season: $s, data: $d) { updated inserted } }', {
     s: season,
@@ -90,7 +72,10 @@ describe('the same answer for everyone, executed once, metered per request', () 
     const first = await fetchesOf((id) => latest(t.urls.predictions, key, id));
     expect(first).toHaveLength(0);
     const ids = Array.from({ length: 14 }, (_, i) => `cached-${i}-${Date.now()}`);
-    const [answers, fetched] = [await Promise.all(ids.map((id) => latest(t.urls.predictions, key, id))), recorder.calls.filter((c) => ids.includes(c.requestId))];
+    const [answers, fetched] = [
+      await Promise.all(ids.map((id) => latest(t.urls.predictions, key, id))),
+      recorder.calls.filter((c) => ids.includes(c.requestId)),
+    ];
     expect(fetched).toEqual([]);
     const ok = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 429);
@@ -146,7 +131,11 @@ describe('nothing caller-dependent is shared', () => {
     });
     expect(asLicence.body.data?.upcomingPredictions ?? null).toBeNull();
     expect(asLicence.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const anonymous = await http(`${t.urls.gateway}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const anonymous = await http(`${t.urls.gateway}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     expect(anonymous.status).toBe(401);
   });
 
@@ -196,7 +185,8 @@ describe('every change evicts the answers it touches, in every instance', () => 
 
   it('a write to the predictions by any path (SQL here)', async () => {
     const [first] = await latestIds(t.urls.predictions);
-    const confidence = async (base: string) => ((await latest(base, t.adminKey)).body as { match_id: number; confidence: number }[]).find((p) => p.match_id === first)!.confidence;
+    const confidence = async (base: string) =>
+      ((await latest(base, t.adminKey)).body as { match_id: number; confidence: number }[]).find((p) => p.match_id === first)!.confidence;
     await evictedEverywhere(
       confidence,
       async () => {
@@ -207,7 +197,7 @@ describe('every change evicts the answers it touches, in every instance', () => 
   });
 
   it('results imported: the played matches resolved and gone from the fixtures', async () => {
-    const played = await nextScheduled(2);
+    const played = await nextScheduled(db, 2);
     await evictedEverywhere(
       latestIds,
       async () => {
@@ -227,7 +217,7 @@ describe('every change evicts the answers it touches, in every instance', () => 
   }, 60_000);
 
   it('fixtures imported: the next fixture, moved back a week, is no longer listed first', async () => {
-    const [next] = await nextScheduled(1);
+    const [next] = await nextScheduled(db, 1);
     const date = new Date(Date.parse(`${next.date}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
     await evictedEverywhere(
       async (base) => (await latestIds(base))[0],
@@ -237,12 +227,27 @@ describe('every change evicts the answers it touches, in every instance', () => 
       },
       (first) => first !== next.id,
     );
-    expect((await db.query('SELECT match_date::text AS date, status FROM football.match WHERE id = $1', [next.id])).rows[0]).toEqual({ date, status: 'scheduled' });
+    expect((await db.query('SELECT match_date::text AS date, status FROM football.match WHERE id = $1', [next.id])).rows[0]).toEqual({
+      date,
+      status: 'scheduled',
+    });
   }, 60_000);
 
   it('a version activated: every answer from the new one', async () => {
     // a copy of the active version as the next one (a retrain would make the same row, in minutes)
-    const copied = ['kind', 'hyper', 'state', 'training_from', 'trained_through', 'match_count', 'evaluation', 'metrics', 'training_ms', 'results_tracked_from', 'ratings_through'];
+    const copied = [
+      'kind',
+      'hyper',
+      'state',
+      'training_from',
+      'trained_through',
+      'match_count',
+      'evaluation',
+      'metrics',
+      'training_ms',
+      'results_tracked_from',
+      'ratings_through',
+    ];
     const { rows } = await db.query(
       `INSERT INTO predictions.model_version (number, ${copied.join(', ')})
        SELECT (SELECT max(number) + 1 FROM predictions.model_version), ${copied.join(', ')} FROM predictions.model_version WHERE is_active RETURNING number`,
