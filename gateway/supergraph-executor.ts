@@ -133,7 +133,7 @@ export class SupergraphExecutor implements GatewayInterface {
       if (hit) return hit;
     }
     const ticket = cacheable ? cache.begin(plan.cacheTags!) : undefined;
-    const result = plan.direct ? await this.fetchDirect(ctx, plan.direct) : await this.executor!(ctx);
+    const result = plan.direct ? await this.fetchDirect(ctx, plan.direct).catch(() => this.executor!(ctx)) : await this.executor!(ctx);
     if (ticket && key && !result.errors?.length && !result.extensions) cache!.set(key, plan.cacheTags!, ticket, { data: result.data });
     // read-your-writes in this process; every process (this one too) also hears it from the tables' triggers
     if (cache && plan.writes) for (const tag of plan.writes) cache.invalidate(tag);
@@ -163,7 +163,14 @@ export class SupergraphExecutor implements GatewayInterface {
     if (queryPlan.node?.kind === 'Subscription' || !collectServices(queryPlan.node, services)) return {};
     const plan: OperationPlan = {};
     const root = queryPlan.node;
-    if (this.opts.direct !== false && root?.kind === 'Fetch' && this.selectsAsPlanned(document, operation, root)) plan.direct = root;
+    // queries only: a mutation is rare, and one whose fetch fails must not be tried again (see execute)
+    if (
+      this.opts.direct !== false &&
+      operation.operation === OperationTypeNode.QUERY &&
+      root?.kind === 'Fetch' &&
+      this.selectsAsPlanned(document, operation, root)
+    )
+      plan.direct = root;
     const policies = this.opts.cache?.policies;
     if (!policies) return plan;
     if (operation.operation === OperationTypeNode.MUTATION) plan.writes = [...services].flatMap((name) => policies[name]?.schema ?? []);
@@ -235,7 +242,11 @@ export class SupergraphExecutor implements GatewayInterface {
     for (const [coordinate, counts] of declared) this.publicFields.set(coordinate, counts.resolvers === counts.public);
   }
 
-  /** The single fetch, sent as @apollo/gateway's executor sends it, its errors reported as it reports them. */
+  /**
+   * The single fetch, sent as @apollo/gateway's executor sends it, its errors reported as it reports
+   * them. A fetch that throws (a subgraph that cannot be reached) is the gateway's to answer: `execute`
+   * hands the query to its executor, which reports it with the data it shapes around the failure.
+   */
   private async fetchDirect(ctx: GatewayGraphQLRequestContext<GatewayContext>, fetch: FetchNode): Promise<GatewayExecutionResult> {
     const supplied = ctx.request.variables ?? {};
     // the variables' coercion, as the gateway validates an incoming request
