@@ -413,6 +413,18 @@ export interface Outcome {
   failure?: string;
 }
 
+/** undici's error for a request written to a connection the other side had closed (no answer began). */
+function isStaleConnection(err: unknown): boolean {
+  const code = ((err as { cause?: { code?: string } }).cause ?? {}).code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/** The error and its cause (undici's "fetch failed" says why only in its cause). */
+function describeError(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause ? `${(err as Error).message} (${cause.code ?? ''} ${cause.message ?? ''})` : (err as Error).message;
+}
+
 /** Sends every case (a few at a time); each must answer within `timeoutMs` with a status below 500 and no leak. */
 export async function sendAll(cases: HostileCase[], opts: { concurrency?: number; timeoutMs?: number } = {}): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
@@ -422,13 +434,24 @@ export async function sendAll(cases: HostileCase[], opts: { concurrency?: number
       const c = cases[next++];
       const started = Date.now();
       try {
-        const res = await fetch(c.url, { ...c.init, redirect: 'manual', signal: AbortSignal.timeout(opts.timeoutMs ?? 20_000) });
+        // a kept-alive connection the server closed (idle between two tests, or after a hostile request
+        // with an unread body) can be handed to a request in the moment before the client sees it closed:
+        // that request never reached the server, and is sent again (each stale connection fails only once)
+        const send = async (attempt: number): Promise<Response> => {
+          try {
+            return await fetch(c.url, { ...c.init, redirect: 'manual', signal: AbortSignal.timeout(opts.timeoutMs ?? 20_000) });
+          } catch (err) {
+            if (attempt < 3 && isStaleConnection(err)) return send(attempt + 1);
+            throw err;
+          }
+        };
+        const res = await send(1);
         const text = await res.text();
         const ms = Date.now() - started;
         const failure = res.status >= 500 ? `status ${res.status}: ${text.slice(0, 300)}` : LEAK.test(text) ? `leak: ${text.slice(0, 300)}` : undefined;
         outcomes.push({ name: c.name, status: res.status, ms, failure });
       } catch (err) {
-        outcomes.push({ name: c.name, ms: Date.now() - started, failure: `no answer: ${(err as Error).message}` });
+        outcomes.push({ name: c.name, ms: Date.now() - started, failure: `no answer: ${describeError(err)}` });
       }
     }
   };
