@@ -30,23 +30,46 @@ export const DATA_CHANGED = 'data_changed';
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
- * The migration statements that make every statement changing one of `tables` (insert, update,
- * delete, truncate) announce it on DATA_CHANGED at commit. PostgreSQL folds the identical
- * notifications of one transaction into one, and a rolled-back change announces nothing.
+ * How the tables announce their changes:
+ * - `statement` (the first form): every statement that writes to one of them, whether or not it
+ *   changed a row: an UPDATE that rewrites a row as it was, or an upsert of the same data, evicts too;
+ * - `row`: every row inserted or deleted, every row an UPDATE changes (`OLD.* IS DISTINCT FROM NEW.*`)
+ *   and every TRUNCATE; a statement that leaves every row as it was announces nothing. PostgreSQL
+ *   folds the identical notifications of one transaction into one, so a statement over many rows
+ *   still sends one.
  */
-export function dataChangeTriggers(schema: string, tables: readonly string[]): { up: string[]; down: string[] } {
+export type DataChangeTriggerForm = 'statement' | 'row';
+
+const TRIGGERS = ['announce_data_change', 'announce_data_update', 'announce_data_truncate'];
+
+/**
+ * The migration statements that make the changes to `tables` announce themselves on DATA_CHANGED at
+ * commit (a rolled-back change announces nothing), in the given form. Each form's `up` first drops
+ * the other's triggers, so a migration moves from one form to the other by running the new form's up
+ * (and back by the old one's).
+ */
+export function dataChangeTriggers(schema: string, tables: readonly string[], form: DataChangeTriggerForm): { up: string[]; down: string[] } {
   const fn = `${ident(schema)}.announce_data_change`;
+  const dropTriggers = tables.flatMap((t) => TRIGGERS.map((name) => `DROP TRIGGER IF EXISTS ${name} ON ${ident(schema)}.${ident(t)}`));
+  const create = (t: string): string[] => {
+    const table = `${ident(schema)}.${ident(t)}`;
+    if (form === 'statement') {
+      return [`CREATE TRIGGER announce_data_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`];
+    }
+    return [
+      `CREATE TRIGGER announce_data_change AFTER INSERT OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+      `CREATE TRIGGER announce_data_update AFTER UPDATE ON ${table} FOR EACH ROW WHEN (OLD.* IS DISTINCT FROM NEW.*) EXECUTE FUNCTION ${fn}()`,
+      `CREATE TRIGGER announce_data_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+    ];
+  };
   return {
     up: [
       `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN PERFORM pg_notify('${DATA_CHANGED}', TG_TABLE_SCHEMA); RETURN NULL; END $$`,
-      ...tables.map(
-        (t) =>
-          `CREATE TRIGGER announce_data_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${ident(schema)}.${ident(t)}
-             FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
-      ),
+      ...dropTriggers,
+      ...tables.flatMap(create),
     ],
-    down: [...tables.map((t) => `DROP TRIGGER IF EXISTS announce_data_change ON ${ident(schema)}.${ident(t)}`), `DROP FUNCTION IF EXISTS ${fn}()`],
+    down: [...dropTriggers, `DROP FUNCTION IF EXISTS ${fn}()`],
   };
 }
 

@@ -4,6 +4,7 @@ import { PredictionTeamNames1732300000200 } from './migrations/1732300000200-Pre
 import { LiveRatings1732400000200 } from './migrations/1732400000200-LiveRatings';
 import { TrainingRunOwner1732400000300 } from './migrations/1732400000300-TrainingRunOwner';
 import { PredictionDataChanges1732500000200 } from './migrations/1732500000200-PredictionDataChanges';
+import { PredictionDataChangesByRow1732600000200 } from './migrations/1732600000200-PredictionDataChangesByRow';
 
 export const predictionsStore: StoreDefinition = {
   schema: 'predictions',
@@ -14,5 +15,6 @@ export const predictionsStore: StoreDefinition = {
     LiveRatings1732400000200,
     TrainingRunOwner1732400000300,
     PredictionDataChanges1732500000200,
+    PredictionDataChangesByRow1732600000200,
   ],
 };

@@ -7,7 +7,7 @@ import { dataChangeTriggers } from '../../../../lib/cache-policy';
  */
 export class FootballDataChanges1732500000100 implements MigrationInterface {
   name = 'FootballDataChanges1732500000100';
-  private readonly sql = dataChangeTriggers('football', ['competition', 'team', 'team_alias', 'match']);
+  private readonly sql = dataChangeTriggers('football', ['competition', 'team', 'team_alias', 'match'], 'statement');
 
   async up(q: QueryRunner): Promise<void> {
     for (const statement of this.sql.up) await q.query(statement);

@@ -7,7 +7,7 @@ import { dataChangeTriggers } from '../../../../lib/cache-policy';
  */
 export class PredictionDataChanges1732500000200 implements MigrationInterface {
   name = 'PredictionDataChanges1732500000200';
-  private readonly sql = dataChangeTriggers('predictions', ['prediction', 'model_version', 'version_result']);
+  private readonly sql = dataChangeTriggers('predictions', ['prediction', 'model_version', 'version_result'], 'statement');
 
   async up(q: QueryRunner): Promise<void> {
     for (const statement of this.sql.up) await q.query(statement);
