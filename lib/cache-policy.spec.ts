@@ -45,16 +45,17 @@ async function announced(work: (c: pg.Client) => Promise<unknown>): Promise<stri
   return [...received];
 }
 
-const sql = (text: string, values: unknown[] = []) => (c: pg.Client) => c.query(text, values);
+const sql =
+  (text: string, values: unknown[] = []) =>
+  (c: pg.Client) =>
+    c.query(text, values);
 
 describe('a write that changes rows announces its schema once per transaction', () => {
   it('an UPDATE of one row, and of a hundred rows', async () => {
-    expect(await announced(sql(`UPDATE football.team SET name = name || ' (x)' WHERE id = (SELECT min(id) FROM football.team)`))).toEqual([
-      'football',
-    ]);
-    expect(await announced(sql(`UPDATE football.match SET round = coalesce(round, '') || '.' WHERE id IN (SELECT id FROM football.match ORDER BY id LIMIT 100)`))).toEqual([
-      'football',
-    ]);
+    expect(await announced(sql(`UPDATE football.team SET name = name || ' (x)' WHERE id = (SELECT min(id) FROM football.team)`))).toEqual(['football']);
+    expect(
+      await announced(sql(`UPDATE football.match SET round = coalesce(round, '') || '.' WHERE id IN (SELECT id FROM football.match ORDER BY id LIMIT 100)`)),
+    ).toEqual(['football']);
   });
 
   it('an INSERT, a DELETE, a TRUNCATE, in either schema', async () => {

@@ -23,6 +23,7 @@ interface Service {
   networks?: string[] | Record<string, { aliases?: string[]; ipv4_address?: string } | null>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  volumes?: string[];
 }
 
 interface Network {
@@ -175,7 +176,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('separates the networks: the REST adapter and the bot reach only the gateway, PostgreSQL only the subgraphs', () => {
+  it('separates the networks: the REST adapter and the bot reach only the gateway, PostgreSQL only the subgraphs and the gateway', () => {
     const networksOf = (name: string) => {
       const n = services[name].networks ?? [];
       return (Array.isArray(n) ? n : Object.keys(n)).sort();
@@ -187,7 +188,7 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(services).filter((name) => networksOf(name).includes('storage'))).toEqual(['compliance', 'commerce', 'licensing']);
     expect(Object.keys(services).filter((name) => networksOf(name).includes('adapter-storage'))).toEqual(['rest-adapter']);
     expect(networksOf('postgres')).toEqual(['database']);
-    expect(networksOf('gateway')).toEqual(['bot', 'edge', 'services']);
+    expect(networksOf('gateway')).toEqual(['bot', 'database', 'edge', 'services']);
     expect(networksOf('rest-adapter')).toEqual(['adapter-storage', 'edge']);
     expect(networksOf('bot')).toEqual(['bot']);
     // only the access service sends mail out
@@ -196,10 +197,32 @@ describe('docker-compose.yml', () => {
     // who shares a network with whom
     const share = (a: string, b: string) => networksOf(a).some((n) => networksOf(b).includes(n));
     for (const name of Object.keys(services)) {
-      if (name !== 'postgres') expect([name, 'postgres', share(name, 'postgres')]).toEqual([name, 'postgres', SUBGRAPHS.some((s) => s.name === name)]);
+      if (name !== 'postgres')
+        expect([name, 'postgres', share(name, 'postgres')]).toEqual([name, 'postgres', name === 'gateway' || SUBGRAPHS.some((s) => s.name === name)]);
       if (name !== 'rest-adapter') expect([name, 'rest-adapter', share(name, 'rest-adapter')]).toEqual([name, 'rest-adapter', name === 'gateway']);
       if (name !== 'bot') expect([name, 'bot', share(name, 'bot')]).toEqual([name, 'bot', name === 'gateway']);
     }
+  });
+
+  it('gives the gateway a database role that may only listen, created with the data volume', () => {
+    const gateway = new URL(containerEnv(services.gateway).DATABASE_URL);
+    const postgres = containerEnv(services.postgres);
+    // its own role, not the application's (which owns every schema)
+    expect(gateway.username).toBe('matchday_gateway');
+    expect(gateway.username).not.toBe(postgres.POSTGRES_USER);
+    expect(decodeURIComponent(gateway.password)).toBe(postgres.GATEWAY_DB_PASSWORD);
+    expect(containerEnv(services.gateway, { ...SHELL, GATEWAY_DB_PASSWORD: 's3cret' }).DATABASE_URL).toContain(':s3cret@');
+    expect(containerEnv(services.postgres, { ...SHELL, GATEWAY_DB_PASSWORD: 's3cret' }).GATEWAY_DB_PASSWORD).toBe('s3cret');
+    // the postgres image runs the init script when it creates the volume; the script creates that role from the SQL it mounts
+    const volumes = (services.postgres.volumes ?? []).map((v) => v.split(':'));
+    const mounted = (inContainer: string) => volumes.find((v) => v[1] === inContainer)?.[0];
+    const script = mounted('/docker-entrypoint-initdb.d/10-gateway-listener.sh');
+    expect(script).toBe('./deploy/postgres/initdb.sh');
+    const text = readFileSync(join(root, script!), 'utf8');
+    expect(text).toContain(`-v role=${gateway.username}`);
+    const sqlPath = /-f (\S+)/.exec(text)![1];
+    expect(mounted(sqlPath)).toBe('./deploy/postgres/gateway-listener.sql');
+    expect(existsSync(join(root, mounted(sqlPath)!))).toBe(true);
   });
 
   it("listens for service principals on the subgraphs' network only, and trusts the REST adapter's X-Forwarded-For only", () => {

@@ -102,6 +102,28 @@ const CNPG = {
         .unknown()
         .refine(validWith(ResourceRequirements as unknown as ModelClass))
         .optional(),
+      managed: z
+        .object({
+          roles: z.array(
+            z
+              .object({
+                name: z.string().min(1),
+                comment: z.string().optional(),
+                ensure: z.enum(['present', 'absent']).optional(),
+                passwordSecret: localObjectReference.optional(),
+                disablePassword: z.boolean().optional(),
+                connectionLimit: z.number().int().min(-1).optional(),
+                validUntil: z.string().optional(),
+                inRoles: z.array(z.string().min(1)).optional(),
+                ...Object.fromEntries(
+                  ['inherit', 'login', 'superuser', 'createdb', 'createrole', 'replication', 'bypassrls'].map((k) => [k, z.boolean().optional()]),
+                ),
+              })
+              .strict(),
+          ),
+        })
+        .strict()
+        .optional(),
       affinity: z.object({ enablePodAntiAffinity: z.boolean().optional(), topologyKey: z.string().optional() }).strict().optional(),
       backup: z
         .object({

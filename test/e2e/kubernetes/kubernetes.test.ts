@@ -6,7 +6,7 @@ import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { IMAGE, KUBERNETES_DIR, SHARED_SECRETS, staleFiles } from '../../../bin/kubernetes';
+import { IMAGE, KUBERNETES_DIR, processSecret, SHARED_SECRETS, staleFiles } from '../../../bin/kubernetes';
 import { SUBGRAPHS } from '../../../bin/subgraphs';
 import { isSetting, loadConfig, type Config } from '../../../lib/config';
 import { GATEWAY_SERVICE, keyVariable, serviceKeyEnv } from '../../../lib/service-keys';
@@ -322,5 +322,31 @@ describe('overlays/production: PostgreSQL as a CloudNativePG cluster', () => {
     expect(cluster.spec.backup.barmanObjectStore.destinationPath).toMatch(/^s3:\/\//);
     for (const ref of Object.values(cluster.spec.backup.barmanObjectStore.s3Credentials)) expect(documented.get(ref.name)?.keys).toContain(ref.key);
     expect(Number(cluster.spec.postgresql.parameters.max_connections)).toBeGreaterThan(0);
+  });
+
+  it("gives the gateways a managed role that may only log in (their response caches LISTEN), in the URL of the gateway's own Secret", () => {
+    const objects = kustomize(join(dir, 'overlays', 'production'));
+    const cluster = objects.find((o) => o.kind === 'Cluster') as unknown as {
+      metadata: { name: string };
+      spec: { bootstrap: { initdb: { database: string; owner: string } }; managed: { roles: Record<string, unknown>[] } };
+    };
+    const role = cluster.spec.managed.roles.find((r) => r.name === 'matchday_gateway')!;
+    expect(role).toMatchObject({ ensure: 'present', login: true, superuser: false, createdb: false, createrole: false, replication: false, bypassrls: false });
+    expect(role.inRoles).toBeUndefined();
+    const documented = documentedSecrets();
+    const credentials = documented.get((role.passwordSecret as { name: string }).name)!;
+    expect(credentials.type).toBe('generic');
+    expect(credentials.line).toContain('--type=kubernetes.io/basic-auth');
+    expect(credentials.line).toContain(`--from-literal=username=${role.name as string}`);
+    // the gateway reads its own Secret (matchday-gateway, optional envFrom): DATABASE_URL there is the role's
+    const url = /DATABASE_URL="?([^"\s]+)/.exec(documented.get(processSecret('gateway'))!.line)![1].replace(/\$\{?\w+\}?/g, 'pw');
+    const u = new URL(url);
+    expect([u.username, u.hostname, u.port, u.pathname]).toEqual([
+      role.name,
+      `${cluster.metadata.name}-rw`,
+      '5432',
+      `/${cluster.spec.bootstrap.initdb.database}`,
+    ]);
+    expect(u.username).not.toBe(cluster.spec.bootstrap.initdb.owner);
   });
 });

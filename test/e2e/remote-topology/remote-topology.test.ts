@@ -14,7 +14,10 @@ import { GATEWAY, PRINCIPAL_HEADER, signRequestToken, verifyRequestToken, type P
 import { GATEWAY_SERVICE, keyVariable, parseServicePrivateKey, parseServicePublicKey, serviceKeyEnv } from '../../../lib/service-keys';
 import { http, TEST_ADMIN_KEY } from '../../support/app';
 import { assertBuilt } from '../../support/child-app';
-import { createTestDatabase } from '../../support/database';
+import { admin, createTestDatabase, serverUrl } from '../../support/database';
+import { DATA_CHANGED } from '../../../lib/cache-policy';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { TEST_MASTER_KEY } from '../../support/keys';
 
 /**
@@ -49,6 +52,8 @@ interface Service {
 }
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
+/** The gateway's own database role, made by deploy/postgres/gateway-listener.sql (roles are server-wide: a name of this run's own). */
+const gatewayRole = { name: `mdtest_gateway_${randomBytes(4).toString('hex')}`, password: randomBytes(12).toString('hex'), url: '' };
 let services: Service[] = [];
 let internalUrl: string;
 const url = (name: string, path = '') => `http://127.0.0.1:${services.find((s) => s.name === name)!.port}${path}`;
@@ -96,6 +101,7 @@ beforeAll(async () => {
   assertBuilt('dist/gateway/main.js');
   assertBuilt('dist/rest-adapter/main.js');
   db = await createTestDatabase();
+  await createGatewayRole();
   const ports = await freePorts(SUBGRAPHS.length + 5);
   const [gatewayPort, internalPort, predictionsPort, registryPort, financePort] = ports.splice(0, 5);
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}/graphql`;
@@ -128,6 +134,8 @@ beforeAll(async () => {
         SERVICE_PRIVATE_KEY: KEYS[keyVariable(GATEWAY_SERVICE, 'private')],
         GATEWAY_PORT: String(gatewayPort),
         GATEWAY_INTERNAL_PORT: String(internalPort),
+        // its response cache hears the data changes there
+        DATABASE_URL: gatewayRole.url,
         // the REST adapter (on loopback here) names the client in X-Forwarded-For
         TRUST_PROXY: 'loopback',
         ...Object.fromEntries(subgraphs.map(({ def, port }) => [`SUBGRAPH_URL_${def.name.toUpperCase()}`, `http://127.0.0.1:${port}/graphql`])),
@@ -159,7 +167,26 @@ afterAll(async () => {
   for (const s of services) if (s.child && s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
   await Promise.all(services.map((s) => s.exit ?? Promise.resolve()));
   await db?.drop();
+  await admin(serverUrl(), (c) => c.query(`DROP ROLE IF EXISTS ${c.escapeIdentifier(gatewayRole.name)}`));
 });
+
+/** Runs the shipped SQL, its psql variables (:"role", :'password') filled in as psql would. */
+async function createGatewayRole(): Promise<void> {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const sql = readFileSync(join(projectRoot(), 'deploy/postgres/gateway-listener.sql'), 'utf8')
+      .replace(/:"role"/g, client.escapeIdentifier(gatewayRole.name))
+      .replace(/:'password'/g, client.escapeLiteral(gatewayRole.password));
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(db.url);
+  u.username = gatewayRole.name;
+  u.password = gatewayRole.password;
+  gatewayRole.url = u.toString();
+}
 
 describe('the docker-compose topology, over HTTP', () => {
   let key: string;
@@ -300,6 +327,73 @@ describe("the gateway's endpoints", () => {
       const res = await post(internalUrl, body, headers);
       expect(res.status).toBe(401);
       expect(res.body.data).toBeUndefined();
+    }
+  });
+});
+
+describe("the gateway's response cache, on its listen-only database role", () => {
+  let owner: pg.Client;
+  const heard: string[] = [];
+  beforeAll(async () => {
+    owner = new pg.Client({ connectionString: db.url });
+    await owner.connect();
+    owner.on('notification', (n) => heard.push(n.payload ?? ''));
+    await owner.query(`LISTEN ${DATA_CHANGED}`);
+  });
+  afterAll(() => owner?.end());
+
+  const latest = () => http(url('rest-adapter', '/api/predictions/latest/?competition=en.1'), { key: TEST_ADMIN_KEY });
+  const confidenceOf = async (matchId: number) =>
+    ((await latest()).body as { match_id: number; confidence: number }[]).find((p) => p.match_id === matchId)?.confidence;
+
+  it('keeps an answer that is the same for every caller until the database announces a change to its data', async () => {
+    const first = await latest();
+    expect(first.status).toBe(200);
+    const [{ match_id: matchId }] = first.body as { match_id: number }[];
+    // a change the triggers do not announce (replica mode skips them): an answer from the cache does not show it
+    for (let attempt = 1; ; attempt++) {
+      const value = (100 + attempt) / 1000;
+      const announcedBefore = heard.length;
+      await confidenceOf(matchId);
+      await owner.query('BEGIN');
+      await owner.query(`SET LOCAL session_replication_role = replica`);
+      await owner.query('UPDATE predictions.prediction SET confidence = $2 WHERE match_id = $1 AND actual_outcome IS NULL', [matchId, value]);
+      await owner.query('COMMIT');
+      const served = await confidenceOf(matchId);
+      // another change announced meanwhile (the services' start-up work) may have evicted the answer: try again
+      if (heard.length !== announcedBefore && attempt < 5) continue;
+      expect(served).not.toBe(value);
+      // announced: the gateway evicts the answer, the next one shows the change
+      await owner.query('SELECT pg_notify($1, $2)', [DATA_CHANGED, 'predictions']);
+      const deadline = Date.now() + 10_000;
+      while ((await confidenceOf(matchId)) !== value && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await confidenceOf(matchId)).toBe(value);
+      break;
+    }
+  });
+
+  it('connects as a role that may listen and do nothing else: no table, no function, no schema of its own', async () => {
+    const client = new pg.Client({ connectionString: gatewayRole.url });
+    await client.connect();
+    try {
+      await client.query(`LISTEN ${DATA_CHANGED}`);
+      const refused = (sql: string) =>
+        client.query(sql).then(
+          () => 'allowed',
+          (e: { code?: string }) => e.code,
+        );
+      for (const sql of [
+        'SELECT count(*) FROM predictions.prediction',
+        'SELECT count(*) FROM access.api_key',
+        'UPDATE football.team SET name = name',
+        `SELECT access.meter('00000000-0000-0000-0000-000000000000'::uuid, current_date, 1, 1, now())`,
+        'CREATE SCHEMA gateway_own',
+      ])
+        expect([sql, await refused(sql)]).toEqual([sql, '42501']);
+      const { rows } = await client.query('SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication FROM pg_roles WHERE rolname = current_user');
+      expect(rows).toEqual([{ rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolreplication: false }]);
+    } finally {
+      await client.end();
     }
   });
 });
