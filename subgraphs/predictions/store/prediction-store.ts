@@ -517,15 +517,18 @@ export class PredictionStore {
   /**
    * Runs whose process died are failed, with the reason, so they stop blocking new ones. The process
    * running a run holds a session advisory lock on it (`holdRunLease`): PostgreSQL drops it the moment
-   * that process's connection goes, so a run whose lock can be taken has no owner. Only after a
-   * restart of PostgreSQL itself (every lock dropped) are owners given `restartGraceSeconds` to take
-   * theirs back. `queuedIds`: queued runs the caller found without a live job.
+   * that process's connection goes, so a run whose lock can be taken has no owner. Only the runs that
+   * started before PostgreSQL itself last started (a restart drops every lock) are given
+   * `restartGraceSeconds` from that start for their owners to take their locks back; a run started
+   * since took its lock from this server, so a free lock means its owner is gone, however recent the
+   * server's start. `queuedIds`: queued runs the caller found without a live job.
    */
   async failAbandonedRuns(opts: { restartGraceSeconds: number; queuedIds?: string[] }): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(
       `UPDATE predictions.training_run SET status = 'failed', finished_at = now(), heartbeat_at = now(),
               error = CASE WHEN status = 'running' THEN $1 ELSE $2 END
-        WHERE (status = 'running' AND now() - pg_postmaster_start_time() > make_interval(secs => $3)
+        WHERE (status = 'running'
+               AND (started_at > pg_postmaster_start_time() OR now() - pg_postmaster_start_time() > make_interval(secs => $3))
                AND pg_try_advisory_xact_lock($4, hashtext(id::text)))
            OR (status = 'queued' AND id = ANY($5::uuid[]))
         RETURNING id`,
