@@ -55,6 +55,8 @@ export class RegistryClient {
   private stopped = false;
   /** The heartbeat being sent, if any (stop waits for it). */
   private inFlight: Promise<unknown> | undefined;
+  /** The calls of startHeartbeats, one after the other (activate and the NOTIFY it causes both call it). */
+  private starting: Promise<void> = Promise.resolve();
   private readonly startedAt = Date.now();
   /** Test hook: resolves the waiters after each heartbeat attempt (ok or not). */
   private readonly beatListeners: ((ok: boolean) => void)[] = [];
@@ -161,9 +163,17 @@ export class RegistryClient {
 
   /**
    * Sends heartbeats on the registry's interval while the process runs, once the node is registered
-   * (at start, after `activate`, or when another process activated it: NOTIFY). Idempotent.
+   * (at start, after `activate`, or when another process activated it: NOTIFY). Idempotent: calls run
+   * one after the other, so two at once (activate's own and its NOTIFY's) start one loop, and a call
+   * made after the registration is saved always sees it.
    */
-  async startHeartbeats(): Promise<void> {
+  startHeartbeats(): Promise<void> {
+    const next = this.starting.then(() => this.beginHeartbeats());
+    this.starting = next.catch(() => undefined);
+    return next;
+  }
+
+  private async beginHeartbeats(): Promise<void> {
     if (this.timer || this.stopped) return;
     const { VENDOR_LICENSE_ENGINE_URL: url, VENDOR_DEPLOYMENT_ID: key } = this.config;
     if (!(await this.store.deployment())) {

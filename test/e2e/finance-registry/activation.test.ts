@@ -21,6 +21,8 @@ interface Received {
   path: string;
   licenceKey?: string;
   body: Record<string, unknown> | undefined;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 class LocalRegistry {
@@ -60,6 +62,7 @@ class LocalRegistry {
       path: req.url!,
       licenceKey: req.headers['x-license-key'] as string | undefined,
       body: raw ? JSON.parse(raw) : undefined,
+      at: Date.now(),
     };
     this.received.push(received);
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -133,6 +136,10 @@ describe('activation and heartbeats', () => {
     }
     const deployment = await t.app.services.node.registry.deployment();
     expect(deployment).toMatchObject({ deploymentKey: 'dk_secret_0001', lastHeartbeatStatus: 'alive', heartbeatIntervalSeconds: 1 });
+    // one loop: each heartbeat waits the interval (1 s) after the previous one ended; activate and the
+    // NOTIFY its licence causes both start the heartbeats, and once started two loops, two beats at once
+    const beats = registry.heartbeats().map((b) => b.at);
+    for (let i = 1; i < beats.length; i++) expect(beats[i] - beats[i - 1]).toBeGreaterThanOrEqual(900);
   });
 
   it('keeps the node in normal mode when the registry is unreachable (verification is offline)', async () => {
