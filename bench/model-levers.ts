@@ -540,10 +540,10 @@ for (const g of tuningGroups) perGroup.set(g, fitEnsembleWeights(newRows.tune.fi
   };
   // leave-one-season-out on the tuning seasons, against the global weights scored the same way
   const seasons = [...new Set(newRows.tune.map((c) => c.match.season!))].sort();
-  const loso = (fit: (rows: readonly Combined[]) => Combiner) =>
+  const loso = (fitCombiner: (rows: readonly Combined[]) => Combiner) =>
     metricsOf(
       seasons.flatMap((s) => {
-        const f = fit(newRows.tune.filter((c) => c.match.season !== s));
+        const f = fitCombiner(newRows.tune.filter((c) => c.match.season !== s));
         return newRows.tune.filter((c) => c.match.season === s).map((c) => ({ forecast: f(c), actual: c.actual }));
       }),
     );
@@ -651,14 +651,14 @@ for (const g of tuningGroups) perGroup.set(g, fitEnsembleWeights(newRows.tune.fi
   const fixed = stackCombiner(fitStack(newRows.tune, best.form, best.ridge), best.form);
   const fixedAfter = scoreAll(newRows, fixed);
   // before each season, on every earlier season's walk-forward forecasts
-  const perSeason = (fit: (train: readonly Combined[]) => Combiner) => (w: WindowName) => {
+  const perSeason = (fitCombiner: (train: readonly Combined[]) => Combiner) => (w: WindowName) => {
     const rows = newRows[w];
     const out: { forecast: Forecast; actual: Outcome }[] = [];
     for (const s of seasonsOf(rows)) {
       const train = w === 'tune' ? newRows.tune.filter((c) => c.match.season! < s) : [...newRows.tune, ...rows.filter((c) => c.match.season! < s)];
       const test = rows.filter((c) => c.match.season === s);
       // the first tuning season has no earlier forecasts: it keeps the combiner of the tuning fit
-      const f = train.length > 0 ? fit(train) : ensemble;
+      const f = train.length > 0 ? fitCombiner(train) : ensemble;
       for (const c of test) out.push({ forecast: f(c), actual: c.actual });
     }
     return metricsOf(out);
