@@ -1,5 +1,5 @@
 # One image for every service of docker-compose.yml: each service picks its entry point with `command`
-# (node dist/subgraphs/<name>/index.js, node dist/gateway/main.js, node dist/rest-adapter/main.js,
+# (node dist/subgraphs/<product>/<name>/index.js, node dist/gateway/main.js, node dist/rest-adapter/main.js,
 # node dist/bot/main.js).
 
 FROM node:24-bookworm-slim AS build

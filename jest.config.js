@@ -8,7 +8,7 @@ const ESM_ONLY = ['jose', 'otplib', '@otplib', '@scure', '@noble'];
 module.exports = {
   testEnvironment: 'node',
   // specs sit beside the code they specify (gateway plugins, REST core, lib); the rest lives in test/
-  roots: ['<rootDir>/test', '<rootDir>/gateway', '<rootDir>/rest-adapter', '<rootDir>/lib', '<rootDir>/subgraphs', '<rootDir>/bot'],
+  roots: ['<rootDir>/test', '<rootDir>/gateway', '<rootDir>/rest-adapter', '<rootDir>/lib', '<rootDir>/subgraphs', '<rootDir>/bot', '<rootDir>/clients'],
   testMatch: ['**/*.test.ts', '**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],

@@ -20,8 +20,8 @@ import { GatewayClient, httpTransport, inProcessTransport, type GraphQLTransport
 import { PREDICT_PAIRING, PredictionsClient, RESOLVE_TEAMS } from '../bot/predictions-client';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
-import type { AccessServices } from '../subgraphs/access/services';
-import type { PredictionServices } from '../subgraphs/predictions/services';
+import type { AccessServices } from '../subgraphs/predictions/access/services';
+import type { PredictionServices } from '../subgraphs/predictions/predictions/services';
 
 const { values: args } = parseArgs({ options: { requests: { type: 'string', default: '200' }, rounds: { type: 'string', default: '3' } } });
 const REQUESTS = Number(args.requests);

@@ -15,9 +15,9 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import pg from 'pg';
 import { openStore } from '../lib/database';
 import { createLogger } from '../lib/logger';
-import { Ledger } from '../subgraphs/ledger/domain/ledger';
-import { ledgerStore } from '../subgraphs/ledger/store';
-import { LedgerStore } from '../subgraphs/ledger/store/ledger-store';
+import { Ledger } from '../subgraphs/finance/ledger/domain/ledger';
+import { ledgerStore } from '../subgraphs/finance/ledger/store';
+import { LedgerStore } from '../subgraphs/finance/ledger/store/ledger-store';
 import { compare, runServer, stopChildren } from './harness';
 
 const { values: args } = parseArgs({

@@ -21,7 +21,7 @@ import { startApp } from '../bin/app';
 import { licenceDemo } from '../bin/demo';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
-import { startAlpacaSandbox, type SandboxAsset } from '../subgraphs/investing/sandbox/servers';
+import { startAlpacaSandbox, type SandboxAsset } from '../subgraphs/finance/investing/sandbox/servers';
 
 const { values: args } = parseArgs({
   options: { orders: { type: 'string', default: '300' }, assets: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '3' } },

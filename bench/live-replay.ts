@@ -13,7 +13,7 @@
  *   - weekly retrain, for reference: a full walk-forward refit before each match week.
  */
 import { resolve } from 'node:path';
-import { readDataset } from '../subgraphs/football/domain/dataset';
+import { readDataset } from '../subgraphs/predictions/football/domain/dataset';
 import {
   addDays,
   applyResults,
@@ -31,7 +31,7 @@ import {
   type ModelKind,
   type Outcome,
   type TrainingMatch,
-} from '../subgraphs/predictions/domain/model';
+} from '../subgraphs/predictions/predictions/domain/model';
 
 const dataDir = process.argv[2] ?? resolve(__dirname, '../../data/football');
 const all = toTrainingMatches(readDataset(dataDir).matches);

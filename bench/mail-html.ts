@@ -5,7 +5,7 @@
  * linear reader keeps the time per kilobyte flat as the input doubles.
  */
 import { performance } from 'node:perf_hooks';
-import { parseApplicationMail } from '../subgraphs/access/domain/application-mail';
+import { parseApplicationMail } from '../subgraphs/predictions/access/domain/application-mail';
 
 const SIZES_KB = [25, 50, 100, 200];
 

@@ -9,7 +9,7 @@
  * what a "call a draw when it is close" rule would cost.
  */
 import { resolve } from 'node:path';
-import { readDataset } from '../subgraphs/football/domain/dataset';
+import { readDataset } from '../subgraphs/predictions/football/domain/dataset';
 import {
   addDays,
   combineForecasts,
@@ -30,7 +30,7 @@ import {
   type ModelKind,
   type Outcome,
   type TrainingMatch,
-} from '../subgraphs/predictions/domain/model';
+} from '../subgraphs/predictions/predictions/domain/model';
 
 const dataDir = process.argv[2] ?? resolve(__dirname, '../../data/football');
 

@@ -11,7 +11,7 @@
  * lever is measured on top of the ones kept. The baseline is the model as it was before issue 15.
  */
 import { resolve } from 'node:path';
-import { readDataset, type ParsedMatch } from '../subgraphs/football/domain/dataset';
+import { readDataset, type ParsedMatch } from '../subgraphs/predictions/football/domain/dataset';
 import {
   calibrationOf,
   combineForecasts,
@@ -30,9 +30,9 @@ import {
   type ModelKind,
   type Outcome,
   type TrainingMatch,
-} from '../subgraphs/predictions/domain/model';
-import { dayNumber, groupOf } from '../subgraphs/predictions/domain/model/data';
-import { minimize } from '../subgraphs/predictions/domain/model/optimise';
+} from '../subgraphs/predictions/predictions/domain/model';
+import { dayNumber, groupOf } from '../subgraphs/predictions/predictions/domain/model/data';
+import { minimize } from '../subgraphs/predictions/predictions/domain/model/optimise';
 
 type Hyper = Record<string, number>;
 type Component = (typeof ENSEMBLE_COMPONENTS)[number];

@@ -15,7 +15,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { projectRoot } from '../lib/paths';
 import { freePorts } from '../lib/server';
-import { SUBGRAPHS } from '../bin/subgraphs';
+import { loadSubgraphs, PRODUCT_NAMES, subgraphFolder } from '../subgraphs/products';
+
+/** Every subgraph of the three products. */
+const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
 import { children, load, peakRssMb, runServer, stopChildren, waitFor, type LoadOptions, type Measure } from './harness';
 
 const { values: args } = parseArgs({
@@ -181,7 +184,7 @@ async function main() {
     pids[name] = child.pid!;
     await waitFor(`http://127.0.0.1:${port[name]}/healthz`, 120_000);
   };
-  for (const n of names) await start(n, `dist/subgraphs/${n}/index.js`, { SUBGRAPH_PORT: String(port[n]) });
+  for (const n of names) await start(n, `dist/${subgraphFolder(n)}/index.js`, { SUBGRAPH_PORT: String(port[n]) });
   await start('gateway', 'dist/gateway/main.js');
   await start('rest-adapter', 'dist/rest-adapter/main.js');
   const baseline = await runServer('dist/bench/servers/baseline.js', { DATABASE_URL: databaseUrl, PORT: '0' });

@@ -14,6 +14,7 @@
  * machine's noise over both sides. Options: --duration <s> (10), --connections <n> (20), --rounds <n> (2),
  * --levers (the latest-predictions path before and after each lever of issue 15), --skip-model.
  */
+import { subgraphFolder } from '../subgraphs/products';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -173,7 +174,7 @@ async function main() {
   };
   const remote: ChildProcess[] = [];
   for (const name of subgraphNames) {
-    const child = spawn(process.execPath, [join(root, `dist/subgraphs/${name}/index.js`)], {
+    const child = spawn(process.execPath, [join(root, `dist/${subgraphFolder(name)}/index.js`)], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...remoteEnv, SERVICE_PRIVATE_KEY: keys[keyVariable(name, 'private')], SUBGRAPH_PORT: String(ports[name]) },
       stdio: 'ignore',
     });

@@ -10,7 +10,7 @@
  */
 import { distance } from 'fastest-levenshtein';
 import { parseArgs } from 'node:util';
-import { TeamResolver } from '../subgraphs/football/domain/team-resolver';
+import { TeamResolver } from '../subgraphs/predictions/football/domain/team-resolver';
 import { teamsFromShippedData } from './fixtures/shipped-teams';
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, repeat: { type: 'string', default: '50' } } });

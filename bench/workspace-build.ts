@@ -17,7 +17,7 @@ import pg from 'pg';
 import { startApp } from '../bin/app';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
-import { loadClientBuilders } from '../subgraphs/licensing/client-builders';
+import { loadClientBuilders } from '../subgraphs/registry/licensing/client-builders';
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
 const ROUNDS = Number(args.rounds);

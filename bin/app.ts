@@ -7,21 +7,23 @@ import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
 import type { SubgraphDefinition, SubgraphDeps } from '../lib/subgraph';
 import { DeferredSupergraphClient } from '../lib/supergraph-client';
-import { createGateway, gatewayLimits, type Gateway } from '../gateway';
+import { createGateway, gatewayLimits, responseCacheOf, type Gateway } from '../gateway';
 import { databaseCheck } from '../lib/probes';
 import { composeSupergraph } from '../gateway/compose';
 import { InProcessDataSource, type SubgraphDataSource } from '../gateway/datasources';
 import { inProcessExecutor } from '../rest-adapter/core/executor';
 import { createSurfaceApp } from '../rest-adapter/core/surface';
-import { surfaceEntries, type SurfaceName } from '../rest-adapter/surfaces';
-import { CREDENTIALS, SUBGRAPHS, composeUrl, responseCacheOf, type SubgraphServices } from './subgraphs';
+import { surfaceEntries } from '../rest-adapter/surfaces';
+import { cachePoliciesOf, composeUrl, credentialsOf, loadSubgraphs, type ProductName, type SubgraphServices } from '../subgraphs/products';
 
-export interface App {
+export interface App<P extends ProductName = ProductName> {
+  /** The products this process runs. */
+  products: readonly P[];
   gateway: Gateway;
-  /** The gateway's and each REST surface's base URL, by name. */
-  urls: { gateway: string } & Record<SurfaceName, string>;
+  /** The gateway's and each product's REST surface's base URL, by name. */
+  urls: { gateway: string } & Record<P, string>;
   /** Each subgraph's domain services, by name (the CLI, tests and demo set-up use them directly). */
-  services: SubgraphServices;
+  services: SubgraphServices<P>;
   /** Credentials generated during this start (shown once). */
   generatedCredentials: Record<string, string>;
   stop(): Promise<void>;
@@ -34,10 +36,12 @@ interface Running {
 }
 
 /**
- * The whole system in one process: every subgraph in-process, the gateway, the REST surfaces calling
+ * The products in one process: their subgraphs in-process, the gateway, their REST surfaces calling
  * the gateway without HTTP. Used by `npm start`, the tests and the benchmarks.
  */
-export interface StartOptions {
+export interface StartOptions<P extends ProductName = ProductName> {
+  /** The products to run (default: the PRODUCTS setting). */
+  products?: readonly P[];
   databaseUrl: string;
   /** Listen on free ports instead of the configured ones (tests, benchmarks). */
   randomPorts?: boolean;
@@ -45,8 +49,9 @@ export interface StartOptions {
   decorateDataSource?: (name: string, dataSource: SubgraphDataSource) => SubgraphDataSource;
 }
 
-export async function startApp(config: Config, logger: Logger, opts: StartOptions): Promise<App> {
+export async function startApp<P extends ProductName = ProductName>(config: Config, logger: Logger, opts: StartOptions<P>): Promise<App<P>> {
   const started = Date.now();
+  const products = (opts.products ?? config.PRODUCTS) as readonly P[];
   await ensureDatabase(opts.databaseUrl);
   // readiness of every HTTP surface of this process (GET /readyz): the database answers
   const readiness = { database: databaseCheck(opts.databaseUrl) };
@@ -87,7 +92,7 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
     if (failures.length) throw failures[0];
   };
   try {
-    const definitions: readonly SubgraphDefinition<unknown>[] = SUBGRAPHS;
+    const definitions: readonly SubgraphDefinition<unknown>[] = loadSubgraphs(products);
     stores.push(
       ...(await Promise.all(definitions.map((def) => openStore(def.store, { url: opts.databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true })))),
     );
@@ -111,14 +116,14 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
     gateway = await createGateway({
       supergraphSdl,
       dataSources,
-      credentials: CREDENTIALS,
+      credentials: credentialsOf(products),
       logger,
       development: isDevelopment(config),
       limits: gatewayLimits(config),
       bodyLimit: config.GATEWAY_BODY_LIMIT,
       readiness,
       trustProxy: config.TRUST_PROXY,
-      responseCache: responseCacheOf(config),
+      responseCache: responseCacheOf(config, cachePoliciesOf(products)),
       directFetch: config.GATEWAY_DIRECT_FETCH,
     });
     const gw = gateway;
@@ -135,18 +140,19 @@ export async function startApp(config: Config, logger: Logger, opts: StartOption
     const port = (p: number) => (opts.randomPorts ? 0 : p);
     const gatewayServer = await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT));
     servers.push(gatewayServer);
-    const urls = { gateway: gatewayServer.url } as App['urls'];
-    for (const [name, { surface, port: surfacePort }] of surfaceEntries()) {
+    const urls = { gateway: gatewayServer.url } as App<P>['urls'];
+    for (const [name, { surface, port: surfacePort }] of surfaceEntries(products)) {
       const app = createSurfaceApp(surface, { config, executor, logger, bodyLimit: config.REST_BODY_LIMIT, trustProxy: config.TRUST_PROXY, readiness });
       const server = await listen(app, config.HOST, port(surfacePort(config)));
       servers.push(server);
-      urls[name] = server.url;
+      (urls as Record<string, string>)[name] = server.url;
     }
     logger.info({ ms: Date.now() - started }, 'ready');
     return {
       gateway,
       urls,
-      services: Object.fromEntries(running.map((r) => [r.def.name, r.services])) as SubgraphServices,
+      products,
+      services: Object.fromEntries(running.map((r) => [r.def.name, r.services])) as SubgraphServices<P>,
       generatedCredentials,
       stop,
     };

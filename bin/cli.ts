@@ -9,7 +9,10 @@ import { startJobQueue, type JobQueue } from '../lib/jobs';
 import { createLogger, type Logger } from '../lib/logger';
 import type { SubgraphDefinition, SubgraphDeps } from '../lib/subgraph';
 import type { SupergraphClient } from '../lib/supergraph-client';
-import { SUBGRAPHS } from './subgraphs';
+import { loadSubgraphs, PRODUCT_NAMES } from '../subgraphs/products';
+
+/** Every subgraph of the three products. */
+const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
 
 interface Entry {
   def: SubgraphDefinition<unknown>;

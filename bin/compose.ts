@@ -4,20 +4,26 @@ import { join } from 'node:path';
 import { getNamedType, type GraphQLSchema } from 'graphql';
 import { CompositionError, composeSupergraph, subgraphSdl } from '../gateway/compose';
 import { projectRoot } from '../lib/paths';
-import { SUBGRAPHS, composeUrl } from './subgraphs';
+import { composeUrl, loadSubgraphs, PRODUCT_NAMES, SHIPPED_SETS, subgraphNamesOf, supergraphFile } from '../subgraphs/products';
 
 /**
- * `npm run compose` writes schema/supergraph.graphql and one schema/<subgraph>.graphql each, and the
- * finance node's readiness operation (READINESS_OPERATION); `npm run compose:check` fails when those
- * files are stale.
+ * `npm run compose` writes one schema/<subgraph>.graphql each, the supergraph of each shipped product
+ * set (schema/supergraph.graphql for all three, schema/supergraph.finance.graphql for the finance node
+ * alone, …) and the finance node's readiness operation (READINESS_OPERATION); `npm run compose:check`
+ * fails when those files are stale.
  */
 async function main() {
   const check = process.argv.includes('--check');
   const root = projectRoot();
-  const subgraphs = await Promise.all(SUBGRAPHS.map(async (def) => ({ name: def.name, url: composeUrl(def.name), schema: await def.buildSchema(undefined) })));
+  const subgraphs = await Promise.all(
+    loadSubgraphs(PRODUCT_NAMES).map(async (def) => ({ name: def.name, url: composeUrl(def.name), schema: await def.buildSchema(undefined) })),
+  );
   const files = new Map<string, string>();
   for (const s of subgraphs) files.set(`schema/${s.name}.graphql`, subgraphSdl(s.schema).trim() + '\n');
-  files.set('schema/supergraph.graphql', composeSupergraph(subgraphs).trim() + '\n');
+  for (const set of SHIPPED_SETS) {
+    const names = subgraphNamesOf(set);
+    files.set(supergraphFile(set), composeSupergraph(subgraphs.filter((s) => names.includes(s.name))).trim() + '\n');
+  }
   files.set(READINESS_OPERATION, readinessOperation(subgraphs.map((s) => s.schema)));
   if (check) {
     const stale = [...files].filter(([name, content]) => !existsSync(join(root, name)) || readFileSync(join(root, name), 'utf8') !== content).map(([n]) => n);
@@ -38,7 +44,7 @@ const READINESS_OPERATION = 'rest-adapter/finance/operations/Readiness.graphql';
 
 /**
  * Every store readiness field of the supergraph, in SUBGRAPHS order: each finance subgraph reports one
- * (subgraphs/node/finance-schema.ts), so the finance node's readiness covers every database it depends on.
+ * (subgraphs/finance/kernel/finance-schema.ts), so the finance node's readiness covers every database it depends on.
  */
 function readinessOperation(schemas: GraphQLSchema[]): string {
   const fields = schemas.flatMap((schema) =>

@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../lib/config';
 import { writePrivateFile } from '../lib/private-file';
-import type { AccessServices } from '../subgraphs/access/services';
-import type { IdentityServices } from '../subgraphs/identity/services';
-import type { LedgerServices } from '../subgraphs/ledger/services';
-import type { SubgraphServices } from './subgraphs';
+import type { AccessServices } from '../subgraphs/predictions/access/services';
+import type { IdentityServices } from '../subgraphs/finance/identity/services';
+import type { LedgerServices } from '../subgraphs/finance/ledger/services';
+import type { SubgraphServices } from '../subgraphs/products';
 
 /**
  * Development only: the demo credentials of every product are kept in DATA_DIR/demo-credentials.json

@@ -4,7 +4,10 @@ import { ensureDatabase, openStore } from '../lib/database';
 import { requireSettings, runEntry } from '../lib/entry';
 import { startJobQueue } from '../lib/jobs';
 import { createLogger } from '../lib/logger';
-import { SUBGRAPHS } from './subgraphs';
+import { loadSubgraphs, PRODUCT_NAMES } from '../subgraphs/products';
+
+/** Every subgraph of the three products. */
+const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
 
 /**
  * `node dist/bin/migrate.js`: every subgraph's pending migrations and the job queue's schema, then

@@ -1,5 +1,5 @@
 import { serviceKeyEnv } from '../lib/service-keys';
-import { SUBGRAPHS } from './subgraphs';
+import { PRODUCT_NAMES, subgraphNamesOf } from '../subgraphs/products';
 
 /**
  * `npm run --silent service-keys > .env`: a fresh Ed25519 key pair for the gateway and for each
@@ -7,7 +7,7 @@ import { SUBGRAPHS } from './subgraphs';
  * GATEWAY_PUBLIC_KEY, <SUBGRAPH>_PRIVATE_KEY, <SUBGRAPH>_PUBLIC_KEY). docker compose hands each
  * container its own private key and the public keys it checks; keep the file private (mode 600).
  */
-const env = serviceKeyEnv(SUBGRAPHS.map((s) => s.name));
+const env = serviceKeyEnv(subgraphNamesOf(PRODUCT_NAMES));
 process.stdout.write(
   [
     `# Per-service keys for docker compose (${new Date().toISOString().slice(0, 10)}): each private key goes to its own container only.`,

@@ -9,7 +9,7 @@ import { createLogger } from '../lib/logger';
 import { onShutdown } from '../lib/server';
 import { startApp } from './app';
 import { demoCredentials, demoFile, financeDemo, licenceDemo } from './demo';
-import { investingDemo } from '../subgraphs/investing/demo';
+import { investingDemo } from '../subgraphs/finance/investing/demo';
 
 /** `npm start`: everything in one process, on an embedded PostgreSQL unless DATABASE_URL is set. */
 async function main() {

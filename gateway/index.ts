@@ -33,6 +33,12 @@ import { SupergraphExecutor } from './supergraph-executor';
 export type GatewayLimits = QueryLimits & DocumentLimits;
 
 /** The gateway's limits from the configuration (MAX_QUERY_* and MAX_ROOT_FIELDS). */
+/** The response cache's settings (RESPONSE_CACHE…) with the policies of the subgraphs served; undefined when it is off. */
+export function responseCacheOf(config: Config, policies: Record<string, SubgraphCachePolicy>): GatewayOptions['responseCache'] {
+  if (!config.RESPONSE_CACHE) return undefined;
+  return { policies, maxBytes: config.RESPONSE_CACHE_MAX_MB * 1024 * 1024, ttlSeconds: config.RESPONSE_CACHE_TTL_SECONDS };
+}
+
 export const gatewayLimits = (config: Config): GatewayLimits => ({
   maxDepth: config.MAX_QUERY_DEPTH,
   maxCost: config.MAX_QUERY_COST,

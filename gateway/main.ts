@@ -8,9 +8,9 @@ import { projectRoot } from '../lib/paths';
 import { listen, onShutdown } from '../lib/server';
 import { READINESS_PATH, serviceCheck } from '../lib/probes';
 import { parseServicePrivateKey, parseServicePublicKey } from '../lib/service-keys';
-import { createGateway, gatewayLimits } from '.';
+import { createGateway, gatewayLimits, responseCacheOf } from '.';
 import { SignedRemoteDataSource } from './datasources';
-import { CREDENTIALS, responseCacheOf } from '../bin/subgraphs';
+import { cachePoliciesOf, credentialsOf, supergraphFile } from '../subgraphs/products';
 import { NotificationListener } from '../lib/database';
 
 /**
@@ -64,7 +64,7 @@ function servicePublicKeys(config: Config, subgraphs: { name: string }[]) {
 async function main() {
   const config = requireSettings(loadConfig(), ['SERVICE_PRIVATE_KEY'], 'the gateway with remote subgraphs');
   const logger = createLogger(config.LOG_LEVEL, 'gateway');
-  const supergraphSdl = readFileSync(join(projectRoot(), 'schema', 'supergraph.graphql'), 'utf8');
+  const supergraphSdl = readFileSync(join(projectRoot(), supergraphFile(config.PRODUCTS)), 'utf8');
   const subgraphs = subgraphUrls(config, subgraphsOf(supergraphSdl));
   const privateKey = parseServicePrivateKey(config.SERVICE_PRIVATE_KEY);
   // RemoteGraphQLDataSource's default fetcher (make-fetch-happen) keeps connections alive, without a socket cap
@@ -72,7 +72,7 @@ async function main() {
   const gateway = await createGateway({
     supergraphSdl,
     dataSources,
-    credentials: CREDENTIALS,
+    credentials: credentialsOf(config.PRODUCTS),
     logger,
     development: isDevelopment(config),
     limits: gatewayLimits(config),
@@ -82,7 +82,7 @@ async function main() {
     trustProxy: config.TRUST_PROXY,
     servicePublicKeys: servicePublicKeys(config, subgraphs),
     // the cache hears the data changes on the database: without DATABASE_URL this gateway keeps none
-    responseCache: config.DATABASE_URL ? responseCacheOf(config) : undefined,
+    responseCache: config.DATABASE_URL ? responseCacheOf(config, cachePoliciesOf(config.PRODUCTS)) : undefined,
     directFetch: config.GATEWAY_DIRECT_FETCH,
   });
   const listener = config.DATABASE_URL && gateway.cache ? new NotificationListener(config.DATABASE_URL, logger) : undefined;

@@ -74,6 +74,15 @@ const schema = z.object({
   EMBEDDED_PG_PORT: port(54329),
   /** Connections of each subgraph's pool; at least 2: a start holds one for the migration lock while another migrates. */
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+  /**
+   * The products this process runs (comma-separated: predictions, registry, finance; default all). The
+   * finance node alone (PRODUCTS=finance) is what customers self-host: it reaches the registry over HTTP only.
+   */
+  PRODUCTS: list.pipe(
+    z
+      .array(z.enum(['predictions', 'registry', 'finance'], { error: 'must list products among predictions, registry, finance' }))
+      .transform((names) => (names.length ? [...new Set(names)] : (['predictions', 'registry', 'finance'] as const))),
+  ),
   /** local: subgraphs in this process; remote: subgraphs reached over HTTP (docker compose). */
   SUBGRAPH_MODE: z.enum(['local', 'remote']).default('local'),
   /** A standalone subgraph's own port (docker compose: one container per subgraph). */

@@ -23,7 +23,7 @@ export interface LedgerTransferInput {
 
 /**
  * The user a batch is held to: the ledger refuses it (403 LIMIT_EXCEEDED) when the user's outflows
- * pass the per-transaction or daily limit of their KYC level (subgraphs/ledger/domain/limits.ts).
+ * pass the per-transaction or daily limit of their KYC level (subgraphs/finance/ledger/domain/limits.ts).
  * Passed for every movement the user asks for; never for settlements, refunds or credits.
  */
 export interface LedgerLimits {

@@ -1,7 +1,7 @@
 import { openStore, type Store } from './database';
 import { createLogger } from './logger';
 import { KeyedLimiter } from './rate-limits';
-import { accessStore } from '../subgraphs/access/store';
+import { accessStore } from '../subgraphs/predictions/access/store';
 import { createTestDatabase } from '../test/support/database';
 
 /**

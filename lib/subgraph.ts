@@ -11,8 +11,6 @@ import type { JobQueue } from './jobs';
 import type { Logger } from './logger';
 import { isAdmin, type Principal, type PrincipalKind } from './principal';
 import type { CliCommand } from './cli';
-import type { CredentialKind } from './credentials';
-import type { CachePolicy } from './cache-policy';
 import type { SupergraphClient } from './supergraph-client';
 
 /** What every resolver receives: the verified principal, the request id and per-request loaders. */
@@ -87,10 +85,6 @@ export interface SubgraphDefinition<S = unknown, N extends string = string> {
   store: StoreDefinition;
   /** Its `npm run cli -- …` commands (they run on this subgraph's services). */
   commands?: readonly CliCommand<S>[];
-  /** The credential kinds this subgraph verifies (the gateway collects them from every subgraph). */
-  credentials?: readonly CredentialKind[];
-  /** What the gateway's response cache may keep of this subgraph's answers (none: nothing). */
-  cache?: CachePolicy;
   createServices(deps: SubgraphDeps): S | Promise<S>;
   /** `services` is undefined when the schema is only printed for composition (no database). */
   buildSchema(services: S | undefined): Promise<GraphQLSchema>;

@@ -13,4 +13,6 @@ export const SURFACES = {
 
 export type SurfaceName = keyof typeof SURFACES;
 
-export const surfaceEntries = () => Object.entries(SURFACES) as [SurfaceName, (typeof SURFACES)[SurfaceName]][];
+/** The surfaces of the products given (every surface by default). */
+export const surfaceEntries = (products: readonly string[] = Object.keys(SURFACES)) =>
+  (Object.entries(SURFACES) as [SurfaceName, (typeof SURFACES)[SurfaceName]][]).filter(([name]) => products.includes(name));

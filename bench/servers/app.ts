@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { startApp } from '../../bin/app';
 import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
-import type { PredictionServices } from '../../subgraphs/predictions/services';
+import type { PredictionServices } from '../../subgraphs/predictions/predictions/services';
 
 async function main() {
   const config = loadConfig();

@@ -16,7 +16,7 @@ import pg from 'pg';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
 const key = new TextEncoder().encode(process.env.SERVER_JWT_KEY);
 const issuer = process.env.APP_NAME ?? 'Finance Node';
-// enhanced KYC, EUR: the node's table (subgraphs/ledger/domain/limits.ts)
+// enhanced KYC, EUR: the node's table (subgraphs/finance/ledger/domain/limits.ts)
 const PER_TRANSACTION = 2_500_000n;
 const DAILY = 10_000_000n;
 const app = express();

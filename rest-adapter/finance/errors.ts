@@ -1,4 +1,4 @@
-import { NODE_TOKEN_CHALLENGE } from '../../subgraphs/identity/credential';
+import { NODE_TOKEN_CHALLENGE } from '../../subgraphs/finance/identity/credential';
 import { DRF_CATALOGUE, type ErrorCatalogue } from '../core/errors';
 import { INVESTING_ERRORS } from './routes/investing';
 

@@ -1,7 +1,7 @@
 import type { Config } from '../../lib/config';
 import type { CorsPolicy } from '../../lib/http';
-import { CLIENT_HEADERS } from '../../subgraphs/node/contract';
-import { adminSessionCredential, nodeTokenCredential } from '../../subgraphs/identity/credential';
+import { CLIENT_HEADERS } from '../../subgraphs/finance/kernel/contract';
+import { adminSessionCredential, nodeTokenCredential } from '../../subgraphs/finance/identity/credential';
 import { redocBundle, redocPage, swaggerUiRoutes } from '../core/docs';
 import { detailErrorShape } from '../core/errors';
 import { buildOpenApi } from '../core/openapi';

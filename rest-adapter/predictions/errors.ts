@@ -1,4 +1,4 @@
-import { API_KEY_CHALLENGE } from '../../subgraphs/access/credential';
+import { API_KEY_CHALLENGE } from '../../subgraphs/predictions/access/credential';
 import { DRF_CATALOGUE, type ErrorCatalogue } from '../core/errors';
 
 const BEARER = { 'www-authenticate': API_KEY_CHALLENGE };

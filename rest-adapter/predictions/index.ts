@@ -1,4 +1,4 @@
-import { apiKeyCredential, inboundMailCredential } from '../../subgraphs/access/credential';
+import { apiKeyCredential, inboundMailCredential } from '../../subgraphs/predictions/access/credential';
 import { detailErrorShape } from '../core/errors';
 import { mountApiDocs } from '../core/docs';
 import { buildOpenApi } from '../core/openapi';

@@ -1,4 +1,4 @@
-import { CONFIDENCE_BANDS_TEXT } from '../../subgraphs/predictions/domain/vocabulary';
+import { CONFIDENCE_BANDS_TEXT } from '../../subgraphs/predictions/predictions/domain/vocabulary';
 import type { Route } from '../core/route';
 import { z } from 'zod';
 import * as schemas from './schemas';

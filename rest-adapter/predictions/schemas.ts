@@ -1,5 +1,5 @@
-import { CONFIDENCE_BANDS } from '../../subgraphs/predictions/domain/model/metrics';
-import { JOB_STATUSES, OUTCOME_LABELS } from '../../subgraphs/predictions/domain/vocabulary';
+import { CONFIDENCE_BANDS } from '../../subgraphs/predictions/predictions/domain/model/metrics';
+import { JOB_STATUSES, OUTCOME_LABELS } from '../../subgraphs/predictions/predictions/domain/vocabulary';
 import { z } from 'zod';
 
 /** Response bodies of the prediction surface: documented in OpenAPI and checked by the contract tests. */

@@ -1,4 +1,4 @@
-import { LICENCE_CHALLENGE } from '../../subgraphs/licensing/credential';
+import { LICENCE_CHALLENGE } from '../../subgraphs/registry/licensing/credential';
 import type { ErrorCatalogue } from '../core/errors';
 
 const CHALLENGE = { 'www-authenticate': LICENCE_CHALLENGE };

@@ -2,7 +2,7 @@ import { envelopeErrorShape } from '../core/errors';
 import { mountApiDocs } from '../core/docs';
 import { buildOpenApi } from '../core/openapi';
 import type { Surface } from '../core/surface';
-import { downloadTokenCredential, licenceKeyCredential, workspaceSessionCredential } from '../../subgraphs/licensing/credential';
+import { downloadTokenCredential, licenceKeyCredential, workspaceSessionCredential } from '../../subgraphs/registry/licensing/credential';
 import { registryErrors } from './errors';
 import { API_VERSION, DOCS_PATH, OPENAPI_PATH, registryRoutes } from './routes';
 import { errorBody } from './schemas';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { FilesystemObjectStore, objectStoreFor } from '../../lib/object-store';
 import { DomainError } from '../../lib/errors';
-import { downloadTokenCredential, licenceKeyCredential } from '../../subgraphs/licensing/credential';
+import { downloadTokenCredential, licenceKeyCredential } from '../../subgraphs/registry/licensing/credential';
 import type { Reply, Route, RouteInput } from '../core/route';
 import * as schemas from './schemas';
 import { workspaceRoutes, type WorkspaceSecurity } from './workspace/routes';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startApp, type App, type StartOptions } from '../../bin/app';
 import { loadConfig, type Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
-import type { AccessServices } from '../../subgraphs/access/services';
+import type { AccessServices } from '../../subgraphs/predictions/access/services';
 import { createTestDatabase } from './database';
 
 export interface TestApp {

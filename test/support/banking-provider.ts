@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signPayload } from '../../subgraphs/banking/domain/providers';
-import { composeIban } from '../../subgraphs/banking/domain/account-numbers';
+import { signPayload } from '../../subgraphs/finance/banking/domain/providers';
+import { composeIban } from '../../subgraphs/finance/banking/domain/account-numbers';
 
 export interface ProviderRequest {
   path: string;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { projectRoot } from '../../lib/paths';
+import { PRODUCT_NAMES, subgraphFolder, subgraphNamesOf } from '../../subgraphs/products';
 
 /** Where the tests' PostgreSQL is: DATABASE_URL, else the server on 127.0.0.1:5432, else an embedded one. */
 export const TEST_SERVER_ENV = 'MATCHDAY_TEST_PG';
@@ -57,16 +58,10 @@ export function templateFingerprint(): string {
       else hash.update(path.slice(root.length)).update(readFileSync(path));
     }
   };
-  for (const sub of readdirSync(join(root, 'subgraphs')).sort()) {
-    const store = join(root, 'subgraphs', sub, 'store');
-    try {
-      walk(store);
-    } catch {
-      /* a subgraph without a store */
-    }
-  }
-  walk(join(root, 'subgraphs', 'football', 'domain'));
-  walk(join(root, 'subgraphs', 'predictions', 'domain'));
+  for (const name of subgraphNamesOf(PRODUCT_NAMES)) walk(join(root, subgraphFolder(name), 'store'));
+  // the template holds the football data and model version 1, made by this code
+  walk(join(root, subgraphFolder('football'), 'domain'));
+  walk(join(root, subgraphFolder('predictions'), 'domain'));
   walk(join(root, 'data', 'football'));
   hash.update(readFileSync(join(root, 'package-lock.json')));
   return hash.digest('hex').slice(0, 12);

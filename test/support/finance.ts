@@ -1,4 +1,4 @@
-import type { NodeGate } from '../../subgraphs/node/gate';
+import type { NodeGate } from '../../subgraphs/finance/kernel/gate';
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { generateLicenceKeyPair, publicKeyLine, signLicenceToken, type LicenceClaims } from '../../lib/licence-token';

@@ -4,7 +4,7 @@ import { createLogger } from '../../lib/logger';
 import { startEmbeddedPostgres } from '../../lib/embedded-postgres';
 import { projectRoot } from '../../lib/paths';
 import { startApp } from '../../bin/app';
-import type { PredictionServices } from '../../subgraphs/predictions/services';
+import type { PredictionServices } from '../../subgraphs/predictions/predictions/services';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { loadConfig } from '../../lib/config';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stellarAccountId } from '../../subgraphs/investing/domain/providers/dex';
-import { startAlpacaSandbox, startHorizonSandbox, type AlpacaSandbox, type HorizonSandbox } from '../../subgraphs/investing/sandbox/servers';
+import { stellarAccountId } from '../../subgraphs/finance/investing/domain/providers/dex';
+import { startAlpacaSandbox, startHorizonSandbox, type AlpacaSandbox, type HorizonSandbox } from '../../subgraphs/finance/investing/sandbox/servers';
 
 /** A valid Stellar account id (a random key). */
 export const stellarAddress = () => stellarAccountId(randomBytes(32));

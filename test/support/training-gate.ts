@@ -1,4 +1,4 @@
-import type { TrainingService } from '../../subgraphs/predictions/domain/training';
+import type { TrainingService } from '../../subgraphs/predictions/predictions/domain/training';
 
 /**
  * Holds every retrain run at its start, through TrainingService.testHooks (in-process only): the run

@@ -1,4 +1,4 @@
-import { TOGGLES } from '../../../subgraphs/node/contract';
+import { TOGGLES } from '../../../subgraphs/finance/kernel/contract';
 
 /** The client's page per finance module: its toggle's label, and the words its API paths use. */
 export interface ModulePage {

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { html, type Raw } from '../../../lib/html';
-import type { AuthorisationView, CardView } from '../../../subgraphs/cards/domain/cards';
-import type { DepositView, SwapView } from '../../../subgraphs/crypto/domain/crypto';
+import type { AuthorisationView, CardView } from '../../../subgraphs/finance/cards/domain/cards';
+import type { DepositView, SwapView } from '../../../subgraphs/finance/crypto/domain/crypto';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
 import { adminPage, table } from './layout';
 

@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
-import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/node/contract';
-import { POLL_WHILE_STREAMING_MS } from '../../../subgraphs/investing/domain/order-updates';
-import { ORDER_STATUSES } from '../../../subgraphs/investing/domain/providers/types';
+import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/finance/kernel/contract';
+import { POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/domain/order-updates';
+import { ORDER_STATUSES } from '../../../subgraphs/finance/investing/domain/providers/types';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
 import { adminPage, table, yesNo } from './layout';
 

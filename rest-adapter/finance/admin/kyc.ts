@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
-import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/compliance/domain/states';
+import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/domain/states';
 import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
 import { adminPage, csrfInput } from './layout';
 

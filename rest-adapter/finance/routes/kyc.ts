@@ -5,9 +5,9 @@ import { z } from 'zod';
 import type { Config } from '../../../lib/config';
 import { DomainError } from '../../../lib/errors';
 import { objectStoreFor } from '../../../lib/object-store';
-import { DOCUMENT_KINDS, DOCUMENT_TYPES, documentTooLarge, KYC_UPLOAD_PREFIX } from '../../../subgraphs/compliance/domain/documents';
-import { KYC_STATES, VERIFICATION_LEVELS } from '../../../subgraphs/compliance/domain/states';
-import { KYC_LEVELS } from '../../../subgraphs/identity/credential';
+import { DOCUMENT_KINDS, DOCUMENT_TYPES, documentTooLarge, KYC_UPLOAD_PREFIX } from '../../../subgraphs/finance/compliance/domain/documents';
+import { KYC_STATES, VERIFICATION_LEVELS } from '../../../subgraphs/finance/compliance/domain/states';
+import { KYC_LEVELS } from '../../../subgraphs/finance/kernel/kyc';
 import type { Route, RouteInput } from '../../core/route';
 
 /** Identity verification (issue 14 part 6): the user's verifications, their documents, and the provider's signed webhook. */

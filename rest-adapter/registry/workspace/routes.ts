@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cookieValue } from '../../../lib/credentials';
 import { html, raw, type Raw } from '../../../lib/html';
 import { renderMarkdown } from '../../../lib/markdown';
-import { licenceKeyCredential, WORKSPACE_SESSION_COOKIE, workspaceSessionCredential } from '../../../subgraphs/licensing/credential';
+import { licenceKeyCredential, WORKSPACE_SESSION_COOKIE, workspaceSessionCredential } from '../../../subgraphs/registry/licensing/credential';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError, RouteInput as Input } from '../../core/route';
 import { csrfInput, workspacePage, type WorkspacePageOptions } from './layout';
 

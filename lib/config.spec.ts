@@ -1,0 +1,30 @@
+import { describeMode, isLoopback, loadConfig } from './config';
+
+/** Settings checked once at start-up, before anything listens. */
+
+describe('HOST and development mode', () => {
+  it('refuses development mode on an address other than loopback, naming both ways out', () => {
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.20', 'matchday.example']) {
+      expect(() => loadConfig({ HOST })).toThrow(/HOST: .* is not a loopback address.*NODE_ENV=production.*ALLOW_DEVELOPMENT_ON_NETWORK=true/);
+      expect(() => loadConfig({ HOST, NODE_ENV: 'test' })).toThrow(/not a loopback address/);
+    }
+  });
+
+  it('accepts it in production, or with the explicit opt-in, and says so', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', NODE_ENV: 'production' }).HOST).toBe('0.0.0.0');
+    const opted = loadConfig({ HOST: '0.0.0.0', ALLOW_DEVELOPMENT_ON_NETWORK: 'true' });
+    expect(describeMode(opted)).toBe(
+      'development mode (NODE_ENV=development): schema introspection and the GraphQL IDE are open to ANYONE who reaches 0.0.0.0 (ALLOW_DEVELOPMENT_ON_NETWORK=true)',
+    );
+    expect(describeMode(loadConfig({}))).toBe(
+      'development mode (NODE_ENV=development): schema introspection and the GraphQL IDE are open to this machine only (HOST=127.0.0.1)',
+    );
+    expect(describeMode(loadConfig({ NODE_ENV: 'production' }))).toMatch(/^production mode: .* need an administrator key$/);
+  });
+
+  it('takes 127.0.0.0/8, ::1 and localhost as loopback', () => {
+    for (const host of ['127.0.0.1', '127.3.2.1', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1']) expect([host, isLoopback(host)]).toEqual([host, true]);
+    for (const host of ['0.0.0.0', '::', '10.0.0.1', '::ffff:10.0.0.1', 'example.org', '128.0.0.1']) expect([host, isLoopback(host)]).toEqual([host, false]);
+    expect(loadConfig({ HOST: '::1' }).HOST).toBe('::1');
+  });
+});

@@ -1,0 +1,491 @@
+import Decimal from 'decimal.js';
+import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js';
+import { z } from 'zod';
+import { DomainError, badInput, notFound } from '../../../../lib/errors';
+import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
+import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
+import type { PrincipalOf } from '../../../../lib/principal';
+import { kycLevelReaches, kycRequiredError, moduleDisabledError, requiredKycLevel, type FinanceModule, type NodeGate } from '../../kernel/gate';
+import type { BankingStore, MovementKind, MovementRow, VirtualAccountRow } from '../store/banking-store';
+import { isValidNuban, normaliseIban } from './account-numbers';
+import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
+import {
+  MOBILE_MONEY_CURRENCIES,
+  ProviderError,
+  RAILS,
+  RAMP_ASSETS,
+  RAMP_FIAT_CURRENCIES,
+  railOfCurrency,
+  type BankingProviders,
+  type Rail,
+  type WebhookProvider,
+} from './providers';
+import { verifyWebhook } from './webhooks';
+
+type NodeUser = PrincipalOf<'node-user'>;
+
+export const NIGERIAN_RAIL_CURRENCY = 'NGN';
+
+export interface BankTransferInput {
+  amount: string;
+  currency: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName?: string | null;
+  narration?: string | null;
+}
+
+export interface MobileMoneyInput {
+  amount: string;
+  currency: string;
+  phoneNumber: string;
+}
+
+export interface RampInput {
+  /** on: fiat → crypto (amount in the fiat currency); off: crypto → fiat (amount in the asset). */
+  direction: string;
+  fiatCurrency: string;
+  asset: string;
+  amount: string;
+}
+
+export type WebhookOutcome = 'processed' | 'duplicate' | 'ignored';
+
+/** The envelope every banking webhook carries: a unique event id, a type, and the provider's data. */
+const eventEnvelope = z.object({ id: z.string().min(1).max(255), type: z.string().min(1).max(100), data: z.record(z.string(), z.unknown()) });
+const creditData = z.object({
+  account_number: z.string().min(1),
+  amount: z.string(),
+  currency: z.string(),
+  transaction_id: z.string().min(1).max(255),
+  sender_name: z.string().max(200).optional(),
+});
+const transferOutcomeData = z.object({ reference: z.string().uuid(), reason: z.string().max(500).optional() });
+/** MTN MoMo's callback body: externalId is our reference; status SUCCESSFUL | FAILED (PENDING: nothing to do yet). */
+const momoData = z.object({ externalId: z.string().uuid(), status: z.enum(['PENDING', 'SUCCESSFUL', 'FAILED']), reason: z.string().max(500).optional() });
+
+const MOVEMENT_CODES: Record<MovementKind, string> = {
+  inbound_credit: 'banking_inbound_credit',
+  bank_transfer: 'banking_bank_transfer',
+  mobile_money_deposit: 'mobile_money_deposit',
+  mobile_money_withdrawal: 'mobile_money_withdrawal',
+  ramp_on: 'fiat_ramp_on',
+  ramp_off: 'fiat_ramp_off',
+};
+
+/** The system account where a rail's money enters and leaves the ledger (it may go negative), e.g. `banking:iban`. */
+const railClearing = (rail: string) => `banking:${rail}`;
+
+/**
+ * Virtual accounts, inbound credits, outbound bank transfers and mobile money: the lifecycle of each
+ * movement here, the money in the ledger (pending → posted | voided), the external parties behind
+ * `BankingProviders`.
+ */
+export class Banking {
+  constructor(
+    private readonly store: BankingStore,
+    private readonly ledger: LedgerClient,
+    private readonly providers: BankingProviders,
+    private readonly gate: NodeGate,
+    private readonly idempotency: IdempotentRequests,
+    /** Asked at each webhook (the environment, else the admin console's record). */
+    private readonly webhookSecret: () => Promise<string | undefined>,
+  ) {}
+
+  /** A module's toggle (for operations that serve several modules) and the node's KYC rule. */
+  private async admit(user: NodeUser, module: FinanceModule | undefined): Promise<void> {
+    const state = await this.gate.state();
+    if (module && !state.modules[module]) throw moduleDisabledError(module);
+    const required = requiredKycLevel(state);
+    if (!kycLevelReaches(user.kycLevel, required)) throw kycRequiredError(required, user.kycLevel);
+  }
+
+  async openVirtualAccount(user: NodeUser, currency: string, key: string | null | undefined): Promise<{ account: VirtualAccountRow; created: boolean }> {
+    const rail = railOfCurrency(currency);
+    if (!rail) {
+      const offered = Object.values(RAILS).flatMap((r) => r.currencies);
+      throw badInput(`No rail holds ${currency} accounts.`, { currency: [`One of ${offered.join(', ')}.`] });
+    }
+    await this.admit(user, RAILS[rail].module);
+    return this.idempotency.run({ owner: `user:${user.userId}`, key, operation: 'openVirtualAccount', input: { currency } }, async (ids) => {
+      const existing = await this.store.virtualAccountOf(user.userId, currency);
+      if (existing) throw new DomainError('VIRTUAL_ACCOUNT_EXISTS', 409, `You already hold a ${currency} account.`, { accountId: existing.id });
+      // the provider reference is derived from the user and currency: a retried issue is the same account
+      const reference = derivedUuid('virtual-account', user.userId, currency);
+      const issued = await this.callProvider(() => this.providers.rails[rail].issueAccount({ reference, currency, holderName: user.username }));
+      return this.store.insertVirtualAccount({
+        id: ids('account'),
+        userId: user.userId,
+        rail,
+        currency,
+        accountNumber: issued.accountNumber,
+        bankCode: issued.bankCode,
+        bankName: issued.bankName,
+        holderName: user.username,
+        providerReference: issued.providerReference,
+      });
+    });
+  }
+
+  virtualAccounts(user: NodeUser): Promise<VirtualAccountRow[]> {
+    return this.store.virtualAccountsOf(user.userId);
+  }
+
+  /** A bank transfer out on the Nigerian rail: held (pending) now, posted or voided by the rail's callback. */
+  async sendBankTransfer(user: NodeUser, input: BankTransferInput, key: string | null | undefined): Promise<MovementRow> {
+    if (input.currency !== NIGERIAN_RAIL_CURRENCY)
+      throw badInput(`Bank transfers are in ${NIGERIAN_RAIL_CURRENCY}.`, { currency: [`${NIGERIAN_RAIL_CURRENCY}.`] });
+    const minor = positive(input.amount, input.currency);
+    if (!isValidNuban(input.bankCode, input.accountNumber)) {
+      throw badInput('The account number is not a valid NUBAN at this bank (check digit).', { account_number: ['Not a valid NUBAN for the bank code.'] });
+    }
+    await this.admit(user, undefined);
+    return this.idempotency.run({ owner: `user:${user.userId}`, key, operation: 'sendBankTransfer', input }, async (ids) => {
+      const movement = await this.hold(user, 'bank_transfer', 'nuban', minor, input.currency, ids, {
+        bank_code: input.bankCode,
+        account_number: input.accountNumber,
+        account_name: input.accountName ?? null,
+        narration: input.narration ?? '',
+      });
+      return this.dispatch(movement, () =>
+        this.providers.rails.nuban.sendTransfer({
+          reference: movement.id,
+          amount: input.amount,
+          currency: input.currency,
+          bankCode: input.bankCode,
+          accountNumber: input.accountNumber,
+          narration: input.narration ?? '',
+        }),
+      );
+    });
+  }
+
+  /** Mobile money in (MoMo request to pay) or out (MoMo transfer), held as a pending transfer until the callback. */
+  async mobileMoney(user: NodeUser, direction: 'deposit' | 'withdrawal', input: MobileMoneyInput, key: string | null | undefined): Promise<MovementRow> {
+    if (!(MOBILE_MONEY_CURRENCIES as readonly string[]).includes(input.currency)) {
+      throw badInput(`Mobile money is in ${MOBILE_MONEY_CURRENCIES.join(', ')}.`, { currency: [`One of ${MOBILE_MONEY_CURRENCIES.join(', ')}.`] });
+    }
+    const minor = positive(input.amount, input.currency);
+    const msisdn = e164(input.phoneNumber);
+    await this.admit(user, undefined);
+    const kind: MovementKind = direction === 'deposit' ? 'mobile_money_deposit' : 'mobile_money_withdrawal';
+    return this.idempotency.run({ owner: `user:${user.userId}`, key, operation: kind, input }, async (ids) => {
+      const movement = await this.hold(user, kind, 'momo', minor, input.currency, ids, { phone_number: msisdn });
+      const request = { referenceId: movement.id, amount: input.amount, currency: input.currency, msisdn, note: kind.replace(/_/g, ' ') };
+      return this.dispatch(movement, () =>
+        direction === 'deposit' ? this.providers.mobileMoney.requestToPay(request) : this.providers.mobileMoney.transfer(request),
+      );
+    });
+  }
+
+  /**
+   * A fiat on/off-ramp at the ramp's quoted price: both legs (the currency given, the currency
+   * received) held as one linked batch of pending transfers, posted or voided together by the ramp's callback.
+   */
+  async ramp(user: NodeUser, input: RampInput, key: string | null | undefined): Promise<MovementRow> {
+    if (input.direction !== 'on' && input.direction !== 'off')
+      throw badInput('direction is on (fiat → crypto) or off (crypto → fiat).', { direction: ['on or off.'] });
+    if (!(RAMP_FIAT_CURRENCIES as readonly string[]).includes(input.fiatCurrency)) {
+      throw badInput(`The ramp trades against ${RAMP_FIAT_CURRENCIES.join(', ')}.`, { fiat_currency: [`One of ${RAMP_FIAT_CURRENCIES.join(', ')}.`] });
+    }
+    if (!(RAMP_ASSETS as readonly string[]).includes(input.asset))
+      throw badInput(`The ramp trades ${RAMP_ASSETS.join(', ')}.`, { asset: [`One of ${RAMP_ASSETS.join(', ')}.`] });
+    const on = input.direction === 'on';
+    const [source, target] = on ? [input.fiatCurrency, input.asset] : [input.asset, input.fiatCurrency];
+    const minor = positive(input.amount, source);
+    await this.admit(user, undefined);
+    return this.idempotency.run({ owner: `user:${user.userId}`, key, operation: 'ramp', input }, async (ids) => {
+      const { price } = await this.callProvider(() => this.providers.ramp.quote({ fiatCurrency: input.fiatCurrency, asset: input.asset }));
+      // what the user receives, rounded down to the target's minor unit (never more than the price gives)
+      const exact = on ? new Decimal(input.amount).div(price) : new Decimal(input.amount).mul(price);
+      const received = exact.toDecimalPlaces(exponentOf(target), Decimal.ROUND_DOWN).toFixed(exponentOf(target));
+      const counterMinor = toMinor(received, target);
+      if (counterMinor <= 0n) throw badInput('The amount is too small to convert at this price.', { amount: ['Too small to convert.'] });
+      const [sourceWallet, sourceClearing, targetWallet, targetClearing] = await Promise.all([
+        this.ledger.wallet(user.userId, source),
+        this.ledger.system(source, railClearing('ramp')),
+        this.ledger.wallet(user.userId, target),
+        this.ledger.system(target, railClearing('ramp')),
+      ]);
+      const movementId = ids('movement');
+      const [legId, counterLegId] = [ids('hold'), ids('counter-hold')];
+      const kind: MovementKind = on ? 'ramp_on' : 'ramp_off';
+      await this.ledger.transfers(
+        [
+          {
+            id: legId,
+            debitAccountId: sourceWallet,
+            creditAccountId: sourceClearing,
+            amount: input.amount,
+            code: MOVEMENT_CODES[kind],
+            kind: 'pending',
+            metadata: { movementId },
+          },
+          {
+            id: counterLegId,
+            debitAccountId: targetClearing,
+            creditAccountId: targetWallet,
+            amount: received,
+            code: MOVEMENT_CODES[kind],
+            kind: 'pending',
+            metadata: { movementId },
+          },
+        ],
+        limitsOf(user),
+      );
+      const { movement } = await this.store.insertMovement({
+        id: movementId,
+        userId: user.userId,
+        kind,
+        provider: 'ramp',
+        status: 'pending',
+        amount: minor,
+        currency: source,
+        ledgerTransferId: legId,
+        counterTransferId: counterLegId,
+        counterAmount: counterMinor,
+        counterCurrency: target,
+        providerReference: null,
+        counterparty: { price, price_currency: input.fiatCurrency, asset: input.asset },
+      });
+      return this.dispatch(movement, () =>
+        this.providers.ramp.execute({
+          reference: movement.id,
+          direction: on ? 'on' : 'off',
+          fiatCurrency: input.fiatCurrency,
+          fiatAmount: on ? input.amount : received,
+          asset: input.asset,
+          assetAmount: on ? received : input.amount,
+        }),
+      );
+    });
+  }
+
+  async movement(user: NodeUser, id: string): Promise<MovementRow> {
+    const m = await this.store.movement(id);
+    if (!m || m.userId !== user.userId) throw notFound('No such transfer.');
+    return m;
+  }
+
+  movementsOf(user: NodeUser, kinds: MovementKind[], limit: number, after?: { at: Date; id: string }): Promise<MovementRow[]> {
+    return this.store.movementsOf(user.userId, kinds, limit, after);
+  }
+
+  /**
+   * The pending ledger transfer of a movement, then its record (in this order: a refused hold, e.g.
+   * insufficient funds, leaves no record; a crash in between is finished by the retry, whose ids are the same).
+   */
+  private async hold(
+    user: NodeUser,
+    kind: MovementKind,
+    provider: string,
+    minor: bigint,
+    currency: string,
+    ids: (leg: string) => string,
+    counterparty: Record<string, unknown>,
+  ): Promise<MovementRow> {
+    const [wallet, clearing] = await Promise.all([this.ledger.wallet(user.userId, currency), this.ledger.system(currency, railClearing(provider))]);
+    const inbound = kind === 'mobile_money_deposit';
+    const movementId = ids('movement');
+    const holdId = ids('hold');
+    await this.ledger.transfers(
+      [
+        {
+          id: holdId,
+          debitAccountId: inbound ? clearing : wallet,
+          creditAccountId: inbound ? wallet : clearing,
+          amount: toMoney(minor, currency).amount,
+          code: MOVEMENT_CODES[kind],
+          kind: 'pending',
+          metadata: { movementId },
+        },
+      ],
+      limitsOf(user),
+    );
+    const { movement } = await this.store.insertMovement({
+      id: movementId,
+      userId: user.userId,
+      kind,
+      provider,
+      status: 'pending',
+      amount: minor,
+      currency,
+      ledgerTransferId: holdId,
+      providerReference: null,
+      counterparty,
+    });
+    return movement;
+  }
+
+  /** Hands a held movement to its provider; a refusal releases the hold at once. */
+  private async dispatch(movement: MovementRow, send: () => Promise<{ providerReference?: string } | object>): Promise<MovementRow> {
+    try {
+      const accepted = (await send()) as { providerReference?: string };
+      if (accepted.providerReference) await this.store.setProviderReference(movement.id, accepted.providerReference);
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      await this.settle(movement.id, 'voided', `The provider refused: ${err.message}`);
+    }
+    return (await this.store.movement(movement.id))!;
+  }
+
+  /**
+   * Decides a pending movement once (pending → posted | voided in our table), then applies that
+   * decision to the ledger with an id derived from the movement: repeated or crashed-and-redelivered
+   * decisions apply once; a contradicting later one (a stale event out of order) changes nothing.
+   */
+  async settle(id: string, status: 'posted' | 'voided', reason: string | null): Promise<'settled' | 'already_final' | 'unknown'> {
+    const current = await this.store.movement(id);
+    if (!current) return 'unknown';
+    const decided = current.status === 'pending' ? ((await this.store.settle(id, status, reason)) ?? (await this.store.movement(id))!) : current;
+    if (decided.status !== status) return 'already_final';
+    // every leg of the movement (a ramp has two), in one linked batch
+    const legs = [decided.ledgerTransferId, ...(decided.counterTransferId ? [decided.counterTransferId] : [])];
+    await this.ledger.transfers(
+      legs.map((pendingId, leg) => ({
+        id: derivedUuid('banking-settle', decided.id, status, String(leg)),
+        pendingId,
+        code: MOVEMENT_CODES[decided.kind],
+        kind: status === 'posted' ? 'post_pending' : 'void_pending',
+        metadata: { movementId: decided.id },
+      })),
+    );
+    return current.status === 'pending' ? 'settled' : 'already_final';
+  }
+
+  /** An administrator releases a stuck pending movement (the provider never answered). */
+  async voidStuck(id: string): Promise<MovementRow> {
+    const current = await this.store.movement(id);
+    if (!current) throw notFound('No such transfer.');
+    if (current.status !== 'pending') throw new DomainError('TRANSFER_NOT_PENDING', 409, `The transfer is ${current.status} already.`);
+    await this.settle(id, 'voided', 'Voided by an administrator.');
+    return (await this.store.movement(id))!;
+  }
+
+  /** A provider's signed webhook: verified, recorded once per event id, then applied (exactly once). */
+  async receiveWebhook(provider: WebhookProvider, payload: string, timestamp: string | null, signature: string | null): Promise<WebhookOutcome> {
+    const secret = await this.webhookSecret();
+    if (!secret)
+      throw new DomainError(
+        'IMPROPERLY_CONFIGURED',
+        503,
+        'BANKING_WEBHOOK_SECRET is not set and the admin console holds no banking/webhook_secret: banking webhooks cannot be verified.',
+      );
+    verifyWebhook(secret, payload, timestamp, signature);
+    let json: unknown;
+    try {
+      json = JSON.parse(payload);
+    } catch {
+      throw badInput('The webhook body is not JSON.');
+    }
+    const parsed = eventEnvelope.safeParse(json);
+    if (!parsed.success) throw badInput('The webhook body is not a banking event {id, type, data}.');
+    const event = parsed.data;
+    const fresh = await this.store.recordEvent(provider, event.id, event.type, json as Record<string, unknown>);
+    // a replayed event id whose first delivery finished changes nothing
+    if (!fresh && (await this.store.eventProcessed(provider, event.id))) return 'duplicate';
+    const outcome = await this.applyEvent(provider, event.type, event.data);
+    await this.store.markEventProcessed(provider, event.id, outcome);
+    return outcome === 'ignored' || outcome === 'unknown' ? 'ignored' : 'processed';
+  }
+
+  private async applyEvent(provider: WebhookProvider, type: string, data: Record<string, unknown>): Promise<string> {
+    if (provider === 'momo') {
+      const d = momoData.safeParse(data);
+      if (!d.success) throw badInput('A mobile money callback carries externalId and status.');
+      if (d.data.status === 'PENDING') return 'ignored';
+      return this.settleFor(
+        provider,
+        d.data.externalId,
+        d.data.status === 'SUCCESSFUL' ? 'posted' : 'voided',
+        d.data.reason ?? (d.data.status === 'FAILED' ? 'FAILED' : null),
+      );
+    }
+    if (type === 'credit.received') return provider === 'ramp' ? 'ignored' : this.credit(provider, data);
+    const outcomes: Record<string, 'posted' | 'voided'> = {
+      'transfer.succeeded': 'posted',
+      'transfer.failed': 'voided',
+      'ramp.completed': 'posted',
+      'ramp.failed': 'voided',
+    };
+    const outcome = outcomes[type];
+    // a rail reports its transfers, the ramp its orders; neither settles the other's
+    if (outcome && (provider === 'ramp') === type.startsWith('ramp.')) {
+      const d = transferOutcomeData.safeParse(data);
+      if (!d.success) throw badInput('A transfer event carries the reference of our transfer.');
+      return this.settleFor(provider, d.data.reference, outcome, d.data.reason ?? null);
+    }
+    return 'ignored';
+  }
+
+  /** A provider settles only the movements it carries. */
+  private async settleFor(provider: WebhookProvider, id: string, status: 'posted' | 'voided', reason: string | null): Promise<string> {
+    const movement = await this.store.movement(id);
+    if (!movement || movement.provider !== provider) return 'unknown';
+    return this.settle(id, status, reason);
+  }
+
+  /** An inbound credit to a virtual account: one ledger transfer whose id is derived from the rail's transaction id. */
+  private async credit(rail: Rail, data: Record<string, unknown>): Promise<string> {
+    const d = creditData.safeParse(data);
+    if (!d.success) throw badInput('A credit carries account_number, amount, currency and transaction_id.');
+    const accountNumber = rail === 'iban' ? normaliseIban(d.data.account_number) : d.data.account_number;
+    const account = accountNumber ? await this.store.virtualAccountByNumber(rail, accountNumber) : undefined;
+    if (!account) return 'unknown';
+    if (account.currency !== d.data.currency) throw badInput(`The account holds ${account.currency}, not ${d.data.currency}.`);
+    const minor = positive(d.data.amount, d.data.currency);
+    const transferId = derivedUuid('banking-credit', rail, d.data.transaction_id);
+    const [wallet, clearing] = await Promise.all([
+      this.ledger.wallet(account.userId, account.currency),
+      this.ledger.system(account.currency, railClearing(rail)),
+    ]);
+    await this.ledger.transfers([
+      {
+        id: transferId,
+        debitAccountId: clearing,
+        creditAccountId: wallet,
+        amount: toMoney(minor, account.currency).amount,
+        code: MOVEMENT_CODES.inbound_credit,
+        kind: 'single',
+        metadata: { virtualAccountId: account.id, transactionId: d.data.transaction_id },
+      },
+    ]);
+    await this.store.insertMovement({
+      id: transferId,
+      userId: account.userId,
+      kind: 'inbound_credit',
+      provider: rail,
+      status: 'posted',
+      amount: minor,
+      currency: account.currency,
+      ledgerTransferId: transferId,
+      providerReference: d.data.transaction_id,
+      counterparty: { sender_name: d.data.sender_name ?? null, account_number: account.accountNumber },
+    });
+    return 'credited';
+  }
+
+  private async callProvider<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ProviderError) throw new DomainError('PROVIDER_UNAVAILABLE', 502, 'The banking provider did not accept the request; retry later.');
+      throw err;
+    }
+  }
+}
+
+function positive(amount: string, currency: string): bigint {
+  const minor = toMinor(amount, currency);
+  if (minor <= 0n) throw badInput('amount must be positive.', { amount: ['Greater than zero.'] });
+  return minor;
+}
+
+/** A phone number in E.164 (+233…), or 400: the number must be dialable, in international form. */
+function e164(phone: string): string {
+  if (!isValidPhoneNumber(phone))
+    throw badInput('phone_number is not a valid international phone number (E.164, e.g. +233241234567).', {
+      phone_number: ['A valid phone number in international form.'],
+    });
+  return parsePhoneNumberWithError(phone).number;
+}

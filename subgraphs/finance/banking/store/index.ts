@@ -1,0 +1,9 @@
+import type { StoreDefinition } from '../../../../lib/database';
+import { BankingInit1734200000000 } from './migrations/1734200000000-BankingInit';
+
+/** Virtual accounts, provider movements and provider events (schema `banking`); SQL only in store/banking-store.ts. */
+export const bankingStore: StoreDefinition = {
+  schema: 'banking',
+  entities: [],
+  migrations: [BankingInit1734200000000],
+};

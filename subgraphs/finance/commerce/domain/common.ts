@@ -1,0 +1,54 @@
+import { DomainError, badInput, notFound } from '../../../../lib/errors';
+import type { Position } from '../store/commerce-store';
+
+/** Who acted, as the histories record it: `user:<id>` or `admin:<username>`. */
+export type Actor = { role: 'user'; userId: string } | { role: 'admin'; username: string };
+export const actorLabel = (a: Actor) => (a.role === 'user' ? `user:${a.userId}` : `admin:${a.username}`);
+
+/** A refused state move: 409 with the record's current state (the REST body carries `status`). */
+export const invalidState = (what: string, status: string, move: string) =>
+  new DomainError('INVALID_STATE', 409, `The ${what} is ${status}; it cannot be ${move}.`, { status });
+
+export const missing = (what: string) => notFound(`No such ${what}.`);
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id from a path: a malformed one names nothing (404, never a database error). */
+export function assertId(id: string, what: string): void {
+  if (!UUID.test(id)) throw missing(what);
+}
+
+export interface Page<T> {
+  results: T[];
+  nextCursor: string | null;
+}
+
+export const DEFAULT_PAGE = 20;
+export const MAX_PAGE = 100;
+
+/** `limit` bounded to 1..100 (default 20); `cursor` the opaque position of the previous page's last row. */
+export function pageRequest(limit: number | null | undefined, cursor: string | null | undefined): { limit: number; position?: Position } {
+  const size = limit ?? DEFAULT_PAGE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw badInput(`limit is between 1 and ${MAX_PAGE}.`, { limit: [`Between 1 and ${MAX_PAGE}.`] });
+  if (!cursor) return { limit: size };
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const at = new Date(iso ?? '');
+  if (Number.isNaN(at.getTime()) || !UUID.test(id ?? '')) throw badInput('Invalid cursor.', { cursor: ['Invalid cursor.'] });
+  return { limit: size, position: { at, id } };
+}
+
+/** One more row than the page is fetched to know whether a next page exists. */
+export function pageOf<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): Page<T> {
+  const results = rows.slice(0, limit);
+  const last = results[results.length - 1];
+  const nextCursor = rows.length > limit && last ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`, 'utf8').toString('base64url') : null;
+  return { results, nextCursor };
+}
+
+/** Trimmed text of bounded length, or a 400 naming the field. */
+export function text(value: string | null | undefined, field: string, opts: { min?: number; max: number }): string {
+  const v = (value ?? '').trim();
+  if (v.length < (opts.min ?? 1) || v.length > opts.max)
+    throw badInput(`${field} is ${opts.min ?? 1} to ${opts.max} characters.`, { [field]: [`${opts.min ?? 1} to ${opts.max} characters.`] });
+  return v;
+}

@@ -1,0 +1,38 @@
+import { IdempotentRequests } from '../../../lib/idempotency';
+import { objectStoreFor } from '../../../lib/object-store';
+import type { SubgraphDeps } from '../../../lib/subgraph';
+import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
+import { Disputes } from './domain/disputes';
+import { GiftCards } from './domain/gift-cards';
+import { Rewards } from './domain/rewards';
+import { Shop } from './domain/shop';
+import { Utilities } from './domain/utilities';
+import { CommerceStore } from './store/commerce-store';
+import { LedgerClient } from '../../../lib/ledger-client';
+
+export interface CommerceServices {
+  shop: Shop;
+  utilities: Utilities;
+  giftCards: GiftCards;
+  disputes: Disputes;
+  rewards: Rewards;
+  gate: NodeGate;
+  store: CommerceStore;
+}
+
+export function createCommerceServices({ store, supergraph, config, jobs, logger }: SubgraphDeps): CommerceServices {
+  const commerceStore = new CommerceStore(store);
+  const ledger = new LedgerClient(supergraph);
+  const objects = objectStoreFor(config);
+  const idempotency = new IdempotentRequests(store);
+  const rewards = new Rewards(commerceStore, ledger, idempotency, jobs, logger);
+  return {
+    shop: new Shop(commerceStore, ledger, objects, idempotency, rewards),
+    utilities: new Utilities(commerceStore, idempotency),
+    giftCards: new GiftCards(commerceStore, idempotency),
+    disputes: new Disputes(commerceStore, ledger, objects, idempotency),
+    rewards,
+    gate: new NodeGate(nodeStateFromSupergraph(supergraph)),
+    store: commerceStore,
+  };
+}

@@ -1,0 +1,301 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { generate as totpGenerate, generateSecret, generateURI, verify as totpVerify } from 'otplib';
+import { DomainError, badInput, conflict, invalidCredentials, notFound } from '../../../../lib/errors';
+import type { PurposeBox } from '../../../../lib/secret-box';
+import type { NodeGate } from '../../kernel/gate';
+import { KYC_LEVELS, type KycLevel } from '../../kernel/kyc';
+import type { IdentityStore, UserRow } from '../store/identity-store';
+import { ACCESS_TOKEN_TTL_SECONDS, ENROLMENT_TOKEN_TTL_SECONDS, type TokenClaims, type TokenService } from './tokens';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Failed sign-ins of one user name allowed per window before 429 (Retry-After: the window's end). */
+export const LOGIN_FAILURE_LIMIT = 5;
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+export const ADMIN_SESSION_SECONDS = 14 * 24 * 3600;
+const USER_CACHE_TTL_MS = 60_000;
+
+export const improperlyConfigured = (message: string) => new DomainError('IMPROPERLY_CONFIGURED', 503, message);
+/** SimpleJWT's answer to wrong credentials. */
+export const noActiveAccount = () => new DomainError('NO_ACTIVE_ACCOUNT', 401, 'No active account found with the given credentials');
+
+const USERNAME = /^[a-z0-9_.@+-]{1,150}$/;
+export const normaliseUsername = (u: string) => (u ?? '').trim().toLowerCase();
+
+/** A phone number as E.164 ("+447911123456"); 400 unless it is a valid number with its country code. */
+export function normalisePhone(phone: string): string {
+  const parsed = parsePhoneNumberFromString(phone.trim());
+  if (!parsed?.isValid()) throw badInput('phone must be a valid number with its country code, e.g. +447911123456.', { phone: ['A valid E.164 number.'] });
+  return parsed.number;
+}
+
+export interface NewUser {
+  username: string;
+  password: string;
+  email?: string;
+  superuser?: boolean;
+}
+
+export interface AccessToken {
+  access: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+}
+
+/**
+ * Users, passwords (argon2id), access tokens, sign-in throttling, TOTP 2FA and admin console
+ * sessions of the finance node.
+ */
+export class IdentityService {
+  private readonly verified = new Map<string, { active: boolean; version: number; username: string; kycLevel: KycLevel; at: number }>();
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly store: IdentityStore,
+    private readonly gate: NodeGate,
+    private readonly tokens: TokenService | undefined,
+    private readonly totpBox: PurposeBox | undefined,
+    private readonly issuer: string,
+  ) {}
+
+  /** A user changed (here or in another process): its cached row goes. */
+  forget(userId: string): void {
+    this.verified.delete(userId);
+  }
+
+  private tokenService(): TokenService {
+    if (!this.tokens) throw improperlyConfigured('SERVER_JWT_KEY is not set: this node cannot issue or verify access tokens.');
+    return this.tokens;
+  }
+
+  private box(): PurposeBox {
+    if (!this.totpBox) throw improperlyConfigured('FRAMEWORK_SECRET_KEY is not set: 2FA secrets cannot be stored.');
+    return this.totpBox;
+  }
+
+  static validatePassword(password: string): string[] {
+    const problems: string[] = [];
+    if ((password ?? '').length < 10) problems.push('This password is too short. It must contain at least 10 characters.');
+    if (/^\d+$/.test(password ?? '')) problems.push('This password is entirely numeric.');
+    return problems;
+  }
+
+  /** Creates a user, or (for `finance:createsuperuser` on an existing name) sets its password. */
+  async createUser(input: NewUser, opts: { replace?: boolean } = {}): Promise<UserRow> {
+    const username = normaliseUsername(input.username);
+    const errors: Record<string, string[]> = {};
+    if (!USERNAME.test(username)) errors.username = ['1 to 150 characters: letters, digits and @ . + - _ only.'];
+    const pw = IdentityService.validatePassword(input.password);
+    if (pw.length) errors.password = pw;
+    if (input.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) errors.email = ['Enter a valid email address.'];
+    if (Object.keys(errors).length) throw badInput('Invalid user.', errors);
+    const passwordHash = await argon2Hash(input.password);
+    const existing = await this.store.byUsername(username);
+    if (existing) {
+      if (!opts.replace) throw conflict(`A user named "${username}" already exists.`);
+      await this.store.setPassword(existing.id, passwordHash, input.superuser ?? existing.isSuperuser);
+      this.forget(existing.id);
+      return (await this.store.byId(existing.id))!;
+    }
+    return this.store.insert({ username, email: input.email ?? '', passwordHash, isSuperuser: input.superuser ?? false });
+  }
+
+  findUser(username: string) {
+    return this.store.byUsername(normaliseUsername(username));
+  }
+
+  /** Checks a user name and password, throttled per user name; the password hash is checked even for unknown names (no timing oracle). */
+  private async checkPassword(usernameInput: string, password: string): Promise<UserRow> {
+    const username = normaliseUsername(usernameInput);
+    const failures = await this.store.failures(username, LOGIN_WINDOW_SECONDS);
+    if (failures && failures.failures >= LOGIN_FAILURE_LIMIT) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((failures.windowStart.getTime() + LOGIN_WINDOW_SECONDS * 1000 - Date.now()) / 1000));
+      throw new DomainError('RATE_LIMITED', 429, `Too many failed sign-ins. Request was throttled. Expected available in ${retryAfterSeconds} seconds.`, {
+        retryAfterSeconds,
+      });
+    }
+    const user = username ? await this.store.byUsername(username) : undefined;
+    this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
+    const matches = await argon2Verify(user?.passwordHash ?? (await this.dummyHash), password ?? '').catch(() => false);
+    if (!user || !matches || !user.isActive) {
+      if (username) await this.store.recordFailure(username, LOGIN_WINDOW_SECONDS);
+      throw noActiveAccount();
+    }
+    return user;
+  }
+
+  /**
+   * POST /api/login/: user name and password (and, for a user enrolled in 2FA, `otp`). With the
+   * "Enforce 2FA on login" toggle on, a user not enrolled yet gets 403 with an enrolment token.
+   */
+  async login(usernameInput: string, password: string, otp?: string | null): Promise<AccessToken> {
+    const tokens = this.tokenService();
+    const user = await this.checkPassword(usernameInput, password);
+    const enrolled = user.totpConfirmedAt !== null;
+    if (enrolled) {
+      if (!otp) throw new DomainError('OTP_REQUIRED', 401, 'A one-time code is required: send the 6-digit code of your authenticator app as "otp".');
+      if (!(await this.checkTotp(user, otp))) {
+        await this.store.recordFailure(user.username, LOGIN_WINDOW_SECONDS);
+        throw new DomainError('OTP_INVALID', 401, 'The one-time code is not valid.');
+      }
+    } else if ((await this.gate.state()).enforce2fa) {
+      const enrolmentToken = await tokens.issue(
+        { userId: user.id, username: user.username, scope: 'enrol-2fa', version: user.tokenVersion },
+        ENROLMENT_TOKEN_TTL_SECONDS,
+      );
+      throw new DomainError(
+        'OTP_ENROLMENT_REQUIRED',
+        403,
+        'Two-factor authentication is required on this node. Enrol first: POST /api/auth/2fa/enrol/ and /api/auth/2fa/confirm/ with the enrolment token as Bearer token, then sign in with "otp".',
+        { enrolment_token: enrolmentToken, expires_in: ENROLMENT_TOKEN_TTL_SECONDS },
+      );
+    }
+    await this.store.recordSuccess(user.id, user.username);
+    const access = await tokens.issue({ userId: user.id, username: user.username, scope: 'access', version: user.tokenVersion }, ACCESS_TOKEN_TTL_SECONDS);
+    return { access, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  }
+
+  /** The gateway's check of a presented access token: signature, expiry, and the user still active with the same token version. */
+  async authenticateToken(token: string): Promise<TokenClaims & { kycLevel: KycLevel }> {
+    const claims = await this.tokenService().verify(token);
+    const now = Date.now();
+    let user = this.verified.get(claims.userId);
+    if (!user || now - user.at > USER_CACHE_TTL_MS) {
+      const row = await this.store.byId(claims.userId);
+      user = { active: row?.isActive === true, version: row?.tokenVersion ?? -1, username: row?.username ?? '', kycLevel: row?.kycLevel ?? 'none', at: now };
+      if (row) this.verified.set(claims.userId, user);
+    }
+    if (!user.active || user.version !== claims.version) throw invalidCredentials('Token is invalid.');
+    // the level as it is now (it changes without a new token)
+    return { ...claims, kycLevel: user.kycLevel };
+  }
+
+  /** Sets a user's KYC level (by id or user name): an administrator's decision, or a verification's outcome. */
+  async setKycLevel(ref: string, level: KycLevel): Promise<UserRow> {
+    if (!(KYC_LEVELS as readonly string[]).includes(level)) throw badInput(`level must be one of ${KYC_LEVELS.join(', ')}.`);
+    const user = UUID.test(ref) ? await this.store.byId(ref) : await this.store.byUsername(normaliseUsername(ref));
+    if (!user) throw notFound('No such user.');
+    const updated = await this.store.setKycLevel(user.id, level);
+    this.verified.delete(user.id);
+    return updated!;
+  }
+
+  /**
+   * Sets or clears (null or "") a user's phone number: any format libphonenumber-js reads with its
+   * country code, kept as E.164; 409 when another user has it.
+   */
+  async setPhone(ref: string, phone: string | null): Promise<UserRow> {
+    const e164 = phone === null || phone.trim() === '' ? null : normalisePhone(phone);
+    const user = UUID.test(ref) ? await this.store.byId(ref) : await this.store.byUsername(normaliseUsername(ref));
+    if (!user) throw notFound('No such user.');
+    const updated = await this.store.setPhone(user.id, e164).catch((err: { code?: string }) => {
+      if (err.code === '23505') throw conflict('Another user has this phone number.');
+      throw err;
+    });
+    this.verified.delete(user.id);
+    return updated!;
+  }
+
+  /** The active user named by user name, e-mail address or phone number (E.164, "+" first); undefined when none. */
+  async recipient(reference: string): Promise<UserRow | undefined> {
+    const ref = (reference ?? '').trim();
+    if (!ref || ref.length > 254) return undefined;
+    if (ref.startsWith('+')) {
+      const phone = parsePhoneNumberFromString(ref);
+      return phone?.isValid() ? this.store.recipient('phone', phone.number) : undefined;
+    }
+    if (ref.includes('@') && ref.includes('.')) {
+      const byEmail = await this.store.recipient('email', ref);
+      if (byEmail) return byEmail;
+    }
+    return this.store.recipient('username', normaliseUsername(ref));
+  }
+
+  private async checkTotp(user: UserRow, code: string): Promise<boolean> {
+    if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
+    const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
+    return result.valid && this.store.useTotpStep(user.id, result.step);
+  }
+
+  /** A six-digit code against a sealed secret (±30 s): whether it is valid, and the time step it belongs to. */
+  private async verifyTotp(sealed: string, token: string): Promise<{ valid: boolean; step: number }> {
+    const secret = this.box().open(sealed);
+    const result = (await totpVerify({ secret, token, epochTolerance: 30 } as Parameters<typeof totpVerify>[0])) as {
+      valid: boolean;
+      timeStep?: number;
+      delta?: number;
+    };
+    return { valid: result.valid, step: (result.timeStep ?? Math.floor(Date.now() / 30_000)) + (result.delta ?? 0) };
+  }
+
+  /** Starts (or restarts) 2FA enrolment: a new secret and its otpauth:// URI for an authenticator app. */
+  async startTotpEnrolment(userId: string): Promise<{ secret: string; otpauthUri: string }> {
+    const user = await this.store.byId(userId);
+    if (!user) throw notFound('No such user.');
+    if (user.totpConfirmedAt) throw conflict('Two-factor authentication is already enabled for this account.');
+    const secret = generateSecret();
+    await this.store.setTotpSecret(user.id, this.box().seal(secret));
+    return { secret, otpauthUri: generateURI({ issuer: this.issuer, label: user.username, secret }) };
+  }
+
+  async confirmTotpEnrolment(userId: string, code: string): Promise<void> {
+    const user = await this.store.byId(userId);
+    if (!user) throw notFound('No such user.');
+    if (user.totpConfirmedAt) throw conflict('Two-factor authentication is already enabled for this account.');
+    if (!user.totpSecretSealed) throw conflict('Start the enrolment first (POST /api/auth/2fa/enrol/).');
+    const invalid = () => badInput('The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
+    // otplib throws on a token that is not six digits: check the shape first
+    const token = (code ?? '').trim();
+    if (!/^\d{6}$/.test(token)) throw invalid();
+    const result = await this.verifyTotp(user.totpSecretSealed, token);
+    if (!result.valid) throw invalid();
+    await this.store.confirmTotp(user.id, result.step);
+    this.forget(user.id);
+  }
+
+  /** The current code of a user's 2FA secret (tests and the demo set-up; never exposed). */
+  async currentTotp(userId: string): Promise<string> {
+    const user = await this.store.byId(userId);
+    if (!user?.totpSecretSealed) throw notFound('No 2FA secret.');
+    return totpGenerate({ secret: this.box().open(user.totpSecretSealed) });
+  }
+
+  /** Admin console sign-in: superusers only. The session token goes into the `sessionid` cookie; only its hash is stored. */
+  async startAdminSession(username: string, password: string): Promise<{ session: string; username: string; expiresAt: Date }> {
+    const user = await this.checkPassword(username, password);
+    if (!user.isSuperuser) throw new DomainError('NO_ACTIVE_ACCOUNT', 401, 'Please enter the correct username and password for a staff account.');
+    const session = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + ADMIN_SESSION_SECONDS * 1000);
+    await this.store.insertSession(sessionHash(session), user.id, expiresAt);
+    await this.store.recordSuccess(user.id, user.username);
+    return { session, username: user.username, expiresAt };
+  }
+
+  authenticateAdminSession(session: string): Promise<{ userId: string; username: string } | undefined> {
+    return this.store.session(sessionHash(session));
+  }
+
+  endAdminSession(session: string): Promise<void> {
+    return this.store.deleteSession(sessionHash(session));
+  }
+
+  user(id: string) {
+    return this.store.byId(id);
+  }
+
+  users(first: number) {
+    return this.store.list(first);
+  }
+
+  stats() {
+    return this.store.stats();
+  }
+
+  recentSignIns(first: number) {
+    return this.store.recentSignIns(first);
+  }
+}
+
+const sessionHash = (session: string) => createHash('sha256').update(session).digest();

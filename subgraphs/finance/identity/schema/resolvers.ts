@@ -1,0 +1,172 @@
+import { Arg, Authorized, Ctx, Directive, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { forbidden, unauthenticated } from '../../../../lib/errors';
+import type { SubgraphContext } from '../../../../lib/subgraph';
+import { NodePolicy } from '../../kernel/gate';
+import { KYC_LEVEL_WRITERS, RECIPIENT_READERS } from '../credential';
+import type { IdentityServices } from '../services';
+import type { UserRow } from '../store/identity-store';
+import {
+  AdminSessionAuthentication,
+  NodeAccessToken,
+  NodeAdminSession,
+  NodeSignIn,
+  NodeTokenAuthentication,
+  NodeKycLevel,
+  NodeRecipient,
+  NodeUser,
+  NodeUserStats,
+  TotpEnrolment,
+} from './types';
+
+const toUser = (u: UserRow): NodeUser => ({
+  id: u.id,
+  username: u.username,
+  email: u.email,
+  isSuperuser: u.isSuperuser,
+  isActive: u.isActive,
+  twoFactorEnabled: u.totpConfirmedAt !== null,
+  dateJoined: u.dateJoined,
+  lastLogin: u.lastLogin,
+  kycLevel: u.kycLevel,
+  phone: u.phone,
+});
+
+function userIdOf(ctx: SubgraphContext): string {
+  const p = ctx.principal;
+  if (p.kind !== 'node-user') throw unauthenticated();
+  return p.userId;
+}
+
+/** Sign-in, access tokens, 2FA and admin sessions of the finance node. */
+@Resolver()
+export class IdentityResolver {
+  constructor(private readonly services: IdentityServices) {}
+
+  @NodePolicy({ readOnly: 'exempt' })
+  @Mutation(() => NodeAccessToken, { description: 'Signs in (POST /api/login/); `otp` is the 6-digit code of a user enrolled in 2FA. Allowed in read-only mode (it changes no data).' })
+  nodeLogin(@Arg('username') username: string, @Arg('password') password: string, @Arg('otp', () => String, { nullable: true }) otp?: string | null) {
+    return this.services.identity.login(username, password, otp);
+  }
+
+  @Authorized('node-user')
+  @NodePolicy({ scopes: ['enrol-2fa'] })
+  @Mutation(() => TotpEnrolment, { description: 'Starts enrolment in two-factor authentication (TOTP).' })
+  startTotpEnrolment(@Ctx() ctx: SubgraphContext): Promise<TotpEnrolment> {
+    return this.services.identity.startTotpEnrolment(userIdOf(ctx));
+  }
+
+  @Authorized('node-user')
+  @NodePolicy({ scopes: ['enrol-2fa'] })
+  @Mutation(() => NodeUser, { description: 'Confirms the enrolment with a code of the authenticator app: from then on, sign-in needs a code.' })
+  async confirmTotpEnrolment(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<NodeUser> {
+    const id = userIdOf(ctx);
+    await this.services.identity.confirmTotpEnrolment(id, otp);
+    return toUser((await this.services.identity.user(id))!);
+  }
+
+  @Authorized('node-user')
+  @Query(() => NodeUser, { description: 'The signed-in user.' })
+  async nodeUser(@Ctx() ctx: SubgraphContext): Promise<NodeUser> {
+    const user = await this.services.identity.user(userIdOf(ctx));
+    if (!user) throw unauthenticated();
+    return toUser(user);
+  }
+
+  @Authorized('node-admin')
+  @NodePolicy({ maintenance: 'exempt' })
+  @Query(() => NodeUser, { description: 'The superuser signed in to the admin console.' })
+  async nodeAdminUser(@Ctx() ctx: SubgraphContext): Promise<NodeUser> {
+    const p = ctx.principal;
+    const user = p.kind === 'node-admin' ? await this.services.identity.user(p.userId) : undefined;
+    if (!user) throw unauthenticated();
+    return toUser(user);
+  }
+
+  @Authorized('node-admin')
+  @Query(() => [NodeUser], { description: 'Users, newest first (admin console).' })
+  async nodeUsers(@Arg('first', () => Int, { defaultValue: 50 }) first: number): Promise<NodeUser[]> {
+    return (await this.services.identity.users(Math.min(Math.max(first, 1), 500))).map(toUser);
+  }
+
+  @Authorized('node-admin')
+  @Query(() => NodeUserStats)
+  nodeUserStats(): Promise<NodeUserStats> {
+    return this.services.identity.stats();
+  }
+
+  @Authorized('node-admin')
+  @Query(() => [NodeSignIn], { description: 'Latest sign-ins (admin console dashboard).' })
+  async nodeRecentSignIns(@Arg('first', () => Int, { defaultValue: 10 }) first: number): Promise<NodeSignIn[]> {
+    return (await this.services.identity.recentSignIns(Math.min(Math.max(first, 1), 100))).map((s) => ({ username: s.username, at: s.lastLogin }));
+  }
+
+
+  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
+  @Mutation(() => NodeAdminSession, { description: 'Admin console sign-in (superusers); the session goes into the sessionid cookie.' })
+  startAdminSession(@Arg('username') username: string, @Arg('password') password: string): Promise<NodeAdminSession> {
+    return this.services.identity.startAdminSession(username, password);
+  }
+
+  @Authorized('node-admin')
+  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
+  @Mutation(() => Boolean, { description: 'Admin console sign-out.' })
+  async endAdminSession(@Arg('session') session: string): Promise<boolean> {
+    await this.services.identity.endAdminSession(session);
+    return true;
+  }
+
+  /** The gateway verifies every presented access token here, once per operation. */
+  @Authorized('gateway')
+  @Directive('@inaccessible')
+  @Mutation(() => NodeTokenAuthentication)
+  async authenticateNodeToken(@Arg('token') token: string, @Arg('meter') _meter: boolean): Promise<NodeTokenAuthentication> {
+    const c = await this.services.identity.authenticateToken(token);
+    return { userId: c.userId, username: c.username, scope: c.scope, kycLevel: c.kycLevel };
+  }
+
+  /**
+   * Sets a user's identity-verification level: an administrator of the node (or of the system), or the
+   * outcome of a verification (the service principal of a subgraph in KYC_LEVEL_WRITERS).
+   */
+  @Authorized('node-admin', 'admin', 'service')
+  @Mutation(() => NodeUser, { description: "Sets a user's KYC level (by id or user name); their next request carries it." })
+  async setNodeUserKycLevel(
+    @Arg('user', () => ID) user: string,
+    @Arg('level', () => NodeKycLevel) level: NodeKycLevel,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<NodeUser> {
+    const p = ctx.principal;
+    if (p.kind === 'service' && !KYC_LEVEL_WRITERS.includes(p.name)) throw forbidden('This service may not set KYC levels.');
+    return toUser(await this.services.identity.setKycLevel(user, level));
+  }
+
+  @Authorized('node-user')
+  @Mutation(() => NodeUser, { description: 'Sets or clears (null) the caller\'s phone number (E.164 or any format with its country code).' })
+  async setMyPhone(@Arg('phone', () => String, { nullable: true }) phone: string | null, @Ctx() ctx: SubgraphContext): Promise<NodeUser> {
+    return toUser(await this.services.identity.setPhone(userIdOf(ctx), phone));
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => NodeUser, { description: "Sets or clears (null) a user's phone number (by id or user name)." })
+  async setNodeUserPhone(@Arg('user', () => ID) user: string, @Arg('phone', () => String, { nullable: true }) phone: string | null): Promise<NodeUser> {
+    return toUser(await this.services.identity.setPhone(user, phone));
+  }
+
+  /** Resolves a transfer's recipient; only the payments module (RECIPIENT_READERS) may look users up. */
+  @Authorized('service')
+  @Query(() => NodeRecipient, { nullable: true, description: 'The active user named by user name, e-mail or E.164 phone; null when none.' })
+  async nodeRecipient(@Arg('reference') reference: string, @Ctx() ctx: SubgraphContext): Promise<NodeRecipient | null> {
+    const p = ctx.principal;
+    if (p.kind !== 'service' || !RECIPIENT_READERS.includes(p.name)) throw forbidden('This service may not look users up.');
+    const user = await this.services.identity.recipient(reference);
+    return user ? { id: user.id, username: user.username } : null;
+  }
+
+  /** The gateway verifies admin session cookies here; an unknown or expired session is anonymous (null). */
+  @Authorized('gateway')
+  @Directive('@inaccessible')
+  @Mutation(() => AdminSessionAuthentication, { nullable: true })
+  async authenticateAdminSession(@Arg('session') session: string, @Arg('meter') _meter: boolean): Promise<AdminSessionAuthentication | null> {
+    return (await this.services.identity.authenticateAdminSession(session)) ?? null;
+  }
+}

@@ -1,0 +1,81 @@
+import { Directive, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { KYC_LEVELS, type KycLevel } from '../../kernel/kyc';
+
+/** The GraphQL enum of the KYC levels (from the one list in identity/credential.ts). */
+export const NodeKycLevel = Object.fromEntries(KYC_LEVELS.map((l) => [l.toUpperCase(), l])) as { [L in KycLevel as Uppercase<L>]: L };
+export type NodeKycLevel = KycLevel;
+registerEnumType(NodeKycLevel, { name: 'NodeKycLevel' });
+
+@ObjectType({ simpleResolvers: true, description: 'An access token for the finance node (Authorization: Bearer <access>).' })
+export class NodeAccessToken {
+  @Field() access: string;
+  @Field({ description: 'Always "Bearer"' }) tokenType: string;
+  @Field(() => Int, { description: 'Seconds until the token expires (no refresh token: sign in again).' }) expiresIn: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A finance node user.' })
+export class NodeUser {
+  @Field(() => ID) id: string;
+  @Field() username: string;
+  @Field() email: string;
+  @Field() isSuperuser: boolean;
+  @Field() isActive: boolean;
+  @Field() twoFactorEnabled: boolean;
+  @Field() dateJoined: Date;
+  @Field(() => Date, { nullable: true }) lastLogin: Date | null;
+  @Field(() => NodeKycLevel, { description: 'Identity verification: NONE, BASIC or ENHANCED (the limits of money movement follow it).' })
+  kycLevel: NodeKycLevel;
+  @Field(() => String, { nullable: true, description: 'E.164 phone number ("+447911123456"), unique; transfers can name the user by it.' })
+  phone: string | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'The user a transfer names (service principals only: the payments module).' })
+export class NodeRecipient {
+  @Field(() => ID) id: string;
+  @Field() username: string;
+}
+
+@ObjectType({ simpleResolvers: true })
+export class NodeUserStats {
+  @Field(() => Int) total: number;
+  @Field(() => Int) active: number;
+  @Field(() => Int) superusers: number;
+  @Field(() => Int) twoFactor: number;
+}
+
+@ObjectType({ simpleResolvers: true })
+export class NodeSignIn {
+  @Field() username: string;
+  @Field() at: Date;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A started 2FA enrolment: add the secret to an authenticator app (or open the otpauth URI), then confirm with a code.' })
+export class TotpEnrolment {
+  @Field() secret: string;
+  @Field() otpauthUri: string;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'An admin console session (the value of the sessionid cookie).' })
+export class NodeAdminSession {
+  @Field() session: string;
+  @Field() username: string;
+  @Field() expiresAt: Date;
+}
+
+/** What the gateway learns when it verifies an access token. Internal. */
+@Directive('@inaccessible')
+@ObjectType({ simpleResolvers: true })
+export class NodeTokenAuthentication {
+  @Field(() => ID) userId: string;
+  @Field() username: string;
+  @Field() scope: string;
+  @Field() kycLevel: string;
+}
+
+/** What the gateway learns when it verifies an admin session. Internal. */
+@Directive('@inaccessible')
+@ObjectType({ simpleResolvers: true })
+export class AdminSessionAuthentication {
+  @Field(() => ID) userId: string;
+  @Field() username: string;
+}

@@ -1,0 +1,543 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { inTransaction } from '../../../../lib/database';
+import { DomainError, badInput } from '../../../../lib/errors';
+import { derivedUuid } from '../../../../lib/idempotency';
+import type { AccountRow, LedgerStore, ReconciliationRow, StatementRow, TransferRow } from '../store/ledger-store';
+import { exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
+import type { KycLevel } from '../../kernel/kyc';
+import { LIMIT_SCALE, isKycLevel, limitExceeded, limitFor, startOfUtcDay } from './limits';
+
+/**
+ * The ledger, on TigerBeetle's model: every balance change is a transfer between two accounts of
+ * one currency; `createTransfers` applies a batch atomically (linked: all or nothing), and it is
+ * the only code that changes balances. Later issues (transfers between users, IBANs, cards, FX)
+ * build their movements as batches of these transfers.
+ *
+ * Safety under concurrency: the batch's accounts are locked in sorted id order (no deadlocks), the
+ * client's transfer id is the primary key (a retried id is applied once: the replay answers
+ * `exists`), balance rules are checked here and by CHECK constraints, and the whole batch is retried
+ * on serialization failures, deadlocks and unique violations (a concurrent twin of the same id).
+ */
+export const NIL_OWNER = '00000000-0000-0000-0000-000000000000';
+export const WALLET = 'wallet';
+export const FUNDING = 'funding';
+
+export type TransferKind = 'single' | 'pending' | 'post_pending' | 'void_pending';
+
+export interface TransferInput {
+  /** Client-chosen id (uuid): the idempotency key. */
+  id: string;
+  debitAccountId?: string;
+  creditAccountId?: string;
+  /** Minor units. For post_pending: at most the pending amount (default: all of it); ignored for void_pending. */
+  amount?: bigint;
+  code: string;
+  kind?: TransferKind;
+  /** The pending transfer that a post_pending or void_pending resolves. */
+  pendingId?: string;
+  /** pending only: it expires (and its amounts are released) after this many seconds. */
+  timeoutSeconds?: number;
+  metadata?: Record<string, unknown>;
+}
+
+/** The user whose spending limits a batch is held to (see limits.ts), and their KYC level. */
+export interface LimitsInput {
+  userId: string;
+  kycLevel: KycLevel;
+}
+
+export interface TransferOutcome {
+  id: string;
+  /** created: applied now; exists: the same transfer was applied before (an idempotent replay). */
+  result: 'created' | 'exists';
+  transfer: TransferRow;
+}
+
+export const ledgerError = (code: string, message: string, details?: unknown) => new DomainError(code, 422, message, details);
+const accountNotFound = () => ledgerError('ACCOUNT_NOT_FOUND', 'The debit or the credit account does not exist.');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CODE = /^[a-z0-9_:]{1,64}$/;
+const RETRYABLE = new Set(['40001', '40P01', '23505']);
+const MAX_ATTEMPTS = 8;
+/** Bounded: cleared when full (the cache only spares round trips). */
+const ACCOUNT_CURRENCY_CACHE_SIZE = 100_000;
+
+export interface Balance {
+  currency: string;
+  accountId: string;
+  /** credits_posted − debits_posted */
+  posted: Money;
+  /** posted plus what is pending in both directions */
+  pending: Money;
+  /** posted minus pending debits: what the owner can spend */
+  available: Money;
+}
+
+export class Ledger {
+  /** Test hook and metric: how many batches were retried (serialization failures, deadlocks, twins). */
+  retries = 0;
+  private readonly userQueues = new Map<string, Promise<void>>();
+  /** An account's currency never changes: known ones spare the look-up before each batch. */
+  private readonly accountCurrencies = new Map<string, string>();
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** A user's wallet in a currency (credit-normal, may not go below zero), created on first use. */
+  wallet(userId: string, currency: string): Promise<AccountRow> {
+    exponentOf(currency);
+    return this.store.ensureAccount({ ownerType: 'user', ownerId: userId, currency, code: WALLET, debitsMustNotExceedCredits: true });
+  }
+
+  /** The system account a currency's money enters the ledger through (funding; no balance limit). */
+  fundingAccount(currency: string): Promise<AccountRow> {
+    exponentOf(currency);
+    return this.store.ensureAccount({ ownerType: 'system', ownerId: NIL_OWNER, currency, code: FUNDING, debitsMustNotExceedCredits: false });
+  }
+
+  /** An owner's account in a currency for a purpose (`code`), created on first use; a user's may not go below zero. */
+  account(ownerType: string, ownerId: string, currency: string, code: string): Promise<AccountRow> {
+    if (ownerType !== 'user' && ownerType !== 'system') throw badInput('ownerType is user or system.', { ownerType: ['user or system'] });
+    if (!UUID.test(ownerId)) throw badInput('ownerId is a uuid.', { ownerId: ['A uuid.'] });
+    if (!CODE.test(code)) throw badInput('An account code is 1–64 characters of a-z, 0-9, "_" or ":".', { code: ['a-z, 0-9, _ or :'] });
+    exponentOf(currency);
+    return this.store.ensureAccount({ ownerType, ownerId, currency, code, debitsMustNotExceedCredits: ownerType === 'user' });
+  }
+
+  /**
+   * A batch as it comes over the wire: amounts as decimal strings in the currency the transfer moves
+   * (its debit account's, or its pending transfer's), read exactly (more decimals than the currency
+   * has is a 400, never a rounding).
+   */
+  async createDecimalTransfers(inputs: (Omit<TransferInput, 'amount'> & { amount?: string })[], limits?: LimitsInput): Promise<TransferOutcome[]> {
+    const valid = (id: string | undefined): id is string => id !== undefined && UUID.test(id);
+    const accountIds = inputs.map((t) => t.debitAccountId).filter(valid);
+    const pendingIds = inputs.map((t) => t.pendingId).filter(valid);
+    const unknown = accountIds.filter((id) => !this.accountCurrencies.has(id));
+    const known = unknown.length || pendingIds.length ? await this.store.currencies(unknown, pendingIds) : new Map<string, string>();
+    for (const id of unknown) {
+      const currency = known.get(id);
+      if (currency === undefined) continue;
+      if (this.accountCurrencies.size >= ACCOUNT_CURRENCY_CACHE_SIZE) this.accountCurrencies.clear();
+      this.accountCurrencies.set(id, currency);
+    }
+    for (const id of accountIds) if (this.accountCurrencies.has(id)) known.set(id, this.accountCurrencies.get(id)!);
+    return this.createTransfers(
+      inputs.map((t) => {
+        if (t.amount === undefined) return { ...t, amount: undefined };
+        const currency = (t.debitAccountId && known.get(t.debitAccountId)) || (t.pendingId && known.get(t.pendingId));
+        if (!currency) throw t.pendingId ? ledgerError('PENDING_TRANSFER_NOT_FOUND', `No pending transfer ${t.pendingId}.`) : accountNotFound();
+        return { ...t, amount: toMinor(t.amount, currency) };
+      }),
+      limits,
+    );
+  }
+
+  /** Moves `amount` (minor units) from the currency's funding account into a user's wallet (deposits, the demo). */
+  async fund(userId: string, currency: string, amount: bigint, transferId: string, code = 'deposit'): Promise<TransferOutcome> {
+    const [funding, wallet] = await Promise.all([this.fundingAccount(currency), this.wallet(userId, currency)]);
+    const [outcome] = await this.createTransfers([{ id: transferId, debitAccountId: funding.id, creditAccountId: wallet.id, amount, code }]);
+    return outcome;
+  }
+
+  /**
+   * Applies a linked batch of transfers atomically; retried ids answer `exists`. With `limits`, the
+   * batch is refused (403 LIMIT_EXCEEDED) when the user's outflows would pass their KYC level's
+   * per-transaction or daily limit, checked in the same transaction under the user's lock.
+   */
+  async createTransfers(inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
+    validate(inputs);
+    if (limits) {
+      if (!UUID.test(limits.userId)) throw badInput('limits.userId is a uuid.', { userId: ['A uuid.'] });
+      if (!isKycLevel(limits.kycLevel)) throw badInput('limits.kycLevel is none, basic or enhanced.', { kycLevel: ['none, basic or enhanced'] });
+    }
+    if (limits) return this.serialised(limits.userId, () => this.attempt(inputs, limits));
+    return this.attempt(inputs);
+  }
+
+  /**
+   * One user's limited batches wait for each other here, in this process, before they take a database
+   * connection: waiting in PostgreSQL for the user's advisory lock would hold a pooled connection each
+   * (the lock still orders them across processes).
+   */
+  private serialised<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.userQueues.get(userId) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.userQueues.set(userId, tail);
+    void tail.then(() => {
+      if (this.userQueues.get(userId) === tail) this.userQueues.delete(userId);
+    });
+    return run;
+  }
+
+  private async attempt(inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
+    const single = inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // the common case, one posted transfer, in one statement (with limits: after the user's lock);
+        // batches and two-phase in a transaction
+        if (!limits) return single ? await this.postSingle(single) : await inTransaction(this.store.pool, (c) => this.apply(c, inputs));
+        return await this.store.inUserLimitsTransaction(limits.userId, (c) => (single ? this.postSingle(single, limits, c) : this.apply(c, inputs, limits)));
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) {
+          if (code === '23514') {
+            const constraint = (err as { constraint?: string }).constraint;
+            if (constraint === 'account_no_overcredit') throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.');
+            throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.');
+          }
+          throw err;
+        }
+        this.retries++;
+        await new Promise((r) => setTimeout(r, Math.random() * 2 ** attempt));
+      }
+    }
+  }
+
+  /**
+   * One posted transfer in one statement; with `limits`, in the user's limits transaction, the limits
+   * checked by that statement against the day's outflow counter (the refusals as `apply` makes them).
+   */
+  private async postSingle(input: TransferInput, limits?: LimitsInput, client?: pg.PoolClient): Promise<TransferOutcome[]> {
+    const row: TransferRow = {
+      id: input.id,
+      debitAccountId: input.debitAccountId!,
+      creditAccountId: input.creditAccountId!,
+      amount: input.amount!,
+      currency: '',
+      code: input.code,
+      kind: 'single',
+      pendingId: null,
+      timeoutAt: null,
+      batchId: randomUUID(),
+      metadata: input.metadata ?? {},
+    };
+    const r = await this.store.postSingle(
+      row,
+      limits && { client: client!, userId: limits.userId, day: startOfUtcDay(this.clock()).toISOString().slice(0, 10), table: limitTable(limits.kycLevel) },
+    );
+    if (r.inserted) return [{ id: row.id, result: 'created', transfer: { ...row, currency: r.currency!, createdAt: r.createdAt! } }];
+    const before = await this.store.transfer(row.id);
+    if (before) {
+      if (!sameTransfer(before, row)) throw ledgerError('EXISTS_WITH_DIFFERENT_FIELDS', `Transfer ${row.id} exists with different fields.`, { id: row.id });
+      return [{ id: row.id, result: 'exists', transfer: before }];
+    }
+    if (r.accounts < 2) throw accountNotFound();
+    if (r.currencies !== 1) throw ledgerError('ACCOUNTS_MUST_HAVE_THE_SAME_CURRENCY', 'Both accounts of a transfer are in one currency.');
+    if (r.short) throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: row.debitAccountId });
+    if (r.over) throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: row.creditAccountId });
+    if (limits && r.outflow) refuseOverLimits(limits, new Map([[r.accountsCurrency!, row.amount]]), new Map([[r.accountsCurrency!, BigInt(r.spent ?? '0')]]));
+    throw new Error(`transfer ${row.id} was neither inserted nor refused`);
+  }
+
+  private async apply(c: Parameters<Parameters<typeof inTransaction>[1]>[0], inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
+    const now = this.clock();
+    const pendingIds = [...new Set(inputs.flatMap((t) => (t.pendingId ? [t.pendingId] : [])))].sort();
+    const pendings = pendingIds.length ? await this.store.lockPending(c, pendingIds) : new Map<string, TransferRow & { resolved: boolean }>();
+    const accountIds = new Set<string>();
+    for (const t of inputs) {
+      const p = t.pendingId ? pendings.get(t.pendingId) : undefined;
+      for (const id of [t.debitAccountId ?? p?.debitAccountId, t.creditAccountId ?? p?.creditAccountId]) if (id) accountIds.add(id);
+    }
+    const { accounts, existing, outflows } = await this.store.lockForTransfers(
+      c,
+      [...accountIds].sort(),
+      inputs.map((t) => t.id),
+      limits && { userId: limits.userId, day: startOfUtcDay(now).toISOString().slice(0, 10) },
+    );
+    const touched = new Map<string, AccountRow>();
+    const created: TransferRow[] = [];
+    const outcomes: TransferOutcome[] = [];
+    const batchId = randomUUID();
+    const resolvedInBatch = new Set<string>();
+    for (const input of inputs) {
+      const kind = input.kind ?? 'single';
+      const pending = input.pendingId ? pendings.get(input.pendingId) : undefined;
+      if (input.pendingId && (!pending || pending.kind !== 'pending'))
+        throw ledgerError('PENDING_TRANSFER_NOT_FOUND', `No pending transfer ${input.pendingId}.`);
+      const debitId = input.debitAccountId ?? pending?.debitAccountId;
+      const creditId = input.creditAccountId ?? pending?.creditAccountId;
+      const debit = debitId ? (touched.get(debitId) ?? accounts.get(debitId)) : undefined;
+      const credit = creditId ? (touched.get(creditId) ?? accounts.get(creditId)) : undefined;
+      if (!debit || !credit) throw accountNotFound();
+      if (pending && (debit.id !== pending.debitAccountId || credit.id !== pending.creditAccountId)) {
+        throw ledgerError('PENDING_TRANSFER_HAS_DIFFERENT_ACCOUNTS', 'A resolution names the accounts of its pending transfer (or none).');
+      }
+      if (debit.currency !== credit.currency) throw ledgerError('ACCOUNTS_MUST_HAVE_THE_SAME_CURRENCY', 'Both accounts of a transfer are in one currency.');
+      const amount = kind === 'void_pending' ? pending!.amount : (input.amount ?? pending?.amount ?? 0n);
+      const row: TransferRow = {
+        id: input.id,
+        debitAccountId: debit.id,
+        creditAccountId: credit.id,
+        amount,
+        currency: debit.currency,
+        code: input.code,
+        kind,
+        pendingId: input.pendingId ?? null,
+        timeoutAt: kind === 'pending' && input.timeoutSeconds ? new Date(now.getTime() + input.timeoutSeconds * 1000) : null,
+        batchId,
+        metadata: input.metadata ?? {},
+      };
+      const before = existing.get(input.id);
+      if (before) {
+        if (!sameTransfer(before, row))
+          throw ledgerError('EXISTS_WITH_DIFFERENT_FIELDS', `Transfer ${input.id} exists with different fields.`, { id: input.id });
+        outcomes.push({ id: input.id, result: 'exists', transfer: before });
+        continue;
+      }
+      const d = { ...debit };
+      const cr = { ...credit };
+      if (pending) {
+        if (pending.resolved || resolvedInBatch.has(pending.id))
+          throw ledgerError('PENDING_TRANSFER_ALREADY_RESOLVED', `Pending transfer ${pending.id} was already posted, voided or expired.`);
+        if (pending.timeoutAt && pending.timeoutAt.getTime() <= now.getTime())
+          throw ledgerError('PENDING_TRANSFER_EXPIRED', `Pending transfer ${pending.id} has expired.`);
+        if (amount > pending.amount) throw ledgerError('EXCEEDS_PENDING_TRANSFER_AMOUNT', 'A post cannot exceed its pending amount.');
+        resolvedInBatch.add(pending.id);
+        d.debitsPending -= pending.amount;
+        cr.creditsPending -= pending.amount;
+      }
+      if (kind === 'single' || kind === 'post_pending') {
+        d.debitsPosted += amount;
+        cr.creditsPosted += amount;
+      } else if (kind === 'pending') {
+        d.debitsPending += amount;
+        cr.creditsPending += amount;
+      }
+      if (d.debitsMustNotExceedCredits && d.debitsPosted + d.debitsPending > d.creditsPosted) {
+        throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: d.id });
+      }
+      if (cr.creditsMustNotExceedDebits && cr.creditsPosted + cr.creditsPending > cr.debitsPosted) {
+        throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: cr.id });
+      }
+      touched.set(d.id, d);
+      touched.set(cr.id, cr);
+      created.push(row);
+      outcomes.push({ id: input.id, result: 'created', transfer: row });
+    }
+    if (limits && created.length) checkLimits(limits, created, accounts, outflows);
+    if (created.length) await this.store.applyTransfers(c, [...touched.values()], created);
+    return outcomes;
+  }
+
+  /** Releases pending transfers past their timeout (an `expire_pending` resolution each). */
+  async expirePending(limit = 500): Promise<number> {
+    const due = await this.store.expiredPending(this.clock(), limit);
+    let expired = 0;
+    for (const p of due) {
+      try {
+        await inTransaction(this.store.pool, async (c) => {
+          const locked = await this.store.lockPending(c, [p.id]);
+          const pending = locked.get(p.id);
+          if (!pending || pending.resolved) return;
+          const { accounts } = await this.store.lockForTransfers(c, [pending.debitAccountId, pending.creditAccountId].sort(), []);
+          const d = { ...accounts.get(pending.debitAccountId)! };
+          const cr = { ...accounts.get(pending.creditAccountId)! };
+          d.debitsPending -= pending.amount;
+          cr.creditsPending -= pending.amount;
+          await this.store.applyTransfers(
+            c,
+            [d, cr],
+            [{ ...pending, id: randomUUID(), kind: 'expire_pending', pendingId: pending.id, timeoutAt: null, batchId: randomUUID(), metadata: {} }],
+          );
+          expired++;
+        });
+      } catch (err) {
+        if (!RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+      }
+    }
+    return expired;
+  }
+
+  async balances(userId: string): Promise<Balance[]> {
+    return (await this.store.walletsOf(userId)).map(balanceOf);
+  }
+
+  transfer(id: string) {
+    return this.store.transfer(id);
+  }
+
+  /**
+   * A page of a user's statement (newest first): `cursor` is the opaque `nextCursor` of the previous
+   * page; `from` inclusive, `to` exclusive.
+   */
+  async statement(
+    userId: string,
+    q: { accountId?: string; from?: Date; to?: Date; cursor?: string; limit: number },
+  ): Promise<{ lines: StatementLine[]; nextCursor: string | null }> {
+    if (q.accountId !== undefined && !UUID.test(q.accountId)) throw badInput('account is an account id.', { account: ['An account id (uuid).'] });
+    if (q.from && q.to && q.from.getTime() > q.to.getTime()) throw badInput('from is before to.', { from: ['Before to.'] });
+    let before: string | undefined;
+    if (q.cursor) {
+      before = Buffer.from(q.cursor, 'base64url').toString('utf8');
+      if (!UUID.test(before)) throw badInput('The cursor is not one this list gave.', { cursor: ['Invalid cursor.'] });
+    }
+    const limit = Math.min(Math.max(q.limit, 1), 200);
+    const rows = await this.store.statement({ userId, accountId: q.accountId, from: q.from, to: q.to, before, limit: limit + 1 });
+    const page = rows.slice(0, limit).map(statementLine);
+    return { lines: page, nextCursor: rows.length > limit ? Buffer.from(page[page.length - 1].id).toString('base64url') : null };
+  }
+
+  /** One transfer of the user's accounts as a receipt; 404 when it is not theirs (or not a movement of its own). */
+  async receipt(userId: string, transferId: string): Promise<StatementLine> {
+    if (!UUID.test(transferId)) throw new DomainError('NOT_FOUND', 404, 'No such transaction.');
+    const [row] = await this.store.statement({ userId, transferId, limit: 1 });
+    if (!row) throw new DomainError('NOT_FOUND', 404, 'No such transaction.');
+    return statementLine(row);
+  }
+
+  /** Per currency: the totals that must be zero and the accounts whose counters drifted (reconciliation). */
+  async reconciliation(): Promise<Reconciliation[]> {
+    return (await this.store.reconciliation()).map((r) => ({ ...r, balanced: r.posted === 0n && r.pending === 0n && r.driftingAccounts === 0 }));
+  }
+
+  /** Voids a pending transfer that waits too long for its provider (admin console); once. */
+  async voidPending(pendingId: string, reason: string): Promise<TransferOutcome> {
+    if (!UUID.test(pendingId)) throw ledgerError('PENDING_TRANSFER_NOT_FOUND', `No pending transfer ${pendingId}.`);
+    const [outcome] = await this.createTransfers([
+      { id: derivedUuid('admin_void', pendingId), pendingId, kind: 'void_pending', code: 'admin_void', metadata: { reason } },
+    ]);
+    return outcome;
+  }
+}
+
+export type Reconciliation = ReconciliationRow & { balanced: boolean };
+
+/** A line of a statement, as its owner sees it; `description`, `note` and `counterparty` come from the transfer's metadata. */
+export interface StatementLine {
+  id: string;
+  accountId: string;
+  direction: 'debit' | 'credit';
+  code: string;
+  /** posted, pending, voided or expired */
+  status: 'posted' | 'pending' | 'voided' | 'expired';
+  amount: Money;
+  description: string | null;
+  note: string | null;
+  counterparty: string | null;
+  createdAt: Date;
+  settledAt: Date | null;
+}
+
+const text = (v: unknown) => (typeof v === 'string' && v.length ? v : null);
+
+function statementLine(r: StatementRow): StatementLine {
+  const status =
+    r.kind === 'single'
+      ? 'posted'
+      : r.resolution === 'post_pending'
+        ? 'posted'
+        : r.resolution === 'void_pending'
+          ? 'voided'
+          : r.resolution
+            ? 'expired'
+            : 'pending';
+  const amount = r.resolution === 'post_pending' && r.resolvedAmount !== null ? r.resolvedAmount : r.amount;
+  const counterparty = r.direction === 'debit' ? r.metadata.to : r.metadata.from;
+  return {
+    id: r.id,
+    accountId: r.accountId,
+    direction: r.direction,
+    code: r.code,
+    status,
+    amount: toMoney(amount, r.currency),
+    description: text(r.metadata.description),
+    note: text(r.metadata.note),
+    counterparty: text(counterparty),
+    createdAt: r.createdAt,
+    settledAt: r.kind === 'single' ? r.createdAt : r.resolvedAt,
+  };
+}
+
+export function balanceOf(a: AccountRow): Balance {
+  const posted = a.creditsPosted - a.debitsPosted;
+  return {
+    currency: a.currency,
+    accountId: a.id,
+    posted: toMoney(posted, a.currency),
+    pending: toMoney(posted + a.creditsPending - a.debitsPending, a.currency),
+    available: toMoney(posted - a.debitsPending, a.currency),
+  };
+}
+
+function sameTransfer(a: TransferRow, b: TransferRow): boolean {
+  return (
+    a.debitAccountId === b.debitAccountId &&
+    a.creditAccountId === b.creditAccountId &&
+    a.amount === b.amount &&
+    a.code === b.code &&
+    a.kind === b.kind &&
+    (a.pendingId ?? null) === (b.pendingId ?? null)
+  );
+}
+
+/** The batch's outflows from the user's accounts, against their level's limits and the day's outflows so far (the user's lock is held). */
+function checkLimits(limits: LimitsInput, created: TransferRow[], accounts: Map<string, AccountRow>, today: Map<string, bigint>): void {
+  const own = (a: AccountRow | undefined) => a?.ownerType === 'user' && a.ownerId === limits.userId;
+  const batch = new Map<string, bigint>();
+  for (const t of created) {
+    // posting or voiding an earlier pending transfer moves nothing new: the pending one counted
+    if (t.kind !== 'single' && t.kind !== 'pending') continue;
+    if (!own(accounts.get(t.debitAccountId)) || own(accounts.get(t.creditAccountId))) continue;
+    batch.set(t.currency, (batch.get(t.currency) ?? 0n) + t.amount);
+  }
+  if (batch.size) refuseOverLimits(limits, batch, today);
+}
+
+/** 403 LIMIT_EXCEEDED when a batch's outflows per currency pass the per-transaction limit, or the daily one with `today`'s. */
+function refuseOverLimits(limits: LimitsInput, batch: Map<string, bigint>, today: Map<string, bigint>): void {
+  for (const [currency, amount] of batch) {
+    const limit = limitFor(limits.kycLevel, currency);
+    if (amount > limit.perTransaction) throw limitExceeded('transaction', limit.perTransaction, limit.perTransaction, currency, limits.kycLevel);
+  }
+  for (const [currency, amount] of batch) {
+    const limit = limitFor(limits.kycLevel, currency);
+    const spent = today.get(currency) ?? 0n;
+    if (spent + amount > limit.daily) throw limitExceeded('daily', limit.daily, limit.daily - spent, currency, limits.kycLevel);
+  }
+}
+
+const limitTables = new Map<KycLevel, { currency: string; perTransaction: bigint; daily: bigint }[]>();
+
+/** A level's limits in every currency that has them (computed once). */
+function limitTable(level: KycLevel) {
+  let table = limitTables.get(level);
+  if (!table) {
+    table = Object.keys(LIMIT_SCALE).map((currency) => ({ currency, ...limitFor(level, currency) }));
+    limitTables.set(level, table);
+  }
+  return table;
+}
+
+function validate(inputs: TransferInput[]): void {
+  if (!inputs.length || inputs.length > 8190) throw badInput('A batch has 1 to 8,190 transfers.');
+  const ids = new Set<string>();
+  for (const t of inputs) {
+    const kind = t.kind ?? 'single';
+    if (!UUID.test(t.id)) throw badInput('A transfer id is a uuid chosen by the client.', { id: [t.id] });
+    if (ids.has(t.id)) throw ledgerError('DUPLICATE_ID_IN_BATCH', `Transfer id ${t.id} appears twice in the batch.`);
+    ids.add(t.id);
+    if (!CODE.test(t.code)) throw badInput('A transfer code is 1–64 characters of a-z, 0-9, "_" or ":".');
+    if ((kind === 'post_pending' || kind === 'void_pending') !== (t.pendingId !== undefined)) {
+      throw badInput('post_pending and void_pending name their pendingId; other kinds do not.');
+    }
+    if ((kind === 'single' || kind === 'pending') && (!t.debitAccountId || !t.creditAccountId))
+      throw badInput('A transfer names its debit and credit accounts.');
+    if ((kind === 'single' || kind === 'pending') && (t.amount === undefined || t.amount <= 0n))
+      throw ledgerError('AMOUNT_MUST_BE_POSITIVE', 'The amount must be positive.');
+    if (kind === 'post_pending' && t.amount !== undefined && t.amount <= 0n) throw ledgerError('AMOUNT_MUST_BE_POSITIVE', 'The amount must be positive.');
+    if (t.amount !== undefined && t.amount >= 2n ** 63n) throw badInput('The amount is too large.');
+    if (t.debitAccountId && t.debitAccountId === t.creditAccountId) throw ledgerError('ACCOUNTS_MUST_BE_DIFFERENT', 'Debit and credit accounts must differ.');
+    if (kind === 'pending' && t.timeoutSeconds !== undefined && (!Number.isInteger(t.timeoutSeconds) || t.timeoutSeconds < 1)) {
+      throw badInput('timeoutSeconds is a positive whole number.');
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import { hostname } from 'node:os';
+import type { Config } from '../../../../lib/config';
+import { DomainError, badInput, forbidden, notFound } from '../../../../lib/errors';
+import type { Logger } from '../../../../lib/logger';
+import { maskSecret, purposeBox, type PurposeBox } from '../../../../lib/secret-box';
+import type { NodeState } from '../../kernel/gate';
+import { mayReadProvider } from '../../kernel/provider-credentials';
+import { usableSecret, type NodeSecrets } from '../../kernel/secrets';
+import type { BrandingValues, LicenceRow, NodeStore, ProviderCredentialRow } from '../store/node-store';
+import { BRANDING_FIELDS } from '../store/node-store';
+import { configurationChecks, type CheckMessage } from './checks';
+import { evaluateLicence, type LicenceEvaluation } from './licence';
+import { applySettingsChange, modulesOf, type SettingsRecord } from './settings';
+
+export const improperlyConfigured = (message: string) => new DomainError('IMPROPERLY_CONFIGURED', 503, message);
+
+/** Where the licence in force comes from: the one installed in the database, else the environment's pair. */
+export interface EffectiveLicence {
+  token?: string;
+  publicKey?: string;
+  source: string;
+  installedAt?: Date;
+  evaluation: LicenceEvaluation;
+}
+
+interface Snapshot {
+  settings: SettingsRecord;
+  licence: EffectiveLicence;
+}
+
+/** Where an installed licence came from (node.licence.source). */
+export type LicenceSource = 'environment' | 'admin' | 'cli' | 'registry' | 'api';
+
+const COLOUR = /^#[0-9a-fA-F]{6}$/;
+const URLISH = /^(https?:\/\/\S+|data:image\/[a-z+.-]+;base64,[A-Za-z0-9+/=]+|\/\S*)?$/;
+
+/**
+ * The node's settings record, branding, licence and provider credentials. The settings and the
+ * licence are read once and kept until a change evicts them (NOTIFY NODE_STATE_CHANGED in every
+ * process; at once in the process that made the change).
+ */
+export class NodeService {
+  private snapshot: Promise<Snapshot> | undefined;
+  private generation = 0;
+  private readonly box: PurposeBox | undefined;
+
+  constructor(
+    private readonly store: NodeStore,
+    private readonly config: Config,
+    readonly secrets: NodeSecrets,
+    private readonly logger: Logger,
+    private readonly onChange: () => void = () => undefined,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.box = usableSecret(secrets.frameworkSecretKey) ? purposeBox(secrets.frameworkSecretKey!, 'node.provider-credential') : undefined;
+  }
+
+  /** The settings or the licence changed (NOTIFY from any process, or a change here). */
+  evict(): void {
+    this.generation++;
+    this.snapshot = undefined;
+  }
+
+  private current(): Promise<Snapshot> {
+    if (this.snapshot) return this.snapshot;
+    const generation = this.generation;
+    const loading = (async () => ({ settings: await this.store.settings(), licence: await this.loadLicence() }))();
+    this.snapshot = loading;
+    loading.then(
+      () => {
+        if (generation !== this.generation && this.snapshot === loading) this.snapshot = undefined;
+      },
+      () => {
+        if (this.snapshot === loading) this.snapshot = undefined;
+      },
+    );
+    return loading;
+  }
+
+  private async loadLicence(): Promise<EffectiveLicence> {
+    const installed = await this.store.licence();
+    if (installed) return { ...installed, evaluation: await evaluateLicence(installed.token, installed.publicKey, this.clock()) };
+    const token = this.config.VENDOR_LICENSE_TOKEN;
+    const publicKey = this.config.VENDOR_PUBLIC_KEY;
+    return { token, publicKey, source: 'environment', evaluation: await evaluateLicence(token, publicKey, this.clock()) };
+  }
+
+  async settings(): Promise<SettingsRecord> {
+    return (await this.current()).settings;
+  }
+
+  async licence(): Promise<EffectiveLicence> {
+    return (await this.current()).licence;
+  }
+
+  /** The gate's view: read-only, maintenance, modules. */
+  async nodeState(): Promise<NodeState> {
+    const { settings, licence } = await this.current();
+    const v = settings.values;
+    const errors = licence.evaluation.checks.filter((c) => c.level === 'ERROR').map((c) => c.id);
+    return {
+      readOnly: licence.evaluation.status !== 'valid',
+      licenceChecks: errors,
+      licenceExpiresAt: licence.evaluation.expiresAt ?? null,
+      maintenance: v.maintenance_mode === true,
+      maintenanceMessage: String(v.maintenance_message),
+      modules: modulesOf(v),
+      enforce2fa: v.enforce_2fa === true,
+      kycRequired: v.kyc_required === true,
+      enhancedKycRequired: v.enhanced_kyc_required === true,
+      brokerageProvider: String(v.brokerage_provider),
+      fractionalShares: v.fractional_shares_enabled === true,
+    };
+  }
+
+  /** Changes the settings record (admin console); effective at once here and, through NOTIFY, everywhere. */
+  async updateSettings(change: Record<string, unknown>, actor: string): Promise<SettingsRecord> {
+    const current = await this.store.settings();
+    const next = applySettingsChange(current.values, change);
+    const changed = Object.fromEntries(
+      Object.keys(next)
+        .filter((k) => next[k] !== current.values[k])
+        .map((k) => [k, next[k]]),
+    );
+    await this.store.saveSettings(next, actor, changed);
+    this.changed();
+    return this.settings();
+  }
+
+  private changed(): void {
+    this.evict();
+    this.onChange();
+  }
+
+  branding(): Promise<BrandingValues & { updatedAt: Date }> {
+    return this.store.branding();
+  }
+
+  async updateBranding(change: Partial<Record<string, unknown>>, actor: string): Promise<BrandingValues & { updatedAt: Date }> {
+    const current = await this.store.branding();
+    const next = { ...current } as BrandingValues;
+    const errors: Record<string, string[]> = {};
+    for (const field of BRANDING_FIELDS) {
+      const raw = change[field];
+      if (raw === undefined || raw === null) continue;
+      const value = typeof raw === 'string' ? raw.trim() : '';
+      if (field.startsWith('color_') && !COLOUR.test(value)) errors[field] = ['A colour as #RRGGBB.'];
+      else if ((field.endsWith('_url') && !URLISH.test(value)) || value.length > 100_000) errors[field] = ['An http(s) URL, a path or a data:image URI.'];
+      else if (field === 'organisation_name' && (!value || value.length > 200)) errors[field] = ['1 to 200 characters.'];
+      else if (field === 'support_email' && value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) errors[field] = ['An e-mail address.'];
+      else if (!field.endsWith('_url') && value.length > 300) errors[field] = ['At most 300 characters.'];
+      else next[field] = value;
+    }
+    if (Object.keys(errors).length) throw badInput('Invalid branding.', errors);
+    await this.store.saveBranding(next, actor);
+    return this.store.branding();
+  }
+
+  /**
+   * Installs a licence token and its public key (environment, admin console, `finance:install-licence`,
+   * `finance:activate`, or `app.services.node.installLicence` in-process). Only a pair that verifies
+   * is installed; it takes effect at once in every process (NOTIFY), without a restart.
+   */
+  async installLicence(token: string, publicKey: string, source: LicenceSource = 'api', actor: string = source): Promise<LicenceEvaluation> {
+    const evaluation = await evaluateLicence(token?.trim(), publicKey?.trim(), this.clock());
+    if (evaluation.status !== 'valid') {
+      const errors = evaluation.checks.filter((c) => c.level === 'ERROR');
+      throw new DomainError('LICENCE_INVALID', 400, `The licence was not installed: ${errors.map((c) => `${c.id} ${c.msg}`).join(' ')}`, {
+        checks: errors.map((c) => c.id),
+      });
+    }
+    await this.store.installLicence(token.trim(), publicKey.trim(), source, actor);
+    this.changed();
+    this.logger.info({ source, licenceId: evaluation.claims?.licenceId, expiresAt: evaluation.expiresAt }, 'licence installed');
+    return evaluation;
+  }
+
+  /** Start-up: a valid pair from the environment that is not installed yet is installed (source `environment`). */
+  async installFromEnvironment(): Promise<void> {
+    const { VENDOR_LICENSE_TOKEN: token, VENDOR_PUBLIC_KEY: key } = this.config;
+    if (!token || !key) return;
+    const installed = await this.store.licence();
+    if (installed && installed.token === token.trim() && installed.publicKey === key.trim()) return;
+    const evaluation = await evaluateLicence(token, key, this.clock());
+    // an installed licence is not replaced by an environment pair that does not verify
+    if (evaluation.status === 'valid') await this.installLicence(token, key, 'environment', 'environment');
+  }
+
+  /** Every system check: the configuration's (credentials the console holds included) and the licence's, without the silenced ids. */
+  async checks(): Promise<CheckMessage[]> {
+    return (await this.allChecks()).filter((c) => !this.config.SILENCED_SYSTEM_CHECKS.includes(c.id));
+  }
+
+  /** Every system check, the silenced ones too (`finance:check` counts them). */
+  async allChecks(): Promise<CheckMessage[]> {
+    const [licence, credentials] = await Promise.all([this.licence(), this.store.providerCredentials()]);
+    const held = new Set(credentials.map((c) => `${c.provider}/${c.name}`));
+    return [...licence.evaluation.checks, ...configurationChecks(this.config, this.secrets, held)];
+  }
+
+  identity() {
+    return { name: this.config.APP_NAME, version: this.config.APP_VERSION, hostname: hostname() };
+  }
+
+  private sealer(): PurposeBox {
+    if (!this.box) throw improperlyConfigured('FRAMEWORK_SECRET_KEY is not set: provider credentials cannot be stored.');
+    return this.box;
+  }
+
+  async providerCredentials(): Promise<Omit<ProviderCredentialRow, 'secretSealed'>[]> {
+    return (await this.store.providerCredentials()).map(({ secretSealed: _sealed, ...rest }) => rest);
+  }
+
+  async saveProviderCredential(input: { provider: string; name: string; secret: string }, actor: string): Promise<Omit<ProviderCredentialRow, 'secretSealed'>> {
+    const provider = input.provider?.trim().toLowerCase() ?? '';
+    const name = input.name?.trim() ?? '';
+    const secret = input.secret ?? '';
+    const errors: Record<string, string[]> = {};
+    if (!/^[a-z0-9][a-z0-9_.-]{0,99}$/.test(provider)) errors.provider = ['Lower-case letters, digits, ".", "_" or "-" (up to 100).'];
+    if (!name || name.length > 100) errors.name = ['1 to 100 characters.'];
+    if (!secret || secret.length > 10_000) errors.secret = ['1 to 10,000 characters.'];
+    if (Object.keys(errors).length) throw badInput('Invalid provider credential.', errors);
+    const row = await this.store.saveProviderCredential({ provider, name, secretSealed: this.sealer().seal(secret), secretHint: maskSecret(secret) }, actor);
+    const { secretSealed: _sealed, ...shown } = row;
+    return shown;
+  }
+
+  async deleteProviderCredential(id: string, actor: string): Promise<void> {
+    if (!/^[0-9a-f-]{36}$/i.test(id) || !(await this.store.deleteProviderCredential(id, actor))) throw notFound('No such provider credential.');
+  }
+
+  /**
+   * A stored credential's secret for a finance module's service principal: only a provider that
+   * service owns (PROVIDER_READERS); anything else is refused, whether a record exists or not.
+   */
+  async providerSecretFor(service: string, provider: string, name: string): Promise<string | undefined> {
+    if (!mayReadProvider(service, provider)) throw forbidden(`The ${service} service may not read the credentials of provider "${provider}".`);
+    return this.providerSecret(provider, name);
+  }
+
+  /** A stored credential's secret, for the node's own use (never shown). */
+  async providerSecret(provider: string, name: string): Promise<string | undefined> {
+    const row = (await this.store.providerCredentials()).find((c) => c.provider === provider && c.name === name);
+    return row ? this.sealer().open(row.secretSealed) : undefined;
+  }
+
+  recentActivity(limit = 20) {
+    return this.store.recentActivity(limit);
+  }
+
+  audit(actor: string, action: string, detail: Record<string, unknown> = {}) {
+    return this.store.audit(actor, action, detail);
+  }
+
+  installedLicence(): Promise<LicenceRow | undefined> {
+    return this.store.licence();
+  }
+}

@@ -1,0 +1,212 @@
+import { hostname, networkInterfaces } from 'node:os';
+import type { Config } from '../../../../lib/config';
+import { DomainError } from '../../../../lib/errors';
+import type { Logger } from '../../../../lib/logger';
+import type { NodeStore } from '../store/node-store';
+import type { NodeService } from './node-service';
+
+/**
+ * The licence registry, as this node uses it: register as a deployment and fetch the licence token
+ * and public key (`finance:activate`), then send heartbeats on the registry's interval. The registry
+ * being unreachable never changes the licence state: verification is offline.
+ *
+ * Registry API (header `x-license-key: <VENDOR_API_KEY>`; `{"success": true, "data": …}` envelopes,
+ * errors `{"success": false, "error": {"code", "message"}}`):
+ *   POST /api/v1/deployments/register  {hostname, ipAddress, currentVersion} → {id, deploymentKey, heartbeatIntervalSeconds, nextHeartbeatAt, …}
+ *   POST /api/v1/license/checkout                                            → {token, expiresAt, algorithm, keyId, publicKey}
+ *   POST /api/v1/deployments/heartbeat {deploymentKey, metrics: {status, uptimeSeconds}} → {status, heartbeatIntervalSeconds, nextHeartbeatAt}
+ */
+interface Registration {
+  id: string;
+  deploymentKey: string;
+  status: string;
+  heartbeatIntervalSeconds: number;
+  nextHeartbeatAt?: string;
+  registeredAt?: string;
+}
+
+interface Checkout {
+  token: string;
+  expiresAt: string;
+  algorithm: string;
+  keyId: string;
+  publicKey: string;
+}
+
+interface HeartbeatAnswer {
+  status: string;
+  heartbeatIntervalSeconds?: number;
+  nextHeartbeatAt?: string;
+}
+
+const TIMEOUT_MS = 15_000;
+
+export const registryUnavailable = (message: string) => new DomainError('REGISTRY_UNAVAILABLE', 502, message);
+
+function ipAddress(): string {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}
+
+export class RegistryClient {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** The heartbeat being sent, if any (stop waits for it). */
+  private inFlight: Promise<unknown> | undefined;
+  /** The calls of startHeartbeats, one after the other (activate and the NOTIFY it causes both call it). */
+  private starting: Promise<void> = Promise.resolve();
+  private readonly startedAt = Date.now();
+  /** Test hook: resolves the waiters after each heartbeat attempt (ok or not). */
+  private readonly beatListeners: ((ok: boolean) => void)[] = [];
+
+  constructor(
+    private readonly store: NodeStore,
+    private readonly node: NodeService,
+    private readonly config: Config,
+    private readonly logger: Logger,
+  ) {}
+
+  private async call<T>(base: string, path: string, licenceKey: string | undefined, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, base.endsWith('/') ? base : `${base}/`), {
+        method: body === undefined && path.endsWith('public-key') ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...(licenceKey ? { 'x-license-key': licenceKey } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw registryUnavailable(`The licence registry at ${base} cannot be reached: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    let json: { success?: boolean; data?: T; error?: { code?: string; message?: string } };
+    try {
+      json = JSON.parse(text) as typeof json;
+    } catch {
+      throw registryUnavailable(`The licence registry answered ${res.status} without JSON.`);
+    }
+    if (!res.ok || json.success !== true || json.data === undefined) {
+      const code = json.error?.code ?? `HTTP_${res.status}`;
+      const status = res.status >= 400 && res.status < 500 ? res.status : 502;
+      throw new DomainError(code, status, `The licence registry refused: ${json.error?.message ?? res.statusText} (${code}).`);
+    }
+    return json.data;
+  }
+
+  /** `finance:activate`: registers this node, fetches and installs its licence, keeps the deployment key. */
+  async activate(opts: { url?: string; licenceKey?: string } = {}) {
+    const url = opts.url ?? this.config.VENDOR_LICENSE_ENGINE_URL;
+    const licenceKey = opts.licenceKey ?? this.config.VENDOR_API_KEY;
+    if (!url) throw new DomainError('BAD_USER_INPUT', 400, 'VENDOR_LICENSE_ENGINE_URL (or --url) names the licence registry.');
+    if (!licenceKey) throw new DomainError('BAD_USER_INPUT', 400, 'VENDOR_API_KEY (or --licence-key) holds the registry licence key (LIC-XXXX-XXXX-XXXX).');
+    const registration = await this.call<Registration>(url, 'api/v1/deployments/register', licenceKey, {
+      hostname: hostname(),
+      ipAddress: ipAddress(),
+      currentVersion: this.config.APP_VERSION,
+    });
+    const checkout = await this.call<Checkout>(url, 'api/v1/license/checkout', licenceKey);
+    const licence = await this.node.installLicence(checkout.token, checkout.publicKey, 'registry', 'finance:activate');
+    await this.store.saveDeployment(
+      {
+        registryUrl: url,
+        deploymentId: registration.id,
+        deploymentKey: registration.deploymentKey,
+        heartbeatIntervalSeconds: registration.heartbeatIntervalSeconds,
+        nextHeartbeatAt: registration.nextHeartbeatAt ? new Date(registration.nextHeartbeatAt) : null,
+      },
+      'finance:activate',
+    );
+    await this.startHeartbeats();
+    return { registration, licence };
+  }
+
+  deployment() {
+    return this.store.deployment();
+  }
+
+  /** One heartbeat (and a new token when the current one is past half its life). Never throws. */
+  async heartbeat(): Promise<boolean> {
+    if (this.stopped) return false;
+    const deployment = await this.store.deployment().catch((err: unknown) => {
+      this.logger.warn({ err: (err as Error).message }, 'licence registry heartbeat skipped: the node database is unreachable');
+      return undefined;
+    });
+    if (!deployment) return false;
+    const licenceKey = this.config.VENDOR_API_KEY;
+    let ok = false;
+    try {
+      const answer = await this.call<HeartbeatAnswer>(deployment.registryUrl, 'api/v1/deployments/heartbeat', licenceKey, {
+        deploymentKey: deployment.deploymentKey,
+        metrics: { status: 'healthy', uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000) },
+      });
+      await this.store.recordHeartbeat(answer.status, answer.heartbeatIntervalSeconds, answer.nextHeartbeatAt ? new Date(answer.nextHeartbeatAt) : undefined);
+      ok = true;
+      await this.renewIfDue(deployment.registryUrl, licenceKey);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'licence registry heartbeat failed; the licence stays as it is (verified offline)');
+      await this.store.recordHeartbeat('unreachable', undefined, undefined).catch(() => undefined);
+    }
+    for (const listener of this.beatListeners.splice(0)) listener(ok);
+    return ok;
+  }
+
+  private async renewIfDue(url: string, licenceKey: string | undefined): Promise<void> {
+    const { evaluation } = await this.node.licence();
+    const { issuedAt, expiresAt } = evaluation;
+    if (!licenceKey || !issuedAt || !expiresAt) return;
+    if (Date.now() < issuedAt.getTime() + (expiresAt.getTime() - issuedAt.getTime()) / 2) return;
+    const checkout = await this.call<Checkout>(url, 'api/v1/license/checkout', licenceKey);
+    await this.node.installLicence(checkout.token, checkout.publicKey, 'registry', 'heartbeat');
+  }
+
+  /**
+   * Sends heartbeats on the registry's interval while the process runs, once the node is registered
+   * (at start, after `activate`, or when another process activated it: NOTIFY). Idempotent: calls run
+   * one after the other, so two at once (activate's own and its NOTIFY's) start one loop, and a call
+   * made after the registration is saved always sees it.
+   */
+  startHeartbeats(): Promise<void> {
+    const next = this.starting.then(() => this.beginHeartbeats());
+    this.starting = next.catch(() => undefined);
+    return next;
+  }
+
+  private async beginHeartbeats(): Promise<void> {
+    if (this.timer || this.stopped) return;
+    const { VENDOR_LICENSE_ENGINE_URL: url, VENDOR_DEPLOYMENT_ID: key } = this.config;
+    if (!(await this.store.deployment())) {
+      if (!url || !key) return;
+      // registered elsewhere (e.g. before the database was replaced): the key from the environment
+      await this.store.saveDeployment(
+        { registryUrl: url, deploymentId: null, deploymentKey: key, heartbeatIntervalSeconds: 60, nextHeartbeatAt: null },
+        'environment',
+      );
+    }
+    const schedule = async () => {
+      if (this.stopped) return;
+      const deployment = await this.store.deployment().catch(() => undefined);
+      const seconds = deployment?.heartbeatIntervalSeconds ?? 60;
+      this.timer = setTimeout(() => {
+        this.inFlight = this.heartbeat().finally(() => void schedule());
+      }, seconds * 1000);
+      this.timer.unref();
+    };
+    // one at once (the node announces itself when it starts), then on the registry's interval
+    this.timer = setTimeout(() => void (this.inFlight = this.heartbeat().finally(() => void schedule())), 0);
+    this.timer.unref();
+  }
+
+  /** Resolves after the next heartbeat attempt (tests). */
+  nextHeartbeat(): Promise<boolean> {
+    return new Promise((resolve) => this.beatListeners.push(resolve));
+  }
+
+  /** Stops the heartbeats; resolves once one in flight has ended (the database pools close after it). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.inFlight?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,188 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { unauthenticated } from '../../../../lib/errors';
+import type { SubgraphContext } from '../../../../lib/subgraph';
+import { NodePolicy } from '../../kernel/gate';
+import { bankingRails, TOGGLES, type SettingsRecord } from '../domain/settings';
+import type { NodeServices } from '../services';
+import type { BrandingValues } from '../store/node-store';
+import {
+  AssistantAnswer,
+  NodeActivity,
+  NodeBankingRail,
+  NodeBranding,
+  NodeBrandingInput,
+  NodeInfo,
+  NodeLicenceState,
+  NodeProviderCredential,
+  NodeSettings,
+  NodeSettingsInput,
+  NodeStatus,
+} from './types';
+
+const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export function toNodeSettings(s: SettingsRecord): NodeSettings {
+  const out = Object.fromEntries(TOGGLES.map((t) => [t.field, s.values[t.key]])) as unknown as NodeSettings;
+  return Object.assign(out, { updatedAt: s.updatedAt, updatedBy: s.updatedBy });
+}
+
+const toBranding = (b: BrandingValues & { updatedAt: Date }): NodeBranding =>
+  Object.fromEntries(Object.entries(b).map(([k, v]) => [camel(k), v])) as unknown as NodeBranding;
+
+function actorOf(ctx: SubgraphContext): string {
+  const p = ctx.principal;
+  if (p.kind !== 'node-admin') throw unauthenticated();
+  return `admin:${p.username}`;
+}
+
+/** Node identity, the settings record, branding, licence, provider credentials, the assistant. */
+@Resolver()
+export class NodeResolver {
+  constructor(private readonly services: NodeServices) {}
+
+  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
+  @Query(() => NodeStatus, { description: 'The state the finance subgraphs gate on (public: the same as /api/v1/node/ and /api/v1/config/ show).' })
+  async nodeStatus(): Promise<NodeStatus> {
+    const s = await this.services.gate.state();
+    return { ...s, modules: Object.entries(s.modules).map(([module, enabled]) => ({ module, enabled })) };
+  }
+
+  @NodePolicy({ maintenance: 'exempt' })
+  @Query(() => NodeInfo, { description: 'Node identity (APP_NAME, APP_VERSION), licence status and claims, system check results.' })
+  async nodeInfo(): Promise<NodeInfo> {
+    const { node, registry } = this.services;
+    const [licence, checks, state, deployment] = await Promise.all([node.licence(), node.checks(), this.services.gate.state(), registry.deployment()]);
+    const e = licence.evaluation;
+    const identity = node.identity();
+    return {
+      ...identity,
+      deploymentId: deployment?.deploymentId ?? null,
+      readOnly: state.readOnly,
+      maintenance: state.maintenance,
+      licence: {
+        status: state.readOnly && e.status === 'valid' ? 'expired' : e.status,
+        valid: !state.readOnly,
+        source: licence.source,
+        installedAt: licence.installedAt ?? null,
+        checks: state.licenceChecks,
+        claims: e.claims ?? null,
+        issuer: e.issuer ?? null,
+        keyId: e.keyId ?? null,
+        issuedAt: e.issuedAt ?? null,
+        expiresAt: e.expiresAt ?? null,
+      } satisfies NodeLicenceState,
+      checks: checks.map((c) => ({ id: c.id, level: c.level, message: c.msg, hint: c.hint ?? null })),
+      deployment: deployment ?? null,
+    };
+  }
+
+
+  @NodePolicy({ maintenance: 'exempt' })
+  @Query(() => NodeSettings, { description: 'The settings record (feature flags; public, as /api/v1/config/features/).' })
+  async nodeSettings(): Promise<NodeSettings> {
+    return toNodeSettings(await this.services.node.settings());
+  }
+
+  @NodePolicy({ maintenance: 'exempt' })
+  @Query(() => NodeBranding, { description: 'Organisation branding (public).' })
+  async nodeBranding(): Promise<NodeBranding> {
+    return toBranding(await this.services.node.branding());
+  }
+
+  @NodePolicy({ maintenance: 'exempt' })
+  @Query(() => [NodeBankingRail], { description: 'The banking rails the enabled modules offer (public).' })
+  async nodeBankingRails(): Promise<NodeBankingRail[]> {
+    return bankingRails((await this.services.node.settings()).values);
+  }
+
+  @Authorized('node-admin')
+  @Query(() => [NodeProviderCredential], { description: 'Provider credentials, masked (admin console).' })
+  nodeProviderCredentials(): Promise<NodeProviderCredential[]> {
+    return this.services.node.providerCredentials();
+  }
+
+  @Authorized('service')
+  @Query(() => String, {
+    nullable: true,
+    description:
+      "A provider credential's secret from the admin console's encrypted records, for the finance module that owns the provider (its service principal only; null when the console holds none).",
+  })
+  providerSecret(@Arg('provider') provider: string, @Arg('name') name: string, @Ctx() ctx: SubgraphContext): Promise<string | undefined> {
+    const p = ctx.principal;
+    if (p.kind !== 'service') throw unauthenticated();
+    return this.services.node.providerSecretFor(p.name, provider, name);
+  }
+
+  @Authorized('node-admin')
+  @Query(() => [NodeActivity], { description: 'Recent administrative activity (admin console).' })
+  async nodeActivity(@Arg('first', () => Int, { defaultValue: 20 }) first: number): Promise<NodeActivity[]> {
+    const rows = await this.services.node.recentActivity(Math.min(Math.max(first, 1), 100));
+    return rows.map((r) => ({ id: String(r.id), at: r.at, actor: r.actor, action: r.action, detail: JSON.stringify(r.detail) }));
+  }
+
+  @Authorized('node-admin')
+  @NodePolicy({ readOnly: 'exempt' })
+  @Mutation(() => NodeSettings, { description: 'Changes the settings record (admin console only); effective at once in every process.' })
+  async updateNodeSettings(@Arg('input') input: NodeSettingsInput, @Ctx() ctx: SubgraphContext): Promise<NodeSettings> {
+    const change = Object.fromEntries(
+      Object.entries(input)
+        .filter(([, v]) => v !== undefined && v !== null)
+        .map(([k, v]) => [snake(k).replace('enforce2fa', 'enforce_2fa'), v]),
+    );
+    return toNodeSettings(await this.services.node.updateSettings(change, actorOf(ctx)));
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => NodeBranding, { description: 'Changes the branding record (admin console).' })
+  async updateNodeBranding(@Arg('input') input: NodeBrandingInput, @Ctx() ctx: SubgraphContext): Promise<NodeBranding> {
+    const change = Object.fromEntries(Object.entries(input).map(([k, v]) => [snake(k), v]));
+    return toBranding(await this.services.node.updateBranding(change, actorOf(ctx)));
+  }
+
+  @Authorized('node-admin')
+  @NodePolicy({ readOnly: 'exempt' })
+  @Mutation(() => NodeLicenceState, { description: 'Installs a licence token and its public key (admin console); only a pair that verifies is installed.' })
+  async installNodeLicence(@Arg('token') token: string, @Arg('publicKey') publicKey: string, @Ctx() ctx: SubgraphContext): Promise<NodeLicenceState> {
+    const e = await this.services.node.installLicence(token, publicKey, 'admin', actorOf(ctx));
+    const installed = await this.services.node.licence();
+    return {
+      status: e.status,
+      valid: true,
+      source: installed.source,
+      installedAt: installed.installedAt ?? null,
+      checks: [],
+      claims: e.claims ?? null,
+      issuer: e.issuer ?? null,
+      keyId: e.keyId ?? null,
+      issuedAt: e.issuedAt ?? null,
+      expiresAt: e.expiresAt ?? null,
+    };
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => NodeProviderCredential, { description: 'Stores (or replaces) a provider credential, encrypted at rest.' })
+  saveProviderCredential(
+    @Arg('provider') provider: string,
+    @Arg('name') name: string,
+    @Arg('secret') secret: string,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<NodeProviderCredential> {
+    return this.services.node.saveProviderCredential({ provider, name, secret }, actorOf(ctx));
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => Boolean, { description: 'Deletes a provider credential.' })
+  async deleteProviderCredential(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    await this.services.node.deleteProviderCredential(id, actorOf(ctx));
+    return true;
+  }
+
+  @Authorized('node-user')
+  @Mutation(() => AssistantAnswer, { description: "Sends the user's question to the assistant's language-model provider." })
+  askAssistant(@Arg('question') question: string, @Ctx() ctx: SubgraphContext): Promise<AssistantAnswer> {
+    const p = ctx.principal;
+    if (p.kind !== 'node-user') throw unauthenticated();
+    return this.services.assistant.ask(question, p.username);
+  }
+}

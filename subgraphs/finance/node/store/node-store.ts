@@ -1,0 +1,207 @@
+import type { Store } from '../../../../lib/database';
+import { PROVIDER_CREDENTIAL_CHANGED } from '../../../../lib/provider-secrets';
+import { NODE_STATE_CHANGED } from '../../kernel/gate';
+import { TOGGLES, type SettingsRecord, type SettingsValues } from '../domain/settings';
+
+export const BRANDING_FIELDS = [
+  'organisation_name',
+  'legal_entity',
+  'logo_url',
+  'favicon_url',
+  'color_primary',
+  'color_secondary',
+  'color_accent',
+  'support_email',
+  'support_phone',
+  'terms_url',
+  'privacy_url',
+] as const;
+export type BrandingField = (typeof BRANDING_FIELDS)[number];
+export type BrandingValues = Record<BrandingField, string>;
+
+export interface ProviderCredentialRow {
+  id: string;
+  provider: string;
+  name: string;
+  secretSealed: string;
+  secretHint: string;
+  createdAt: Date;
+  updatedAt: Date;
+  updatedBy: string | null;
+}
+
+export interface LicenceRow {
+  token: string;
+  publicKey: string;
+  source: string;
+  installedAt: Date;
+  installedBy: string | null;
+}
+
+export interface DeploymentRow {
+  registryUrl: string;
+  deploymentId: string | null;
+  deploymentKey: string;
+  heartbeatIntervalSeconds: number;
+  nextHeartbeatAt: Date | null;
+  lastHeartbeatAt: Date | null;
+  lastHeartbeatStatus: string | null;
+  registeredAt: Date;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: Date;
+  actor: string;
+  action: string;
+  detail: Record<string, unknown>;
+}
+
+const SETTINGS_COLUMNS = TOGGLES.map((t) => t.key);
+
+/**
+ * SQL of the node schema. Every change of the settings or the licence NOTIFYs NODE_STATE_CHANGED in its
+ * transaction; every change of a provider credential PROVIDER_CREDENTIAL_CHANGED (payload: the provider).
+ */
+export class NodeStore {
+  constructor(private readonly store: Store) {}
+
+  async settings(): Promise<SettingsRecord> {
+    const { rows } = await this.store.pool.query({
+      name: 'node.settings',
+      text: `SELECT ${SETTINGS_COLUMNS.join(', ')}, updated_at, updated_by FROM node.settings WHERE id = 1`,
+    });
+    const row = rows[0] as Record<string, unknown>;
+    return {
+      values: Object.fromEntries(SETTINGS_COLUMNS.map((c) => [c, row[c] as boolean | string])),
+      updatedAt: row.updated_at as Date,
+      updatedBy: row.updated_by as string | null,
+    };
+  }
+
+  async saveSettings(values: SettingsValues, actor: string, changed: Record<string, unknown>): Promise<void> {
+    const sets = SETTINGS_COLUMNS.map((c, i) => `${c} = $${i + 1}`).join(', ');
+    const n = SETTINGS_COLUMNS.length;
+    await this.store.pool.query(
+      `WITH s AS (UPDATE node.settings SET ${sets}, updated_at = now(), updated_by = $${n + 1} WHERE id = 1 RETURNING 1),
+            a AS (INSERT INTO node.audit_log (actor, action, detail) VALUES ($${n + 1}, 'settings.changed', $${n + 2}::jsonb))
+       SELECT pg_notify($${n + 3}, 'settings') FROM s`,
+      [...SETTINGS_COLUMNS.map((c) => values[c]), actor, JSON.stringify(changed), NODE_STATE_CHANGED],
+    );
+  }
+
+  async branding(): Promise<BrandingValues & { updatedAt: Date }> {
+    const { rows } = await this.store.pool.query(`SELECT ${BRANDING_FIELDS.join(', ')}, updated_at FROM node.branding WHERE id = 1`);
+    const row = rows[0] as Record<string, unknown>;
+    return { ...(Object.fromEntries(BRANDING_FIELDS.map((f) => [f, row[f]])) as BrandingValues), updatedAt: row.updated_at as Date };
+  }
+
+  async saveBranding(values: BrandingValues, actor: string): Promise<void> {
+    const sets = BRANDING_FIELDS.map((f, i) => `${f} = $${i + 1}`).join(', ');
+    const n = BRANDING_FIELDS.length;
+    await this.store.pool.query(
+      `WITH b AS (UPDATE node.branding SET ${sets}, updated_at = now(), updated_by = $${n + 1} WHERE id = 1 RETURNING 1)
+       INSERT INTO node.audit_log (actor, action, detail) SELECT $${n + 1}, 'branding.changed', '{}'::jsonb FROM b`,
+      [...BRANDING_FIELDS.map((f) => values[f]), actor],
+    );
+  }
+
+  async providerCredentials(): Promise<ProviderCredentialRow[]> {
+    const { rows } = await this.store.pool.query<ProviderCredentialRow>(
+      `SELECT id, provider, name, secret_sealed AS "secretSealed", secret_hint AS "secretHint", created_at AS "createdAt",
+              updated_at AS "updatedAt", updated_by AS "updatedBy"
+         FROM node.provider_credential ORDER BY provider, name`,
+    );
+    return rows;
+  }
+
+  async saveProviderCredential(c: { provider: string; name: string; secretSealed: string; secretHint: string }, actor: string): Promise<ProviderCredentialRow> {
+    const { rows } = await this.store.pool.query<ProviderCredentialRow>(
+      `WITH c AS (
+         INSERT INTO node.provider_credential (provider, name, secret_sealed, secret_hint, updated_by) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (provider, name) DO UPDATE SET secret_sealed = EXCLUDED.secret_sealed, secret_hint = EXCLUDED.secret_hint,
+                                                   updated_at = now(), updated_by = EXCLUDED.updated_by
+         RETURNING *),
+       a AS (INSERT INTO node.audit_log (actor, action, detail) VALUES ($5, 'provider_credential.saved', jsonb_build_object('provider', $1::text, 'name', $2::text))),
+       n AS (SELECT pg_notify($6, $1::text))
+       SELECT id, provider, name, secret_sealed AS "secretSealed", secret_hint AS "secretHint", created_at AS "createdAt",
+              updated_at AS "updatedAt", updated_by AS "updatedBy" FROM c CROSS JOIN n`,
+      [c.provider, c.name, c.secretSealed, c.secretHint, actor, PROVIDER_CREDENTIAL_CHANGED],
+    );
+    return rows[0];
+  }
+
+  async deleteProviderCredential(id: string, actor: string): Promise<boolean> {
+    const { rows } = await this.store.pool.query(
+      `WITH d AS (DELETE FROM node.provider_credential WHERE id = $1 RETURNING provider, name),
+            a AS (INSERT INTO node.audit_log (actor, action, detail) SELECT $2, 'provider_credential.deleted', jsonb_build_object('provider', provider, 'name', name) FROM d)
+       SELECT pg_notify($3, provider) FROM d`,
+      [id, actor, PROVIDER_CREDENTIAL_CHANGED],
+    );
+    return rows.length > 0;
+  }
+
+  async licence(): Promise<LicenceRow | undefined> {
+    const { rows } = await this.store.pool.query<LicenceRow>(
+      `SELECT token, public_key AS "publicKey", source, installed_at AS "installedAt", installed_by AS "installedBy" FROM node.licence WHERE id = 1`,
+    );
+    return rows[0];
+  }
+
+  async installLicence(token: string, publicKey: string, source: string, actor: string): Promise<void> {
+    await this.store.pool.query(
+      `WITH l AS (
+         INSERT INTO node.licence (id, token, public_key, source, installed_by) VALUES (1, $1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token, public_key = EXCLUDED.public_key, source = EXCLUDED.source,
+                                       installed_at = now(), installed_by = EXCLUDED.installed_by
+         RETURNING 1),
+       a AS (INSERT INTO node.audit_log (actor, action, detail) VALUES ($4, 'licence.installed', jsonb_build_object('source', $3::text)))
+       SELECT pg_notify($5, 'licence') FROM l`,
+      [token, publicKey, source, actor, NODE_STATE_CHANGED],
+    );
+  }
+
+  async deployment(): Promise<DeploymentRow | undefined> {
+    const { rows } = await this.store.pool.query<DeploymentRow>(
+      `SELECT registry_url AS "registryUrl", deployment_id AS "deploymentId", deployment_key AS "deploymentKey",
+              heartbeat_interval_seconds AS "heartbeatIntervalSeconds", next_heartbeat_at AS "nextHeartbeatAt",
+              last_heartbeat_at AS "lastHeartbeatAt", last_heartbeat_status AS "lastHeartbeatStatus", registered_at AS "registeredAt"
+         FROM node.deployment WHERE id = 1`,
+    );
+    return rows[0];
+  }
+
+  async saveDeployment(d: Omit<DeploymentRow, 'lastHeartbeatAt' | 'lastHeartbeatStatus' | 'registeredAt'>, actor: string): Promise<void> {
+    await this.store.pool.query(
+      `WITH d AS (
+         INSERT INTO node.deployment (id, registry_url, deployment_id, deployment_key, heartbeat_interval_seconds, next_heartbeat_at)
+         VALUES (1, $1, $2, $3, $4, $5)
+         ON CONFLICT (id) DO UPDATE SET registry_url = EXCLUDED.registry_url, deployment_id = EXCLUDED.deployment_id,
+           deployment_key = EXCLUDED.deployment_key, heartbeat_interval_seconds = EXCLUDED.heartbeat_interval_seconds,
+           next_heartbeat_at = EXCLUDED.next_heartbeat_at, registered_at = now()
+         RETURNING 1)
+       INSERT INTO node.audit_log (actor, action, detail) SELECT $6, 'deployment.registered', jsonb_build_object('registry', $1::text) FROM d`,
+      [d.registryUrl, d.deploymentId, d.deploymentKey, d.heartbeatIntervalSeconds, d.nextHeartbeatAt, actor],
+    );
+  }
+
+  async recordHeartbeat(status: string, intervalSeconds: number | undefined, nextAt: Date | undefined): Promise<void> {
+    await this.store.pool.query(
+      `UPDATE node.deployment SET last_heartbeat_at = now(), last_heartbeat_status = $1,
+              heartbeat_interval_seconds = COALESCE($2, heartbeat_interval_seconds), next_heartbeat_at = COALESCE($3, next_heartbeat_at)
+        WHERE id = 1`,
+      [status, intervalSeconds ?? null, nextAt ?? null],
+    );
+  }
+
+  async recentActivity(limit: number): Promise<AuditEntry[]> {
+    const { rows } = await this.store.pool.query<AuditEntry>('SELECT id, at, actor, action, detail FROM node.audit_log ORDER BY at DESC, id DESC LIMIT $1', [
+      limit,
+    ]);
+    return rows;
+  }
+
+  async audit(actor: string, action: string, detail: Record<string, unknown> = {}): Promise<void> {
+    await this.store.pool.query('INSERT INTO node.audit_log (actor, action, detail) VALUES ($1, $2, $3::jsonb)', [actor, action, JSON.stringify(detail)]);
+  }
+}

@@ -1,0 +1,90 @@
+import { DomainError, badInput } from '../../../../lib/errors';
+import type { IdempotentRequests } from '../../../../lib/idempotency';
+import { toMinor, toMoney, type Money } from '../../../../lib/money';
+import type { PrincipalOf } from '../../../../lib/principal';
+import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
+import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
+import type { FindRecipient } from './recipients';
+
+export const NOTE_MAX_LENGTH = 140;
+
+export type NodeUserPrincipal = PrincipalOf<'node-user'>;
+
+export interface TransferRequest {
+  /** The recipient's user name, e-mail address or E.164 phone number. */
+  recipient: string;
+  amount: string;
+  currency: string;
+  note?: string | null;
+}
+
+export interface InternalTransfer {
+  id: string;
+  status: 'posted';
+  amount: Money;
+  sender: string;
+  recipient: string;
+  note: string | null;
+  createdAt: Date;
+}
+
+export const recipientNotFound = () =>
+  new DomainError('RECIPIENT_NOT_FOUND', 404, 'No active user of this node has that user name, e-mail address or phone number.');
+
+/** Refuses a money-moving request of a user below the KYC level the node requires (403 KYC_REQUIRED). */
+export async function assertKyc(gate: NodeGate, user: NodeUserPrincipal): Promise<void> {
+  const required = requiredKycLevel(await gate.state());
+  if (!kycLevelReaches(user.kycLevel, required)) throw kycRequiredError(required, user.kycLevel);
+}
+
+/**
+ * Transfers between users of the node (Wise's "send to a Wise account"): one posted ledger transfer
+ * from the sender's wallet to the recipient's, held to the sender's KYC limits by the ledger, its id
+ * derived from the request's idempotency key (a retry moves the money once).
+ */
+export class Transfers {
+  constructor(
+    private readonly ledger: LedgerClient,
+    private readonly recipient: FindRecipient,
+    private readonly gate: NodeGate,
+    private readonly requests: IdempotentRequests,
+  ) {}
+
+  async send(user: NodeUserPrincipal, input: TransferRequest, idempotencyKey: string | null | undefined): Promise<InternalTransfer> {
+    const note = input.note?.trim() || null;
+    if (note && note.length > NOTE_MAX_LENGTH)
+      throw badInput(`A note has at most ${NOTE_MAX_LENGTH} characters.`, { note: [`At most ${NOTE_MAX_LENGTH} characters.`] });
+    const minor = toMinor(input.amount, input.currency);
+    if (minor <= 0n) throw badInput('amount must be positive.', { amount: ['A positive amount.'] });
+    await assertKyc(this.gate, user);
+    return this.requests.run({ owner: `user:${user.userId}`, key: idempotencyKey, operation: 'createTransfer', input: { ...input, note } }, async (ids) => {
+      const recipient = await this.recipient(input.recipient);
+      if (!recipient) throw recipientNotFound();
+      if (recipient.id === user.userId) throw badInput('You cannot send money to yourself.', { recipient: ['Another user of this node.'] });
+      const [from, to] = await Promise.all([this.ledger.wallet(user.userId, input.currency), this.ledger.wallet(recipient.id, input.currency)]);
+      const amount = toMoney(minor, input.currency);
+      const [outcome] = await this.ledger.transfers(
+        [
+          {
+            id: ids('transfer'),
+            debitAccountId: from,
+            creditAccountId: to,
+            amount: amount.amount,
+            code: 'transfer',
+            metadata: { description: 'Transfer', note, from: user.username, to: recipient.username },
+          },
+        ],
+        limitsOf(user),
+      );
+      return {
+        id: outcome.id,
+        status: 'posted' as const,
+        amount,
+        sender: user.username,
+        recipient: recipient.username,
+        note,
+        createdAt: new Date(outcome.transfer.createdAt),
+      };
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { unauthenticated } from '../../../../lib/errors';
+import type { SubgraphContext } from '../../../../lib/subgraph';
+import type { NodeUserPrincipal } from '../domain/transfers';
+import type { PaymentsServices } from '../services';
+import { FxConversion, FxQuote, InternalTransfer, ProviderEvent } from './types';
+
+function userOf(ctx: SubgraphContext): NodeUserPrincipal {
+  const p = ctx.principal;
+  if (p.kind !== 'node-user') throw unauthenticated();
+  return p;
+}
+
+/** Transfers between users and FX conversions (money moves in the ledger); provider events for the admin console. */
+@Resolver()
+export class PaymentsResolver {
+  constructor(private readonly services: PaymentsServices) {}
+
+  @Authorized('node-user')
+  @Mutation(() => InternalTransfer, { description: 'Sends money to another user of the node (POST /api/v1/transfers/); idempotent by key.' })
+  createTransfer(
+    @Arg('recipient', { description: 'User name, e-mail address or E.164 phone number.' }) recipient: string,
+    @Arg('amount') amount: string,
+    @Arg('currency') currency: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('note', () => String, { nullable: true }) note?: string | null,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string | null,
+  ): Promise<InternalTransfer> {
+    return this.services.transfers.send(userOf(ctx), { recipient, amount, currency, note }, idempotencyKey);
+  }
+
+  @Authorized('node-user')
+  @Mutation(() => FxQuote, { description: 'Quotes a conversion between two of the caller\'s currencies (POST /api/v1/fx/quotes/).' })
+  createFxQuote(
+    @Arg('sourceCurrency') sourceCurrency: string,
+    @Arg('targetCurrency') targetCurrency: string,
+    @Arg('sourceAmount') sourceAmount: string,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<FxQuote> {
+    return this.services.fx.quote(userOf(ctx), { sourceCurrency, targetCurrency, sourceAmount });
+  }
+
+  @Authorized('node-user')
+  @Mutation(() => FxConversion, { description: 'Converts at a quote (POST /api/v1/fx/conversions/); idempotent by key; a quote converts once.' })
+  createFxConversion(
+    @Arg('quoteId', () => ID) quoteId: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string | null,
+  ): Promise<FxConversion> {
+    return this.services.fx.convert(userOf(ctx), quoteId, idempotencyKey);
+  }
+
+  @Authorized('node-admin')
+  @Query(() => [ProviderEvent], { description: 'Provider events (webhooks, callbacks), newest first (admin console).' })
+  providerEvents(@Arg('first', () => Int, { defaultValue: 50 }) first: number): Promise<ProviderEvent[]> {
+    return this.services.store.events(Math.min(Math.max(first, 1), 500));
+  }
+
+}

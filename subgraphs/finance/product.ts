@@ -1,0 +1,10 @@
+import type { ProductManifest } from '../../lib/product';
+import { adminSessionCredential, nodeTokenCredential } from './identity/credential';
+
+/** The finance platform node: the product customers self-host, licensed by the registry over HTTP. */
+export const financeProduct = {
+  name: 'finance',
+  subgraphs: ['node', 'identity', 'ledger', 'compliance', 'banking', 'cards', 'crypto', 'commerce', 'investing', 'payments'],
+  credentials: [nodeTokenCredential, adminSessionCredential],
+  cache: {},
+} as const satisfies ProductManifest<'finance'>;

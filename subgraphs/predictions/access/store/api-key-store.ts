@@ -1,0 +1,189 @@
+import { IsNull, type EntityManager } from 'typeorm';
+import type { Store } from '../../../../lib/database';
+import { ApiKeyRow } from './entities';
+
+import { KEY_CHANGED } from '../credential';
+
+export interface KeyForAuth {
+  id: string;
+  prefix: string;
+  hash: Buffer;
+  name: string;
+  role: 'client' | 'admin';
+  planCode: 'free' | 'pro' | 'enterprise';
+  dailyLimit: number | null;
+  revokedAt: Date | null;
+}
+
+export type Metered = { revoked: true } | { revoked: false; count: number | undefined };
+
+/** Requests of one key waiting for the metering statement before them (see ApiKeyStore.meter). */
+interface MeterBatch {
+  waiting: { resolve(m: Metered): void; reject(err: unknown): void; now: Date }[];
+  running: boolean;
+}
+
+/** SQL for the access schema. The authentication path uses the pg pool with prepared statements. */
+export class ApiKeyStore {
+  /** By key, day and limit: the requests waiting to be metered together. */
+  private readonly meters = new Map<string, MeterBatch>();
+
+  constructor(
+    private readonly store: Store,
+    /** Requests of one key counted by one metering statement at most (METER_BATCH_MAX; 1: a statement per request). */
+    private readonly maxMeterBatch = 500,
+  ) {}
+
+  private get repo() {
+    return this.store.dataSource.getRepository(ApiKeyRow);
+  }
+
+  async findForAuth(prefix: string): Promise<KeyForAuth | undefined> {
+    const { rows } = await this.store.pool.query<KeyForAuth>({
+      name: 'access.key_for_auth',
+      text: `SELECT id, prefix, hash, name, role, plan_code AS "planCode", daily_limit AS "dailyLimit", revoked_at AS "revokedAt"
+               FROM access.api_key WHERE prefix = $1`,
+      values: [prefix],
+    });
+    return rows[0];
+  }
+
+  /**
+   * Counts one request against today's quota, exactly under any concurrency: of the requests of one
+   * key, only as many as the limit leaves are counted, under the count row's lock, and each learns
+   * its own count. While a key's metering statement runs, the key's next requests wait and then go
+   * together in one statement (group commit): under load a key costs one round trip per batch, not
+   * per request; alone, a request goes at once. The same statement checks that the key is not
+   * revoked (a cached key row may be stale: a revocation counts at once, in every process, whatever
+   * became of its NOTIFY) and records the key's last use (at most every 30 s). `revoked`, or the new
+   * count (undefined when the quota is used up).
+   */
+  meter(keyId: string, day: string, limit: number, now: Date): Promise<Metered> {
+    const id = `${keyId} ${day} ${limit}`;
+    let batch = this.meters.get(id);
+    if (!batch) this.meters.set(id, (batch = { waiting: [], running: false }));
+    const queued = batch;
+    const result = new Promise<Metered>((resolve, reject) => queued.waiting.push({ resolve, reject, now }));
+    if (!queued.running) void this.runMeters(id, queued, { keyId, day, limit });
+    return result;
+  }
+
+  private async runMeters(id: string, batch: MeterBatch, key: { keyId: string; day: string; limit: number }): Promise<void> {
+    batch.running = true;
+    while (batch.waiting.length) {
+      const group = batch.waiting.splice(0, this.maxMeterBatch);
+      try {
+        const { rows } = await this.store.pool.query<{ active: boolean; granted: number; used: number | null }>({
+          name: 'access.meter',
+          text: 'SELECT active, granted, used FROM access.meter($1, $2, $3, $4, $5)',
+          values: [key.keyId, key.day, group.length, key.limit, group[group.length - 1].now],
+        });
+        const { active, granted, used } = rows[0];
+        group.forEach((request, i) =>
+          request.resolve(!active ? { revoked: true } : { revoked: false, count: i < granted ? used! - granted + i + 1 : undefined }),
+        );
+      } catch (err) {
+        for (const request of group) request.reject(err);
+      }
+    }
+    batch.running = false;
+    this.meters.delete(id);
+  }
+
+  /** An unmetered use: checks that the key is not revoked (see `meter`) and records its last use. Whether it is still active. */
+  async touch(keyId: string, now: Date): Promise<boolean> {
+    const { rows } = await this.store.pool.query<{ active: number }>({
+      name: 'access.touch',
+      text: `WITH k AS (SELECT id, last_used_at FROM access.api_key WHERE id = $1 AND revoked_at IS NULL),
+             touch AS (
+               UPDATE access.api_key a SET last_used_at = $2 FROM k
+                WHERE a.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < $2::timestamptz - interval '30 seconds'))
+             SELECT count(*)::int AS active FROM k`,
+      values: [keyId, now],
+    });
+    return rows[0].active > 0;
+  }
+
+  async usage(keyIds: readonly string[], day: string): Promise<Map<string, number>> {
+    const { rows } = await this.store.pool.query('SELECT key_id, count FROM access.daily_usage WHERE key_id = ANY($1::uuid[]) AND day = $2', [keyIds, day]);
+    return new Map(rows.map((r: { key_id: string; count: number }) => [r.key_id, r.count]));
+  }
+
+  /**
+   * `tx`: insert inside that transaction (a key issued together with an application's approval).
+   * Every process that remembers the prefix as unknown hears of the new key (NOTIFY, on commit).
+   */
+  async insert(row: Omit<ApiKeyRow, 'id' | 'createdAt' | 'revokedAt' | 'lastUsedAt' | 'bootstrap'>, tx?: EntityManager): Promise<ApiKeyRow> {
+    const manager = tx ?? this.store.dataSource.manager;
+    const repo = manager.getRepository(ApiKeyRow);
+    const saved = await repo.save(repo.create(row));
+    await manager.query('SELECT pg_notify($1, $2)', [KEY_CHANGED, saved.prefix]);
+    return saved;
+  }
+
+  /**
+   * Makes `row` the seeded administrator key (inserted unless it exists) and revokes every other
+   * seeded one, in one transaction under a lock (replicas starting together do it once), telling
+   * every process that caches keys (NOTIFY). Returns the prefixes of the keys it revoked.
+   */
+  async replaceBootstrapAdmin(row: Pick<ApiKeyRow, 'prefix' | 'hash' | 'name'>, now: Date): Promise<string[]> {
+    return this.store.dataSource.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('access:bootstrap-admin'))`);
+      await tx.query(
+        `INSERT INTO access.api_key (prefix, hash, name, role, plan_code, daily_limit, bootstrap)
+         VALUES ($1, $2, $3, 'admin', 'enterprise', NULL, true) ON CONFLICT (prefix) DO UPDATE SET bootstrap = true`,
+        [row.prefix, row.hash, row.name],
+      );
+      // a process that looked this prefix up in vain forgets that
+      await tx.query('SELECT pg_notify($1, $2)', [KEY_CHANGED, row.prefix]);
+      const revoked = (await tx.query(
+        `WITH k AS (UPDATE access.api_key SET revoked_at = $2 WHERE bootstrap AND revoked_at IS NULL AND prefix <> $1 RETURNING prefix)
+         SELECT prefix, pg_notify($3, prefix) FROM k`,
+        [row.prefix, now, KEY_CHANGED],
+      )) as { prefix: string }[];
+      return revoked.map((r) => r.prefix);
+    });
+  }
+
+  findById(id: string): Promise<ApiKeyRow | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  findByPrefix(prefix: string): Promise<ApiKeyRow | null> {
+    return this.repo.findOneBy({ prefix });
+  }
+
+  list(opts: { includeRevoked: boolean }): Promise<ApiKeyRow[]> {
+    const qb = this.repo.createQueryBuilder('k').orderBy('k.created_at', 'DESC');
+    if (!opts.includeRevoked) qb.where('k.revoked_at IS NULL');
+    return qb.getMany();
+  }
+
+  /** Revokes a key and tells every process that caches keys (NOTIFY). */
+  async revoke(id: string, now: Date): Promise<ApiKeyRow | null> {
+    await this.store.pool.query(
+      `WITH k AS (UPDATE access.api_key SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING prefix)
+       SELECT pg_notify($3, prefix) FROM k`,
+      [id, now, KEY_CHANGED],
+    );
+    return this.findById(id);
+  }
+
+  async setPlan(id: string, planCode: ApiKeyRow['planCode'], dailyLimit: number | null): Promise<ApiKeyRow | null> {
+    await this.store.pool.query(
+      `WITH k AS (UPDATE access.api_key SET plan_code = $2, daily_limit = $3 WHERE id = $1 RETURNING prefix)
+       SELECT pg_notify($4, prefix) FROM k`,
+      [id, planCode, dailyLimit, KEY_CHANGED],
+    );
+    return this.findById(id);
+  }
+
+  async hasActiveAdmin(): Promise<boolean> {
+    return (await this.repo.countBy({ role: 'admin', revokedAt: IsNull() })) > 0;
+  }
+
+  /** Marks a generated administrator key as the seeded one. */
+  async markBootstrap(id: string): Promise<void> {
+    await this.store.pool.query('UPDATE access.api_key SET bootstrap = true WHERE id = $1', [id]);
+  }
+}

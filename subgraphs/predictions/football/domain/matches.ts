@@ -1,0 +1,108 @@
+import { badInput } from '../../../../lib/errors';
+import { decodeCursor, encodeCursor, pageSize } from '../../../../lib/pagination';
+import type { DatasetSummary, FootballStore, MatchRow } from '../store/football-store';
+import type { FootballCatalogue } from './catalogue';
+import type { MatchStatus } from './dataset';
+
+export interface MatchFilter {
+  ids?: number[] | null;
+  competition?: string | null;
+  season?: string | null;
+  teamId?: number | null;
+  /** A team name or alias; must resolve to exactly one team. */
+  team?: string | null;
+  status?: MatchStatus | null;
+  from?: Date | null;
+  to?: Date | null;
+}
+
+export interface MatchPage {
+  rows: MatchRow[];
+  hasNextPage: boolean;
+  endCursor: string | null;
+  cursorOf(row: MatchRow): string;
+}
+
+const SUMMARY_TTL_MS = 30_000;
+
+/** Reading matches: filters, keyset pagination, the next scheduled match, the data set summary. */
+export class MatchService {
+  private summaryCache: { at: number; value: DatasetSummary } | undefined;
+
+  constructor(
+    private readonly store: FootballStore,
+    private readonly catalogue: FootballCatalogue,
+  ) {}
+
+  /** For DataLoader: rows in the order of `ids`, undefined where there is no such match. */
+  async byIds(ids: readonly number[]): Promise<(MatchRow | undefined)[]> {
+    const rows = await this.store.matchesByIds(ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id));
+  }
+
+  async find(filter: MatchFilter, page: { first?: number | null; after?: string | null; descending?: boolean }): Promise<MatchPage> {
+    const limit = pageSize(page.first, 20, 200);
+    const after = page.after ? decodeCursor(page.after) : undefined;
+    let competitionId: number | undefined;
+    if (filter.competition) {
+      const c = this.catalogue.competition(filter.competition);
+      if (!c) throw badInput(`Unknown competition "${filter.competition}".`);
+      competitionId = c.id;
+    }
+    let teamId = filter.teamId ?? undefined;
+    if (filter.team) {
+      const r = this.catalogue.resolveTeam(filter.team, filter.competition ?? undefined);
+      if (r.kind === 'ambiguous') throw badInput(`"${filter.team}" is ambiguous: ${r.candidates.map((c) => c.name).join(', ')}.`);
+      if (r.kind === 'not_found') throw badInput(`No team matches "${filter.team}".`);
+      teamId = r.team.id;
+    }
+    if (filter.from && filter.to && filter.from > filter.to) throw badInput('from must not be after to.');
+    if (filter.ids && filter.ids.length > 1000) throw badInput('ids: at most 1,000 match ids.');
+    const rows = await this.store.findMatches({
+      ids: filter.ids ?? undefined,
+      competitionId,
+      season: filter.season ?? undefined,
+      teamId,
+      status: filter.status ?? undefined,
+      from: filter.from ?? undefined,
+      to: filter.to ?? undefined,
+      after: after ? { kickoff: after.at, id: after.id } : undefined,
+      descending: page.descending ?? false,
+      limit: limit + 1,
+    });
+    const hasNextPage = rows.length > limit;
+    const pageRows = rows.slice(0, limit);
+    const last = pageRows[pageRows.length - 1];
+    return {
+      rows: pageRows,
+      hasNextPage,
+      endCursor: last ? encodeCursor(last.kickoff, last.id) : null,
+      cursorOf: (r) => encodeCursor(r.kickoff, r.id),
+    };
+  }
+
+  /** The earliest scheduled match without a result. */
+  async next(competition?: string | null): Promise<MatchRow | undefined> {
+    let competitionId: number | undefined;
+    if (competition) {
+      const c = this.catalogue.competition(competition);
+      if (!c) throw badInput(`Unknown competition "${competition}".`);
+      competitionId = c.id;
+    }
+    return this.store.nextScheduled(competitionId);
+  }
+
+  async summary(): Promise<DatasetSummary> {
+    const now = Date.now();
+    if (!this.summaryCache || now - this.summaryCache.at > SUMMARY_TTL_MS) {
+      this.summaryCache = { at: now, value: await this.store.summary() };
+    }
+    return this.summaryCache.value;
+  }
+
+  /** After an import: the cached summary is stale. */
+  invalidate(): void {
+    this.summaryCache = undefined;
+  }
+}

@@ -1,0 +1,46 @@
+import { buildFederatedSchema, defineSubgraph, type SubgraphContext } from '../../../lib/subgraph';
+import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
+import { MATCHES_CHANGED } from '../../../lib/events';
+import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch } from './schema/resolvers';
+import { footballCommands } from './cli';
+import { createFootballServices, type FootballServices } from './services';
+import { footballStore } from './store';
+
+/** Competitions, seasons, teams and matches: the real data the prediction product stands on. */
+export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
+  name: 'football',
+  store: footballStore,
+  commands: footballCommands,
+  createServices: createFootballServices,
+  buildSchema: (services) =>
+    buildFederatedSchema({
+      principals: ['api-key', 'service'],
+      resolvers: [CompetitionResolver, TeamResolver, MatchResolver],
+      services,
+      referenceResolvers: {
+        Match: {
+          __resolveReference: async (ref: { id: number }, ctx: SubgraphContext) => {
+            const row = await matchLoader(ctx, services!).load(ref.id);
+            return row ? toMatch(row, services!) : null;
+          },
+        },
+        Team: {
+          __resolveReference: (ref: { id: number }) => {
+            const t = services!.catalogue.team(ref.id);
+            return t ? { ...t } : null;
+          },
+        },
+        Competition: {
+          __resolveReference: (ref: { code: string }) => services!.catalogue.competition(ref.code) ?? null,
+        },
+      },
+    }),
+  async start(services, { notifications }) {
+    await services.loader.loadShipped();
+    await services.catalogue.refresh();
+    // another process imported fixtures or results
+    notifications.on(MATCHES_CHANGED, () => void services.dataChanged());
+  },
+});
+
+if (require.main === module) void runStandaloneSubgraph(footballSubgraph);

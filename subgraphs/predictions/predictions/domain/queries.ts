@@ -1,0 +1,83 @@
+import { badInput, notFound } from '../../../../lib/errors';
+import { decodeCursor, encodeCursor, pageSize } from '../../../../lib/pagination';
+import type { PredictionRow, PredictionStore, RunRow, VersionRow } from '../store/prediction-store';
+import type { ActiveModel } from './active-model';
+import type { Statistics } from './statistics';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface BacktestPage {
+  rows: PredictionRow[];
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+/** What the prediction API reads: predictions, versions and training jobs, with the rules of each read. */
+export class PredictionQueries {
+  constructor(
+    private readonly store: PredictionStore,
+    private readonly active: ActiveModel,
+    private readonly statistics: Statistics,
+  ) {}
+
+  /** The active version's predictions for the next scheduled matches, soonest first (none before a version is active). */
+  async upcoming(first: number, competition?: string): Promise<PredictionRow[]> {
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw badInput('first must be between 1 and 100.', { limit: ['must be between 1 and 100'] });
+    const active = await this.active.get();
+    return active ? this.store.upcoming(active.version.id, first, competition) : [];
+  }
+
+  /** Every version, oldest first, with its accuracy over its own resolved predictions. */
+  async versions(): Promise<{ version: VersionRow; accuracy: number | null }[]> {
+    const [versions, accuracy] = await Promise.all([this.store.versions(), this.statistics.compareVersions()]);
+    const byNumber = new Map(accuracy.map((a) => [a.number, a.accuracy]));
+    return versions.map((version) => ({ version, accuracy: byNumber.get(version.number) ?? null }));
+  }
+
+  /** The accuracy of one version (null when none of its predictions is resolved). */
+  async accuracyOf(version: VersionRow): Promise<number | null> {
+    return (await this.statistics.compareVersions()).find((a) => a.number === version.number)?.accuracy ?? null;
+  }
+
+  async job(id: string): Promise<RunRow> {
+    const run = UUID_RE.test(id) ? await this.store.run(id) : undefined;
+    if (!run) throw notFound('No such training job.');
+    return run;
+  }
+
+  /** The retrain in progress, else the latest one. */
+  async currentJob(): Promise<RunRow | undefined> {
+    return (await this.store.activeRun()) ?? (await this.store.runs(1))[0];
+  }
+
+  async jobs(first: number): Promise<RunRow[]> {
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw badInput('first must be between 1 and 100.');
+    return this.store.runs(first);
+  }
+
+  /** A version's walk-forward backtest by kick-off, keyset-paginated; no version: the active one. */
+  async backtest(opts: { version: number | null; competition?: string; first: number; after: string | null }): Promise<BacktestPage> {
+    const limit = pageSize(opts.first, 50, 500);
+    const v = opts.version === null ? (await this.active.get())?.version : await this.store.versionByNumber(opts.version);
+    if (!v) throw notFound(opts.version === null ? 'No model version is active yet.' : `No model version ${opts.version}.`);
+    const cursor = opts.after ? decodeCursor(opts.after) : undefined;
+    const rows = await this.store.backtest(v.id, { competition: opts.competition, after: cursor && { kickoff: cursor.at, id: cursor.id }, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { rows: page, hasNextPage: rows.length > limit, endCursor: last ? encodeCursor(last.kickoff, last.matchId) : null };
+  }
+
+  /** The active version's predictions for a batch of matches, in the order asked, in one query (entity batching). */
+  async activeFor(matchIds: readonly number[]): Promise<(PredictionRow | null)[]> {
+    const active = await this.active.get();
+    if (!active) return matchIds.map(() => null);
+    const rows = await this.store.byMatchIds(active.version.id, matchIds);
+    const byMatch = new Map(rows.map((r) => [r.matchId, r]));
+    return matchIds.map((id) => byMatch.get(id) ?? null);
+  }
+
+  /** Every version's prediction for one match. */
+  history(matchId: number): Promise<PredictionRow[]> {
+    return this.store.history(matchId);
+  }
+}

@@ -1,0 +1,12 @@
+import type { ProductManifest } from '../../lib/product';
+import { apiKeyCredential, inboundMailCredential } from './access/credential';
+import { footballCache } from './football/cache';
+import { predictionsCache } from './predictions/cache';
+
+/** The match prediction API: football data, API keys and applications, predictions (the Telegram bot is its client). */
+export const predictionsProduct = {
+  name: 'predictions',
+  subgraphs: ['football', 'access', 'predictions'],
+  credentials: [apiKeyCredential, inboundMailCredential],
+  cache: { football: footballCache, predictions: predictionsCache },
+} as const satisfies ProductManifest<'predictions'>;

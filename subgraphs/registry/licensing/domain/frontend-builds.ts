@@ -1,0 +1,304 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { conflict, DomainError, notFound } from '../../../../lib/errors';
+import type { JobQueue } from '../../../../lib/jobs';
+import type { Logger } from '../../../../lib/logger';
+import type { ObjectStore } from '../../../../lib/object-store';
+import type { BuildRow, BuiltPackage, WorkspaceStore } from '../store/workspace-store';
+import type { AuditLog } from './audit';
+import { WHITELABEL_ENTITLEMENT, type BrandingService } from './branding';
+import type { CatalogueService } from './catalogue';
+import { buildImageArchive } from './docker-archive';
+import type { ManifestArtifact } from './manifests/model';
+
+/** pg-boss queue of custom frontend builds (payload: the build id). */
+export const FRONTEND_BUILD_QUEUE = 'licensing-frontend-build';
+
+/** The branding the client builders bake in (the finance web client's and the mobile shells' shared shape). */
+export interface ClientBranding {
+  displayName: string;
+  primaryColor: string;
+  accentColor: string;
+  logo?: { bytes: Buffer; contentType: string };
+  favicon?: { bytes: Buffer; contentType: string };
+}
+
+/** The finance web client's and the mobile packages' builders (clients/finance-web/build.ts, clients/mobile/index.ts). */
+export interface ClientBuilders {
+  buildFinanceClient(opts: {
+    outDir: string;
+    branding?: ClientBranding;
+    basePath?: string;
+  }): Promise<{ outDir: string; files: string[]; firstLoadGzipBytes: number }>;
+  buildAndroidPackage(opts: {
+    outFile: string;
+    branding: ClientBranding;
+    clientUrl: string;
+    applicationId: string;
+  }): Promise<{ file: string; sha256: string; size: number; kind: 'apk' | 'project' }>;
+  buildIosProject(opts: {
+    outFile: string;
+    branding: ClientBranding;
+    clientUrl: string;
+    bundleId: string;
+  }): Promise<{ file: string; sha256: string; size: number }>;
+}
+
+export interface FrontendBuildSettings {
+  /** The product whose frontend component a build replaces. */
+  product: string;
+  /** Where the mobile shells open the client: the finance node's FRONTEND_URL as customers deploy it. */
+  clientUrl: string;
+}
+
+/** Where the web client is served inside the frontend image (the generic image's layout). */
+const WEB_ROOT = 'usr/share/finance-node-web';
+const FRONTEND_COMPONENT = 'frontend';
+
+/**
+ * Custom frontend builds: the finance web client built with an organisation's branding, packaged as a
+ * `docker load` archive like the generic frontend, plus the Android and iOS packages, as a pg-boss job
+ * with progress and a log. The newest succeeded build replaces the generic frontend in every compose
+ * manifest served to that organisation's licences.
+ */
+export class FrontendBuildService {
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly branding: BrandingService,
+    private readonly catalogue: CatalogueService,
+    private readonly objects: ObjectStore,
+    private readonly audit: AuditLog,
+    private readonly jobs: () => JobQueue,
+    private readonly builders: () => ClientBuilders,
+    private readonly settings: FrontendBuildSettings,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Queues a build of the organisation's current branding (one at a time per organisation: 409 while one runs). */
+  async request(organisationId: string, actor: string): Promise<BuildRow> {
+    await this.branding.assertEntitled(organisationId);
+    const current = await this.branding.current(organisationId);
+    if (!current) throw new DomainError('BRANDING_REQUIRED', 409, 'Save a branding first; the build bakes it in.');
+    let build: BuildRow;
+    try {
+      build = await this.store.insertBuild({ organisationId, brandingVersion: current.version, requestedBy: actor });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw conflict('A build of this organisation is already queued or running.');
+      throw err;
+    }
+    await this.jobs().boss.send(FRONTEND_BUILD_QUEUE, { buildId: build.id }, { retryLimit: 0, expireInSeconds: 900 });
+    await this.audit.record(undefined, {
+      action: 'frontend_build.requested',
+      actor,
+      organisationId,
+      subjectType: 'frontend_build',
+      subjectId: build.id,
+      details: { brandingVersion: current.version },
+    });
+    return build;
+  }
+
+  /** Runs a failed build again (the vendor): a new build of the same organisation's current branding. */
+  async rerun(buildId: string, actor: string): Promise<BuildRow> {
+    const build = await this.store.build(buildId);
+    if (!build) throw notFound('No such build.');
+    if (build.status !== 'failed') throw conflict(`Only a failed build is run again; this one is ${build.status}.`);
+    return this.request(build.organisationId, actor);
+  }
+
+  find(id: string): Promise<BuildRow | undefined> {
+    return this.store.build(id);
+  }
+
+  list(filter: { organisationId?: string | null; status?: BuildRow['status'] | null; limit?: number }): Promise<BuildRow[]> {
+    return this.store.builds({ ...filter, limit: filter.limit ?? 50 });
+  }
+
+  async entitlements(organisationId: string): Promise<string[]> {
+    return this.store.entitlements(organisationId);
+  }
+
+  async grant(organisationId: string, entitlement: string, actor: string): Promise<void> {
+    await this.store.grant(organisationId, entitlement, actor);
+    await this.audit.record(undefined, {
+      action: 'entitlement.granted',
+      actor,
+      organisationId,
+      subjectType: 'organisation',
+      subjectId: organisationId,
+      details: { entitlement },
+    });
+  }
+
+  async revoke(organisationId: string, entitlement: string, actor: string): Promise<void> {
+    await this.store.revoke(organisationId, entitlement);
+    await this.audit.record(undefined, {
+      action: 'entitlement.revoked',
+      actor,
+      organisationId,
+      subjectType: 'organisation',
+      subjectId: organisationId,
+      details: { entitlement },
+    });
+  }
+
+  /**
+   * The components that replace a release's for this organisation: the custom frontend of its newest
+   * succeeded build while it holds the whitelabel entitlement.
+   */
+  async overridesFor(organisationId: string, baseUrl: string): Promise<ManifestArtifact[]> {
+    const build = await this.store.latestSucceeded(organisationId);
+    if (!build?.frontend) return [];
+    if (!(await this.store.entitlements(organisationId)).includes(WHITELABEL_ENTITLEMENT)) return [];
+    const f = build.frontend;
+    return [
+      {
+        id: build.id,
+        component: FRONTEND_COMPONENT,
+        filename: f.filename,
+        size: f.size,
+        sha256: f.sha256,
+        mediaType: f.contentType,
+        image: f.image!,
+        imageId: f.imageId ?? null,
+        downloadUrl: customFrontendUrl(baseUrl, build.id),
+      },
+    ];
+  }
+
+  /** The job: every step logged with its progress; any failure ends the build `failed` with the reason, the manifests unchanged. */
+  async run(buildId: string): Promise<void> {
+    const build = await this.store.build(buildId);
+    if (!build || build.status === 'succeeded' || build.status === 'failed') return;
+    const work = await mkdtemp(join(tmpdir(), 'frontend-build-'));
+    const step = (progress: number, line: string) => this.store.progress(buildId, progress, line);
+    try {
+      await step(5, 'started');
+      const [organisation] = await this.catalogue.organisationsByIds([build.organisationId]);
+      await step(8, 'fetching the logo and favicon');
+      const branding = await this.branding.resolveAssets((await this.branding.version(build.organisationId, build.brandingVersion))!);
+      const clientBranding: ClientBranding = {
+        displayName: branding.displayName,
+        primaryColor: branding.primaryColor,
+        accentColor: branding.accentColor,
+        logo: branding.logo ? { bytes: await this.branding.bytes(branding.logo), contentType: branding.logo.contentType } : undefined,
+        favicon: branding.favicon ? { bytes: await this.branding.bytes(branding.favicon), contentType: branding.favicon.contentType } : undefined,
+      };
+      await step(10, `branding version ${branding.version}: ${branding.displayName}, ${branding.primaryColor} / ${branding.accentColor}`);
+      const builders = this.builders();
+      const web = await builders.buildFinanceClient({ outDir: join(work, 'web'), branding: clientBranding, basePath: '/' });
+      await step(50, `web client built: ${web.files.length} files, first load ${web.firstLoadGzipBytes} bytes gzipped`);
+      const frontend = await this.packageFrontend(build, organisation.slug, web.outDir);
+      await step(65, `frontend image ${frontend.image} (${frontend.imageId}), archive ${frontend.size} bytes, sha256 ${frontend.sha256}`);
+      const appId = `com.${organisation.slug.replace(/[^a-z0-9]/g, '')}.finance`;
+      const android = await builders.buildAndroidPackage({
+        outFile: join(work, 'android.apk'),
+        branding: clientBranding,
+        clientUrl: this.settings.clientUrl,
+        applicationId: appId,
+      });
+      const androidPackage = await this.storePackage(
+        build,
+        'android',
+        android.file,
+        android.kind === 'apk' ? 'application/vnd.android.package-archive' : 'application/zip',
+        android.kind,
+      );
+      await step(85, `Android ${android.kind} ${androidPackage.filename}, ${androidPackage.size} bytes`);
+      const ios = await builders.buildIosProject({
+        outFile: join(work, 'ios-project.zip'),
+        branding: clientBranding,
+        clientUrl: this.settings.clientUrl,
+        bundleId: appId,
+      });
+      const iosPackage = await this.storePackage(build, 'ios', ios.file, 'application/zip', 'project');
+      await step(95, `iOS project ${iosPackage.filename}, ${iosPackage.size} bytes`);
+      await this.store.finish(buildId, { frontend, android: androidPackage, ios: iosPackage }, this.clock());
+      await this.audit.record(undefined, {
+        action: 'frontend_build.succeeded',
+        actor: 'system',
+        organisationId: build.organisationId,
+        subjectType: 'frontend_build',
+        subjectId: buildId,
+        details: { image: frontend.image, sha256: frontend.sha256 },
+      });
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      this.logger.warn({ buildId, reason }, 'frontend build failed');
+      await this.store.finish(buildId, { error: reason.slice(0, 1000) }, this.clock());
+      await this.audit.record(undefined, {
+        action: 'frontend_build.failed',
+        actor: 'system',
+        organisationId: build.organisationId,
+        subjectType: 'frontend_build',
+        subjectId: buildId,
+        details: { reason: reason.slice(0, 1000) },
+      });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  /** The built client as a one-layer `docker load` archive serving it like the generic frontend image. */
+  private async packageFrontend(build: BuildRow, slug: string, outDir: string): Promise<BuiltPackage> {
+    const files = await filesUnder(outDir);
+    const tag = `${this.settings.product}/frontend-${slug}:build-${build.id.slice(0, 8)}`;
+    const image = buildImageArchive({
+      repoTag: tag,
+      created: this.clock(),
+      files: await Promise.all(files.map(async (path) => ({ path: `${WEB_ROOT}/${relative(outDir, path)}`, content: await readFile(path) }))),
+      config: {
+        Env: ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
+        Cmd: ['httpd', '-f', '-p', '80', '-h', `/${WEB_ROOT}`],
+        ExposedPorts: { '80/tcp': {} },
+        Labels: { 'org.opencontainers.image.title': `${this.settings.product} frontend (${slug})`, 'org.opencontainers.image.revision': build.id },
+      },
+    });
+    const filename = `${this.settings.product}-frontend-${slug}-${build.id.slice(0, 8)}.docker.tar.gz`;
+    const key = `builds/${build.organisationId}/${build.id}/${filename}`;
+    await this.objects.put(key, image.archive, { contentType: 'application/gzip', size: image.archive.length });
+    return {
+      key,
+      filename,
+      contentType: 'application/gzip',
+      size: image.archive.length,
+      sha256: createHash('sha256').update(image.archive).digest('hex'),
+      image: image.repoTag,
+      imageId: image.imageId,
+    };
+  }
+
+  private async storePackage(build: BuildRow, name: 'android' | 'ios', file: string, contentType: string, kind: string): Promise<BuiltPackage> {
+    const bytes = await readFile(file);
+    const extension = /\.[a-z0-9.]+$/i.exec(file)?.[0] ?? (contentType === 'application/zip' ? '.zip' : '');
+    const filename = `${this.settings.product}-${name}-${build.id.slice(0, 8)}${extension}`;
+    const key = `builds/${build.organisationId}/${build.id}/${filename}`;
+    await this.objects.put(key, bytes, { contentType, size: bytes.length });
+    return { key, filename, contentType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), kind };
+  }
+
+  /** A presigned link to one of a build's packages, for its own organisation. */
+  async packageLink(organisationId: string, buildId: string, which: 'frontend' | 'android' | 'ios', baseUrl: string, ttlSeconds: number): Promise<string> {
+    const build = await this.store.build(buildId);
+    if (!build || build.organisationId !== organisationId) throw notFound('No such build.');
+    const pkg = build[which];
+    if (build.status !== 'succeeded' || !pkg) throw conflict('This build has not succeeded.');
+    const { url } = await this.objects.presign(pkg.key, { expiresInSeconds: ttlSeconds, filename: pkg.filename, contentType: pkg.contentType, baseUrl });
+    return url;
+  }
+}
+
+export const customFrontendUrl = (baseUrl: string, buildId: string) => `${baseUrl}/api/v1/custom-frontends/${buildId}/download`;
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else if ((await stat(path)).isFile()) out.push(path);
+  }
+  return out.sort();
+}

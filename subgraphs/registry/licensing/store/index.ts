@@ -1,0 +1,10 @@
+import type { StoreDefinition } from '../../../../lib/database';
+import { OrganisationRow, PlanRow, ProductRow, WorkspaceUserRow } from './entities';
+import { LicensingInit1732400000000 } from './migrations/1732400000000-LicensingInit';
+import { Workspace1764000000000 } from './migrations/1764000000000-Workspace';
+
+export const licensingStore: StoreDefinition = {
+  schema: 'licensing',
+  entities: [OrganisationRow, WorkspaceUserRow, ProductRow, PlanRow],
+  migrations: [LicensingInit1732400000000, Workspace1764000000000],
+};

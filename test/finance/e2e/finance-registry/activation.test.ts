@@ -1,0 +1,209 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { http, startTestApp, type TestApp } from '../../../support/app';
+import { assertBuilt } from '../../../support/child-app';
+import { createTestDatabase } from '../../../support/database';
+import { changeNode, licenceKeys, licenceToken, runCli } from '../../../support/finance';
+
+/**
+ * Activation with the licence registry and heartbeats, against a local server that answers exactly
+ * the registry's endpoints and envelopes (the end-to-end test against the real registry joins when
+ * both issues are merged): register → checkout → install; heartbeats on the registry's interval;
+ * an unreachable registry never changes a node whose licence verifies offline.
+ */
+const LICENCE_KEY = 'LIC-TEST-0001-ABCD';
+
+interface Received {
+  method: string;
+  path: string;
+  licenceKey?: string;
+  body: Record<string, unknown> | undefined;
+  /** When it arrived (ms since the epoch). */
+  at: number;
+}
+
+class LocalRegistry {
+  readonly received: Received[] = [];
+  nodeLimitReached = false;
+  private server!: Server;
+  private beatWaiters: { count: number; resolve: () => void }[] = [];
+  readonly keys = licenceKeys();
+  url = '';
+
+  async start() {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  stop() {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(r));
+  }
+
+  heartbeats() {
+    return this.received.filter((r) => r.path === '/api/v1/deployments/heartbeat');
+  }
+
+  /** Resolves once `count` heartbeats have arrived in all. */
+  heartbeatsReach(count: number): Promise<void> {
+    if (this.heartbeats().length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.beatWaiters.push({ count, resolve }));
+  }
+
+  private async handle(req: IncomingMessage, res: import('node:http').ServerResponse) {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const received: Received = {
+      method: req.method!,
+      path: req.url!,
+      licenceKey: req.headers['x-license-key'] as string | undefined,
+      body: raw ? JSON.parse(raw) : undefined,
+      at: Date.now(),
+    };
+    this.received.push(received);
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const ok = (status: number, data: unknown) => send(status, { success: true, data });
+    if (received.path !== '/api/v1/license/public-key' && received.licenceKey !== LICENCE_KEY) {
+      return send(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'A valid licence key is required.' } });
+    }
+    switch (`${req.method} ${received.path}`) {
+      case 'POST /api/v1/deployments/register':
+        if (this.nodeLimitReached) return send(403, { success: false, error: { code: 'NODE_LIMIT_EXCEEDED', message: 'This licence allows 3 nodes.' } });
+        return ok(201, {
+          id: 'dep_0001',
+          deploymentKey: 'dk_secret_0001',
+          status: 'alive',
+          heartbeatIntervalSeconds: 1,
+          nextHeartbeatAt: new Date(Date.now() + 1000).toISOString(),
+          registeredAt: new Date().toISOString(),
+        });
+      case 'POST /api/v1/license/checkout':
+        return ok(200, {
+          token: await licenceToken(this.keys),
+          expiresAt: new Date(Date.now() + 30 * 86400_000).toISOString(),
+          algorithm: 'EdDSA',
+          keyId: 'test-key',
+          publicKey: this.keys.publicKeyLine,
+        });
+      case 'GET /api/v1/license/public-key':
+        return ok(200, { algorithm: 'EdDSA', keyId: 'test-key', publicKey: this.keys.publicKeyLine });
+      case 'POST /api/v1/deployments/heartbeat': {
+        ok(200, { status: 'alive', heartbeatIntervalSeconds: 1, nextHeartbeatAt: new Date(Date.now() + 1000).toISOString() });
+        const n = this.heartbeats().length;
+        this.beatWaiters = this.beatWaiters.filter((w) => (n >= w.count ? (w.resolve(), false) : true));
+        return;
+      }
+      default:
+        return send(404, { success: false, error: { code: 'NOT_FOUND', message: 'Not found.' } });
+    }
+  }
+}
+
+let registry: LocalRegistry;
+let t: TestApp;
+
+beforeAll(async () => {
+  registry = new LocalRegistry();
+  await registry.start();
+  t = await startTestApp({ VENDOR_LICENSE_ENGINE_URL: registry.url, VENDOR_API_KEY: LICENCE_KEY, APP_VERSION: '4.5.6' });
+});
+afterAll(async () => {
+  await t?.stop();
+  await registry?.stop().catch(() => undefined);
+});
+
+describe('activation and heartbeats', () => {
+  it('registers the node as a deployment, installs the licence it checks out, and the node leaves read-only mode', async () => {
+    expect((await http(`${t.urls.finance}/api/v1/node/`)).body.read_only).toBe(true);
+    await changeNode(t, () => t.app.services.node.registry.activate());
+    const [register, checkout] = registry.received;
+    expect(register).toMatchObject({ method: 'POST', path: '/api/v1/deployments/register', licenceKey: LICENCE_KEY });
+    expect(register.body).toEqual({ hostname: expect.any(String), ipAddress: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), currentVersion: '4.5.6' });
+    expect(checkout).toMatchObject({ method: 'POST', path: '/api/v1/license/checkout', licenceKey: LICENCE_KEY, body: undefined });
+    const node = await http(`${t.urls.finance}/api/v1/node/`);
+    expect(node.body).toMatchObject({ read_only: false, deployment_id: 'dep_0001', licence: { status: 'valid', source: 'registry' } });
+  });
+
+  it("sends heartbeats on the registry's interval with the deployment key", async () => {
+    await registry.heartbeatsReach(2);
+    for (const beat of registry.heartbeats()) {
+      expect(beat).toMatchObject({ method: 'POST', licenceKey: LICENCE_KEY });
+      expect(beat.body).toEqual({ deploymentKey: 'dk_secret_0001', metrics: { status: 'healthy', uptimeSeconds: expect.any(Number) } });
+    }
+    const deployment = await t.app.services.node.registry.deployment();
+    expect(deployment).toMatchObject({ deploymentKey: 'dk_secret_0001', lastHeartbeatStatus: 'alive', heartbeatIntervalSeconds: 1 });
+    // one loop: each heartbeat waits the interval (1 s) after the previous one ended; activate and the
+    // NOTIFY its licence causes both start the heartbeats, and once started two loops, two beats at once
+    const beats = registry.heartbeats().map((b) => b.at);
+    for (let i = 1; i < beats.length; i++) expect(beats[i] - beats[i - 1]).toBeGreaterThanOrEqual(900);
+  });
+
+  it('keeps the node in normal mode when the registry is unreachable (verification is offline)', async () => {
+    await registry.stop();
+    // a heartbeat already on its way when the registry stopped may still succeed; the next one cannot
+    let ok = await t.app.services.node.registry.nextHeartbeat();
+    if (ok) ok = await t.app.services.node.registry.nextHeartbeat();
+    expect(ok).toBe(false);
+    expect((await t.app.services.node.registry.deployment())?.lastHeartbeatStatus).toBe('unreachable');
+    expect((await http(`${t.urls.finance}/api/v1/node/`)).body).toMatchObject({ read_only: false, licence: { status: 'valid' } });
+    const user = await t.app.services.identity.identity.createUser({ username: 'after-outage', password: 'a long enough password' });
+    expect(user.username).toBe('after-outage');
+  });
+});
+
+describe('a node registered before (VENDOR_DEPLOYMENT_ID)', () => {
+  it('sends its heartbeats with the deployment key from the environment when its tables have none', async () => {
+    const other = new LocalRegistry();
+    await other.start();
+    const node = await startTestApp({ VENDOR_LICENSE_ENGINE_URL: other.url, VENDOR_API_KEY: LICENCE_KEY, VENDOR_DEPLOYMENT_ID: 'dk_from_environment' });
+    try {
+      await other.heartbeatsReach(1);
+      expect(other.heartbeats()[0].body).toEqual({ deploymentKey: 'dk_from_environment', metrics: { status: 'healthy', uptimeSeconds: expect.any(Number) } });
+    } finally {
+      await node.stop();
+      await other.stop();
+    }
+  });
+});
+
+describe('npm run cli -- finance:activate', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let cliRegistry: LocalRegistry;
+  beforeAll(async () => {
+    assertBuilt('dist/bin/cli.js');
+    db = await createTestDatabase();
+    cliRegistry = new LocalRegistry();
+    await cliRegistry.start();
+  });
+  afterAll(async () => {
+    await cliRegistry?.stop();
+    await db?.drop();
+  });
+
+  it('activates from VENDOR_LICENSE_ENGINE_URL and VENDOR_API_KEY; a refusal (NODE_LIMIT_EXCEEDED) exits 1 with its message', async () => {
+    const env = {
+      DATABASE_URL: db.url,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'finance-activate-')),
+      VENDOR_LICENSE_ENGINE_URL: cliRegistry.url,
+      VENDOR_API_KEY: LICENCE_KEY,
+    };
+    cliRegistry.nodeLimitReached = true;
+    const refused = await runCli(['finance:activate'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('The licence registry refused: This licence allows 3 nodes. (NODE_LIMIT_EXCEEDED).\n');
+    cliRegistry.nodeLimitReached = false;
+    const wrongKey = await runCli(['finance:activate'], { ...env, VENDOR_API_KEY: 'LIC-WRONG' });
+    expect([wrongKey.code, wrongKey.stderr]).toEqual([1, expect.stringContaining('(UNAUTHORIZED)')]);
+    const ok = await runCli(['finance:activate'], env);
+    expect([ok.code, ok.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^Registered as deployment dep_0001 \(heartbeat every 1 s\)\. Licence lic_test_0001 installed/),
+    ]);
+    const check = await runCli(['finance:check'], env);
+    expect(check.stdout).not.toContain('(app.E001)');
+  });
+});

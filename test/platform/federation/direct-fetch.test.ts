@@ -1,0 +1,88 @@
+import { loadOperations } from '../../../rest-adapter/core/operations';
+import { predictionRoutes } from '../../../rest-adapter/predictions/routes';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { startChildApp, type ChildApp } from '../../support/child-app';
+
+/**
+ * An operation whose plan is a single fetch selecting what the client asked is sent to its subgraph
+ * as planned and answered as the subgraph answers (gateway/supergraph-executor.ts). Its answers, errors
+ * and statuses are those of @apollo/gateway's executor: the same operations, sent to this process
+ * (direct) and to a second instance on the same database with GATEWAY_DIRECT_FETCH off, answer the
+ * same bytes. The response cache is off in both: every request executes.
+ */
+let direct: TestApp;
+let planned: ChildApp;
+let clientKey: string;
+beforeAll(async () => {
+  direct = await startTestApp({ RESPONSE_CACHE: 'off' });
+  planned = await startChildApp({ RESPONSE_CACHE: 'off', GATEWAY_DIRECT_FETCH: 'off' }, { databaseUrl: direct.databaseUrl });
+  clientKey = await direct.createKey('pro');
+}, 120_000);
+afterAll(async () => {
+  await planned?.stop();
+  await direct?.stop();
+});
+
+const send = (gateway: string, key: string, query: string, variables: Record<string, unknown> = {}) =>
+  http(`${gateway}/graphql`, { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+
+async function same(query: string, variables: Record<string, unknown> = {}, key = direct.adminKey) {
+  const [a, b] = await Promise.all([send(direct.urls.gateway, key, query, variables), send(planned.urls.gateway, key, query, variables)]);
+  expect({ status: a.status, body: a.body }).toEqual({ status: b.status, body: b.body });
+  return a;
+}
+
+const CASES: { name: string; query: string; variables?: Record<string, unknown>; client?: boolean }[] = [
+  {
+    name: 'aliases, __typename and enums',
+    query: '{ a: upcomingPredictions(first: 3) { __typename id: matchId predictedOutcome confidenceBand probabilities { home draw away } } }',
+  },
+  {
+    name: '@include and @skip by variables',
+    query: 'query ($x: Boolean!) { upcomingPredictions(first: 2) { matchId confidence @include(if: $x) kickoff @skip(if: $x) } }',
+    variables: { x: true },
+  },
+  {
+    name: 'the same, the other way',
+    query: 'query ($x: Boolean!) { upcomingPredictions(first: 2) { matchId confidence @include(if: $x) kickoff @skip(if: $x) } }',
+    variables: { x: false },
+  },
+  { name: 'a variable of the wrong type (400)', query: 'query ($n: Int!) { upcomingPredictions(first: $n) { matchId } }', variables: { n: 'five' } },
+  { name: 'a missing required variable (400)', query: 'query ($n: Int!) { upcomingPredictions(first: $n) { matchId } }', variables: {} },
+  { name: 'a domain error (400, its details)', query: '{ upcomingPredictions(first: 1000) { matchId } }' },
+  { name: 'not found (404)', query: '{ trainingJob(id: "00000000-0000-0000-0000-000000000000") { id } }' },
+  { name: 'forbidden to a client key (403)', query: '{ trainingJobs { id } }', variables: {}, client: true },
+  { name: 'a nullable root field', query: '{ activeModelVersion { number metrics { rps calibration { ece } } live { results } } }' },
+  {
+    name: 'a pairing forecast',
+    query: '{ predict(home: "Arsenal", away: "Chelsea", competition: "en.1") { outcomeLabel probabilities { home } homeTeam { id } } }',
+  },
+];
+
+it.each(CASES)('$name: the same answer and status as the planned execution', async ({ query, variables, client }) => {
+  expect(direct.app.gateway.describe(query).direct).toBe(true);
+  await same(query, variables, client ? clientKey : direct.adminKey);
+});
+
+it('sends every single-subgraph persisted operation of the prediction API directly, and answers them the same', async () => {
+  const names = [...new Set(predictionRoutes.flatMap((r) => (r.operation && !r.reply ? [r.operation] : [])))];
+  const documents = loadOperations('predictions', names);
+  const variables: Record<string, Record<string, unknown>> = { LatestPredictions: { first: 5, competition: null }, UpcomingFixtures: { first: 3 } };
+  let directOnes = 0;
+  for (const name of [
+    'LatestPredictions',
+    'PredictionOverview',
+    'ConfidenceDistribution',
+    'ModelVersions',
+    'CompareVersions',
+    'UpcomingFixtures',
+    'RetrainProgress',
+  ]) {
+    const document = documents.get(name)!;
+    if (direct.app.gateway.describe(document).direct) directOnes++;
+    await same(document, variables[name] ?? {});
+  }
+  expect(directOnes).toBeGreaterThanOrEqual(5);
+  // an operation across subgraphs runs through the gateway's executor (one plan, several fetches)
+  expect(direct.app.gateway.describe(documents.get('ServiceInfo')!).direct).toBe(false);
+});

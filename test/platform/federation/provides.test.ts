@@ -1,0 +1,43 @@
+import { loadOperations } from '../../../rest-adapter/core/operations';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { SubgraphCallRecorder } from '../../support/subgraph-calls';
+
+/**
+ * @provides: a prediction's `match { homeTeam { id name } awayTeam { id name } }` is provided by the
+ * predictions subgraph itself, so the latest-predictions path never asks the football subgraph.
+ */
+const recorder = new SubgraphCallRecorder();
+let t: TestApp;
+// the plans themselves are under test: each request executes (the response cache would answer the second)
+beforeAll(async () => (t = await startTestApp({ RESPONSE_CACHE: 'off' }, { decorateDataSource: recorder.decorate })));
+afterAll(() => t?.stop());
+
+const gql = (requestId: string, query: string, variables: Record<string, unknown> = {}) =>
+  http(`${t.urls.gateway}/graphql`, {
+    method: 'POST',
+    key: t.adminKey,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify({ query, variables }),
+  });
+
+it('answers the REST surface’s latest-predictions operation from the predictions subgraph alone', async () => {
+  const document = loadOperations('predictions', ['LatestPredictions']).get('LatestPredictions')!;
+  const { result, calls } = await recorder.forRequest((id) => gql(id, document, { first: 20, competition: null }));
+  expect(result.status).toBe(200);
+  expect(result.body.data.upcomingPredictions.length).toBeGreaterThan(0);
+  for (const p of result.body.data.upcomingPredictions) expect(typeof p.match.homeTeam.name).toBe('string');
+  expect(calls).toCallSubgraph('predictions', 1);
+  expect(calls).not.toCallSubgraph('football');
+  // and through the REST surface itself
+  const rest = await recorder.forRequest((id) => http(`${t.urls.predictions}/api/predictions/latest/`, { key: t.adminKey, headers: { 'x-request-id': id } }));
+  expect(rest.result.status).toBe(200);
+  expect(rest.calls).toCallSubgraph('predictions', 1);
+  expect(rest.calls).not.toCallSubgraph('football');
+});
+
+it('fetches from the football subgraph as soon as a field outside the provided set is asked for', async () => {
+  // the matcher can fail: aliases are not provided
+  const { calls } = await recorder.forRequest((id) => gql(id, '{ upcomingPredictions(first: 3) { match { homeTeam { name aliases } } } }'));
+  expect(calls).toCallSubgraph('predictions', 1);
+  expect(calls).toCallSubgraph('football', 1);
+});

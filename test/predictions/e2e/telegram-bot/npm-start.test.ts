@@ -1,0 +1,60 @@
+/**
+ * `npm start` with TELEGRAM_BOT_TOKEN and TELEGRAM_API_ROOT pointing at telegram-test-api: it says
+ * the bot is on, creates the bot's key itself (development), and the bot answers through the
+ * in-process gateway; SIGTERM stops the bot and everything else.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type TelegramServer from 'telegram-test-api';
+import { freePorts } from '../../../../lib/server';
+import { assertBuilt } from '../../../support/child-app';
+import { createTestDatabase } from '../../../support/database';
+import { converse, startEmulator, startEntry, type Child } from './emulator';
+
+const TOKEN = '515151:e2e-token_for-npm-start';
+
+let server: TelegramServer;
+let app: Child;
+let db: { url: string; drop(): Promise<void> };
+let dataDir: string;
+
+beforeAll(async () => {
+  assertBuilt('dist/bin/start.js');
+  db = await createTestDatabase();
+  dataDir = mkdtempSync(join(tmpdir(), 'matchday-bot-start-'));
+  const [emulatorPort, gateway, predictions, registry, finance] = await freePorts(5);
+  server = await startEmulator(emulatorPort);
+  app = await startEntry(
+    'dist/bin/start.js',
+    {
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      GATEWAY_PORT: String(gateway),
+      PREDICTIONS_PORT: String(predictions),
+      REGISTRY_PORT: String(registry),
+      PORT: String(finance),
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: server.config.apiURL,
+    },
+    'Ctrl-C stops everything',
+  );
+}, 120_000);
+
+afterAll(async () => {
+  if (app?.process.exitCode === null) app.process.kill('SIGKILL');
+  await server?.stop();
+  await db?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('says the bot is on, and the bot answers with its own key through the in-process gateway; SIGTERM stops all', async () => {
+  expect(app.output()).toContain(`Telegram bot           @TestNameBot, long polling via ${server.config.apiURL}`);
+  const [answer] = await converse(server, TOKEN, '/predict Bayern v Dortmund');
+  expect(answer.text.split('\n')[0]).toBe('<b>Bayern München</b> vs <b>Borussia Dortmund</b>');
+  const [next] = await converse(server, TOKEN, '/nextmatch la liga');
+  expect(next.text).toMatch(/^Next match in La Liga:/);
+  app.process.kill('SIGTERM');
+  expect(await app.exited).toBe(0);
+});
