@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startApp } from '../bin/app';
-import { licenceDemo } from '../bin/demo';
+import { activateDemoNode, registryDemoLicence } from '../bin/demo';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { startAlpacaSandbox, type SandboxAsset } from '../subgraphs/finance/investing/sandbox/servers';
@@ -64,7 +64,7 @@ async function main() {
   });
   const app = await startApp(config, createLogger('silent', 'bench-investing'), { databaseUrl, randomPorts: true });
   try {
-    await licenceDemo(config, app.services);
+    await activateDemoNode(config, app.services.node, app.urls.registry, await registryDemoLicence(config, app.services.licensing));
     console.log(
       `Investing benchmark: Node ${process.version}, PostgreSQL ${version[0].server_version}; ${ORDERS} orders, ${ASSETS} assets, ${ROUNDS} sync rounds`,
     );

@@ -6,7 +6,8 @@ import { writePrivateFile } from '../lib/private-file';
 import type { AccessServices } from '../subgraphs/predictions/access/services';
 import type { IdentityServices } from '../subgraphs/finance/identity/services';
 import type { LedgerServices } from '../subgraphs/finance/ledger/services';
-import type { SubgraphServices } from '../subgraphs/products';
+import type { NodeServices } from '../subgraphs/finance/node/services';
+import type { LicensingServices } from '../subgraphs/registry/licensing/services';
 
 /**
  * Development only: the demo credentials of every product are kept in DATA_DIR/demo-credentials.json
@@ -92,14 +93,23 @@ export async function financeDemo(config: Config, identity: IdentityServices, le
 }
 
 /**
- * The registry's demo licence (an Active licence of `finance-node`), installed in the demo finance node
- * unless the operator configured a licence of their own: the demo node then runs in normal mode,
- * verifying a token the embedded registry signed (offline, as it would from a remote registry).
+ * The registry's demo licence (an Active licence of `finance-node`): its key, kept in the demo file so
+ * that every start prints it.
  */
-export async function licenceDemo(config: Config, services: Pick<SubgraphServices, 'licensing' | 'node'>): Promise<{ licenceKey: string; installed: boolean }> {
-  const { licenceKey, token, publicKey } = await services.licensing.demoLicence();
-  const configured = config.VENDOR_LICENSE_TOKEN !== undefined || config.VENDOR_PUBLIC_KEY !== undefined;
-  if (!configured) await services.node.installLicence(token, publicKey);
+export async function registryDemoLicence(config: Config, licensing: LicensingServices): Promise<string> {
+  const { licenceKey } = await licensing.demoLicence();
   writeDemoFile(config, { licenceKey });
-  return { licenceKey, installed: !configured };
+  return licenceKey;
+}
+
+/**
+ * The demo finance node activates with the registry over HTTP, as a customer's node does
+ * (`finance:activate`: register, check out the licence token, heartbeats), unless the operator
+ * configured a licence of their own. The node never reaches the registry in-process.
+ */
+export async function activateDemoNode(config: Config, node: NodeServices, registryUrl: string, licenceKey: string): Promise<boolean> {
+  const configured = config.VENDOR_LICENSE_TOKEN !== undefined || config.VENDOR_PUBLIC_KEY !== undefined || config.VENDOR_LICENSE_ENGINE_URL !== undefined;
+  if (configured) return false;
+  await node.registry.activate({ url: registryUrl, licenceKey });
+  return true;
 }

@@ -2,21 +2,26 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { inProcessTransport } from '../bot/gateway-client';
 import { startTelegramBot, telegramSettings, type RunningBot } from '../bot/runtime';
-import { ConfigError, describeMode, isDevelopment, loadConfig } from '../lib/config';
+import { ConfigError, describeMode, isDevelopment, loadConfig, type Config } from '../lib/config';
 import { runEntry } from '../lib/entry';
 import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
-import { createLogger } from '../lib/logger';
+import { createLogger, type Logger } from '../lib/logger';
 import { onShutdown } from '../lib/server';
-import { startApp } from './app';
-import { demoCredentials, demoFile, financeDemo, licenceDemo } from './demo';
 import { investingDemo } from '../subgraphs/finance/investing/demo';
+import { startApp, type App } from './app';
+import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence } from './demo';
 
-/** `npm start`: everything in one process, on an embedded PostgreSQL unless DATABASE_URL is set. */
+/**
+ * `npm start`: the products of PRODUCTS (default all three) in one process, on an embedded PostgreSQL
+ * unless DATABASE_URL is set. `PRODUCTS=finance npm start` runs the finance node alone: it answers on
+ * PORT only and reaches a licence registry over HTTP (VENDOR_LICENSE_ENGINE_URL, VENDOR_API_KEY).
+ */
 async function main() {
   const started = Date.now();
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  const telegram = telegramSettings(config);
+  const has = (product: App['products'][number]) => config.PRODUCTS.includes(product);
+  const telegram = has('predictions') ? telegramSettings(config) : undefined;
   if (telegram && !config.BOT_API_KEY && !isDevelopment(config)) {
     throw new ConfigError('Invalid configuration:\n  BOT_API_KEY: required with TELEGRAM_BOT_TOKEN in production (an Enterprise key)');
   }
@@ -26,7 +31,7 @@ async function main() {
     embedded = await startEmbeddedPostgres({ ...embeddedPostgresPaths(config.dataDir), port: config.EMBEDDED_PG_PORT, database: 'matchday', logger });
     databaseUrl = embedded.url;
   }
-  let app;
+  let app: App;
   try {
     app = await startApp(config, logger, { databaseUrl });
   } catch (err) {
@@ -41,57 +46,90 @@ async function main() {
     await embedded?.stop();
   };
   onShutdown(stop, (msg, err) => (err ? logger.error({ err }, msg) : logger.info(msg)));
-  const demo = isDevelopment(config)
-    ? await demoCredentials(config, app.services.access, app.generatedCredentials, { botKey: !!telegram && !config.BOT_API_KEY })
-    : undefined;
-  let botLine = 'off (set TELEGRAM_BOT_TOKEN to start it)';
-  if (telegram) {
-    try {
-      bot = await startTelegramBot({ settings: telegram, logger, transport: inProcessTransport(app.gateway, config.BOT_API_KEY ?? demo!.botKey!) });
-      botLine = `@${bot.username}, ${bot.mode}${telegram.apiRoot ? ` via ${telegram.apiRoot}` : ''}`;
-    } catch (err) {
-      // everything else runs on; the reason is in the log
-      logger.error({ err }, 'the Telegram bot could not start');
-      botLine = `off: it could not start (${err instanceof Error ? err.message : String(err)})`;
+
+  const development = isDevelopment(config);
+  const lines = [''];
+  const credentials: string[] = [];
+  const tries: string[] = [];
+  if (has('predictions')) {
+    lines.push(`Match prediction API   ${app.urls.predictions}/api/   (reference: ${app.urls.predictions}/api/docs/)`);
+    const demo = development
+      ? await demoCredentials(config, app.services.access, app.generatedCredentials, { botKey: !!telegram && !config.BOT_API_KEY })
+      : undefined;
+    if (demo) {
+      credentials.push(demo.adminKey ? `  Administrator key   ${demo.adminKey}` : '  Administrator key   the ADMIN_API_KEY you configured');
+      credentials.push(`  Free-plan key       ${demo.freeKey}`);
+      tries.push(`Try: curl -H "Authorization: Bearer ${demo.freeKey}" ${app.urls.predictions}/api/`);
+    }
+    lines.push(`Telegram bot           ${await startBot(config, logger, app, telegram, demo?.botKey, (b) => (bot = b))}`);
+  }
+  let licenceKey: string | undefined;
+  if (has('registry')) {
+    lines.push(`Licence registry       ${app.urls.registry}/api/v1/   (reference: ${app.urls.registry}/api/docs/)`);
+    if (development) {
+      licenceKey = await registryDemoLicence(config, app.services.licensing);
+      credentials.push(`  Licence key         ${licenceKey}   (finance-node, Demo Organisation)`);
+      tries.push(`     bash scripts/install-node.sh ${app.urls.registry} ${licenceKey} ./finance-node`);
     }
   }
-
-  const lines = [
-    '',
-    `Match prediction API   ${app.urls.predictions}/api/   (reference: ${app.urls.predictions}/api/docs/)`,
-    `Licence registry       ${app.urls.registry}/api/v1/   (reference: ${app.urls.registry}/api/docs/)`,
-    `Finance node           ${app.urls.finance}/`,
+  if (has('finance')) {
+    lines.push(`Finance node           ${app.urls.finance}/   (console ${app.urls.finance}/admin/, web client ${app.urls.finance}/app/)`);
+    // the vendor's demo: the node activates with the registry of this process, over HTTP like any node
+    if (development && licenceKey && (await activateDemoNode(config, app.services.node, app.urls.registry, licenceKey))) {
+      lines.push(`Finance activation     registered with ${app.urls.registry} over HTTP (demo licence)`);
+    }
+    // a node configured with a registry activates at start (in the background): the banner tells how it went
+    await app.services.node.registry.firstActivation();
+    lines.push(await financeLicenceLine(app));
+    if (development) {
+      const finance = await financeDemo(config, app.services.identity, app.services.ledger);
+      credentials.push(
+        finance.admin
+          ? `  Finance admin       ${finance.admin.username} / ${finance.admin.password}   (${app.urls.finance}/admin/)`
+          : '  Finance admin       the SUPERUSER_USERNAME you configured',
+      );
+      credentials.push(`  Finance demo user   ${finance.user.username} / ${finance.user.password}   (EUR 1,250.00, GBP 800.00 and USD 500.00)`);
+      credentials.push(...(await investingDemo(config, app.services, finance.user.username)));
+    }
+  }
+  lines.push(
     `GraphQL + IDE          ${app.urls.gateway}/graphql`,
     `Database               ${embedded ? `embedded PostgreSQL, data in ${join(config.dataDir, 'pg')}` : 'DATABASE_URL'}`,
-    `Telegram bot           ${botLine}`,
     `Mode                   ${describeMode(config)}`,
-  ];
-  // development: the demo node runs on a licence of the embedded registry (unless one is configured)
-  const licence = demo ? await licenceDemo(config, app.services) : undefined;
-  const node = await app.services.node.gate.state();
-  lines.push(
-    node.readOnly
-      ? `Finance licence        READ-ONLY (${node.licenceChecks.join(', ')}): writes answer 403 until a licence is installed (npm run cli -- finance:check)`
-      : `Finance licence        valid: normal mode`,
   );
-  if (demo) {
-    const finance = await financeDemo(config, app.services.identity, app.services.ledger);
-    lines.push('', `Demo credentials (development mode; kept in ${demoFile(config)}, readable by you only):`);
-    if (demo.adminKey) lines.push(`  Administrator key   ${demo.adminKey}`);
-    else lines.push('  Administrator key   the ADMIN_API_KEY you configured');
-    lines.push(`  Free-plan key       ${demo.freeKey}`);
-    lines.push(`  Licence key         ${licence!.licenceKey}   (finance-node, Demo Organisation${licence!.installed ? '; installed in the demo node' : ''})`);
-    if (finance.admin) lines.push(`  Finance admin       ${finance.admin.username} / ${finance.admin.password}   (${app.urls.finance}/admin/)`);
-    else lines.push('  Finance admin       the SUPERUSER_USERNAME you configured');
-    lines.push(`  Finance demo user   ${finance.user.username} / ${finance.user.password}   (EUR 1,250.00, GBP 800.00 and USD 500.00)`);
-    lines.push(...(await investingDemo(config, app.services, finance.user.username)));
-    lines.push('', `Try: curl -H "Authorization: Bearer ${demo.freeKey}" ${app.urls.predictions}/api/`);
-    lines.push(`     bash scripts/install-node.sh ${app.urls.registry} ${licence!.licenceKey} ./finance-node`);
-  } else if (app.generatedCredentials.ADMIN_API_KEY) {
-    lines.push('', `Administrator key (shown once, store it now): ${app.generatedCredentials.ADMIN_API_KEY}`);
-  }
+  if (credentials.length) lines.push('', `Demo credentials (development mode; kept in ${demoFile(config)}, readable by you only):`, ...credentials);
+  else if (app.generatedCredentials.ADMIN_API_KEY) lines.push('', `Administrator key (shown once, store it now): ${app.generatedCredentials.ADMIN_API_KEY}`);
+  if (tries.length) lines.push('', ...tries);
   lines.push('', `Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops everything.`, '');
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** The Telegram bot, when TELEGRAM_BOT_TOKEN is set; the banner's line. A bot that cannot start leaves the rest running. */
+async function startBot(
+  config: Config,
+  logger: Logger,
+  app: App,
+  telegram: ReturnType<typeof telegramSettings>,
+  demoBotKey: string | undefined,
+  started: (bot: RunningBot) => void,
+): Promise<string> {
+  if (!telegram) return 'off (set TELEGRAM_BOT_TOKEN to start it)';
+  try {
+    const bot = await startTelegramBot({ settings: telegram, logger, transport: inProcessTransport(app.gateway, config.BOT_API_KEY ?? demoBotKey!) });
+    started(bot);
+    return `@${bot.username}, ${bot.mode}${telegram.apiRoot ? ` via ${telegram.apiRoot}` : ''}`;
+  } catch (err) {
+    // everything else runs on; the reason is in the log
+    logger.error({ err }, 'the Telegram bot could not start');
+    return `off: it could not start (${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
+async function financeLicenceLine(app: App): Promise<string> {
+  const node = await app.services.node.gate.state();
+  return node.readOnly
+    ? `Finance licence        READ-ONLY (${node.licenceChecks.join(', ')}): writes answer 403 until a licence is installed (npm run cli -- finance:check)`
+    : `Finance licence        valid: normal mode`;
 }
 
 void runEntry(main);

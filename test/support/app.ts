@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { startApp, type App, type StartOptions } from '../../bin/app';
 import { loadConfig, type Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
-import type { AccessServices } from '../../subgraphs/predictions/access/services';
+import type { ProductName } from '../../subgraphs/products';
 import { createTestDatabase } from './database';
 
-export interface TestApp {
-  app: App;
+export interface TestApp<P extends ProductName = ProductName> {
+  app: App<P>;
   config: Config;
   databaseUrl: string;
-  urls: App['urls'];
+  urls: App<P>['urls'];
   adminKey: string;
-  /** A fresh key on a plan. */
+  /** A fresh key on a plan (the prediction API must be among the products). */
   createKey(plan?: 'free' | 'pro' | 'enterprise', opts?: { dailyLimit?: number; role?: 'client' | 'admin' }): Promise<string>;
   stop(): Promise<void>;
 }
@@ -22,14 +22,13 @@ export interface TestApp {
 export { TEMPLATE_ADMIN_KEY as TEST_ADMIN_KEY } from './keys';
 import { TEMPLATE_ADMIN_KEY, TEST_MASTER_KEY } from './keys';
 
-/** The whole system in-process against this test file's own database, on random ports. */
 /**
  * The apps of this test file whose start has not finished: a beforeAll that times out leaves its app
  * starting in the background with no variable to stop it by, and its job workers would poll after the
  * file's environment is gone. test/support/stop-apps.ts stops them after each file (an app that did
  * start is its file's to stop, in its own afterAll).
  */
-const starting = new Set<Promise<TestApp>>();
+const starting = new Set<Promise<{ stop(): Promise<void> }>>();
 
 /** Waits for the apps of this file still starting, and stops them. */
 export async function stopStartingApps(): Promise<void> {
@@ -45,8 +44,15 @@ export async function stopStartingApps(): Promise<void> {
   );
 }
 
-export function startTestApp(env: Record<string, string> = {}, opts: Pick<StartOptions, 'decorateDataSource'> = {}): Promise<TestApp> {
-  const app = launchTestApp(env, opts).then((t) => {
+/**
+ * The products (all three unless `opts.products` names some) in-process against this test file's own
+ * database, on random ports. A file that tests one product starts only that one: it boots faster.
+ */
+export function startTestApp<P extends ProductName = ProductName>(
+  env: Record<string, string> = {},
+  opts: Pick<StartOptions<P>, 'decorateDataSource' | 'products'> = {},
+): Promise<TestApp<P>> {
+  const app = launchTestApp<P>(env, opts).then((t) => {
     let stopped: Promise<void> | undefined;
     // once, however many hooks ask
     const stopOnce = t.stop.bind(t);
@@ -59,7 +65,10 @@ export function startTestApp(env: Record<string, string> = {}, opts: Pick<StartO
   return app;
 }
 
-async function launchTestApp(env: Record<string, string>, opts: Pick<StartOptions, 'decorateDataSource'>): Promise<TestApp> {
+async function launchTestApp<P extends ProductName>(
+  env: Record<string, string>,
+  opts: Pick<StartOptions<P>, 'decorateDataSource' | 'products'>,
+): Promise<TestApp<P>> {
   const db = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'matchday-test-'));
   // the data folder (mail outbox, …) goes with the database, whatever happens
@@ -78,14 +87,14 @@ async function launchTestApp(env: Record<string, string>, opts: Pick<StartOption
     ...env,
   });
   const logger = createLogger(config.LOG_LEVEL, 'test-app');
-  let app: App;
+  let app: App<P>;
   try {
-    app = await startApp(config, logger, { databaseUrl: db.url, randomPorts: true, ...opts });
+    app = await startApp<P>(config, logger, { databaseUrl: db.url, randomPorts: true, ...opts });
   } catch (err) {
     await cleanUp();
     throw err;
   }
-  const access = app.services.access as AccessServices;
+  const services = app.services as Partial<App['services']>;
   return {
     app,
     config,
@@ -93,7 +102,8 @@ async function launchTestApp(env: Record<string, string>, opts: Pick<StartOption
     urls: app.urls,
     adminKey: config.ADMIN_API_KEY!,
     async createKey(plan = 'free', opts = {}) {
-      const { key } = await access.apiKeys.create({ name: `test ${plan}`, plan, role: opts.role, dailyLimit: opts.dailyLimit ?? null });
+      if (!services.access) throw new Error('createKey needs the prediction API among the products of this test app');
+      const { key } = await services.access.apiKeys.create({ name: `test ${plan}`, plan, role: opts.role, dailyLimit: opts.dailyLimit ?? null });
       return key;
     },
     async stop() {

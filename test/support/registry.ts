@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { LicensingServices } from '../../subgraphs/registry/licensing/services';
 import type { TestApp } from './app';
 
 /** The registry surface of a test system, as a client with a licence key sees it. */
@@ -58,7 +59,7 @@ export async function gql(
  * share seats): `maxNodes`, maintenance end, validity end.
  */
 export async function createLicence(
-  t: TestApp,
+  t: { app: { services: { licensing: LicensingServices } } },
   opts: { maxNodes?: number; maintenanceUntil?: string; expiresAt?: Date | null; heartbeatIntervalSeconds?: number; heartbeatDriftSeconds?: number } = {},
 ): Promise<{ key: string; id: string }> {
   const { licensing } = t.app.services;

@@ -30,6 +30,7 @@ export const nodeSubgraph = defineSubgraph<NodeServices, 'node'>({
     const problems = checks.filter((c) => c.level !== 'INFO');
     if (problems.length) logger.warn(`\n${formatChecks(problems, [])}`);
     await services.registry.startHeartbeats();
+    services.registry.activateFromEnvironment();
   },
   async stop(services) {
     await services.registry.stop();

@@ -58,6 +58,9 @@ export class RegistryClient {
   /** The calls of startHeartbeats, one after the other (activate and the NOTIFY it causes both call it). */
   private starting: Promise<void> = Promise.resolve();
   private readonly startedAt = Date.now();
+  private activationTimer: NodeJS.Timeout | undefined;
+  /** The first activation attempt at start, if any (stop waits for it). */
+  private activating: Promise<void> | undefined;
   /** Test hook: resolves the waiters after each heartbeat attempt (ok or not). */
   private readonly beatListeners: ((ok: boolean) => void)[] = [];
 
@@ -124,6 +127,33 @@ export class RegistryClient {
 
   deployment() {
     return this.store.deployment();
+  }
+
+  /**
+   * At start: a node configured with VENDOR_LICENSE_ENGINE_URL and VENDOR_API_KEY but not yet
+   * registered activates itself over HTTP, retrying with backoff (30 s doubling to 15 min) while the
+   * registry cannot be reached or refuses; it stays read-only meanwhile. Runs in the background.
+   */
+  activateFromEnvironment(): void {
+    const { VENDOR_LICENSE_ENGINE_URL: url, VENDOR_API_KEY: licenceKey } = this.config;
+    if (!url || !licenceKey) return;
+    const attempt = async (delayMs: number): Promise<void> => {
+      if (this.stopped || (await this.store.deployment().catch(() => undefined))) return;
+      try {
+        const { licence } = await this.activate({ url, licenceKey });
+        this.logger.info({ registry: url, licence: licence.status }, 'registered with the licence registry');
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message, retryInSeconds: delayMs / 1000 }, 'activation with the licence registry failed; retrying');
+        this.activationTimer = setTimeout(() => void attempt(Math.min(delayMs * 2, 15 * 60_000)), delayMs);
+        this.activationTimer.unref();
+      }
+    };
+    this.activating = attempt(30_000);
+  }
+
+  /** The first activation attempt at start, once it has ended (ok or not); resolves at once when there is none. */
+  async firstActivation(): Promise<void> {
+    await this.activating;
   }
 
   /** One heartbeat (and a new token when the current one is past half its life). Never throws. */
@@ -207,6 +237,7 @@ export class RegistryClient {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.inFlight?.catch(() => undefined);
+    if (this.activationTimer) clearTimeout(this.activationTimer);
+    await Promise.all([this.inFlight?.catch(() => undefined), this.activating]);
   }
 }
