@@ -31,4 +31,12 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  {
+    // Product and platform code: a function over 80 lines does too much. Today's exceptions are listed
+    // in eslint-suppressions.json (ESLint's bulk suppressions): that list only shrinks
+    // (`npx eslint --prune-suppressions` after a split), and a new long function fails lint.
+    files: ['lib/**/*.ts', 'subgraphs/**/*.ts', 'rest-adapter/**/*.ts', 'gateway/**/*.ts', 'bot/**/*.ts', 'clients/**/*.ts', 'bin/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/store/migrations/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
 );

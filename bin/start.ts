@@ -72,26 +72,7 @@ async function main() {
       tries.push(`     bash scripts/install-node.sh ${app.urls.registry} ${licenceKey} ./finance-node`);
     }
   }
-  if (has('finance')) {
-    lines.push(`Finance node           ${app.urls.finance}/   (console ${app.urls.finance}/admin/, web client ${app.urls.finance}/app/)`);
-    // the vendor's demo: the node activates with the registry of this process, over HTTP like any node
-    if (development && licenceKey && (await activateDemoNode(config, app.services.node, app.urls.registry, licenceKey))) {
-      lines.push(`Finance activation     registered with ${app.urls.registry} over HTTP (demo licence)`);
-    }
-    // a node configured with a registry activates at start (in the background): the banner tells how it went
-    await app.services.node.registry.firstActivation();
-    lines.push(await financeLicenceLine(app));
-    if (development) {
-      const finance = await financeDemo(config, app.services.identity, app.services.ledger);
-      credentials.push(
-        finance.admin
-          ? `  Finance admin       ${finance.admin.username} / ${finance.admin.password}   (${app.urls.finance}/admin/)`
-          : '  Finance admin       the SUPERUSER_USERNAME you configured',
-      );
-      credentials.push(`  Finance demo user   ${finance.user.username} / ${finance.user.password}   (EUR 1,250.00, GBP 800.00 and USD 500.00)`);
-      credentials.push(...(await investingDemo(config, app.services, finance.user.username)));
-    }
-  }
+  if (has('finance')) lines.push(...(await financeLines(config, app, licenceKey, credentials)));
   lines.push(
     `GraphQL + IDE          ${app.urls.gateway}/graphql`,
     `Database               ${embedded ? `embedded PostgreSQL, data in ${join(config.dataDir, 'pg')}` : 'DATABASE_URL'}`,
@@ -123,6 +104,30 @@ async function startBot(
     logger.error({ err }, 'the Telegram bot could not start');
     return `off: it could not start (${err instanceof Error ? err.message : String(err)})`;
   }
+}
+
+/** The finance node's banner lines; in development, its demo users go to `credentials`. */
+async function financeLines(config: Config, app: App, registryLicenceKey: string | undefined, credentials: string[]): Promise<string[]> {
+  const development = isDevelopment(config);
+  const lines = [`Finance node           ${app.urls.finance}/   (console ${app.urls.finance}/admin/, web client ${app.urls.finance}/app/)`];
+  // the vendor's demo: the node activates with the registry of this process, over HTTP like any node
+  if (development && registryLicenceKey && (await activateDemoNode(config, app.services.node, app.urls.registry, registryLicenceKey))) {
+    lines.push(`Finance activation     registered with ${app.urls.registry} over HTTP (demo licence)`);
+  }
+  // a node configured with a registry activates at start (in the background): the banner tells how it went
+  await app.services.node.registry.firstActivation();
+  lines.push(await financeLicenceLine(app));
+  if (development) {
+    const finance = await financeDemo(config, app.services.identity, app.services.ledger);
+    credentials.push(
+      finance.admin
+        ? `  Finance admin       ${finance.admin.username} / ${finance.admin.password}   (${app.urls.finance}/admin/)`
+        : '  Finance admin       the SUPERUSER_USERNAME you configured',
+    );
+    credentials.push(`  Finance demo user   ${finance.user.username} / ${finance.user.password}   (EUR 1,250.00, GBP 800.00 and USD 500.00)`);
+    credentials.push(...(await investingDemo(config, app.services, finance.user.username)));
+  }
+  return lines;
 }
 
 async function financeLicenceLine(app: App): Promise<string> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { tar } from '../../subgraphs/registry/licensing/domain/docker-archive';
+import { tar } from '../../lib/tar';
 import type { ClientBranding } from '../finance-web/build';
 import { iconPng } from './icons';
 import { zip } from './zip';

@@ -1,4 +1,4 @@
-import { teamsFromShippedData } from '../../../../bench/fixtures/shipped-teams';
+import { teamsFromShippedData } from '../../../../test/support/shipped-teams';
 import { Resolution, TeamRecord, TeamResolver } from './team-resolver';
 import { fileMatches, isLeagueMatch, type FileMatch } from '../../../../test/support/football-files';
 

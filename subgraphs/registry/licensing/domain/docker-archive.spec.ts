@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { buildImageArchive, inspectImageArchive, tar } from './docker-archive';
+import { tar } from '../../../../lib/tar';
+import { buildImageArchive, inspectImageArchive } from './docker-archive';
 import { demoImage } from './demo';
 
 /** Reads a plain tar into {name: bytes} (what `docker load` sees). */

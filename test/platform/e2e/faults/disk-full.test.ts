@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { http } from '../../../support/app';
-import { outbox as mailbox } from '../../../predictions/e2e/applications/mail';
+import { outbox as mailbox } from '../../../support/mail';
 import { startNodeApp, startOwnPostgres, type NodeApp, type OwnPostgres } from '../../../support/faults';
 
 let postgres: OwnPostgres;

@@ -1,5 +1,5 @@
 import { http, startTestApp, type TestApp } from '../../../support/app';
-import { outbox, rfc822 } from './mail';
+import { outbox, rfc822 } from '../../../support/mail';
 
 /**
  * Abuse limits of the anonymous intake, per client address (issue 15 part 8, issue 17.6): the form,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../../../lib/paths';
 import { http, startTestApp, type TestApp } from '../../../support/app';
-import { KEY_RE, outbox, rfc822, type ReadMail } from './mail';
+import { KEY_RE, outbox, rfc822, type ReadMail } from '../../../support/mail';
 
 /**
  * Contract §5, end to end: the application form → the link mailed to the applicant confirms the

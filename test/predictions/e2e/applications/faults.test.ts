@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { gql, http, startTestApp, type TestApp } from '../../../support/app';
-import { rfc822 } from './mail';
+import { rfc822 } from '../../../support/mail';
 
 /**
  * The application intake where it cannot do its work: the inbound-mail webhook switched off (no

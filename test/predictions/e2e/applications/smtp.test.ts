@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { http, startTestApp, type TestApp } from '../../../support/app';
-import { KEY_RE, readMail, type ReadMail } from './mail';
+import { KEY_RE, readMail, type ReadMail } from '../../../support/mail';
 
 /**
  * With SMTP_URL set, the confirmation link and the approval mail go out by SMTP (nodemailer) to a

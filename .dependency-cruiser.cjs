@@ -1,0 +1,132 @@
+/**
+ * The dependency rules of docs/architecture.md, checked by `npm run lint` (dependency-cruiser).
+ * Products: subgraphs/<product>/… with product = predictions | registry | finance; each subgraph
+ * (domain) is subgraphs/<product>/<domain>/{schema,domain,store}. `$1` in a `pathNot` is the group
+ * the `from` path captured.
+ */
+const PRODUCT = '(predictions|registry|finance)';
+const TESTS = '\\.(spec|test)\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, anywhere.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'lib-is-platform',
+      comment: 'lib/ is the platform: it imports no product, no gateway, adapter, client or entry point.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: TESTS },
+      to: { path: '^(subgraphs|rest-adapter|gateway|bot|clients|bin|bench|test)/' },
+    },
+    {
+      name: 'lib-specs-are-platform',
+      comment: 'The specs of lib/ test the platform with shared fixtures (test/support), never a product.',
+      severity: 'error',
+      from: { path: `^lib/.+${TESTS}` },
+      to: { path: '^(subgraphs|rest-adapter|gateway|bot|clients|bin)/' },
+    },
+    {
+      name: 'products-are-units',
+      comment:
+        'A product imports lib/, its own folders and declared cross-product contracts (lib/licence-token.ts); it reaches another product only through the supergraph or HTTP.',
+      severity: 'error',
+      from: { path: `^subgraphs/${PRODUCT}/` },
+      to: { path: '^subgraphs/', pathNot: '^subgraphs/$1/' },
+    },
+    {
+      name: 'products-below-entry-points',
+      comment: 'Subgraphs never import the gateway, the REST adapter, the bot, an entry point or a test.',
+      severity: 'error',
+      from: { path: '^subgraphs/', pathNot: TESTS },
+      to: { path: '^(gateway|rest-adapter|bot|bin|bench|test)/' },
+    },
+    {
+      name: 'specs-use-shared-fixtures',
+      comment: 'A spec beside the code uses the shared fixtures of test/support/, never another test file or a benchmark.',
+      severity: 'error',
+      from: { path: '\\.spec\\.ts$' },
+      to: { path: '^(test|bench)/', pathNot: '^test/support/' },
+    },
+    {
+      name: 'only-the-registry-builds-clients',
+      comment: 'The registry builds the clients it distributes (whitelabel web client, mobile packages); no other product imports clients/.',
+      severity: 'error',
+      from: { path: '^subgraphs/', pathNot: '^subgraphs/registry/' },
+      to: { path: '^clients/' },
+    },
+    {
+      name: 'gateway-loads-no-subgraph',
+      comment: 'The gateway learns credential kinds and cache policies from the product catalogue only; it never loads a subgraph.',
+      severity: 'error',
+      from: { path: '^gateway/', pathNot: TESTS },
+      to: { path: '^(subgraphs|rest-adapter|bin)/', pathNot: '^subgraphs/products\\.ts$' },
+    },
+    {
+      name: 'manifests-stay-light',
+      comment:
+        "The product catalogue and each product's manifest import only credential kinds, cache policies and store definitions (subgraph code loads on demand, by require, in processes that run it).",
+      severity: 'error',
+      from: { path: '^subgraphs/(products|[^/]+/product)\\.ts$' },
+      to: {
+        path: '^subgraphs/',
+        pathNot: ['^subgraphs/[^/]+/product\\.ts$', '/credential\\.ts$', '/cache\\.ts$'],
+        dependencyTypesNot: ['require', 'type-import', 'type-only'],
+      },
+    },
+    {
+      name: 'rest-reaches-no-domain-or-store',
+      comment: "REST routes and pages call GraphQL operations; they never import a subgraph's domain/ or store/.",
+      severity: 'error',
+      from: { path: '^rest-adapter/' },
+      to: { path: '^subgraphs/.+/(domain|store|schema)/' },
+    },
+    {
+      name: 'rest-surface-of-its-product',
+      comment: "A product's REST surface imports only its own product's declarations (credentials, contract constants).",
+      severity: 'error',
+      from: { path: `^rest-adapter/${PRODUCT}/` },
+      to: { path: '^subgraphs/', pathNot: '^subgraphs/$1/' },
+    },
+    {
+      name: 'rest-core-is-product-free',
+      comment: 'The REST machinery (rest-adapter/core) knows no product.',
+      severity: 'error',
+      from: { path: '^rest-adapter/core/' },
+      to: { path: '^(subgraphs|rest-adapter/(?!core/))' },
+    },
+    {
+      name: 'schema-calls-domain-not-store',
+      comment: "A subgraph's schema/ (resolvers) calls its domain/, never its store/ (row types may be imported as types).",
+      severity: 'error',
+      from: { path: '^subgraphs/[^/]+/([^/]+)/schema/' },
+      to: { path: '^subgraphs/[^/]+/$1/store/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'a-subgraph-owns-its-tables',
+      comment: "A domain never imports another domain's store: it reaches that data through the supergraph.",
+      severity: 'error',
+      from: { path: '^subgraphs/[^/]+/([^/]+)/' },
+      to: { path: '^subgraphs/[^/]+/[^/]+/store/', pathNot: '^subgraphs/[^/]+/$1/store/' },
+    },
+    {
+      name: 'clients-are-clients',
+      comment: "The bot and the clients use the gateway or REST like any other client: no subgraph's schema, domain or store.",
+      severity: 'error',
+      from: { path: '^(bot|clients)/' },
+      to: { path: '^subgraphs/.+/(domain|store|schema)/' },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    moduleSystems: ['cjs', 'es6'],
+  },
+};

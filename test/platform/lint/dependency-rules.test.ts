@@ -1,0 +1,118 @@
+/**
+ * The dependency rules (.dependency-cruiser.cjs, run by `npm run lint`) refuse what they forbid and
+ * let the rest through: one tiny tree of files, each case under paths of its own, cruised once with
+ * the repository's own configuration, so a rule that stopped matching fails here.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { projectRoot } from '../../../lib/paths';
+
+const root = projectRoot();
+const depcruise = join(root, 'node_modules', '.bin', 'depcruise');
+
+/** Runs the repository's rules over `files` (path → source) laid out in a fresh folder; each violation's rule and file. */
+function cruise(files: Record<string, string>): Promise<{ rule: string; from: string }[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'matchday-depcruise-'));
+  copyFileSync(join(root, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true } }));
+  for (const [path, source] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), source);
+  }
+  const roots = [...new Set(Object.keys(files).map((p) => p.split('/')[0]))];
+  return new Promise((resolve, reject) => {
+    execFile(depcruise, ['--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...roots], { cwd: dir }, (err, stdout) => {
+      rmSync(dir, { recursive: true, force: true });
+      try {
+        const result = JSON.parse(stdout) as { summary: { violations: { rule: { name: string }; from: string }[] } };
+        resolve(result.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from })));
+      } catch {
+        reject(err ?? new Error(`depcruise printed no JSON: ${stdout}`));
+      }
+    });
+  });
+}
+
+const exporting = 'export const x = 1;\n';
+const importing = (path: string) => `import { x } from '${path}';\nexport const y = x;\n`;
+
+/** Every case's files; each case's importing file names it. */
+const FILES: Record<string, string> = {
+  // a cycle
+  'lib/cycle-a.ts': `import { b } from './cycle-b';\nexport const a = b;\n`,
+  'lib/cycle-b.ts': `import { a } from './cycle-a';\nexport const b = () => a;\n`,
+  // lib/ importing a product
+  'lib/config.ts': importing('../subgraphs/finance/node/index'),
+  'subgraphs/finance/node/index.ts': exporting,
+  // one product importing another; and what a product may import
+  'subgraphs/finance/node/domain/cross.ts': importing('../../../registry/licensing/domain/keys'),
+  'subgraphs/registry/licensing/domain/keys.ts': exporting,
+  'subgraphs/finance/node/domain/allowed.ts': `${importing('../../kernel/gate')}import { z } from '../../../../lib/money';\nexport const w = z;\n`,
+  'subgraphs/finance/kernel/gate.ts': exporting,
+  'lib/money.ts': 'export const z = 2;\n',
+  // REST reaching a domain, or another product
+  'rest-adapter/finance/routes/domain.ts': importing('../../../subgraphs/finance/ledger/domain/limits'),
+  'subgraphs/finance/ledger/domain/limits.ts': exporting,
+  'rest-adapter/finance/routes/other-product.ts': importing('../../../subgraphs/predictions/access/credential'),
+  'subgraphs/predictions/access/credential.ts': exporting,
+  // another domain's store; a resolver calling its store; a row type
+  'subgraphs/finance/payments/domain/store.ts': importing('../../ledger/store/ledger-store'),
+  'subgraphs/finance/ledger/store/ledger-store.ts': 'export const x = 1;\nexport interface Row { id: string }\n',
+  'subgraphs/finance/ledger/schema/calls.ts': importing('../store/ledger-store'),
+  'subgraphs/finance/ledger/schema/row-type.ts': `import type { Row } from '../store/ledger-store';\nexport const f = (r: Row) => r;\n`,
+  // the gateway
+  'gateway/loads.ts': importing('../subgraphs/finance/identity/credential'),
+  'subgraphs/finance/identity/credential.ts': exporting,
+  'gateway/catalogue.ts': importing('../subgraphs/products'),
+  'subgraphs/products.ts': exporting,
+  // a heavy manifest
+  'subgraphs/finance/product.ts': importing('./ledger/domain/ledger'),
+  'subgraphs/finance/ledger/domain/ledger.ts': exporting,
+};
+
+let found: { rule: string; from: string }[];
+beforeAll(async () => {
+  found = await cruise(FILES);
+}, 120_000);
+
+/** The rules that refused imports of the file. */
+const refused = (file: string) =>
+  found
+    .filter((v) => v.from === file)
+    .map((v) => v.rule)
+    .sort();
+
+it('refuses an import cycle', () => {
+  expect(refused('lib/cycle-a.ts')).toEqual(['no-circular']);
+});
+
+it('refuses a product in lib/', () => {
+  expect(refused('lib/config.ts')).toEqual(['lib-is-platform']);
+});
+
+it("refuses one product importing another's code, and lets it import lib/ and its own folders", () => {
+  expect(refused('subgraphs/finance/node/domain/cross.ts')).toEqual(['products-are-units']);
+  expect(refused('subgraphs/finance/node/domain/allowed.ts')).toEqual([]);
+});
+
+it("refuses a REST route reaching a subgraph's domain/ or store/, or another product", () => {
+  expect(refused('rest-adapter/finance/routes/domain.ts')).toEqual(['rest-reaches-no-domain-or-store']);
+  expect(refused('rest-adapter/finance/routes/other-product.ts')).toEqual(['rest-surface-of-its-product']);
+});
+
+it("refuses a domain importing another domain's store, and resolvers calling their store (a row type is no call)", () => {
+  expect(refused('subgraphs/finance/payments/domain/store.ts')).toEqual(['a-subgraph-owns-its-tables']);
+  expect(refused('subgraphs/finance/ledger/schema/calls.ts')).toEqual(['schema-calls-domain-not-store']);
+  expect(refused('subgraphs/finance/ledger/schema/row-type.ts')).toEqual([]);
+});
+
+it('refuses the gateway loading a subgraph, and lets it read the product catalogue', () => {
+  expect(refused('gateway/loads.ts')).toEqual(['gateway-loads-no-subgraph']);
+  expect(refused('gateway/catalogue.ts')).toEqual([]);
+});
+
+it('keeps the product manifests light', () => {
+  expect(refused('subgraphs/finance/product.ts')).toEqual(['manifests-stay-light']);
+});
