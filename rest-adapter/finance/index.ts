@@ -1,3 +1,4 @@
+import { financeGate } from './gate';
 import type { Config } from '../../lib/config';
 import type { CorsPolicy } from '../../lib/http';
 import { CLIENT_HEADERS } from '../../subgraphs/finance/kernel/contract';
@@ -133,6 +134,7 @@ export const financeSurface: Surface = {
   allowedHosts: (config) => (config.ALLOWED_HOSTS.length ? config.ALLOWED_HOSTS : DEFAULT_ALLOWED_HOSTS),
   csrf: (config) => ({ trustedOrigins: config.CSRF_TRUSTED_ORIGINS }),
   passHeaders: ['retry-after', 'www-authenticate'],
+  gate: financeGate,
   pages(app, config) {
     app.locals.siteName = config.APP_NAME;
     for (const [path, file] of swaggerUi.assets) app.get(path, (_req, res) => res.sendFile(file, { maxAge: '1d' }));

@@ -49,8 +49,8 @@ function readinessResolver(subgraph: string, storeOf: (services: unknown) => Sto
       return storeReadiness(subgraph, storeOf(this.services));
     }
   }
-  // a probe: answers during maintenance and in read-only mode (the gate looks policies up by field name)
-  NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })(ReadinessResolver.prototype, field, {});
+  // a probe: answers during maintenance (the gate looks policies up by field name; a query is never read-only's business)
+  NodePolicy({ maintenance: 'exempt' })(ReadinessResolver.prototype, field, {});
   resolver = ReadinessResolver;
   readinessResolvers.set(subgraph, resolver);
   return resolver;

@@ -87,8 +87,6 @@ export interface GatePolicy {
   module?: FinanceModule;
   /** Stays up during maintenance (node identity, public configuration, probes, the admin console's sign-in). */
   maintenance?: 'exempt';
-  /** Allowed in read-only mode (login; the admin console's settings and licence installation). */
-  readOnly?: 'exempt';
   /** Token scopes besides a full access token that may call it (2FA enrolment). */
   scopes?: string[];
 }
@@ -102,7 +100,18 @@ export function NodePolicy(policy: GatePolicy): MethodDecorator {
   };
 }
 
-export const policyOf = (field: string): GatePolicy => POLICIES.get(field) ?? {};
+/**
+ * The writes a node without a valid licence still allows (the contract: read-only mode refuses every
+ * write; sign-in changes no data, and the admin console may edit the settings record and install a
+ * licence). One list, read by the subgraphs' gate and by the REST surface's (which answers a refused
+ * write with 403 before looking at its body).
+ */
+export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set(['nodeLogin', 'startAdminSession', 'endAdminSession', 'updateNodeSettings', 'installNodeLicence']);
+
+export const policyOf = (field: string): GatePolicy & { readOnly?: 'exempt' } => ({
+  ...POLICIES.get(field),
+  ...(READ_ONLY_EXEMPT.has(field) ? { readOnly: 'exempt' as const } : {}),
+});
 
 export const maintenanceError = (message: string) =>
   new DomainError('MAINTENANCE', 503, message, { retryAfterSeconds: MAINTENANCE_RETRY_AFTER_SECONDS, maintenance: true });

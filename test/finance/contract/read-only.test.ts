@@ -168,6 +168,27 @@ describe('a node without a valid licence is read-only', () => {
     expect((await http(`${t.urls.finance}/admin/`, { headers: { cookie: admin.cookie } })).status).toBe(200);
   });
 
+  it('answers every non-exempt write with 403 before looking at its body: malformed JSON, an empty body, invalid fields, a wrong content type', async () => {
+    const writes = financeSurface.routes.filter((r) => r.method !== 'GET' && !EXEMPT_ROUTES.includes(`${r.method} ${r.path}`) && r.consumes !== 'form');
+    expect(writes.length).toBeGreaterThan(40);
+    const bodies: [string, string][] = [
+      ['application/json', '{"amount": '],
+      ['application/json', '{}'],
+      ['application/json', '{"amount": "not money", "currency": 7, "unknown": true}'],
+      ['text/plain', 'hello'],
+    ];
+    for (const route of writes) {
+      const path = route.path.replace(/:([A-Za-z_]+)/g, () => randomUUID());
+      for (const [type, body] of bodies) {
+        const res = await http(`${t.urls.finance}${path}`, { method: route.method, key: token, headers: { 'content-type': type }, body });
+        expect([route.method, route.path, body, res.status, res.body.code]).toEqual([route.method, route.path, body, 403, 'licence_read_only']);
+      }
+    }
+    // an anonymous caller still learns nothing: its credential is refused first
+    const anonymous = await http(`${t.urls.finance}/api/v1/transfers/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('returns to normal at once when a valid licence is installed: the same writes pass the gate', async () => {
     await changeNode(t, () => installValidLicence(t));
     const assistant = await http(`${t.urls.finance}/api/assistant/`, {

@@ -42,7 +42,6 @@ function userIdOf(ctx: SubgraphContext): string {
 export class IdentityResolver {
   constructor(private readonly services: IdentityServices) {}
 
-  @NodePolicy({ readOnly: 'exempt' })
   @Mutation(() => NodeAccessToken, { description: 'Signs in (POST /api/login/); `otp` is the 6-digit code of a user enrolled in 2FA. Allowed in read-only mode (it changes no data).' })
   nodeLogin(@Arg('username') username: string, @Arg('password') password: string, @Arg('otp', () => String, { nullable: true }) otp?: string | null) {
     return this.services.identity.login(username, password, otp);
@@ -101,14 +100,14 @@ export class IdentityResolver {
   }
 
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
+  @NodePolicy({ maintenance: 'exempt' })
   @Mutation(() => NodeAdminSession, { description: 'Admin console sign-in (superusers); the session goes into the sessionid cookie.' })
   startAdminSession(@Arg('username') username: string, @Arg('password') password: string): Promise<NodeAdminSession> {
     return this.services.identity.startAdminSession(username, password);
   }
 
   @Authorized('node-admin')
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
+  @NodePolicy({ maintenance: 'exempt' })
   @Mutation(() => Boolean, { description: 'Admin console sign-out.' })
   async endAdminSession(@Arg('session') session: string): Promise<boolean> {
     await this.services.identity.endAdminSession(session);

@@ -41,7 +41,7 @@ function actorOf(ctx: SubgraphContext): string {
 export class NodeResolver {
   constructor(private readonly services: NodeServices) {}
 
-  @NodePolicy({ maintenance: 'exempt', readOnly: 'exempt' })
+  @NodePolicy({ maintenance: 'exempt' })
   @Query(() => NodeStatus, { description: 'The state the finance subgraphs gate on (public: the same as /api/v1/node/ and /api/v1/config/ show).' })
   async nodeStatus(): Promise<NodeStatus> {
     const s = await this.services.gate.state();
@@ -122,7 +122,6 @@ export class NodeResolver {
   }
 
   @Authorized('node-admin')
-  @NodePolicy({ readOnly: 'exempt' })
   @Mutation(() => NodeSettings, { description: 'Changes the settings record (admin console only); effective at once in every process.' })
   async updateNodeSettings(@Arg('input') input: NodeSettingsInput, @Ctx() ctx: SubgraphContext): Promise<NodeSettings> {
     const change = Object.fromEntries(
@@ -141,7 +140,6 @@ export class NodeResolver {
   }
 
   @Authorized('node-admin')
-  @NodePolicy({ readOnly: 'exempt' })
   @Mutation(() => NodeLicenceState, { description: 'Installs a licence token and its public key (admin console); only a pair that verifies is installed.' })
   async installNodeLicence(@Arg('token') token: string, @Arg('publicKey') publicKey: string, @Ctx() ctx: SubgraphContext): Promise<NodeLicenceState> {
     const e = await this.services.node.installLicence(token, publicKey, 'admin', actorOf(ctx));

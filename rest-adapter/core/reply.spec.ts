@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { DomainError } from '../../../lib/errors';
-import { createLogger } from '../../../lib/logger';
-import { listen, type RunningServer } from '../../../lib/server';
-import { envelopeErrorShape } from '../../../rest-adapter/core/errors';
-import { inProcessExecutor } from '../../../rest-adapter/core/executor';
-import type { Route } from '../../../rest-adapter/core/route';
-import { createSurfaceApp, parseRange, type Surface } from '../../../rest-adapter/core/surface';
-import { startTestApp, type TestApp } from '../../support/app';
-import { call } from '../../support/registry';
+import { DomainError } from '../../lib/errors';
+import { createLogger } from '../../lib/logger';
+import { listen, type RunningServer } from '../../lib/server';
+import { envelopeErrorShape } from './errors';
+import { inProcessExecutor } from './executor';
+import type { Route } from './route';
+import { createSurfaceApp, parseRange, type Surface } from './surface';
+import { startTestApp, type TestApp } from '../../test/support/app';
+import { call } from '../../test/support/registry';
 
 /**
  * The REST core's answers beyond JSON (rest-adapter/core): bodies streamed from storage (HEAD, one

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { loadConfig } from '../../../lib/config';
 import { createLogger } from '../../../lib/logger';
 import { listen, type RunningServer } from '../../../lib/server';
-import { detailErrorShape } from '../../../rest-adapter/core/errors';
-import type { Route } from '../../../rest-adapter/core/route';
-import { createSurfaceApp, hostAllowed, type Surface } from '../../../rest-adapter/core/surface';
+import { detailErrorShape } from '../errors';
+import type { Route } from '../route';
+import { createSurfaceApp, hostAllowed, type Surface } from '../surface';
 
 /**
  * The REST core's browser-session mechanisms, generic for every surface (the finance admin console

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { loadConfig } from '../../../lib/config';
 import { createLogger } from '../../../lib/logger';
 import { listen, type RunningServer } from '../../../lib/server';
-import { detailErrorShape } from '../../../rest-adapter/core/errors';
-import { buildOpenApi } from '../../../rest-adapter/core/openapi';
-import type { Route } from '../../../rest-adapter/core/route';
-import { createSurfaceApp, type Surface } from '../../../rest-adapter/core/surface';
+import { detailErrorShape } from '../errors';
+import { buildOpenApi } from '../openapi';
+import type { Route } from '../route';
+import { createSurfaceApp, type Surface } from '../surface';
 
 /**
  * The REST core's idempotent routes (Route.idempotent; the records themselves are lib/idempotency.ts,
