@@ -8,10 +8,21 @@ import { SupergraphError, type SupergraphClient } from './supergraph-client';
  * of a user's own outflows, and the ledger's refusals kept as DomainErrors (code and status), so a
  * module can tell "insufficient funds" or "over your limit" from a fault.
  */
+/** An account by owner, currency and purpose, for a transfer that may be the first through it (see `LedgerClient.walletKey`). */
+export interface LedgerAccountKey {
+  ownerType: 'user' | 'system';
+  ownerId: string;
+  currency: string;
+  code: string;
+}
+
 export interface LedgerTransferInput {
   id: string;
   debitAccountId?: string;
   creditAccountId?: string;
+  /** Instead of an id: the account by key, created in the batch's transaction if need be (a refused batch creates none). */
+  debitAccount?: LedgerAccountKey;
+  creditAccount?: LedgerAccountKey;
   /** decimal string in the currency the transfer moves */
   amount?: string;
   code: string;
@@ -97,6 +108,14 @@ export class LedgerClient {
   /** A user's wallet in a currency. */
   wallet(userId: string, currency: string): Promise<string> {
     return this.account('user', userId, currency, 'wallet');
+  }
+
+  /**
+   * A user's wallet in a currency named by key: a transfer naming it creates it only if the transfer
+   * is applied (a refused one leaves no empty wallet behind).
+   */
+  walletKey(userId: string, currency: string): LedgerAccountKey {
+    return { ownerType: 'user', ownerId: userId, currency, code: 'wallet' };
   }
 
   /** A system account (clearing, revenue, a rail's) in a currency. */

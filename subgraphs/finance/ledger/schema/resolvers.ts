@@ -189,6 +189,8 @@ export class LedgerResolver {
           id: t.id,
           debitAccountId: t.debitAccountId ?? undefined,
           creditAccountId: t.creditAccountId ?? undefined,
+          debitAccount: t.debitAccount ? { ...t.debitAccount } : undefined,
+          creditAccount: t.creditAccount ? { ...t.creditAccount } : undefined,
           amount: t.amount ?? undefined,
           code: t.code,
           kind: (t.kind ?? 'single') as TransferKind,
