@@ -205,6 +205,18 @@ export class LedgerResolver {
   }
 
   @Authorized('service')
+  @Query(() => LedgerAccount, {
+    nullable: true,
+    description: 'One account with its counters, for the money modules (what a counterparty still holds before a reversal).',
+  })
+  async ledgerAccountForService(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LedgerAccount | null> {
+    assertWriter(ctx);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+    const account = await this.services.store.account(id);
+    return account ? toLedgerAccount(account) : null;
+  }
+
+  @Authorized('service')
   @Query(() => LedgerTransfer, { nullable: true, description: 'One transfer by id, for the money modules (e.g. a dispute names the transaction it is about).' })
   async ledgerTransferForService(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LedgerTransfer | null> {
     assertWriter(ctx);

@@ -357,6 +357,11 @@ export class LedgerStore {
     return new Map(rows.map((r) => [r.id, r.currency]));
   }
 
+  async account(id: string): Promise<AccountRow | undefined> {
+    const { rows } = await this.pool.query<RawAccount>(`SELECT ${ACCOUNT_JSON} FROM ledger.account WHERE id = $1`, [id]);
+    return rows[0] ? account(rows[0]) : undefined;
+  }
+
   async transfer(id: string): Promise<TransferRow | undefined> {
     const { rows } = await this.pool.query<RawTransfer>(`SELECT ${TRANSFER_JSON} FROM ledger.transfer WHERE id = $1`, [id]);
     return rows[0] ? transfer(rows[0]) : undefined;
