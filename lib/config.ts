@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { FIAT_CURRENCIES } from './money';
 import { operatorKeyProblem } from './operator-keys';
 import { projectRoot } from './paths';
 import { keyProblem } from './service-keys';
@@ -262,6 +263,16 @@ const schema = z.object({
   CRYPTO_QUOTE_TTL_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
   /** FX rates service (Frankfurter / ECB reference-rate API, `GET <url>/latest?base=&symbols=`); unset: the offline sandbox rates. */
   FX_RATES_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'FX_RATES_URL is a URL'),
+  /**
+   * The finance node's reference currency: a reward point is worth 0.01 of it, a purchase earns points
+   * by its value in it, and a redemption into another currency converts at the node's own rate.
+   */
+  REFERENCE_CURRENCY: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .default('EUR')
+    .refine((c) => FIAT_CURRENCIES.includes(c), `REFERENCE_CURRENCY is one of ${FIAT_CURRENCIES.join(', ')}`),
   /** The admin console's superuser, created on first start (Django's DJANGO_SUPERUSER_* of createsuperuser --noinput). */
   SUPERUSER_USERNAME: optionalText,
   SUPERUSER_PASSWORD: optionalText,

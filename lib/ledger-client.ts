@@ -1,4 +1,5 @@
 import { COMMON_STATUS, DomainError } from './errors';
+import { toMinor } from './money';
 import { SupergraphError, type SupergraphClient } from './supergraph-client';
 
 /**
@@ -8,10 +9,21 @@ import { SupergraphError, type SupergraphClient } from './supergraph-client';
  * of a user's own outflows, and the ledger's refusals kept as DomainErrors (code and status), so a
  * module can tell "insufficient funds" or "over your limit" from a fault.
  */
+/** An account by owner, currency and purpose, for a transfer that may be the first through it (see `LedgerClient.walletKey`). */
+export interface LedgerAccountKey {
+  ownerType: 'user' | 'system';
+  ownerId: string;
+  currency: string;
+  code: string;
+}
+
 export interface LedgerTransferInput {
   id: string;
   debitAccountId?: string;
   creditAccountId?: string;
+  /** Instead of an id: the account by key, created in the batch's transaction if need be (a refused batch creates none). */
+  debitAccount?: LedgerAccountKey;
+  creditAccount?: LedgerAccountKey;
   /** decimal string in the currency the transfer moves */
   amount?: string;
   code: string;
@@ -52,6 +64,20 @@ export interface LedgerTransferView {
   createdAt: string;
 }
 
+/** An account's counters, minor units of its currency. */
+export interface LedgerAccountState {
+  id: string;
+  ownerType: string;
+  ownerId: string;
+  currency: string;
+  /** its purpose: wallet, a module's clearing or revenue account… */
+  code: string;
+  debitsPosted: bigint;
+  debitsPending: bigint;
+  creditsPosted: bigint;
+  creditsPending: bigint;
+}
+
 /** The owner id of system accounts (clearing, revenue): the nil uuid. */
 export const SYSTEM_OWNER = '00000000-0000-0000-0000-000000000000';
 
@@ -66,6 +92,12 @@ const ENSURE = `mutation EnsureLedgerAccount($ownerType: String!, $ownerId: ID!,
 }`;
 const TRANSFERS = `mutation CreateLedgerTransfers($transfers: [LedgerTransferInput!]!, $limits: LedgerLimitsInput) {
   createLedgerTransfers(transfers: $transfers, limits: $limits) { id result transfer { createdAt } }
+}`;
+const ACCOUNT = `query LedgerAccountForService($id: ID!) {
+  ledgerAccountForService(id: $id) {
+    id ownerType ownerId currency code
+    debitsPosted { amount } debitsPending { amount } creditsPosted { amount } creditsPending { amount }
+  }
 }`;
 const TRANSFER = `query LedgerTransferForService($id: ID!) {
   ledgerTransferForService(id: $id) { id debitAccountId creditAccountId amount { amount currency } code kind createdAt }
@@ -99,6 +131,14 @@ export class LedgerClient {
     return this.account('user', userId, currency, 'wallet');
   }
 
+  /**
+   * A user's wallet in a currency named by key: a transfer naming it creates it only if the transfer
+   * is applied (a refused one leaves no empty wallet behind).
+   */
+  walletKey(userId: string, currency: string): LedgerAccountKey {
+    return { ownerType: 'user', ownerId: userId, currency, code: 'wallet' };
+  }
+
   /** A system account (clearing, revenue, a rail's) in a currency. */
   system(currency: string, code: string): Promise<string> {
     return this.account('system', SYSTEM_OWNER, currency, code);
@@ -108,6 +148,22 @@ export class LedgerClient {
   async transfers(transfers: LedgerTransferInput[], limits?: LedgerLimits): Promise<LedgerOutcome[]> {
     const data = await requestAsDomain<{ createLedgerTransfers: LedgerOutcome[] }>(this.supergraph, TRANSFERS, { transfers, limits: limits ?? null });
     return data.createLedgerTransfers;
+  }
+
+  /** An account's counters now, in minor units (not cached: they change with every transfer). */
+  async accountState(id: string): Promise<LedgerAccountState> {
+    type Counter = 'debitsPosted' | 'debitsPending' | 'creditsPosted' | 'creditsPending';
+    type Raw = Omit<LedgerAccountState, Counter> & Record<Counter, { amount: string }>;
+    const { ledgerAccountForService: a } = await requestAsDomain<{ ledgerAccountForService: Raw | null }>(this.supergraph, ACCOUNT, { id });
+    if (!a) throw new DomainError('ACCOUNT_NOT_FOUND', 422, 'The ledger has no such account.');
+    const minor = (m: { amount: string }) => toMinor(m.amount, a.currency);
+    return {
+      ...a,
+      debitsPosted: minor(a.debitsPosted),
+      debitsPending: minor(a.debitsPending),
+      creditsPosted: minor(a.creditsPosted),
+      creditsPending: minor(a.creditsPending),
+    };
   }
 
   /** One transfer by id (null when there is none). */

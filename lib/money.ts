@@ -26,6 +26,9 @@ const EXPONENTS: Record<string, number> = {
 
 export const SUPPORTED_CURRENCIES = Object.keys(EXPONENTS);
 
+/** The fiat currencies (at most 2 decimals; crypto assets have 8, reward points are no money). */
+export const FIAT_CURRENCIES = SUPPORTED_CURRENCIES.filter((c) => EXPONENTS[c] <= 2 && c !== 'POINTS');
+
 export function exponentOf(currency: string): number {
   const e = EXPONENTS[currency];
   if (e === undefined) throw badInput(`Unsupported currency "${currency}".`, { currency: [`One of ${SUPPORTED_CURRENCIES.join(', ')}.`] });

@@ -195,7 +195,7 @@ export const disputeQuery = pageQuery.extend({ status: z.string().optional() });
 export const messageBody = z.object({ body: z.string().describe('1 to 4,000 characters') });
 
 export const rewards = z.object({
-  points: z.string().describe('Points balance (whole number, never negative)'),
+  points: z.string().describe('Points balance, a whole number: below zero while points of a refunded purchase are owed (nothing can be redeemed then)'),
   referral_code: z.string().describe('Share it: the referred user claims it with POST /api/v1/rewards/referral/'),
   referred_by: z.string().nullable(),
   referral_rewarded: z.boolean(),
@@ -205,12 +205,13 @@ export const rewards = z.object({
     referred_bonus: z.string(),
     points_per_unit_redeemed: z.string(),
     minimum_redemption: z.string(),
+    point_value: money.describe("What one point is worth, in the node's reference currency (REFERENCE_CURRENCY)"),
   }),
   history: z.array(z.object({ id: z.string(), rule: z.string(), points: z.string(), reference: z.string(), created_at: when })),
 });
 export const referralBody = z.object({ code: z.string() });
 export const redeemBody = z.object({
   points: z.number().describe('A multiple of 100, at least 100'),
-  currency: z.string().describe('The wallet currency credited'),
+  currency: z.string().describe("The wallet currency credited: a fiat currency (the points' value converted at the node's rate, rounded down)"),
 });
 export const redemption = z.object({ points: z.string(), credited: money });

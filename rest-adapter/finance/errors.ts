@@ -49,6 +49,7 @@ export const financeErrors: ErrorCatalogue = {
   PRODUCT_UNAVAILABLE: { code: 'product_unavailable' },
   INSUFFICIENT_POINTS: { code: 'insufficient_points' },
   DISPUTE_EXISTS: { code: 'dispute_exists' },
+  ALREADY_REFUNDED: { code: 'already_refunded' },
   REFERRAL_TOO_LATE: { code: 'referral_too_late' },
   ALREADY_REFERRED: { code: 'already_referred' },
   ...INVESTING_ERRORS,

@@ -65,6 +65,34 @@ function featuresOf(s: Settings) {
   return snakeKeys(s);
 }
 
+interface NodeInfoData {
+  name: string;
+  version: string;
+  hostname: string | null;
+  deploymentId: string | null;
+  readOnly: boolean;
+  maintenance: boolean;
+  licence: Record<string, unknown> & { status: string; valid: boolean; checks: string[]; expiresAt: string | null; claims: Record<string, unknown> | null };
+  /** null unless the caller is an administrator (the subgraph decides) */
+  checks: Record<string, unknown>[] | null;
+}
+
+/** /api/v1/node/: the public part for anyone; the whole record (deployment, claims, checks) when the subgraph answered an administrator. */
+function nodeBody(n: NodeInfoData): Record<string, unknown> {
+  const identity = { name: n.name, version: n.version, read_only: n.readOnly, maintenance: n.maintenance };
+  if (n.checks === null) {
+    const l = n.licence;
+    return { ...identity, licence: { status: l.status, valid: l.valid, checks: l.checks, expires_at: l.expiresAt } };
+  }
+  return {
+    ...identity,
+    hostname: n.hostname,
+    deployment_id: n.deploymentId,
+    licence: { ...snakeKeys(n.licence), claims: n.licence.claims ? snakeKeys(n.licence.claims) : null },
+    checks: n.checks,
+  };
+}
+
 /** The finance node's API: one entry per documented path (contract: finance-node.md §4), plus 2FA and the assistant. */
 export const apiRoutes: Route[] = [
   {
@@ -126,21 +154,15 @@ export const apiRoutes: Route[] = [
     path: '/api/v1/node/',
     summary: 'Node identity and licence status',
     description:
-      'APP_NAME and APP_VERSION, whether the node is read-only (licence) or in maintenance, the licence status and claims (verified offline), and the results of the system checks (app.E001 …). No authentication.',
+      'No authentication: APP_NAME and APP_VERSION, whether the node is read-only (licence) or in maintenance, and the licence status (`status`, `valid`, ' +
+      'the ids of the failing licence checks, `expires_at`). An administrator (admin console session) also gets the host name, the deployment id the ' +
+      'registry gave, where the licence comes from with its issuer and claims (organisation, licence id, plan), and every system check with its message ' +
+      '(app.E001 …): those name the customer, the host, paths and settings, so an anonymous caller never sees them.',
     tags: ['Node'],
     security: 'none',
     operation: 'NodeInfo',
     response: { description: 'Node identity', schema: schemas.nodeResponse },
-    respond: (data: { nodeInfo: Record<string, unknown> & { licence: Record<string, unknown> & { claims: Record<string, unknown> | null } } }) => {
-      const n = data.nodeInfo;
-      return {
-        kind: 'json',
-        body: {
-          ...snakeKeys(n),
-          licence: { ...snakeKeys(n.licence), claims: n.licence.claims ? snakeKeys(n.licence.claims) : null },
-        },
-      };
-    },
+    respond: (data: { nodeInfo: NodeInfoData }) => ({ kind: 'json', body: nodeBody(data.nodeInfo) }),
   },
   {
     method: 'GET',

@@ -69,22 +69,24 @@ export const check = z.object({
   hint: z.string().nullable(),
 });
 
+const adminOnly = 'Administrators only (admin console session); absent for anyone else';
+
 export const nodeResponse = z.object({
   name: z.string().describe('APP_NAME'),
   version: z.string().describe('APP_VERSION'),
-  hostname: z.string(),
-  deployment_id: z.string().nullable(),
+  hostname: z.string().optional().describe(adminOnly),
+  deployment_id: z.string().nullable().optional().describe(`The id the licence registry gave this node. ${adminOnly}`),
   read_only: z.boolean().describe('true while the licence check fails: writes answer 403 licence_read_only'),
   maintenance: z.boolean(),
   licence: z.object({
     status: z.enum(['valid', 'missing', 'invalid', 'expired']),
     valid: z.boolean(),
-    source: z.string(),
-    installed_at: z.string().nullable(),
-    checks: z.array(z.string()),
-    issuer: z.string().nullable(),
-    key_id: z.string().nullable(),
-    issued_at: z.string().nullable(),
+    source: z.string().optional().describe(adminOnly),
+    installed_at: z.string().nullable().optional().describe(adminOnly),
+    checks: z.array(z.string()).describe('Ids of the failing licence checks (app.E001 …)'),
+    issuer: z.string().nullable().optional().describe(adminOnly),
+    key_id: z.string().nullable().optional().describe(adminOnly),
+    issued_at: z.string().nullable().optional().describe(adminOnly),
     expires_at: z.string().nullable(),
     claims: z
       .object({
@@ -98,9 +100,11 @@ export const nodeResponse = z.object({
         entitlements: z.array(z.string()),
         status: z.string(),
       })
-      .nullable(),
+      .nullable()
+      .optional()
+      .describe(adminOnly),
   }),
-  checks: z.array(check),
+  checks: z.array(check).optional().describe(`Every system check with its message and hint. ${adminOnly}`),
 });
 
 export const featureFlags = z.record(z.string(), z.union([z.boolean(), z.string()])).describe('The sixteen toggles of the settings record, and updated_at');

@@ -16,9 +16,15 @@ const UTILITIES_DOC =
 const GIFT_CARDS_DOC =
   'The catalogue works; fulfilment is pending: an order is validated and recorded with `fulfilment: pending`, no code is issued and nothing is charged.';
 const DISPUTES_DOC =
-  'Toggle "Dispute and support system". States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited). A refused move is 409 `invalid_state` with the current `status`.';
+  'Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order\'s payment, a card payment, a transfer to a user; 400 otherwise), ' +
+  'never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`). States: open → under_review → resolved | rejected; open → cancelled by the user. ' +
+  "A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, " +
+  'and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.';
 const REWARDS_DOC =
-  'Toggle "Points and rewards". Rules: 1 point per whole unit of a paid shop order; a referral gives the referrer 500 and the referred user 250 points once, at the referred user\'s first paid order; 100 points redeem into 1.00 of a wallet currency.';
+  'Toggle "Points and rewards". A point is worth `rules.point_value` (0.01 of the node\'s reference currency). Rules: 1 point per whole unit of a paid shop order\'s value in the reference currency ' +
+  "(converted at the node's rate); a referral gives the referrer 500 and the referred user 250 points, at the referred user's first paid order. Points are redeemed in multiples of 100 into a fiat wallet " +
+  "currency: their value, converted at the node's rate and rounded down (crypto: 400). A refunded, cancelled or disputed payment takes back the points it earned (the referral bonuses too, paid again " +
+  'at the next paid order); points already spent are owed: the balance goes below zero and nothing is redeemed until later points pay it back.';
 
 /** What a route's `variables` reads: its validated params, query and body (values checked by the domain). */
 interface Input {

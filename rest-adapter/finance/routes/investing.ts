@@ -78,6 +78,7 @@ const position = z.object({
   last_price_at: z.string().nullable(),
   market_value: z.string().nullable().describe('qty × the cached price'),
   unrealized_pl: z.string().nullable().describe('market_value − cost_basis'),
+  sellable: z.boolean().describe('Its provider trades it now (a holding at a provider switched away from stays sellable there)'),
 });
 const fill = z.object({
   id: z.string(),
@@ -102,6 +103,11 @@ export const orderBody = z.object({
   notional: decimal('An amount of the quote currency; exclusive with qty; market orders').optional(),
   limit_price: decimal('Limit orders').optional(),
   client_order_id: z.string().max(128).optional().describe('Unique per user: a repeat with the same body answers the same order'),
+  provider: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('Sells only: the provider holding the shares when it is not the active one (default: the one that holds them)'),
 });
 
 const TAGS = ['Investing'];
@@ -161,6 +167,7 @@ export const investingRoutes: Route[] = [
         notional: body.notional ?? null,
         limitPrice: body.limit_price ?? null,
         clientOrderId: body.client_order_id ?? null,
+        provider: body.provider ?? null,
       },
     }),
     response: { status: 201, description: 'The order', schema: order },
@@ -199,7 +206,9 @@ export const investingRoutes: Route[] = [
     method: 'GET',
     path: '/api/v1/portfolio/',
     summary: "The caller's positions",
-    description: 'At the active provider: quantity, average cost, market value and unrealised P&L at the cached price.',
+    description:
+      'At every provider, the active one and any the admin console switched away from (such holdings stay sellable there while that provider trades them): ' +
+      'quantity, average cost, market value and unrealised P&L at the cached price, and whether it can be sold now.',
     tags: TAGS,
     security: 'bearer',
     operation: 'Portfolio',

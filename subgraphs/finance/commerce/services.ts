@@ -4,11 +4,12 @@ import type { SubgraphDeps } from '../../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { Disputes } from './domain/disputes';
 import { GiftCards } from './domain/gift-cards';
-import { Rewards } from './domain/rewards';
+import { Rewards, type RateOf } from './domain/rewards';
 import { Shop } from './domain/shop';
 import { Utilities } from './domain/utilities';
 import { CommerceStore } from './store/commerce-store';
-import { LedgerClient } from '../../../lib/ledger-client';
+import { LedgerClient, requestAsDomain } from '../../../lib/ledger-client';
+import type { SupergraphClient } from '../../../lib/supergraph-client';
 
 export interface CommerceServices {
   shop: Shop;
@@ -20,17 +21,25 @@ export interface CommerceServices {
   store: CommerceStore;
 }
 
+const FX_RATE = `query FxRateForService($source: String!, $target: String!) { fxRateForService(source: $source, target: $target) }`;
+
+/** The node's own rates, from the payments subgraph's FX desk (a refusal, e.g. rates unavailable, kept with its code). */
+const nodeRates =
+  (supergraph: SupergraphClient): RateOf =>
+  async (source, target) =>
+    (await requestAsDomain<{ fxRateForService: string }>(supergraph, FX_RATE, { source, target })).fxRateForService;
+
 export function createCommerceServices({ store, supergraph, config, jobs, logger }: SubgraphDeps): CommerceServices {
   const commerceStore = new CommerceStore(store);
   const ledger = new LedgerClient(supergraph);
   const objects = objectStoreFor(config);
   const idempotency = new IdempotentRequests(store);
-  const rewards = new Rewards(commerceStore, ledger, idempotency, jobs, logger);
+  const rewards = new Rewards(commerceStore, ledger, idempotency, jobs, logger, nodeRates(supergraph), config.REFERENCE_CURRENCY);
   return {
     shop: new Shop(commerceStore, ledger, objects, idempotency, rewards),
     utilities: new Utilities(commerceStore, idempotency),
     giftCards: new GiftCards(commerceStore, idempotency),
-    disputes: new Disputes(commerceStore, ledger, objects, idempotency),
+    disputes: new Disputes(commerceStore, ledger, objects, idempotency, rewards),
     rewards,
     gate: new NodeGate(nodeStateFromSupergraph(supergraph)),
     store: commerceStore,

@@ -3,7 +3,7 @@ import { toMoney } from '../../../lib/money';
 import type { IdentityServices } from '../identity/services';
 import type { LedgerServices } from '../ledger/services';
 import { DEMO_EQUITIES } from './sandbox/fixture';
-import { startAlpacaSandbox } from './sandbox/servers';
+import { startOfflineBrokerage, usesOfflineBrokerage } from './sandbox/offline';
 import type { InvestingServices } from './services';
 
 /** The demo user's USD, funded once by a fixed transfer id (idempotent across restarts). */
@@ -21,14 +21,8 @@ export async function investingDemo(
   username: string,
 ): Promise<string[]> {
   const lines: string[] = [];
-  if (!config.BROKERAGE_TRADING_URL && !config.BROKERAGE_API_KEY_ID) {
-    const sandbox = await startAlpacaSandbox({
-      assets: DEMO_EQUITIES,
-      quotes: Object.fromEntries(DEMO_EQUITIES.map((e) => [e.symbol, { bid: e.bid, ask: e.ask }])),
-      autoFill: true,
-    });
-    sandbox.server.unref();
-    services.investing.brokerages.useSandbox(sandbox.url);
+  if (usesOfflineBrokerage(config)) {
+    const sandbox = await startOfflineBrokerage(services.investing.brokerages);
     services.investing.orderUpdates.reconnect();
     lines.push(`  Brokerage sandbox   ${sandbox.url}   (offline Alpaca-compatible paper trading, ${DEMO_EQUITIES.length} US equities)`);
   }

@@ -444,4 +444,52 @@ describe('toggles and KYC', () => {
     }
     expect((await http(url('/api/v1/virtual-accounts/'), { key: unverified.token })).body.results).toEqual([]);
   });
+
+  it('refuses the reads of a module whose toggle is off as it refuses its writes (403 module_disabled); a list of two modules shows the one still on', async () => {
+    const u = await user();
+    const eur = await openAccount(u.token, 'EUR');
+    const ngn = await openAccount(u.token, 'NGN');
+    expect((await webhook('iban', credit(eur.account_number, '50.00', 'EUR'))).status).toBe(200);
+    expect((await webhook('nuban', credit(ngn.account_number, '5000.00', 'NGN'))).status).toBe(200);
+    const sent = await post('/api/v1/bank-transfers/', u.token, { amount: '1.00', currency: 'NGN', bank_code: '011', account_number: '0000014579' });
+    const deposit = await post('/api/v1/mobile-money/deposits/', u.token, { amount: '10.00', currency: 'GHS', phone_number: '+233241234567' });
+    const ramp = await post('/api/v1/ramps/', u.token, { direction: 'on', fiat_currency: 'EUR', asset: 'USDC', amount: '5.00' });
+    expect([sent.status, deposit.status, ramp.status]).toEqual([201, 201, 201]);
+    const get = (path: string) => http(url(path), { key: u.token });
+    const toggle = (change: Record<string, boolean>) => changeNode(t, () => t.app.services.node.node.updateSettings(change, 'test'));
+    const reads = {
+      african_accounts: ['/api/v1/bank-transfers/', `/api/v1/banking/transfers/${sent.body.id}/`],
+      mobile_money: ['/api/v1/mobile-money/', `/api/v1/banking/transfers/${deposit.body.id}/`],
+      fiat_ramps: ['/api/v1/ramps/', `/api/v1/banking/transfers/${ramp.body.id}/`],
+    };
+    for (const [module, paths] of Object.entries(reads)) {
+      await toggle({ [`${module}_enabled`]: false });
+      try {
+        for (const path of paths) {
+          const res = await get(path);
+          expect([path, res.status, res.body.code, res.body.module]).toEqual([path, 403, 'module_disabled', module]);
+        }
+      } finally {
+        await toggle({ [`${module}_enabled`]: true });
+      }
+      for (const path of paths) expect([path, (await get(path)).status]).toEqual([path, 200]);
+    }
+    // the virtual accounts and their credits belong to two modules: the rows of the one switched off go, and both off is 403
+    const currencies = async (path: string) =>
+      ((await get(path)).body.results as { currency?: string; amount?: { currency: string } }[]).map((r) => r.currency ?? r.amount!.currency);
+    expect(await currencies('/api/v1/virtual-accounts/')).toEqual(['EUR', 'NGN']);
+    expect((await currencies('/api/v1/virtual-accounts/credits/')).sort()).toEqual(['EUR', 'NGN']);
+    await toggle({ virtual_iban_enabled: false });
+    try {
+      expect(await currencies('/api/v1/virtual-accounts/')).toEqual(['NGN']);
+      expect(await currencies('/api/v1/virtual-accounts/credits/')).toEqual(['NGN']);
+      await toggle({ african_accounts_enabled: false });
+      for (const path of ['/api/v1/virtual-accounts/', '/api/v1/virtual-accounts/credits/']) {
+        const res = await get(path);
+        expect([path, res.status, res.body.code]).toEqual([path, 403, 'module_disabled']);
+      }
+    } finally {
+      await toggle({ virtual_iban_enabled: true, african_accounts_enabled: true });
+    }
+  });
 });

@@ -279,6 +279,28 @@ async function paidTransaction(u: Awaited<ReturnType<typeof customer>>, price = 
   return (await send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token)).body.payment_transaction_id as string;
 }
 
+/** A product bought and paid (the wallet funded beforehand): the order and its payment's ledger transfer. */
+async function paidOrder(u: Awaited<ReturnType<typeof customer>>, price: string, currency = 'EUR') {
+  const p = await product(price, 1, currency);
+  await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
+  const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
+  const paid = await send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token);
+  expect([paid.status, paid.body.status]).toEqual([200, 'paid']);
+  return { orderId: order.id as string, transactionId: paid.body.payment_transaction_id as string };
+}
+
+/** A dispute opened by the user, taken under review and resolved in their favour by an administrator. */
+async function disputeResolved(u: Awaited<ReturnType<typeof customer>>, transactionId: string) {
+  const opened = await send('POST', '/api/v1/disputes/', u.token, { transaction_id: transactionId, reason: 'not_received', description: 'It never came.' });
+  expect(opened.status).toBe(201);
+  expect((await adminPost(t, admin, `/admin/commerce/dispute/${opened.body.id}/review/`, {})).status).toBe(302);
+  const resolved = await adminPost(t, admin, `/admin/commerce/dispute/${opened.body.id}/resolve/`, { note: 'Refunded.' });
+  expect(resolved.status).toBe(302);
+  return (await get(`/api/v1/disputes/${opened.body.id}/`, u.token)).body;
+}
+
+const pointsOf = async (token: string) => (await get('/api/v1/rewards/', token)).body.points as string;
+
 describe('disputes', () => {
   it('opens with evidence, talks, goes under review and is resolved by a reversing transfer that conserves the ledger', async () => {
     const u = await customer();
@@ -394,7 +416,134 @@ describe('disputes', () => {
   });
 });
 
+describe('disputes: what can be disputed, and who pays', () => {
+  it('refuses a dispute of a payment refunded already, and of internal legs (FX conversion, fee): only payments to merchants or users', async () => {
+    const u = await customer();
+    await fund(u.id, '60.00');
+    const cancelled = await paidOrder(u, '20.00');
+    expect((await adminPost(t, admin, `/admin/commerce/order/${cancelled.orderId}/cancel/`, {})).status).toBe(302);
+    const refunded = await send('POST', '/api/v1/disputes/', u.token, {
+      transaction_id: cancelled.transactionId,
+      reason: 'duplicate',
+      description: 'Charged for it.',
+    });
+    expect([refunded.status, refunded.body.code]).toEqual([409, 'already_refunded']);
+    // an FX conversion's legs out of the wallet: the sale of the source currency and the fee
+    const quote = await send('POST', '/api/v1/fx/quotes/', u.token, { source_currency: 'EUR', target_currency: 'GBP', source_amount: '10.00' });
+    expect((await send('POST', '/api/v1/fx/conversions/', u.token, { quote_id: quote.body.id })).status).toBe(201);
+    const lines = (await get('/api/v1/transactions/?limit=50', u.token)).body.results as { id: string; code: string; direction: string }[];
+    const legs = lines.filter((l) => l.direction === 'debit' && l.code.startsWith('fx_'));
+    expect(legs.map((l) => l.code).sort()).toEqual(['fx_fee', 'fx_sell']);
+    for (const leg of legs) {
+      const res = await send('POST', '/api/v1/disputes/', u.token, { transaction_id: leg.id, reason: 'incorrect_amount', description: 'The rate was wrong.' });
+      expect([leg.code, res.status, Object.keys(res.body.errors ?? {})]).toEqual([leg.code, 400, ['transaction_id']]);
+    }
+    expect((await get('/api/v1/disputes/', u.token)).body.results).toEqual([]);
+    expect(await balance(u.token)).toBe('50.00');
+  });
+
+  it("refunds from the platform's loss account what a payee has spent, once; a refunded order is not refunded again", async () => {
+    const alice = await customer();
+    const bob = await customer();
+    const carol = await customer();
+    await fund(alice.id, '80.00');
+    const paid = await send('POST', '/api/v1/transfers/', alice.token, { recipient: bob.username, amount: '50.00', currency: 'EUR' });
+    expect(paid.status).toBe(201);
+    // bob spends 45.00 of it before alice's dispute is resolved
+    expect((await send('POST', '/api/v1/transfers/', bob.token, { recipient: carol.username, amount: '45.00', currency: 'EUR' })).status).toBe(201);
+    const dispute = await disputeResolved(alice, paid.body.id);
+    expect(dispute.status).toBe('resolved');
+    expect([await balance(alice.token), await balance(bob.token), await balance(carol.token)]).toEqual(['80.00', '0.00', '45.00']);
+    // bob paid back the 5.00 he held; the platform's dispute losses the 45.00
+    const reversal = await t.app.services.ledger.ledger.transfer(dispute.reversal_transaction_id);
+    expect([reversal!.code, reversal!.amount]).toEqual(['dispute_reversal', 500n]);
+    const { rows } = await t.app.services.ledger.store.pool.query(
+      `SELECT (credits_posted - debits_posted)::text AS balance FROM ledger.account WHERE owner_type = 'system' AND code = 'commerce:dispute_losses' AND currency = 'EUR'`,
+    );
+    expect(rows).toEqual([{ balance: '-4500' }]);
+    expect(
+      (await send('POST', '/api/v1/disputes/', alice.token, { transaction_id: paid.body.id, reason: 'other', description: 'Once more, please.' })).body.code,
+    ).toBe('dispute_exists');
+    // a shop order whose payment a dispute refunded is not refunded again by a cancellation
+    await fund(alice.id, '10.00');
+    const order = await paidOrder(alice, '10.00');
+    await disputeResolved(alice, order.transactionId);
+    expect(await balance(alice.token)).toBe('90.00');
+    expect((await adminPost(t, admin, `/admin/commerce/order/${order.orderId}/cancel/`, {})).status).toBe(409);
+    expect(await balance(alice.token)).toBe('90.00');
+    await invariants(t.app.services.ledger.store.store, 'EUR');
+  });
+});
+
 describe('rewards', () => {
+  it("values a point at 0.01 of the node's reference currency whatever it is redeemed into: other fiat currencies at the node's rate, never crypto", async () => {
+    const u = await customer();
+    await fund(u.id, '100.00');
+    await paidOrder(u, '100.00');
+    expect(await pointsOf(u.token)).toBe('100');
+    const crypto = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'BTC' });
+    expect([crypto.status, crypto.body.code, Object.keys(crypto.body.errors ?? {})]).toEqual([400, 'invalid', ['currency']]);
+    expect((await get('/api/v1/rewards/', u.token)).body.rules.point_value).toEqual({ amount: '0.01', currency: 'EUR' });
+    // 1.00 EUR at the node's rate (sandbox: 0.86 GBP per EUR)
+    const gbp = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'GBP' });
+    expect([gbp.status, gbp.body]).toEqual([200, { points: '100', credited: { amount: '0.86', currency: 'GBP' } }]);
+    // a purchase in GBP earns by its value in EUR: 43.00 GBP = 50.00 EUR
+    await fund(u.id, '43.00', 'GBP');
+    await paidOrder(u, '43.00', 'GBP');
+    expect(await pointsOf(u.token)).toBe('50');
+    expect(await balance(u.token, 'BTC')).toBe('0.00');
+    for (const currency of ['EUR', 'GBP', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);
+  });
+
+  it('takes back the points of a payment refunded by a cancellation or reversed by a dispute; points spent already are owed and block redemption', async () => {
+    const u = await customer();
+    await fund(u.id, '300.00');
+    const first = await paidOrder(u, '100.00');
+    expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).status).toBe(200);
+    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '201.00']);
+    // the order is cancelled and refunded: its 100 points, spent already, are owed
+    expect((await adminPost(t, admin, `/admin/commerce/order/${first.orderId}/cancel/`, {})).status).toBe(302);
+    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['-100', '301.00']);
+    const refused = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' });
+    expect([refused.status, refused.body.code]).toEqual([422, 'insufficient_points']);
+    // later purchases pay the debt first
+    await paidOrder(u, '60.00');
+    expect(await pointsOf(u.token)).toBe('-40');
+    const third = await paidOrder(u, '150.00');
+    expect(await pointsOf(u.token)).toBe('110');
+    // a dispute resolved for the user reverses the payment and its points
+    await disputeResolved(u, third.transactionId);
+    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['-40', '241.00']);
+    expect((await get('/api/v1/rewards/', u.token)).body.history.map((h: { rule: string; points: string }) => `${h.rule} ${h.points}`)).toEqual([
+      'reversal -150',
+      'purchase 150',
+      'purchase 60',
+      'reversal -100',
+      'redemption -100',
+      'purchase 100',
+    ]);
+    // nothing left to redeem, and the points ledger balances
+    expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).body.code).toBe('insufficient_points');
+    for (const currency of ['EUR', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);
+  });
+
+  it('takes back the referral bonuses with the first paid order when it is refunded, and pays them again at the next one', async () => {
+    const referrer = await customer();
+    const referred = await customer();
+    const code = (await get('/api/v1/rewards/', referrer.token)).body.referral_code;
+    expect((await send('POST', '/api/v1/rewards/referral/', referred.token, { code })).status).toBe(200);
+    await fund(referred.id, '100.00');
+    const first = await paidOrder(referred, '10.00');
+    expect([await pointsOf(referrer.token), await pointsOf(referred.token)]).toEqual(['500', '260']);
+    expect((await adminPost(t, admin, `/admin/commerce/order/${first.orderId}/cancel/`, {})).status).toBe(302);
+    expect([await pointsOf(referrer.token), await pointsOf(referred.token)]).toEqual(['0', '0']);
+    expect((await get('/api/v1/rewards/', referred.token)).body.referral_rewarded).toBe(false);
+    await paidOrder(referred, '20.00');
+    expect([await pointsOf(referrer.token), await pointsOf(referred.token)]).toEqual(['500', '270']);
+    expect((await get('/api/v1/rewards/', referred.token)).body.referral_rewarded).toBe(true);
+    await invariants(t.app.services.ledger.store.store, 'POINTS');
+  });
+
   it('grants the referral to both sides once under concurrent first payments, earns per purchase, and redeems into the wallet', async () => {
     const referrer = await customer();
     const referred = await customer();

@@ -107,8 +107,50 @@ describe('probes', () => {
 });
 
 describe('GET /api/v1/node/ and the licence', () => {
+  /** An administrator's view: the admin console's session. */
+  let asAdmin: { headers: { cookie: string } };
+  beforeAll(async () => {
+    const session = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
+    asAdmin = { headers: { cookie: session.cookie } };
+  });
+
+  it('answers anyone identity, version and licence state only; the deployment, claims and check messages only an administrator', async () => {
+    const expected = {
+      name: 'Acme Finance',
+      version: '2.3.4',
+      read_only: true,
+      maintenance: false,
+      licence: { status: 'missing', valid: false, checks: ['app.E001', 'app.E002'], expires_at: null },
+    };
+    expect((await http(url('/api/v1/node/'))).body).toEqual(expected);
+    // a user of the node is no administrator
+    const user = await createUser(t);
+    expect((await http(url('/api/v1/node/'), { key: await login(t, user.username) })).body).toEqual(expected);
+    // nor is an anonymous GraphQL caller: the same fields answer null
+    const query =
+      '{ nodeInfo { name version readOnly hostname deploymentId licence { status checks source issuer claims { organisationId licenceId } } checks { id message } deployment { deploymentId } } }';
+    const anonymous = await graphql(t, query);
+    expect(anonymous.body).toEqual({
+      data: {
+        nodeInfo: {
+          name: 'Acme Finance',
+          version: '2.3.4',
+          readOnly: true,
+          hostname: null,
+          deploymentId: null,
+          licence: { status: 'missing', checks: ['app.E001', 'app.E002'], source: null, issuer: null, claims: null },
+          checks: null,
+          deployment: null,
+        },
+      },
+    });
+    const admin = await http(url('/api/v1/node/'), asAdmin);
+    expect(admin.body).toMatchObject({ ...expected, hostname: expect.any(String), deployment_id: null, licence: { source: 'environment', claims: null } });
+    expect(admin.body.checks.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(['app.E001', 'app.E002']));
+  });
+
   it('without a licence: read-only, app.E001 and app.E002 in the licence and in the checks', async () => {
-    const res = await http(url('/api/v1/node/'));
+    const res = await http(url('/api/v1/node/'), asAdmin);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Acme Finance', version: '2.3.4', read_only: true, maintenance: false });
     expect(res.body.licence).toMatchObject({ status: 'missing', valid: false, checks: ['app.E001', 'app.E002'], claims: null });
@@ -130,7 +172,7 @@ describe('GET /api/v1/node/ and the licence', () => {
     expect((await http(url('/api/v1/node/'))).body.read_only).toBe(true);
 
     await t.app.services.node.installLicence(await licenceToken(keys), keys.publicKeyPem);
-    const res = await http(url('/api/v1/node/'));
+    const res = await http(url('/api/v1/node/'), asAdmin);
     expect(res.body.read_only).toBe(false);
     expect(res.body.licence).toMatchObject({ status: 'valid', valid: true, source: 'api', checks: [], issuer: 'test-registry', key_id: 'test-key' });
     expect(res.body.licence.claims).toEqual({

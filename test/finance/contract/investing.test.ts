@@ -325,6 +325,33 @@ describe('orders', () => {
   });
 });
 
+describe('a switch of the active provider', () => {
+  it('keeps the holdings at the previous provider in the portfolio, sellable there while it trades them', async () => {
+    const user = await trader();
+    p.alpaca.settings.autoFill = true;
+    try {
+      const bought = await post(user.token, { symbol: 'AAPL', side: 'buy', qty: '1' });
+      expect([bought.status, bought.body.status]).toEqual([201, 'filled']);
+      // the admin console switches to the market-data provider, which trades nothing
+      await settings({ brokerage_provider: 'market_data' });
+      try {
+        const positions = (await http(url('/api/v1/portfolio/'), { key: user.token })).body.positions;
+        expect(positions).toEqual([expect.objectContaining({ symbol: 'AAPL', provider: 'equities_brokerage', qty: '1', sellable: true })]);
+        // a buy goes to the active provider, which cannot trade; the sell goes where the shares are
+        expect((await post(user.token, { symbol: 'AAPL', side: 'buy', qty: '1' })).body.code).toBe('trading_not_supported');
+        const sold = await post(user.token, { symbol: 'AAPL', side: 'sell', qty: '1' });
+        expect([sold.status, sold.body.status]).toEqual([201, 'filled']);
+        expect((await http(url('/api/v1/portfolio/'), { key: user.token })).body.positions).toEqual([]);
+      } finally {
+        await settings({ brokerage_provider: 'equities_brokerage' });
+      }
+    } finally {
+      p.alpaca.settings.autoFill = false;
+    }
+    await invariants(t.app.services.ledger.store.store, 'USD');
+  });
+});
+
 describe('the investments toggle', () => {
   it('refuses every route with 403 module_disabled while it is off', async () => {
     const user = await trader();

@@ -1,4 +1,4 @@
-import { startTestApp, type TestApp } from '../../support/app';
+import { http, startTestApp, type TestApp } from '../../support/app';
 import { createUser, graphql, installValidLicence, login } from '../../support/finance';
 
 /**
@@ -53,4 +53,23 @@ it('lets only the service principals in KYC_LEVEL_WRITERS set it', async () => {
     );
   expect((await run('predictions')).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   expect((await run('compliance')).body.data).toEqual({ setNodeUserKycLevel: { kycLevel: 'BASIC' } });
+});
+
+it('GET /api/v1/kyc/ answers the level the money modules check: one source, whoever set it', async () => {
+  const user = await createUser(t);
+  const token = await login(t, user.username);
+  const kyc = async () => (await http(`${t.urls.finance}/api/v1/kyc/`, { key: token })).body as { level: string; required_level: string };
+  const quote = () =>
+    http(`${t.urls.finance}/api/v1/fx/quotes/`, {
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ source_currency: 'EUR', target_currency: 'GBP', source_amount: '10.00' }),
+    });
+  expect(await kyc()).toMatchObject({ level: 'none', required_level: 'basic' });
+  expect((await quote()).body).toMatchObject({ code: 'kyc_required', level: 'none' });
+  // an administrator verifies the user at the basic level (no verification of the user's own)
+  expect((await setLevel(user.username, 'BASIC', { authorization: `Bearer ${t.adminKey}` })).body.errors).toBeUndefined();
+  expect(await kyc()).toMatchObject({ level: 'basic', required_level: 'basic' });
+  expect((await quote()).status).toBe(201);
 });

@@ -126,6 +126,28 @@ describe('POST /api/v1/transfers/', () => {
     expect((await http(url('/api/v1/transfers/'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
   });
 
+  it('leaves no account behind when it refuses a transfer in a currency a user holds no wallet in; an applied one creates the wallet', async () => {
+    const alice = await verifiedUser('basic', { USD: 3000_00n });
+    const bob = await verifiedUser();
+    const pool = t.app.services.ledger.store.store.pool;
+    const accounts = async () =>
+      (await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM ledger.account WHERE owner_id = ANY($1::uuid[])', [[alice.id, bob.id]])).rows[0].n;
+    const before = await accounts();
+    // alice holds no CHF: refused, and neither alice's nor bob's CHF wallet exists
+    const noFunds = await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: '1.00', currency: 'CHF' });
+    expect([noFunds.status, noFunds.body.code]).toEqual([422, 'insufficient_funds']);
+    // bob holds no USD, alice asks for more than her level's limit: refused, bob gets no USD wallet
+    const overLimit = await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: '2000.01', currency: 'USD' });
+    expect([overLimit.status, overLimit.body.code]).toEqual([403, 'limit_exceeded']);
+    expect(await accounts()).toBe(before);
+    expect((await get('/api/v1/accounts/', bob.token)).body.results).toEqual([]);
+    // the same transfer within the limit creates bob's wallet with it
+    expect((await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: '20.00', currency: 'USD' })).status).toBe(201);
+    expect(await balance(bob.token, 'USD')).toBe('20.00');
+    expect(Number(await accounts())).toBe(Number(before) + 1);
+    await invariants(t.app.services.ledger.store.store, 'USD');
+  });
+
   it('is idempotent: a replay answers the first response and moves money once; another body is 422; a malformed key 400', async () => {
     const alice = await verifiedUser('basic', { GBP: 50_00n });
     const bob = await verifiedUser();

@@ -11,6 +11,7 @@ import { isValidNuban, normaliseIban } from './account-numbers';
 import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
 import {
   MOBILE_MONEY_CURRENCIES,
+  PROVIDER_MODULES,
   ProviderError,
   RAILS,
   RAMP_ASSETS,
@@ -63,6 +64,16 @@ const creditData = z.object({
 const transferOutcomeData = z.object({ reference: z.string().uuid(), reason: z.string().max(500).optional() });
 /** MTN MoMo's callback body: externalId is our reference; status SUCCESSFUL | FAILED (PENDING: nothing to do yet). */
 const momoData = z.object({ externalId: z.string().uuid(), status: z.enum(['PENDING', 'SUCCESSFUL', 'FAILED']), reason: z.string().max(500).optional() });
+
+/** The providers whose movements of a kind can be: inbound credits arrive on either rail's accounts. */
+const PROVIDERS_OF_KIND: Record<MovementKind, readonly WebhookProvider[]> = {
+  inbound_credit: ['iban', 'nuban'],
+  bank_transfer: ['nuban'],
+  mobile_money_deposit: ['momo'],
+  mobile_money_withdrawal: ['momo'],
+  ramp_on: ['ramp'],
+  ramp_off: ['ramp'],
+};
 
 const MOVEMENT_CODES: Record<MovementKind, string> = {
   inbound_credit: 'banking_inbound_credit',
@@ -127,8 +138,23 @@ export class Banking {
     });
   }
 
-  virtualAccounts(user: NodeUser): Promise<VirtualAccountRow[]> {
-    return this.store.virtualAccountsOf(user.userId);
+  /** The caller's accounts on the rails whose module is on (403 module_disabled when neither is). */
+  async virtualAccounts(user: NodeUser): Promise<VirtualAccountRow[]> {
+    const providers = await this.readable(['iban', 'nuban']);
+    return (await this.store.virtualAccountsOf(user.userId)).filter((a) => providers.includes(a.rail as WebhookProvider));
+  }
+
+  /**
+   * Reads obey the toggles as writes do: of the providers a read covers, those whose module is on;
+   * 403 MODULE_DISABLED when none is (a list that serves two modules, the virtual accounts of both
+   * rails, shows the rows of the module still on).
+   */
+  private async readable(providers: readonly WebhookProvider[]): Promise<WebhookProvider[]> {
+    if (!providers.length) return [];
+    const { modules } = await this.gate.state();
+    const on = providers.filter((p) => modules[PROVIDER_MODULES[p]]);
+    if (!on.length) throw moduleDisabledError(PROVIDER_MODULES[providers[0]]);
+    return on;
   }
 
   /** A bank transfer out on the Nigerian rail: held (pending) now, posted or voided by the rail's callback. */
@@ -261,14 +287,18 @@ export class Banking {
     });
   }
 
+  /** One of the caller's movements; 403 MODULE_DISABLED while its module is off. */
   async movement(user: NodeUser, id: string): Promise<MovementRow> {
     const m = await this.store.movement(id);
     if (!m || m.userId !== user.userId) throw notFound('No such transfer.');
+    await this.readable([m.provider as WebhookProvider]);
     return m;
   }
 
-  movementsOf(user: NodeUser, kinds: MovementKind[], limit: number, after?: { at: Date; id: string }): Promise<MovementRow[]> {
-    return this.store.movementsOf(user.userId, kinds, limit, after);
+  /** The caller's movements of `kinds` through providers whose module is on (403 MODULE_DISABLED when none is). */
+  async movementsOf(user: NodeUser, kinds: MovementKind[], limit: number, after?: { at: Date; id: string }): Promise<MovementRow[]> {
+    const providers = await this.readable([...new Set(kinds.flatMap((k) => PROVIDERS_OF_KIND[k]))]);
+    return this.store.movementsOf(user.userId, kinds, providers, limit, after);
   }
 
   /**

@@ -22,6 +22,17 @@ export const MOBILE_MONEY_CURRENCIES = ['GHS', 'UGX', 'XOF', 'KES'] as const;
 export const WEBHOOK_PROVIDERS = ['iban', 'nuban', 'momo', 'ramp'] as const;
 export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 
+/**
+ * The module (settings-record toggle) each provider's movements belong to: what a movement or an
+ * account is shown under, so that a toggle switched off hides its reads as it refuses its writes.
+ */
+export const PROVIDER_MODULES = {
+  iban: 'virtual_iban',
+  nuban: 'african_accounts',
+  momo: 'mobile_money',
+  ramp: 'fiat_ramps',
+} as const satisfies Record<WebhookProvider, (typeof RAILS)[Rail]['module'] | 'mobile_money' | 'fiat_ramps'>;
+
 export const railOfCurrency = (currency: string): Rail | undefined =>
   (Object.keys(RAILS) as Rail[]).find((rail) => (RAILS[rail].currencies as readonly string[]).includes(currency));
 

@@ -169,12 +169,12 @@ export class BankingStore {
   }
 
   /** A user's movements of some kinds, newest first, after a keyset cursor. */
-  async movementsOf(userId: string, kinds: MovementKind[], limit: number, after?: { at: Date; id: string }): Promise<MovementRow[]> {
+  async movementsOf(userId: string, kinds: MovementKind[], providers: string[], limit: number, after?: { at: Date; id: string }): Promise<MovementRow[]> {
     const { rows } = await this.store.pool.query<RawMovement>(
-      `SELECT ${MOVEMENT_COLUMNS} FROM banking.movement WHERE user_id = $1 AND kind = ANY($2)
+      `SELECT ${MOVEMENT_COLUMNS} FROM banking.movement WHERE user_id = $1 AND kind = ANY($2) AND provider = ANY($6)
          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::uuid))
        ORDER BY created_at DESC, id DESC LIMIT $5`,
-      [userId, kinds, after?.at ?? null, after?.id ?? null, limit],
+      [userId, kinds, after?.at ?? null, after?.id ?? null, limit, providers],
     );
     return rows.map(toMovement);
   }

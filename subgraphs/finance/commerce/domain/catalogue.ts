@@ -181,13 +181,15 @@ export interface UtilityProvider {
 
 /** Points: the documented earning rules (README and OpenAPI show the same numbers). */
 export const REWARD_RULES = {
-  /** Per whole unit of a paid shop order's total (any currency). */
+  /** Per whole unit of a paid shop order's value in the reference currency (converted at the node's rate). */
   pointsPerUnitSpent: 1n,
   /** The referrer, when the referred user's first qualifying transaction (a paid shop order) completes. */
   referrerBonus: 500n,
   /** The referred user, at the same moment. */
   referredBonus: 250n,
-  /** Redemption: this many points buy one whole unit of the redemption currency. */
+  /** What one point is worth in the node's reference currency (REFERENCE_CURRENCY), a decimal string. */
+  pointValue: '0.01',
+  /** Redemption: in multiples of this many points (their value: one whole unit of the reference currency). */
   pointsPerUnitRedeemed: 100n,
   /** The smallest redemption. */
   minimumRedemption: 100n,

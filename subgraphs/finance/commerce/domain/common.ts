@@ -11,6 +11,9 @@ export const invalidState = (what: string, status: string, move: string) =>
 
 export const missing = (what: string) => notFound(`No such ${what}.`);
 
+/** A payment refunded already (an order cancelled with its refund, or a dispute resolved): it is not refunded twice. */
+export const alreadyRefunded = (how: string) => new DomainError('ALREADY_REFUNDED', 409, `This payment was refunded already (${how}).`);
+
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An id from a path: a malformed one names nothing (404, never a database error). */

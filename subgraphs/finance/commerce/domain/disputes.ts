@@ -1,12 +1,20 @@
 import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
-import { toMinor } from '../../../../lib/money';
+import { toMinor, toMoney } from '../../../../lib/money';
 import type { ObjectStore } from '../../../../lib/object-store';
 import type { CommerceStore, DisputeRow } from '../store/commerce-store';
-import type { LedgerClient } from '../../../../lib/ledger-client';
+import {
+  INSUFFICIENT_FUNDS,
+  type LedgerAccountState,
+  type LedgerClient,
+  type LedgerTransferInput,
+  type LedgerTransferView,
+} from '../../../../lib/ledger-client';
 import { ATTACHMENT_TYPES, DISPUTE_REASONS, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, type DisputeState } from './catalogue';
-import { actorLabel, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
+import { actorLabel, alreadyRefunded, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
+import type { Rewards } from './rewards';
+import { SHOP_PAYMENT } from './shop';
 
 export interface AttachmentInput {
   filename: string;
@@ -25,10 +33,27 @@ export interface DisputeInput {
 const field = (name: string, message: string) => badInput(message, { [name]: [message] });
 
 /**
- * Disputes on Stripe's model, raised by a user on one of their ledger transactions (money that
- * left their wallet): open → under_review → resolved | rejected, open → cancelled by the user. A
- * resolution in the user's favour posts a reversing transfer (the original's accounts swapped, id
- * derived from the dispute: once); the original transfer is never touched. Every move is a row of
+ * What can be disputed: a payment to a merchant (a shop order, a card payment) or to another user
+ * (a transfer), by the ledger code of the transfer that paid it. Never an internal leg (an FX
+ * conversion's, a fee, an investment's fill or reservation, a swap, a redemption).
+ */
+export const DISPUTABLE_PAYMENTS: Readonly<Record<string, string>> = {
+  [SHOP_PAYMENT]: 'a shop order',
+  card_capture: 'a card payment',
+  transfer: 'a transfer to another user',
+};
+
+/** Where a refund comes from when the payee has spent the money: the platform's dispute losses, one account per currency. */
+export const DISPUTE_LOSSES = 'commerce:dispute_losses';
+
+/**
+ * Disputes on Stripe's model, raised by a user on a payment of theirs to a merchant or another user
+ * (DISPUTABLE_PAYMENTS) that was neither refunded nor reversed: open → under_review → resolved |
+ * rejected, open → cancelled by the user. A resolution in the user's favour refunds the payment once
+ * (ids derived from the dispute): the payee pays back what it still holds (a merchant's account
+ * always can; a user's wallet never goes below zero), the platform's dispute-loss account the rest,
+ * so the refund never waits on a payee who spent the money and the ledger stays balanced; a shop
+ * order's points go back with it. The original transfer is never touched. Every move is a row of
  * the dispute's history; user and administrators talk in its message thread.
  */
 export class Disputes {
@@ -37,6 +62,7 @@ export class Disputes {
     private readonly ledger: LedgerClient,
     private readonly objects: ObjectStore,
     private readonly idempotency: IdempotentRequests,
+    private readonly rewards: Rewards,
   ) {}
 
   open(userId: string, input: DisputeInput, key: string | null | undefined): Promise<DisputeRow> {
@@ -48,11 +74,15 @@ export class Disputes {
       assertId(input.transactionId, 'transaction');
       const transfer = await this.ledger.transfer(input.transactionId);
       if (!transfer) throw missing('transaction');
-      const wallet = await this.ledger.wallet(userId, transfer.amount.currency);
-      if (transfer.creditAccountId === wallet && transfer.debitAccountId !== wallet)
-        throw field('transaction_id', 'Only a payment out of your wallet can be disputed.');
-      if (transfer.debitAccountId !== wallet) throw missing('transaction');
+      // whose accounts it moved between, read rather than the caller's wallet ensured (which would create one)
+      const [debit, credit] = await Promise.all([this.ledger.accountState(transfer.debitAccountId), this.ledger.accountState(transfer.creditAccountId)]);
+      const ownWallet = (a: LedgerAccountState) => a.ownerType === 'user' && a.ownerId === userId && a.code === 'wallet';
+      if (ownWallet(credit) && !ownWallet(debit)) throw field('transaction_id', 'Only a payment out of your wallet can be disputed.');
+      if (!ownWallet(debit)) throw missing('transaction');
       if (transfer.kind !== 'single' && transfer.kind !== 'post_pending') throw field('transaction_id', 'Only a posted transaction can be disputed.');
+      if (!DISPUTABLE_PAYMENTS[transfer.code])
+        throw field('transaction_id', `Only a payment to a merchant or another user can be disputed (${Object.values(DISPUTABLE_PAYMENTS).join(', ')}).`);
+      if (transfer.code === SHOP_PAYMENT && (await this.store.orderPaidBy(transfer.id))?.refundTransferId) throw alreadyRefunded('the order was cancelled');
       if (await this.store.transferReversed(transfer.id))
         throw new DomainError('DISPUTE_EXISTS', 409, 'This transaction already has an open dispute, or was reversed already.');
       const stored: { objectKey: string; filename: string; contentType: string; size: number }[] = [];
@@ -126,8 +156,10 @@ export class Disputes {
   }
 
   /**
-   * under_review → resolved in the user's favour: a reversing transfer (the original's credit
-   * account pays the user's wallet back) in the same step; the dispute row stays locked meanwhile.
+   * under_review → resolved in the user's favour: the payment refunded in the same step (`refund`),
+   * and a shop order's points taken back. The dispute row stays locked meanwhile, and a shop order's
+   * row too: an order cancelled with its refund meanwhile is not refunded again (409 ALREADY_REFUNDED;
+   * reject the dispute instead).
    */
   async resolve(id: string, actor: Actor, note: string): Promise<DisputeRow> {
     const resolution = text(note, 'note', { max: 2000 });
@@ -138,19 +170,60 @@ export class Disputes {
       if (d.status !== 'under_review') throw invalidState('dispute', d.status, 'resolved');
       const original = await this.ledger.transfer(d.transferId);
       if (!original) throw missing('transaction');
-      const reversalId = derivedUuid('dispute-reversal', d.id);
-      await this.ledger.transfers([
-        {
-          id: reversalId,
-          debitAccountId: original.creditAccountId,
-          creditAccountId: original.debitAccountId,
-          amount: original.amount.amount,
-          code: 'dispute_reversal',
-          metadata: { disputeId: d.id, reverses: original.id },
-        },
-      ]);
+      const order = original.code === SHOP_PAYMENT ? await this.store.orderPaidBy(original.id, c, true) : undefined;
+      if (order?.refundTransferId) throw alreadyRefunded('the order was cancelled');
+      const reversalId = await this.refund(d.id, original);
+      if (order) await this.rewards.reverseOrder(c, order.id);
       return this.store.moveDispute(c, id, d.status, 'resolved', actorLabel(actor), { note: resolution, reversalTransferId: reversalId });
     });
+  }
+
+  /**
+   * Pays the disputed amount back into the user's wallet, once (ids derived from the dispute: a retry
+   * finds what was applied): from the payee's account what it still holds — a merchant's or another
+   * system account all of it, a user's wallet its available balance — and the rest from the platform's
+   * dispute losses, in one linked batch. A payee spending concurrently makes the batch short of funds:
+   * it is weighed again. Answers the id of the batch's first transfer (the dispute's reversal).
+   */
+  private async refund(disputeId: string, original: LedgerTransferView): Promise<string> {
+    const fromPayee = derivedUuid('dispute-reversal', disputeId);
+    const fromLosses = derivedUuid('dispute-loss', disputeId);
+    for (const done of [fromPayee, fromLosses]) if (await this.ledger.transfer(done)) return done;
+    const { currency } = original.amount;
+    const amount = toMinor(original.amount.amount, currency);
+    const metadata = { disputeId, reverses: original.id, description: 'Dispute refund' };
+    for (let attempt = 1; ; attempt++) {
+      const payee = await this.ledger.accountState(original.creditAccountId);
+      const available = payee.creditsPosted - payee.debitsPosted - payee.debitsPending;
+      const held = payee.ownerType !== 'user' ? amount : available > 0n ? available : 0n;
+      const back = held < amount ? held : amount;
+      const legs: LedgerTransferInput[] = [];
+      if (back > 0n)
+        legs.push({
+          id: fromPayee,
+          debitAccountId: original.creditAccountId,
+          creditAccountId: original.debitAccountId,
+          amount: toMoney(back, currency).amount,
+          code: 'dispute_reversal',
+          metadata,
+        });
+      if (amount > back)
+        legs.push({
+          id: fromLosses,
+          debitAccountId: await this.ledger.system(currency, DISPUTE_LOSSES),
+          creditAccountId: original.debitAccountId,
+          amount: toMoney(amount - back, currency).amount,
+          code: 'dispute_loss',
+          metadata,
+        });
+      try {
+        await this.ledger.transfers(legs);
+        return legs[0].id;
+      } catch (err) {
+        if (err instanceof DomainError && err.code === INSUFFICIENT_FUNDS && attempt < 3) continue;
+        throw err;
+      }
+    }
   }
 
   /** A message on the thread: the user on their own dispute, or an administrator; not once the dispute is closed. */

@@ -6,8 +6,11 @@ import type { ObjectStore } from '../../../../lib/object-store';
 import type { CommerceStore, OrderRow, ProductRow } from '../store/commerce-store';
 import { limitsOf, type LedgerClient, type LedgerLimits } from '../../../../lib/ledger-client';
 import { IMAGE_TYPES, type OrderState } from './catalogue';
-import { actorLabel, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
+import { actorLabel, alreadyRefunded, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
 import type { Rewards } from './rewards';
+
+/** The ledger code of a shop order's payment. */
+export const SHOP_PAYMENT = 'shop_order_payment';
 
 /** The shop's revenue account per currency: what paid orders credit and refunds debit. */
 export const SALES_ACCOUNT = 'commerce:sales';
@@ -210,7 +213,7 @@ export class Shop {
               debitAccountId: wallet,
               creditAccountId: sales,
               amount: toMoney(order.total, order.currency).amount,
-              code: 'shop_order_payment',
+              code: SHOP_PAYMENT,
               metadata: { orderId },
             },
           ],
@@ -232,7 +235,8 @@ export class Shop {
 
   /**
    * pending | paid → cancelled. The user may cancel a pending order; an administrator also a paid
-   * one, refunded by a reversing transfer (sales → wallet) and its stock returned.
+   * one, refunded by a reversing transfer (sales → wallet), its stock returned and the points it
+   * earned taken back; not one whose payment a dispute refunded already (409 ALREADY_REFUNDED).
    */
   async cancel(orderId: string, actor: Actor): Promise<OrderRow> {
     if (actor.role === 'user') await this.order(orderId, actor.userId);
@@ -243,6 +247,8 @@ export class Shop {
       const allowed: OrderState[] = actor.role === 'admin' ? ['pending', 'paid'] : ['pending'];
       if (!(allowed as string[]).includes(order.status)) throw invalidState('order', order.status, 'cancelled');
       if (order.status === 'paid') {
+        // the order row is locked: a dispute resolving meanwhile waits, and sees the refund
+        if (order.paymentTransferId && (await this.store.transferReversed(order.paymentTransferId))) throw alreadyRefunded('by a dispute');
         const [wallet, sales] = await Promise.all([this.ledger.wallet(order.userId, order.currency), this.ledger.system(order.currency, SALES_ACCOUNT)]);
         const refundId = derivedUuid('shop-order-refund', orderId);
         await this.store.returnStock(
@@ -259,6 +265,7 @@ export class Shop {
             metadata: { orderId, reverses: order.paymentTransferId },
           },
         ]);
+        await this.rewards.reverseOrder(c, orderId);
         return this.store.moveOrder(c, orderId, 'paid', 'cancelled', actorLabel(actor), { refundTransferId: refundId });
       }
       return this.store.moveOrder(c, orderId, order.status, 'cancelled', actorLabel(actor));

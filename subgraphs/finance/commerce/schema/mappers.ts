@@ -1,6 +1,7 @@
 import { toMoney } from '../../../../lib/money';
 import type { Biller as BillerEntry, GiftCardBrand as BrandEntry, Operator as OperatorEntry } from '../domain/catalogue';
-import { REWARD_RULES, UTILITY_STATES } from '../domain/catalogue';
+import { UTILITY_STATES } from '../domain/catalogue';
+import type { RewardRulesView } from '../domain/rewards';
 import type { CartLine, DisputeRow, GiftCardOrderRow, HistoryRow, OrderItemRow, OrderRow, ProductRow, RewardEventRow, UtilityRow } from '../store/commerce-store';
 import type { Cart, Dispute, GiftCardBrand, GiftCardOrder, Product, RewardEvent, RewardRules, ShopOrder, UtilityCatalogue, UtilityRequest } from './types';
 import { toMinor } from '../../../../lib/money';
@@ -137,10 +138,11 @@ export const toRewardEvent = (e: RewardEventRow): RewardEvent => ({
   createdAt: e.createdAt,
 });
 
-export const rewardRules = (): RewardRules => ({
-  pointsPerUnitSpent: REWARD_RULES.pointsPerUnitSpent.toString(),
-  referrerBonus: REWARD_RULES.referrerBonus.toString(),
-  referredBonus: REWARD_RULES.referredBonus.toString(),
-  pointsPerUnitRedeemed: REWARD_RULES.pointsPerUnitRedeemed.toString(),
-  minimumRedemption: REWARD_RULES.minimumRedemption.toString(),
+export const toRewardRules = (r: RewardRulesView): RewardRules => ({
+  pointsPerUnitSpent: r.pointsPerUnitSpent.toString(),
+  referrerBonus: r.referrerBonus.toString(),
+  referredBonus: r.referredBonus.toString(),
+  pointsPerUnitRedeemed: r.pointsPerUnitRedeemed.toString(),
+  minimumRedemption: r.minimumRedemption.toString(),
+  pointValue: r.pointValue,
 });

@@ -6,7 +6,7 @@ import { kycLevelReaches, kycRequiredError, NodePolicy, requiredKycLevel } from 
 import type { Actor } from '../domain/common';
 import type { CommerceServices } from '../services';
 import {
-  rewardRules,
+  toRewardRules,
   toBrand,
   toCart,
   toDispute,
@@ -366,7 +366,7 @@ export class CommerceResolver {
       referralCode,
       referredBy: referral?.referrerUserId ?? null,
       referralRewarded: Boolean(referral?.rewardedAt),
-      rules: rewardRules(),
+      rules: toRewardRules(this.services.rewards.rules()),
       history: history.map(toRewardEvent),
     };
   }

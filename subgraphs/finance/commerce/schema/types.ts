@@ -246,11 +246,13 @@ export class RewardRules {
   @Field() referredBonus: string;
   @Field() pointsPerUnitRedeemed: string;
   @Field() minimumRedemption: string;
+  @Field(() => Money, { description: "What one point is worth, in the node's reference currency (redemptions into another currency convert at the node's rate)" })
+  pointValue: Money;
 }
 
 @ObjectType({ simpleResolvers: true })
 export class RewardsSummary {
-  @Field({ description: 'The points balance (never negative)' }) points: string;
+  @Field({ description: 'The points balance: below zero while points of a refunded purchase are owed (nothing can be redeemed then)' }) points: string;
   @Field() referralCode: string;
   @Field(() => ID, { nullable: true }) referredBy: string | null;
   @Field() referralRewarded: boolean;

@@ -140,6 +140,10 @@ export interface RewardDueRow {
   attempts: number;
   lastError: string | null;
   grantedAt: Date | null;
+  /** What the transaction earns, fixed before the first grant (null until then). */
+  points: bigint | null;
+  /** The payment was refunded or reversed: nothing more is granted, what was is taken back. */
+  reversedAt: Date | null;
 }
 
 export interface ReferralRow {
@@ -147,6 +151,8 @@ export interface ReferralRow {
   referrerUserId: string;
   createdAt: Date;
   rewardedAt: Date | null;
+  /** The paid order whose grant paid the bonuses (they go back if it is refunded). */
+  rewardedOrderId: string | null;
 }
 
 /** A keyset position: (created_at, id) of the last row of the previous page. */
@@ -304,6 +310,11 @@ export class CommerceStore {
 
   async order(id: string, db: Db = this.pool, lock = false): Promise<OrderRow | undefined> {
     return rowsOf<OrderRow>(await db.query(`SELECT * FROM commerce.shop_order WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`, [id]))[0];
+  }
+
+  /** The order a ledger transfer paid (locked until `db`'s transaction ends with `lock`), if it is a shop payment. */
+  async orderPaidBy(transferId: string, db: Db = this.pool, lock = false): Promise<OrderRow | undefined> {
+    return rowsOf<OrderRow>(await db.query(`SELECT * FROM commerce.shop_order WHERE payment_transfer_id = $1 ${lock ? 'FOR UPDATE' : ''}`, [transferId]))[0];
   }
 
   async orders(opts: { userId?: string; status?: string; limit: number; position?: Position }): Promise<OrderRow[]> {
@@ -514,17 +525,53 @@ export class CommerceStore {
     );
   }
 
-  async markReferralRewarded(referredUserId: string): Promise<void> {
-    await this.pool.query('UPDATE commerce.referral SET rewarded_at = now() WHERE referred_user_id = $1 AND rewarded_at IS NULL', [referredUserId]);
+  /**
+   * The referral's bonuses go to `orderId`, the referred user's paid order being granted: its
+   * referrer when the referral is not paid yet (or paid by this very order: a retried grant), else
+   * nothing. The row stays locked until `c` ends, so of two concurrent first orders one gets it.
+   */
+  async claimReferralReward(c: pg.PoolClient, referredUserId: string, orderId: string): Promise<string | undefined> {
+    const { rows } = await c.query<{ referrer_user_id: string }>(
+      `UPDATE commerce.referral SET rewarded_order_id = $2, rewarded_at = COALESCE(rewarded_at, now())
+        WHERE referred_user_id = $1 AND ((rewarded_order_id IS NULL AND rewarded_at IS NULL) OR rewarded_order_id = $2)
+        RETURNING referrer_user_id`,
+      [referredUserId, orderId],
+    );
+    return rows[0]?.referrer_user_id;
+  }
+
+  /** The referrer whose bonus `orderId` paid (locked until `c` ends), if it did. */
+  async referralRewardedBy(c: pg.PoolClient, referredUserId: string, orderId: string): Promise<string | undefined> {
+    const { rows } = await c.query<{ referrer_user_id: string }>(
+      'SELECT referrer_user_id FROM commerce.referral WHERE referred_user_id = $1 AND rewarded_order_id = $2 FOR UPDATE',
+      [referredUserId, orderId],
+    );
+    return rows[0]?.referrer_user_id;
+  }
+
+  /** The order that paid the referral's bonuses was refunded: the referred user's next paid order pays them. */
+  async releaseReferralReward(c: pg.PoolClient, referredUserId: string, orderId: string): Promise<void> {
+    await c.query('UPDATE commerce.referral SET rewarded_order_id = NULL, rewarded_at = NULL WHERE referred_user_id = $1 AND rewarded_order_id = $2', [
+      referredUserId,
+      orderId,
+    ]);
+  }
+
+  /** Every movement of these users' points waits for the others (until `c` ends); taken in id order, so two never wait for each other. */
+  async lockRewardsOf(c: pg.PoolClient, userIds: string[]): Promise<void> {
+    for (const id of [...new Set(userIds)].sort()) await c.query("SELECT pg_advisory_xact_lock(hashtextextended('commerce.rewards:' || $1, 0))", [id]);
   }
 
   /** Records the points movements the ledger applied; an id seen before (a retry) is kept once. */
-  async recordRewardEvents(events: Omit<RewardEventRow, 'createdAt'>[]): Promise<void> {
+  async recordRewardEvents(c: Db, events: Omit<RewardEventRow, 'createdAt'>[]): Promise<void> {
     for (const e of events)
-      await this.pool.query(
-        'INSERT INTO commerce.reward_event (id, user_id, rule, points, reference) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
-        [e.id, e.userId, e.rule, e.points.toString(), e.reference],
-      );
+      await c.query('INSERT INTO commerce.reward_event (id, user_id, rule, points, reference) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING', [
+        e.id,
+        e.userId,
+        e.rule,
+        e.points.toString(),
+        e.reference,
+      ]);
   }
 
   /** Records points owed for a qualifying transaction, inside that transaction (`c`); a second record of one reference is kept once. */
@@ -541,13 +588,38 @@ export class CommerceStore {
     return rowsOf<RewardDueRow>(await this.pool.query('SELECT * FROM commerce.reward_due WHERE reference = $1', [reference]))[0];
   }
 
-  /** Owed grants, oldest first. */
-  async rewardsDue(limit: number): Promise<RewardDueRow[]> {
-    return rowsOf(await this.pool.query('SELECT * FROM commerce.reward_due WHERE granted_at IS NULL ORDER BY created_at, reference LIMIT $1', [limit]));
+  /** The owed row, locked until `c` ends: its grant and its reversal wait for each other. */
+  async rewardDueForUpdate(c: pg.PoolClient, reference: string): Promise<RewardDueRow | undefined> {
+    return rowsOf<RewardDueRow>(await c.query('SELECT * FROM commerce.reward_due WHERE reference = $1 FOR UPDATE', [reference]))[0];
   }
 
-  async markRewardGranted(reference: string): Promise<void> {
-    await this.pool.query('UPDATE commerce.reward_due SET granted_at = now(), attempts = attempts + 1, last_error = NULL WHERE reference = $1', [reference]);
+  /** Fixes what the transaction earns, once: the points stored first win (a concurrent or later grant reads them). */
+  async setRewardDuePoints(reference: string, points: bigint): Promise<bigint> {
+    const set = await this.pool.query<{ points: string }>(
+      'UPDATE commerce.reward_due SET points = $2 WHERE reference = $1 AND points IS NULL RETURNING points::text',
+      [reference, points.toString()],
+    );
+    if (set.rows[0]) return BigInt(set.rows[0].points);
+    // fixed before (a statement of its own: it sees what a concurrent grant committed)
+    const { rows } = await this.pool.query<{ points: string }>('SELECT points::text FROM commerce.reward_due WHERE reference = $1', [reference]);
+    return BigInt(rows[0].points);
+  }
+
+  /** Owed grants, oldest first (not those whose payment was refunded meanwhile). */
+  async rewardsDue(limit: number): Promise<RewardDueRow[]> {
+    return rowsOf(
+      await this.pool.query('SELECT * FROM commerce.reward_due WHERE granted_at IS NULL AND reversed_at IS NULL ORDER BY created_at, reference LIMIT $1', [
+        limit,
+      ]),
+    );
+  }
+
+  async markRewardGranted(c: pg.PoolClient, reference: string): Promise<void> {
+    await c.query('UPDATE commerce.reward_due SET granted_at = now(), attempts = attempts + 1, last_error = NULL WHERE reference = $1', [reference]);
+  }
+
+  async markRewardReversed(c: pg.PoolClient, reference: string): Promise<void> {
+    await c.query('UPDATE commerce.reward_due SET reversed_at = now() WHERE reference = $1', [reference]);
   }
 
   async markRewardFailed(reference: string, error: string): Promise<void> {
@@ -557,7 +629,15 @@ export class CommerceStore {
     ]);
   }
 
-  /** The points balance as the recorded movements sum it (the ledger's points account holds the same; it enforces ≥ 0). */
+  /** Whether any of the user's points were ever taken back (a refund or a dispute): only then can they owe points. */
+  async hasPointsReversal(c: Db, userId: string): Promise<boolean> {
+    const { rows } = await c.query<{ yes: boolean }>("SELECT EXISTS (SELECT 1 FROM commerce.reward_event WHERE user_id = $1 AND rule = 'reversal') AS yes", [
+      userId,
+    ]);
+    return rows[0].yes;
+  }
+
+  /** The points balance as the recorded movements sum it: the ledger's points held less the points owed (below zero while owed). */
   async pointsOf(userId: string): Promise<bigint> {
     const { rows } = await this.pool.query<{ total: string }>('SELECT COALESCE(sum(points), 0)::text AS total FROM commerce.reward_event WHERE user_id = $1', [
       userId,

@@ -50,10 +50,9 @@ export class KycService {
     return this.provider.name;
   }
 
-  /** The user's verifications (with documents) and effective level. */
-  async overview(userId: string): Promise<{ level: KycLevel; verifications: Verification[] }> {
-    const rows = await this.store.byUser(userId);
-    return { level: effectiveLevel(rows), verifications: await this.withDocuments(rows) };
+  /** The user's verifications, with their documents. (Their level is identity's: `syncLevel` writes it there.) */
+  async verifications(userId: string): Promise<Verification[]> {
+    return this.withDocuments(await this.store.byUser(userId));
   }
 
   /** Starts the user's verification at a level; enhanced requires a verified basic level. 409 when one exists. */

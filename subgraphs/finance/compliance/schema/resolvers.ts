@@ -20,8 +20,12 @@ export class ComplianceResolver {
   @Authorized('node-user')
   @Query(() => KycStatus, { description: "The caller's level, the node's required level and their verifications (GET /api/v1/kyc/)." })
   async kycStatus(@Ctx() ctx: SubgraphContext): Promise<KycStatus> {
-    const { level, verifications } = await this.services.kyc.overview(userOf(ctx));
-    return { level, requiredLevel: requiredKycLevel(await this.services.gate.state()), verifications };
+    const p = ctx.principal;
+    if (p.kind !== 'node-user') throw unauthenticated();
+    // the level is the one the user's principal carries, as identity holds it: what every money module checks
+    // (verifications write it there; so may an administrator), never a second reckoning from the verifications
+    const verifications = await this.services.kyc.verifications(p.userId);
+    return { level: p.kycLevel, requiredLevel: requiredKycLevel(await this.services.gate.state()), verifications };
   }
 
   @Authorized('node-user')

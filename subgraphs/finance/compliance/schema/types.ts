@@ -28,7 +28,11 @@ export class KycVerification {
 
 @ObjectType({ simpleResolvers: true, description: "The caller's verification status." })
 export class KycStatus {
-  @Field({ description: 'The verified level every money module checks: none, basic or enhanced' }) level: string;
+  @Field({
+    description:
+      "The user's level as the node holds it (written by every verification decision, or set by an administrator): the one every money module checks; none, basic or enhanced",
+  })
+  level: string;
   @Field({ description: 'What this node requires before money moves (its KYC toggles): none, basic or enhanced' }) requiredLevel: string;
   @Field(() => [KycVerification]) verifications: KycVerification[];
 }

@@ -4,6 +4,7 @@ import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotenc
 import type { Logger } from '../../../../lib/logger';
 import { exponentOf } from '../../../../lib/money';
 import type { KycLevel } from '../../kernel/kyc';
+import { BROKERAGE_PROVIDERS } from '../../kernel/contract';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
 import type { InstrumentRow, InvestingStore, OrderRow } from '../store/investing-store';
 import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
@@ -37,6 +38,8 @@ export interface OrderInput {
   notional?: string | null;
   limitPrice?: string | null;
   clientOrderId?: string | null;
+  /** A sell of a holding at another provider than the active one names it (default: where the user holds the symbol). */
+  provider?: string | null;
 }
 
 export interface RefreshOutcome {
@@ -178,13 +181,12 @@ export class Investing {
   /** Validates, reserves (buy: a pending ledger transfer; sell: the shares), submits to the provider. Idempotent by key and client_order_id. */
   async submitOrder(trader: Trader, input: OrderInput, idempotencyKey: string | null | undefined): Promise<OrderRow> {
     const state = await this.deps.gate.state();
-    if (state.brokerageProvider === 'market_data') throw tradingNotSupported();
+    const provider = await this.tradingProvider(trader.userId, input, state.brokerageProvider);
     const required = requiredKycLevel(state);
     if (!kycLevelReaches(trader.kycLevel, required)) throw kycRequiredError(required, trader.kycLevel);
     const order = this.validate(input);
     const key = idempotencyKey ?? (input.clientOrderId ? `client_order_id:${input.clientOrderId}` : null);
-    return this.deps.idempotency.run({ owner: `user:${trader.userId}`, key, operation: 'submitOrder', input: order }, async (ids) => {
-      const provider = state.brokerageProvider;
+    return this.deps.idempotency.run({ owner: `user:${trader.userId}`, key, operation: 'submitOrder', input: { ...order, provider } }, async (ids) => {
       const instrument = await this.store.instrument(provider, order.symbol);
       if (!instrument || !instrument.active) throw instrumentNotFound(order.symbol);
       if (!instrument.tradable) throw new DomainError('INSTRUMENT_NOT_TRADABLE', 422, `${order.symbol} is not tradable.`);
@@ -268,6 +270,31 @@ export class Investing {
       }
       return this.apply(orderId, submitted);
     });
+  }
+
+  /**
+   * Where an order goes: a buy to the active provider; a sell to the provider that holds the user's
+   * shares — the active one when it does, else the one (after a switch of the active provider in the
+   * admin console, holdings at the previous one stay sellable there), or the one the order names. A
+   * provider that cannot trade (market data) refuses both (422 TRADING_NOT_SUPPORTED).
+   */
+  private async tradingProvider(userId: string, input: OrderInput, active: string): Promise<string> {
+    const named = input.provider ?? null;
+    if (named !== null && !(BROKERAGE_PROVIDERS as readonly string[]).includes(named))
+      throw badInput(`provider is one of ${BROKERAGE_PROVIDERS.join(', ')}.`, { provider: [`One of ${BROKERAGE_PROVIDERS.join(', ')}.`] });
+    let provider = active;
+    if (input.side === 'buy') {
+      if (named !== null && named !== active) throw badInput('A buy goes to the active provider.', { provider: [`${active}, or none.`] });
+    } else if (named !== null) {
+      provider = named;
+    } else {
+      const holders = [...new Set((await this.store.positions(userId, input.symbol)).map((p) => p.provider))];
+      if (!holders.includes(active) && holders.length === 1) provider = holders[0];
+      else if (!holders.includes(active) && holders.length > 1)
+        throw badInput(`You hold ${input.symbol} at ${holders.join(' and ')}: name the provider to sell at.`, { provider: [`One of ${holders.join(', ')}.`] });
+    }
+    if (provider === 'market_data') throw tradingNotSupported();
+    return provider;
   }
 
   /** What a buy reserves: the notional; a limit's quantity × limit price; a market quantity × ask plus the buffer. */
@@ -456,9 +483,12 @@ export class Investing {
 
   // ── portfolio ───────────────────────────────────────────────────────────────
 
+  /**
+   * The user's positions at every provider, valued at the cached price: a holding at a provider the
+   * admin console switched away from stays shown, `sellable` while that provider trades it.
+   */
   async portfolio(userId: string) {
-    const provider = await this.activeProvider();
-    const rows = await this.store.positions(userId, provider);
+    const rows = await this.store.positions(userId);
     return rows.map((p) => {
       const qty = new Decimal(p.qty);
       const cost = new Decimal(p.costBasis);
@@ -476,6 +506,7 @@ export class Investing {
         lastPriceAt: p.lastPriceAt,
         marketValue: marketValue ? marketValue.toFixed(e) : null,
         unrealizedPl: marketValue ? marketValue.minus(cost).toFixed(e) : null,
+        sellable: p.tradable && p.provider !== 'market_data',
       };
     });
   }

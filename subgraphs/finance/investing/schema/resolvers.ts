@@ -117,7 +117,7 @@ export class InvestingResolver {
 
   @Authorized('node-user')
   @NodePolicy({ module: 'investments' })
-  @Query(() => [Position], { description: "The caller's positions at the active provider, valued at the cached price." })
+  @Query(() => [Position], { description: "The caller's positions at every provider (the active one and earlier ones), valued at the cached price." })
   portfolio(@Ctx() ctx: SubgraphContext): Promise<Position[]> {
     return this.investing.portfolio(userOf(ctx).userId);
   }

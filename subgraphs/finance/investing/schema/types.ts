@@ -70,9 +70,14 @@ export class InvestmentOrderInput {
   @Field(() => String, { nullable: true, description: 'An amount of the quote currency; exclusive with qty; market orders only.' }) notional?: string | null;
   @Field(() => String, { nullable: true }) limitPrice?: string | null;
   @Field(() => String, { nullable: true, description: 'Unique per user; a repeat with the same body answers the same order.' }) clientOrderId?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'A sell at another provider than the active one (a holding from before a switch); default: the provider that holds the shares.',
+  })
+  provider?: string | null;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'A holding at the active provider, valued at the cached price.' })
+@ObjectType({ simpleResolvers: true, description: 'A holding at a provider (the active one or an earlier one), valued at the cached price.' })
 export class Position {
   @Field() symbol: string;
   @Field() provider: string;
@@ -85,6 +90,8 @@ export class Position {
   @Field(() => Date, { nullable: true }) lastPriceAt: Date | null;
   @Field(() => String, { nullable: true }) marketValue: string | null;
   @Field(() => String, { nullable: true }) unrealizedPl: string | null;
+  @Field({ description: 'Its provider trades it now: a holding at a provider switched away from stays sellable there (not at the market-data provider)' })
+  sellable: boolean;
 }
 
 @ObjectType({ simpleResolvers: true })

@@ -62,6 +62,8 @@ export interface PositionRow {
   lastPrice: string | null;
   lastPriceAt: Date | null;
   quoteCurrency: string;
+  /** The instrument is listed (active) and tradable at its provider. */
+  tradable: boolean;
 }
 
 export interface RunRow {
@@ -332,13 +334,15 @@ export class InvestingStore {
     ]);
   }
 
-  async positions(userId: string, provider: string): Promise<PositionRow[]> {
+  /** The user's open positions at every provider (a switch of the active one hides none), by symbol; with `symbol`, that one's. */
+  async positions(userId: string, symbol?: string): Promise<PositionRow[]> {
     const { rows } = await this.pool.query<PositionRow>(
       `SELECT p.provider, p.symbol, ${num('p.qty', 'qty')}, ${num('p.held_qty', 'heldQty')}, ${num('p.cost_basis', 'costBasis')},
-              ${num('i.last_price', 'lastPrice')}, i.last_price_at AS "lastPriceAt", i.quote_currency AS "quoteCurrency"
+              ${num('i.last_price', 'lastPrice')}, i.last_price_at AS "lastPriceAt", i.quote_currency AS "quoteCurrency",
+              (i.active AND i.tradable) AS tradable
          FROM investing.position p JOIN investing.instrument i USING (provider, symbol)
-        WHERE p.user_id = $1 AND p.provider = $2 AND p.qty > 0 ORDER BY p.symbol`,
-      [userId, provider],
+        WHERE p.user_id = $1 AND p.qty > 0 AND ($2::text IS NULL OR p.symbol = $2) ORDER BY p.symbol, p.provider`,
+      [userId, symbol ?? null],
     );
     return rows;
   }

@@ -25,11 +25,25 @@ export const FUNDING = 'funding';
 
 export type TransferKind = 'single' | 'pending' | 'post_pending' | 'void_pending';
 
+/** An account named by what it is rather than its id: created with the batch that first moves money through it. */
+export interface AccountKey {
+  ownerType: string;
+  ownerId: string;
+  currency: string;
+  code: string;
+}
+
 export interface TransferInput {
   /** Client-chosen id (uuid): the idempotency key. */
   id: string;
   debitAccountId?: string;
   creditAccountId?: string;
+  /**
+   * Instead of an id: the account by its key. One that does not exist yet is created in the batch's
+   * own transaction, so a refused batch (insufficient funds, a limit) leaves no empty account behind.
+   */
+  debitAccount?: AccountKey;
+  creditAccount?: AccountKey;
   /** Minor units. For post_pending: at most the pending amount (default: all of it); ignored for void_pending. */
   amount?: bigint;
   code: string;
@@ -81,6 +95,8 @@ export class Ledger {
   private readonly userQueues = new Map<string, Promise<void>>();
   /** An account's currency never changes: known ones spare the look-up before each batch. */
   private readonly accountCurrencies = new Map<string, string>();
+  /** The ids of accounts named by key that exist (committed): an account is never deleted. */
+  private readonly accountIds = new Map<string, string>();
 
   constructor(
     private readonly store: LedgerStore,
@@ -101,11 +117,7 @@ export class Ledger {
 
   /** An owner's account in a currency for a purpose (`code`), created on first use; a user's may not go below zero. */
   account(ownerType: string, ownerId: string, currency: string, code: string): Promise<AccountRow> {
-    if (ownerType !== 'user' && ownerType !== 'system') throw badInput('ownerType is user or system.', { ownerType: ['user or system'] });
-    if (!UUID.test(ownerId)) throw badInput('ownerId is a uuid.', { ownerId: ['A uuid.'] });
-    if (!CODE.test(code)) throw badInput('An account code is 1–64 characters of a-z, 0-9, "_" or ":".', { code: ['a-z, 0-9, _ or :'] });
-    exponentOf(currency);
-    return this.store.ensureAccount({ ownerType, ownerId, currency, code, debitsMustNotExceedCredits: ownerType === 'user' });
+    return this.store.ensureAccount(accountFields({ ownerType, ownerId, currency, code }));
   }
 
   /**
@@ -129,7 +141,7 @@ export class Ledger {
     return this.createTransfers(
       inputs.map((t) => {
         if (t.amount === undefined) return { ...t, amount: undefined };
-        const currency = (t.debitAccountId && known.get(t.debitAccountId)) || (t.pendingId && known.get(t.pendingId));
+        const currency = t.debitAccount?.currency || (t.debitAccountId && known.get(t.debitAccountId)) || (t.pendingId && known.get(t.pendingId));
         if (!currency) throw t.pendingId ? ledgerError('PENDING_TRANSFER_NOT_FOUND', `No pending transfer ${t.pendingId}.`) : accountNotFound();
         return { ...t, amount: toMinor(t.amount, currency) };
       }),
@@ -178,12 +190,16 @@ export class Ledger {
     return run;
   }
 
-  private async attempt(inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
-    const single = inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
+  private async attempt(requested: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
     for (let attempt = 1; ; attempt++) {
       try {
+        // accounts named by key that exist are named by id from here on; those that do not are created
+        // by `apply`, in the batch's transaction
+        const inputs = await this.withKnownAccounts(requested);
+        const keyed = inputs.some((t) => t.debitAccount || t.creditAccount);
+        const single = !keyed && inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
         // the common case, one posted transfer, in one statement (with limits: after the user's lock);
-        // batches and two-phase in a transaction
+        // batches, two-phase and new accounts in a transaction
         if (!limits) return single ? await this.postSingle(single) : await inTransaction(this.store.pool, (c) => this.apply(c, inputs));
         return await this.store.inUserLimitsTransaction(limits.userId, (c) => (single ? this.postSingle(single, limits, c) : this.apply(c, inputs, limits)));
       } catch (err) {
@@ -200,6 +216,34 @@ export class Ledger {
         await new Promise((r) => setTimeout(r, Math.random() * 2 ** attempt));
       }
     }
+  }
+
+  /**
+   * The batch with every account named by key that exists named by its id (looked up once, then
+   * remembered: an account is never deleted). Keys of accounts that do not exist stay for `apply`.
+   */
+  private async withKnownAccounts(inputs: TransferInput[]): Promise<TransferInput[]> {
+    const keys = inputs.flatMap((t) => [t.debitAccount, t.creditAccount]).filter((k): k is AccountKey => k !== undefined);
+    if (!keys.length) return inputs;
+    const unknown = keys.filter((k) => !this.accountIds.has(keyOf(k)));
+    if (unknown.length) {
+      for (const row of await this.store.accountIdsByKey(unknown.map(accountFields))) {
+        if (this.accountIds.size >= ACCOUNT_CURRENCY_CACHE_SIZE) this.accountIds.clear();
+        this.accountIds.set(keyOf(row), row.id);
+      }
+    }
+    return inputs.map((t) => named(t, (k) => this.accountIds.get(keyOf(k))));
+  }
+
+  /** Creates (in the batch's transaction `c`) the accounts still named by key, and names them by id. */
+  private async createKeyedAccounts(c: pg.PoolClient, inputs: TransferInput[]): Promise<TransferInput[]> {
+    const keys = new Map<string, AccountKey>();
+    for (const t of inputs) for (const k of [t.debitAccount, t.creditAccount]) if (k) keys.set(keyOf(k), k);
+    if (!keys.size) return inputs;
+    const ids = new Map<string, string>();
+    // in key order: two batches creating the same accounts wait for each other rather than deadlock
+    for (const [key, k] of [...keys].sort(([a], [b]) => (a < b ? -1 : 1))) ids.set(key, (await this.store.ensureAccount(accountFields(k), c)).id);
+    return inputs.map((t) => named(t, (k) => ids.get(keyOf(k))));
   }
 
   /**
@@ -238,7 +282,8 @@ export class Ledger {
     throw new Error(`transfer ${row.id} was neither inserted nor refused`);
   }
 
-  private async apply(c: Parameters<Parameters<typeof inTransaction>[1]>[0], inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
+  private async apply(c: pg.PoolClient, keyed: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
+    const inputs = await this.createKeyedAccounts(c, keyed);
     const now = this.clock();
     const pendingIds = [...new Set(inputs.flatMap((t) => (t.pendingId ? [t.pendingId] : [])))].sort();
     const pendings = pendingIds.length ? await this.store.lockPending(c, pendingIds) : new Map<string, TransferRow & { resolved: boolean }>();
@@ -517,6 +562,40 @@ function limitTable(level: KycLevel) {
   return table;
 }
 
+/** An account key checked (owner type, owner id, code, currency) with its balance rule: a user's account may not go below zero. */
+function accountFields(k: AccountKey) {
+  if (k.ownerType !== 'user' && k.ownerType !== 'system') throw badInput('ownerType is user or system.', { ownerType: ['user or system'] });
+  if (!UUID.test(k.ownerId)) throw badInput('ownerId is a uuid.', { ownerId: ['A uuid.'] });
+  if (!CODE.test(k.code)) throw badInput('An account code is 1–64 characters of a-z, 0-9, "_" or ":".', { code: ['a-z, 0-9, _ or :'] });
+  exponentOf(k.currency);
+  return {
+    ownerType: k.ownerType as AccountRow['ownerType'],
+    ownerId: k.ownerId.toLowerCase(),
+    currency: k.currency,
+    code: k.code,
+    debitsMustNotExceedCredits: k.ownerType === 'user',
+  };
+}
+
+const keyOf = (k: AccountKey) => `${k.ownerType}|${k.ownerId.toLowerCase()}|${k.currency}|${k.code}`;
+
+/** The transfer with its keyed accounts that `idOf` knows named by id instead. */
+function named(t: TransferInput, idOf: (k: AccountKey) => string | undefined): TransferInput {
+  const debit = t.debitAccount && idOf(t.debitAccount);
+  const credit = t.creditAccount && idOf(t.creditAccount);
+  if (!debit && !credit) return t;
+  const out = { ...t };
+  if (debit) {
+    out.debitAccountId = debit;
+    delete out.debitAccount;
+  }
+  if (credit) {
+    out.creditAccountId = credit;
+    delete out.creditAccount;
+  }
+  return out;
+}
+
 function validate(inputs: TransferInput[]): void {
   if (!inputs.length || inputs.length > 8190) throw badInput('A batch has 1 to 8,190 transfers.');
   const ids = new Set<string>();
@@ -529,8 +608,13 @@ function validate(inputs: TransferInput[]): void {
     if ((kind === 'post_pending' || kind === 'void_pending') !== (t.pendingId !== undefined)) {
       throw badInput('post_pending and void_pending name their pendingId; other kinds do not.');
     }
-    if ((kind === 'single' || kind === 'pending') && (!t.debitAccountId || !t.creditAccountId))
+    if ((t.debitAccountId && t.debitAccount) || (t.creditAccountId && t.creditAccount))
+      throw badInput('An account is named by its id or by its key, not both.');
+    if ((kind === 'single' || kind === 'pending') && (!(t.debitAccountId || t.debitAccount) || !(t.creditAccountId || t.creditAccount)))
       throw badInput('A transfer names its debit and credit accounts.');
+    for (const k of [t.debitAccount, t.creditAccount]) if (k) accountFields(k);
+    if (t.debitAccount && t.creditAccount && keyOf(t.debitAccount) === keyOf(t.creditAccount))
+      throw ledgerError('ACCOUNTS_MUST_BE_DIFFERENT', 'Debit and credit accounts must differ.');
     if ((kind === 'single' || kind === 'pending') && (t.amount === undefined || t.amount <= 0n))
       throw ledgerError('AMOUNT_MUST_BE_POSITIVE', 'The amount must be positive.');
     if (kind === 'post_pending' && t.amount !== undefined && t.amount <= 0n) throw ledgerError('AMOUNT_MUST_BE_POSITIVE', 'The amount must be positive.');

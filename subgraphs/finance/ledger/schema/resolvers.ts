@@ -189,6 +189,8 @@ export class LedgerResolver {
           id: t.id,
           debitAccountId: t.debitAccountId ?? undefined,
           creditAccountId: t.creditAccountId ?? undefined,
+          debitAccount: t.debitAccount ? { ...t.debitAccount } : undefined,
+          creditAccount: t.creditAccount ? { ...t.creditAccount } : undefined,
           amount: t.amount ?? undefined,
           code: t.code,
           kind: (t.kind ?? 'single') as TransferKind,
@@ -200,6 +202,18 @@ export class LedgerResolver {
       limits ? { userId: limits.userId, kycLevel: limits.kycLevel as KycLevel } : undefined,
     );
     return outcomes.map((o) => ({ id: o.id, result: o.result, transfer: toLedgerTransfer(o.transfer) }));
+  }
+
+  @Authorized('service')
+  @Query(() => LedgerAccount, {
+    nullable: true,
+    description: 'One account with its counters, for the money modules (what a counterparty still holds before a reversal).',
+  })
+  async ledgerAccountForService(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LedgerAccount | null> {
+    assertWriter(ctx);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+    const account = await this.services.store.account(id);
+    return account ? toLedgerAccount(account) : null;
   }
 
   @Authorized('service')

@@ -59,12 +59,27 @@ export class LedgerCounts {
   @Field(() => Int) transfers: number;
 }
 
+@InputType({ description: 'A ledger account by owner, currency and purpose (the key it is unique by).' })
+export class LedgerAccountKeyInput {
+  @Field({ description: 'user or system' }) ownerType: string;
+  @Field(() => ID) ownerId: string;
+  @Field() currency: string;
+  @Field({ description: 'The purpose: wallet, a module\'s clearing or revenue account… (a-z, 0-9, _ and :)' }) code: string;
+}
+
 @InputType({ description: 'One transfer of a linked batch (TigerBeetle model): all of a batch applies, or none of it.' })
 export class LedgerTransferInput {
   @Field(() => ID, { description: 'Client-chosen uuid: a retried id is applied once (the replay answers `exists`).' }) id: string;
   @Field(() => ID, { nullable: true, description: 'Omitted for post_pending and void_pending (the pending transfer names them).' })
   debitAccountId?: string;
   @Field(() => ID, { nullable: true }) creditAccountId?: string;
+  @Field(() => LedgerAccountKeyInput, {
+    nullable: true,
+    description:
+      'Instead of debitAccountId: the account by owner, currency and purpose. One that does not exist is created in the batch\'s transaction, so a refused batch leaves no account behind.',
+  })
+  debitAccount?: LedgerAccountKeyInput;
+  @Field(() => LedgerAccountKeyInput, { nullable: true, description: 'Instead of creditAccountId (as debitAccount).' }) creditAccount?: LedgerAccountKeyInput;
   @Field({ nullable: true, description: 'A decimal string in the accounts\' currency ("10.50"); post_pending: at most the pending amount (default all).' })
   amount?: string;
   @Field({ description: 'What the movement is, e.g. `transfer`, `card_authorisation`, `fx_fee` (a-z, 0-9, _ and :).' }) code: string;

@@ -112,20 +112,38 @@ export class LedgerStore {
    * the same key makes ON CONFLICT wait for it and then do nothing; that row is committed by then but
    * invisible to the insert's snapshot, so it is read by a statement of its own (a fresh snapshot).
    */
-  async ensureAccount(a: Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code' | 'debitsMustNotExceedCredits'>): Promise<AccountRow> {
-    const inserted = await this.pool.query<RawAccount>({
+  async ensureAccount(
+    a: Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code' | 'debitsMustNotExceedCredits'>,
+    /** A transaction's client: the account is created with what that transaction does (and gone if it rolls back). */
+    c: pg.Pool | pg.PoolClient = this.pool,
+  ): Promise<AccountRow> {
+    const inserted = await c.query<RawAccount>({
       name: 'ledger.insert_account',
       text: `INSERT INTO ledger.account (owner_type, owner_id, currency, code, debits_must_not_exceed_credits) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (owner_type, owner_id, currency, code) DO NOTHING RETURNING ${ACCOUNT_JSON}`,
       values: [a.ownerType, a.ownerId, a.currency, a.code, a.debitsMustNotExceedCredits],
     });
     if (inserted.rows[0]) return account(inserted.rows[0]);
-    const { rows } = await this.pool.query<RawAccount>({
+    const { rows } = await c.query<RawAccount>({
       name: 'ledger.account_by_key',
       text: `SELECT ${ACCOUNT_JSON} FROM ledger.account WHERE owner_type = $1 AND owner_id = $2 AND currency = $3 AND code = $4`,
       values: [a.ownerType, a.ownerId, a.currency, a.code],
     });
     return account(rows[0]);
+  }
+
+  /** The ids of the accounts of these keys that exist (one statement; a missing one is simply not in the answer). */
+  async accountIdsByKey(
+    keys: Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code'>[],
+  ): Promise<(Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code'> & { id: string })[]> {
+    const { rows } = await this.pool.query<Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code'> & { id: string }>({
+      name: 'ledger.account_ids_by_key',
+      text: `SELECT a.id, a.owner_type AS "ownerType", a.owner_id AS "ownerId", a.currency, a.code
+               FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[]) AS k(owner_type, owner_id, currency, code)
+               JOIN ledger.account a USING (owner_type, owner_id, currency, code)`,
+      values: [keys.map((k) => k.ownerType), keys.map((k) => k.ownerId), keys.map((k) => k.currency), keys.map((k) => k.code)],
+    });
+    return rows;
   }
 
   /**
@@ -337,6 +355,11 @@ export class LedgerStore {
       values: [accountIds, transferIds],
     });
     return new Map(rows.map((r) => [r.id, r.currency]));
+  }
+
+  async account(id: string): Promise<AccountRow | undefined> {
+    const { rows } = await this.pool.query<RawAccount>(`SELECT ${ACCOUNT_JSON} FROM ledger.account WHERE id = $1`, [id]);
+    return rows[0] ? account(rows[0]) : undefined;
   }
 
   async transfer(id: string): Promise<TransferRow | undefined> {

@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../../lib/errors';
+import { isAdmin, type Principal } from '../../../../lib/principal';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { NodePolicy } from '../../kernel/gate';
 import { bankingRails, TOGGLES, type SettingsRecord } from '../domain/settings';
@@ -36,6 +37,9 @@ function actorOf(ctx: SubgraphContext): string {
   return `admin:${p.username}`;
 }
 
+/** An administrator of this node (its admin console's session) or of the system. */
+const isNodeAdministrator = (p: Principal) => p.kind === 'node-admin' || isAdmin(p);
+
 /** Node identity, the settings record, branding, licence, provider credentials, the assistant. */
 @Resolver()
 export class NodeResolver {
@@ -49,19 +53,43 @@ export class NodeResolver {
   }
 
   @NodePolicy({ maintenance: 'exempt' })
-  @Query(() => NodeInfo, { description: 'Node identity (APP_NAME, APP_VERSION), licence status and claims, system check results.' })
-  async nodeInfo(): Promise<NodeInfo> {
+  @Query(() => NodeInfo, {
+    description:
+      'Node identity (APP_NAME, APP_VERSION), read-only and maintenance state, licence status. The deployment, the licence\'s claims and source, ' +
+      'and the system checks with their messages are for administrators (an admin console session or a system administrator): null for anyone else.',
+  })
+  async nodeInfo(@Ctx() ctx: SubgraphContext): Promise<NodeInfo> {
     const { node, registry } = this.services;
-    const [licence, checks, state, deployment] = await Promise.all([node.licence(), node.checks(), this.services.gate.state(), registry.deployment()]);
+    const state = await this.services.gate.state();
+    const licence = await node.licence();
     const e = licence.evaluation;
-    const identity = node.identity();
+    const { name, version, hostname } = node.identity();
+    const status = state.readOnly && e.status === 'valid' ? 'expired' : e.status;
+    const expiresAt = e.expiresAt ?? null;
+    if (!isNodeAdministrator(ctx.principal)) {
+      // anyone: who the node is and whether its licence holds; nothing about the deployment, the customer or the host
+      return {
+        name,
+        version,
+        hostname: null,
+        deploymentId: null,
+        readOnly: state.readOnly,
+        maintenance: state.maintenance,
+        licence: { status, valid: !state.readOnly, checks: state.licenceChecks, expiresAt, source: null, installedAt: null, claims: null, issuer: null, keyId: null, issuedAt: null },
+        checks: null,
+        deployment: null,
+      };
+    }
+    const [checks, deployment] = await Promise.all([node.checks(), registry.deployment()]);
     return {
-      ...identity,
+      name,
+      version,
+      hostname,
       deploymentId: deployment?.deploymentId ?? null,
       readOnly: state.readOnly,
       maintenance: state.maintenance,
       licence: {
-        status: state.readOnly && e.status === 'valid' ? 'expired' : e.status,
+        status,
         valid: !state.readOnly,
         source: licence.source,
         installedAt: licence.installedAt ?? null,
@@ -70,13 +98,12 @@ export class NodeResolver {
         issuer: e.issuer ?? null,
         keyId: e.keyId ?? null,
         issuedAt: e.issuedAt ?? null,
-        expiresAt: e.expiresAt ?? null,
+        expiresAt,
       } satisfies NodeLicenceState,
       checks: checks.map((c) => ({ id: c.id, level: c.level, message: c.msg, hint: c.hint ?? null })),
       deployment: deployment ?? null,
     };
   }
-
 
   @NodePolicy({ maintenance: 'exempt' })
   @Query(() => NodeSettings, { description: 'The settings record (feature flags; public, as /api/v1/config/features/).' })

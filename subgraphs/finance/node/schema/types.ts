@@ -126,10 +126,11 @@ export class NodeLicenceClaims {
 export class NodeLicenceState {
   @Field({ description: 'valid, missing, invalid or expired' }) status: string;
   @Field() valid: boolean;
-  @Field({ description: 'Where the licence in force comes from: environment, admin, cli, registry or api' }) source: string;
+  @Field(() => String, { nullable: true, description: 'Where the licence in force comes from: environment, admin, cli, registry or api (administrators only)' })
+  source: string | null;
   @Field(() => Date, { nullable: true }) installedAt: Date | null;
   @Field(() => [String], { description: 'Ids of the failing licence checks' }) checks: string[];
-  @Field(() => NodeLicenceClaims, { nullable: true }) claims: NodeLicenceClaims | null;
+  @Field(() => NodeLicenceClaims, { nullable: true, description: 'Administrators only' }) claims: NodeLicenceClaims | null;
   @Field(() => String, { nullable: true }) issuer: string | null;
   @Field(() => String, { nullable: true }) keyId: string | null;
   @Field(() => Date, { nullable: true }) issuedAt: Date | null;
@@ -151,13 +152,15 @@ export class NodeDeployment {
 export class NodeInfo {
   @Field({ description: 'APP_NAME' }) name: string;
   @Field({ description: 'APP_VERSION' }) version: string;
-  @Field() hostname: string;
-  @Field(() => String, { nullable: true, description: 'The id the licence registry gave this node at activation' }) deploymentId: string | null;
+  @Field(() => String, { nullable: true, description: 'Administrators only' }) hostname: string | null;
+  @Field(() => String, { nullable: true, description: 'The id the licence registry gave this node at activation (administrators only)' })
+  deploymentId: string | null;
   @Field() readOnly: boolean;
   @Field() maintenance: boolean;
   @Field(() => NodeLicenceState) licence: NodeLicenceState;
-  @Field(() => [NodeCheck]) checks: NodeCheck[];
-  @Field(() => NodeDeployment, { nullable: true }) deployment: NodeDeployment | null;
+  @Field(() => [NodeCheck], { nullable: true, description: 'Every system check with its message (administrators only: they name paths and settings)' })
+  checks: NodeCheck[] | null;
+  @Field(() => NodeDeployment, { nullable: true, description: 'Administrators only' }) deployment: NodeDeployment | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A provider credential: the secret is encrypted at rest and only shown masked.' })

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { DomainError, badInput } from '../../../../lib/errors';
 import type { IdempotentRequests } from '../../../../lib/idempotency';
-import { SUPPORTED_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
+import { FIAT_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
 import type { NodeGate } from '../../kernel/gate';
 import type { PaymentsStore, QuoteRow } from '../store/payments-store';
 import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
@@ -14,7 +14,7 @@ export const FX_FEE_BPS = 50n;
 /** How long a quote holds its rate. */
 export const FX_QUOTE_TTL_SECONDS = 60;
 /** The fiat currencies the FX desk converts between (crypto goes through swaps). */
-export const FX_CURRENCIES = SUPPORTED_CURRENCIES.filter((c) => exponentOf(c) <= 2 && c !== 'POINTS');
+export const FX_CURRENCIES = FIAT_CURRENCIES;
 
 export interface Quote {
   id: string;
@@ -36,6 +36,9 @@ export interface Conversion {
   rate: string;
   createdAt: Date;
 }
+
+/** The subgraphs whose service principal may read the node's rates: rewards value points and purchases at them. */
+export const RATE_READERS: readonly string[] = ['commerce'];
 
 export const quoteNotFound = () => new DomainError('QUOTE_NOT_FOUND', 404, 'No such quote.');
 export const quoteExpired = () => new DomainError('QUOTE_EXPIRED', 422, 'The quote has expired; ask for a new one.');
@@ -97,6 +100,20 @@ export class FxDesk {
       expiresAt: new Date(now.getTime() + FX_QUOTE_TTL_SECONDS * 1000),
     });
     return toQuote(row);
+  }
+
+  /**
+   * The node's own rate between two currencies of the desk: units of `target` per unit of `source`
+   * (a decimal string; 1 for a currency to itself), the rate the quotes convert at before their fee.
+   */
+  async rate(source: string, target: string): Promise<string> {
+    for (const [field, c] of [
+      ['source', source],
+      ['target', target],
+    ] as const) {
+      if (!FX_CURRENCIES.includes(c)) throw badInput(`${c} is not converted here.`, { [field]: [`One of ${FX_CURRENCIES.join(', ')}.`] });
+    }
+    return source === target ? '1' : this.rates.rate(source, target);
   }
 
   async convert(user: NodeUserPrincipal, quoteId: string, idempotencyKey: string | null | undefined): Promise<Conversion> {

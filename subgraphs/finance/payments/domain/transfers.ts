@@ -39,7 +39,7 @@ export async function assertKyc(gate: NodeGate, user: NodeUserPrincipal): Promis
 
 /**
  * Transfers between users of the node (Wise's "send to a Wise account"): one posted ledger transfer
- * from the sender's wallet to the recipient's, held to the sender's KYC limits by the ledger, its id
+ * from the sender's wallet to the recipient's (a wallet in a new currency created by the transfer itself), held to the sender's KYC limits by the ledger, its id
  * derived from the request's idempotency key (a retry moves the money once).
  */
 export class Transfers {
@@ -61,14 +61,15 @@ export class Transfers {
       const recipient = await this.recipient(input.recipient);
       if (!recipient) throw recipientNotFound();
       if (recipient.id === user.userId) throw badInput('You cannot send money to yourself.', { recipient: ['Another user of this node.'] });
-      const [from, to] = await Promise.all([this.ledger.wallet(user.userId, input.currency), this.ledger.wallet(recipient.id, input.currency)]);
       const amount = toMoney(minor, input.currency);
+      // the wallets by key: one that does not exist yet is created with the transfer, so a refused
+      // transfer (no funds in that currency, over a limit) leaves no empty wallet behind
       const [outcome] = await this.ledger.transfers(
         [
           {
             id: ids('transfer'),
-            debitAccountId: from,
-            creditAccountId: to,
+            debitAccount: this.ledger.walletKey(user.userId, input.currency),
+            creditAccount: this.ledger.walletKey(recipient.id, input.currency),
             amount: amount.amount,
             code: 'transfer',
             metadata: { description: 'Transfer', note, from: user.username, to: recipient.username },

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { unauthenticated } from '../../../../lib/errors';
+import { forbidden, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
+import { RATE_READERS } from '../domain/fx';
 import type { NodeUserPrincipal } from '../domain/transfers';
 import type { PaymentsServices } from '../services';
 import { FxConversion, FxQuote, InternalTransfer, ProviderEvent } from './types';
@@ -48,6 +49,17 @@ export class PaymentsResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string | null,
   ): Promise<FxConversion> {
     return this.services.fx.convert(userOf(ctx), quoteId, idempotencyKey);
+  }
+
+  @Authorized('service')
+  @Query(() => String, {
+    description:
+      "The node's own FX rate: units of target per unit of source, a decimal string (the finance modules that value money across currencies: rewards).",
+  })
+  fxRateForService(@Arg('source') source: string, @Arg('target') target: string, @Ctx() ctx: SubgraphContext): Promise<string> {
+    const p = ctx.principal;
+    if (p.kind !== 'service' || !RATE_READERS.includes(p.name)) throw forbidden('Only the finance modules that value money read the rates.');
+    return this.services.fx.rate(source, target);
   }
 
   @Authorized('node-admin')

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { http, startTestApp, type TestApp } from '../../../support/app';
 import { assertBuilt } from '../../../support/child-app';
 import { createTestDatabase } from '../../../support/database';
-import { changeNode, licenceKeys, licenceToken, runCli } from '../../../support/finance';
+import { adminSignIn, changeNode, createUser, licenceKeys, licenceToken, runCli } from '../../../support/finance';
 
 /**
  * Activation with the licence registry and heartbeats, against a local server that answers exactly
@@ -124,7 +124,9 @@ describe('activation and heartbeats', () => {
     expect(register).toMatchObject({ method: 'POST', path: '/api/v1/deployments/register', licenceKey: LICENCE_KEY });
     expect(register.body).toEqual({ hostname: expect.any(String), ipAddress: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), currentVersion: '4.5.6' });
     expect(checkout).toMatchObject({ method: 'POST', path: '/api/v1/license/checkout', licenceKey: LICENCE_KEY, body: undefined });
-    const node = await http(`${t.urls.finance}/api/v1/node/`);
+    // the deployment and the licence's source are an administrator's to see
+    const session = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
+    const node = await http(`${t.urls.finance}/api/v1/node/`, { headers: { cookie: session.cookie } });
     expect(node.body).toMatchObject({ read_only: false, deployment_id: 'dep_0001', licence: { status: 'valid', source: 'registry' } });
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { assertBuilt } from '../../../support/child-app';
 import { createTestDatabase } from '../../../support/database';
+import { DEMO_EQUITIES } from '../../../../subgraphs/finance/investing/sandbox/fixture';
 import { runCli } from '../../../support/finance';
 import { startProviders, type Providers } from '../../../support/investing';
 
@@ -110,4 +111,28 @@ it('refreshes prices, fills the missing ones, prints each outcome with --verbose
     { kind: 'refresh', trigger: 'cli', ok: 3, failed: 1 },
     { kind: 'refresh', trigger: 'cli', ok: 4, failed: 0 },
   ]);
+});
+
+it('in development without a configured brokerage, reads the offline brokerage the node trades against (the same rule as the node)', async () => {
+  const own = await createTestDatabase();
+  try {
+    const dev = { DATABASE_URL: own.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'investing-cli-dev-')), NODE_ENV: 'development' };
+    const synced = await runCli(['finance:sync-instruments', '--provider', 'equities'], dev);
+    expect([synced.code, synced.stdout.trim(), synced.stderr]).toEqual([0, `Synced ${DEMO_EQUITIES.length} instruments of equities_brokerage.`, '']);
+    const refreshed = await runCli(['finance:refresh-prices'], dev);
+    expect([refreshed.code, refreshed.stdout.trim()]).toEqual([0, `Refreshed ${DEMO_EQUITIES.length} of ${DEMO_EQUITIES.length} instruments; 0 failed.`]);
+    const db = new pg.Client({ connectionString: own.url });
+    await db.connect();
+    try {
+      const { rows: listed } = await db.query<{ symbol: string; last_price: string }>(
+        "SELECT symbol, trim_scale(last_price)::text AS last_price FROM investing.instrument WHERE provider = 'equities_brokerage' AND symbol = 'AAPL'",
+      );
+      // the fixture's mid price, as the node's own offline brokerage quotes it
+      expect(listed).toEqual([{ symbol: 'AAPL', last_price: '229.95' }]);
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await own.drop();
+  }
 });

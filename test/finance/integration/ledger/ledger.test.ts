@@ -88,6 +88,32 @@ describe('under concurrency', () => {
     expect(stored[0].n).toBe(keys.length);
   });
 
+  it('creates an account named by key with the batch that first moves money through it: none when the batch is refused, one when first batches race', async () => {
+    const [payer] = await wallets(1, 'CHF', 1_000n);
+    const owner = randomUUID();
+    const key = { ownerType: 'user', ownerId: owner, currency: 'CHF', code: 'wallet' };
+    const count = async () => Number((await store.pool.query('SELECT count(*) FROM ledger.account WHERE owner_id = $1', [owner])).rows[0].count);
+    // refused: the payer has 1,000 only; the recipient's account is not left behind
+    await expect(ledger.createTransfers([{ id: randomUUID(), debitAccountId: payer, creditAccount: key, amount: 1_001n, code: 'p2p' }])).rejects.toMatchObject({
+      code: 'EXCEEDS_CREDITS',
+    });
+    // nor when the keyed account is the one short of funds
+    await expect(
+      ledger.createTransfers([{ id: randomUUID(), debitAccount: { ...key, code: 'savings' }, creditAccountId: payer, amount: 1n, code: 'p2p' }]),
+    ).rejects.toMatchObject({ code: 'EXCEEDS_CREDITS' });
+    expect(await count()).toBe(0);
+    // ten first transfers at once: one account, every transfer applied to it
+    const ids = Array.from({ length: 10 }, () => randomUUID());
+    const outcomes = await Promise.all(ids.map((id) => ledger.createTransfers([{ id, debitAccountId: payer, creditAccount: key, amount: 10n, code: 'p2p' }])));
+    expect(await count()).toBe(1);
+    const account = await ledger.wallet(owner, 'CHF');
+    expect(new Set(outcomes.map(([o]) => o.transfer.creditAccountId))).toEqual(new Set([account.id]));
+    expect(account.creditsPosted).toBe(100n);
+    // a retried id named by key is the same transfer
+    expect((await ledger.createTransfers([{ id: ids[0], debitAccountId: payer, creditAccount: key, amount: 10n, code: 'p2p' }]))[0].result).toBe('exists');
+    await invariants(store, 'CHF');
+  });
+
   it('posts or voids a pending transfer at most once, also when both race', async () => {
     const [a, b] = await wallets(2, 'GBP', 5_000n);
     for (let round = 0; round < 10; round++) {
