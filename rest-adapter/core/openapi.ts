@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Route } from './route';
-import type { Surface } from './surface';
+import type { Surface } from './types';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request (malformed body, bad parameters)',

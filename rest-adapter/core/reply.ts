@@ -6,7 +6,7 @@ import { htmlSecurityHeaders, inlineScriptHashes } from '../../lib/security-head
 import { setCookie } from './cookies';
 import { CORE_STATUS, type CoreErrorKind } from './errors';
 import type { Reply, StreamBody } from './route';
-import type { Surface } from './surface';
+import type { Surface } from './types';
 
 /**
  * The reply stage: a route's Reply (JSON, HTML, text, file, stream, redirect) written to the response

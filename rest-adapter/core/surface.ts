@@ -1,17 +1,9 @@
 import express, { type Express } from 'express';
-import type { Config } from '../../lib/config';
-import type { CredentialKind } from '../../lib/credentials';
-import { cors, requestContext, type CorsPolicy } from '../../lib/http';
-import type { Logger } from '../../lib/logger';
-import { probeResponder, type ReadinessCheck } from '../../lib/probes';
-import type { ErrorCatalogue, ErrorShape } from './errors';
-import type { OperationExecutor } from './executor';
+import { cors, requestContext } from '../../lib/http';
+import { probeResponder } from '../../lib/probes';
 import { loadOperations } from './operations';
-import type { Route } from './route';
-import type { CsrfPolicy } from './csrf';
 import { credentialForwarder } from './stages/credential';
 import type { SurfaceRuntime } from './stages/exchange';
-import type { SurfaceGate } from './stages/gate';
 import { bodyParsers } from './stages/parse';
 import { routeHandler } from './stages/pipeline';
 import { allowedHost, csrfOrigin, failures, malformedUrl, unrouted } from './stages/request';
@@ -19,61 +11,8 @@ import { allowedHost, csrfOrigin, failures, malformedUrl, unrouted } from './sta
 export { hostAllowed } from './stages/request';
 export { IDEMPOTENCY_HEADER } from './stages/parse';
 export { parseRange } from './reply';
-
-/** A product's REST surface: its route table, error catalogue and conventions. */
-export interface Surface {
-  /** Folder name under rest-adapter/ (operations are read from there). */
-  product: string;
-  title: string;
-  version: string;
-  description: string;
-  /** Security names are the surface's own (see `buildOpenApi`'s `security`). */
-  routes: Route<string>[];
-  /**
-   * The credential kinds this surface accepts, in order (their declarations live with the subgraph
-   * that verifies them). The surface forwards exactly what they read, and the gateway looks for no other.
-   */
-  credentials: readonly CredentialKind[];
-  /** Labels (and headers) of the GraphQL error codes on this surface; statuses come from the errors. */
-  catalogue: ErrorCatalogue;
-  errorShape: ErrorShape;
-  /** A fixed policy, or one read from the configuration (e.g. CORS_ALLOWED_ORIGINS). */
-  cors: CorsPolicy | ((config: Config) => CorsPolicy);
-  /** Headers on every response of the surface, errors and probes included (e.g. X-App-Name, X-App-Version). */
-  responseHeaders?: (config: Config) => Record<string, string>;
-  /**
-   * Host names the surface answers to, as Django's ALLOWED_HOSTS: exact names, `.example.com` for a
-   * domain and its subdomains, `*` for any. Another Host header is 400 `disallowed_host`.
-   */
-  allowedHosts?: (config: Config) => string[];
-  /** CSRF protection (Origin check of state-changing requests; tokens for `csrf: true` routes). */
-  csrf?: (config: Config) => CsrfPolicy;
-  /**
-   * The surface's OpenAPI document, generated from its route table (rest-adapter/core/openapi.ts) and
-   * served by its pages; the conformance test replays every operation it documents.
-   */
-  openapi?: () => Record<string, unknown>;
-  /** Extra pages (API docs, forms) mounted before the route table. */
-  pages?: (app: Express, config: Config) => void;
-  /** Response headers copied from the operation's result (quota state, Retry-After, WWW-Authenticate). */
-  passHeaders?: string[];
-  /** The gate its subgraphs enforce (the finance node's read-only mode), answered before an input problem (stages/gate.ts). */
-  gate?: SurfaceGate;
-}
-
-export interface SurfaceOptions {
-  config: Config;
-  executor: OperationExecutor;
-  logger: Logger;
-  bodyLimit: string;
-  /** The proxies whose X-Forwarded-For gives the client's address (Express `trust proxy`; TRUST_PROXY). */
-  trustProxy?: string;
-  /**
-   * What the readiness probe (GET /readyz, lib/probes.ts) checks: the database in `npm start`, the
-   * gateway behind the REST adapter in its own container. None: ready while it serves.
-   */
-  readiness?: Record<string, ReadinessCheck>;
-}
+export type { Surface, SurfaceGate, SurfaceOptions } from './types';
+import type { Surface, SurfaceOptions } from './types';
 
 /**
  * Builds the Express app of one surface from its route table. Every request passes the surface's

@@ -1,5 +1,5 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import type { SurfaceGate } from '../core/stages/gate';
+import type { SurfaceGate } from '../core/types';
 import { READ_ONLY_EXEMPT, readOnlyError } from '../../subgraphs/finance/kernel/gate';
 
 /** The root fields an operation document selects. */

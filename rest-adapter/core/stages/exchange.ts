@@ -3,7 +3,7 @@ import type { RequestCredentials } from '../../../gateway/context';
 import type { CredentialKind } from '../../../lib/credentials';
 import type { CoreErrorKind, MappedError } from '../errors';
 import type { Reply, Route, RouteInput } from '../route';
-import type { Surface, SurfaceOptions } from '../surface';
+import type { Surface, SurfaceOptions } from '../types';
 
 /**
  * One request on its way through a route's stages (rest-adapter/core/stages/pipeline.ts): each stage

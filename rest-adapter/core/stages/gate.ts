@@ -1,22 +1,8 @@
-import type { Route } from '../route';
 import { withUnavailable } from '../reply';
-import { mapGraphQLError, statusOf, type GraphQLErrorLike } from '../errors';
+import { mapGraphQLError, statusOf } from '../errors';
 import type { Stage } from './exchange';
 
-/**
- * A surface's gate, as its subgraphs enforce it on every operation (the finance node's licence
- * read-only mode and maintenance): the REST core asks it only for a request whose input is refused,
- * so that the gate's answer comes first whatever the body (the finance contract: "every write returns
- * 403" on a read-only node). A request with good input meets the same gate in the subgraphs.
- */
-export interface SurfaceGate {
-  /** A query on the gate's state, run with the caller's credentials (e.g. `{ nodeStatus { readOnly … } }`). */
-  operation: string;
-  /** The routes it stands in front of (e.g. writes that the gate does not exempt), with the operation each runs. */
-  applies(route: Route<string>, document: string | undefined): boolean;
-  /** The refusal the state means for the route, as a GraphQL error; undefined: the gate is open. */
-  refusal(data: Record<string, unknown>, route: Route<string>): GraphQLErrorLike | undefined;
-}
+/** The gate stage: a surface's gate (types.ts, SurfaceGate) answers before an input problem. */
 
 export const gate: Stage = async (x) => {
   const { surface, options } = x.app;

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import { isDatabaseUnavailable } from '../../../lib/faults';
 import { originRefusal, protects } from '../csrf';
 import { sendCoreError, sendUnavailable } from '../reply';
-import type { Surface, SurfaceOptions } from '../surface';
+import type { Surface, SurfaceOptions } from '../types';
 import { bodyProblem, decodes, formDecodes } from './parse';
 
 /**

@@ -1,12 +1,12 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../lib/config';
-import { createLogger } from '../../lib/logger';
-import { listen, type RunningServer } from '../../lib/server';
-import { httpExecutor } from './executor';
-import { createSurfaceApp } from './surface';
-import { SURFACES, type SurfaceName } from '../surfaces';
-import { http } from '../../test/support/app';
+import { loadConfig } from '../../../lib/config';
+import { createLogger } from '../../../lib/logger';
+import { listen, type RunningServer } from '../../../lib/server';
+import { httpExecutor } from '../../../rest-adapter/core/executor';
+import { createSurfaceApp } from '../../../rest-adapter/core/surface';
+import { SURFACES, type SurfaceName } from '../../../rest-adapter/surfaces';
+import { http } from '../../support/app';
 
 /**
  * The REST adapter as its own service (docker compose) in front of a gateway that accepts the
