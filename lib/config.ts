@@ -124,6 +124,20 @@ const schema = z.object({
   /** Abuse limits per client address: applications by the form or POST /api/applications/, and inbound-mail webhook calls, per hour. */
   APPLICATIONS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   INBOUND_MAILS_PER_HOUR: z.coerce.number().int().min(1).default(120),
+  /**
+   * The live football data feed: comma-separated `<competition>@<season>=<url>` entries, e.g.
+   * `en.1@2026-27=https://example.org/2026-27/en.1.json`; each URL serves football.json or a
+   * football-data.co.uk CSV (recognised from the content). Empty: no feed.
+   */
+  FOOTBALL_FEED_URLS: list.superRefine((entries, ctx) => {
+    for (const e of entries)
+      if (!/^[a-z]{2}\.\d@\d{4}-\d{2}=https?:\/\/\S+$/.test(e)) ctx.addIssue({ code: 'custom', message: `"${e}" is not <competition>@<season>=<http(s) url>` });
+  }),
+  /** Minutes between two passes of the feed job. */
+  FOOTBALL_FEED_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /** Per request to a feed source: the time allowed, and the retries (with exponential back-off) after a failure. */
+  FOOTBALL_FEED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  FOOTBALL_FEED_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   /** Model family of each new version: dixon-coles, elo, pi-ratings or ensemble. */
   PREDICTION_MODEL: z.string().default('ensemble'),
   /** Seasons per league predicted walk-forward after each retrain (they feed the statistics). */

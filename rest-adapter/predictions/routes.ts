@@ -151,10 +151,46 @@ const LATEST_DEFINITION =
   "The active model version's predictions for the next scheduled matches without a result, soonest kick-off first " +
   '(ties by match id). `limit` (1–100, default 20) and `competition` narrow the list.';
 
+interface LeagueData {
+  code: string;
+  name: string;
+  latestResultDate: string | null;
+  updatedAt: string | null;
+  nextKickoff: string | null;
+  upcomingMatches: number;
+  awaitingResult: number;
+}
+
 interface ServiceInfoData {
   viewer: { prefix: string; name: string; plan: string; role: string };
   plans: { code: string; name: string; dailyLimit: number | null }[];
-  footballData: { competitions: number; teams: number; matches: number; finishedMatches: number; scheduledMatches: number; latestResultDate: string | null };
+  footballData: {
+    competitions: number;
+    teams: number;
+    matches: number;
+    finishedMatches: number;
+    scheduledMatches: number;
+    latestResultDate: string | null;
+    leagues: LeagueData[];
+  };
+  footballFeed: {
+    configured: boolean;
+    intervalMinutes: number;
+    lastSuccessAt: string | null;
+    lastErrorAt: string | null;
+    lastError: string | null;
+    lastRun: { finishedAt: string | null } | null;
+  };
+}
+
+/** What a reader needs when the lists are empty: per league, when its data last changed and its newest result. */
+function freshnessNotice(leagues: LeagueData[]): string | null {
+  if (leagues.some((l) => l.upcomingMatches > 0)) return null;
+  const per = leagues
+    .filter((l) => l.updatedAt)
+    .map((l) => `${l.name}: updated ${l.updatedAt!.slice(0, 10)}, newest result ${l.latestResultDate ?? 'none'}`)
+    .join('; ');
+  return `No upcoming fixture is known (off-season, or the data feed is behind), so the prediction lists are empty. ${per}.`;
 }
 
 /** The prediction API's route table: one entry per documented path (contract: prediction-api.md §4). */
@@ -185,6 +221,23 @@ export const predictionRoutes: Route[] = [
           finished_matches: data.footballData.finishedMatches,
           scheduled_matches: data.footballData.scheduledMatches,
           latest_result_date: data.footballData.latestResultDate,
+          leagues: data.footballData.leagues.map((l) => ({
+            code: l.code,
+            name: l.name,
+            latest_result_date: l.latestResultDate,
+            updated_at: l.updatedAt,
+            next_kickoff: l.nextKickoff,
+            upcoming_matches: l.upcomingMatches,
+            awaiting_result: l.awaitingResult,
+          })),
+          feed: {
+            configured: data.footballFeed.configured,
+            interval_minutes: data.footballFeed.intervalMinutes,
+            last_pass_at: data.footballFeed.lastRun?.finishedAt ?? null,
+            last_success_at: data.footballFeed.lastSuccessAt,
+            last_error_at: data.footballFeed.lastErrorAt,
+          },
+          notice: freshnessNotice(data.footballData.leagues),
         },
         endpoints: predictionRoutes.map((r) => ({
           method: r.method,

@@ -34,6 +34,29 @@ export const serviceInfo = z.object({
     finished_matches: z.number().int(),
     scheduled_matches: z.number().int(),
     latest_result_date: z.string().nullable(),
+    leagues: z
+      .array(
+        z.object({
+          code: z.string(),
+          name: z.string(),
+          latest_result_date: z.string().nullable().describe('Date of its newest result.'),
+          updated_at: z.string().nullable().describe('When its fixtures or results last changed (an import or a feed pass).'),
+          next_kickoff: z.string().nullable().describe('Its next kick-off; null when no fixture is known.'),
+          upcoming_matches: z.number().int(),
+          awaiting_result: z.number().int().describe('Matches that kicked off without a known result.'),
+        }),
+      )
+      .describe('How fresh the data of each competition is.'),
+    feed: z
+      .object({
+        configured: z.boolean().describe('FOOTBALL_FEED_URLS has sources.'),
+        interval_minutes: z.number().int(),
+        last_pass_at: z.string().nullable(),
+        last_success_at: z.string().nullable().describe('End of the last pass in which every source succeeded.'),
+        last_error_at: z.string().nullable(),
+      })
+      .describe('The live data feed.'),
+    notice: z.string().nullable().describe('Set when no upcoming fixture is known: says when each league was last updated.'),
   }),
   endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string(), auth: z.enum(['api_key', 'admin_key', 'none']) })),
 });

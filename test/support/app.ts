@@ -7,6 +7,8 @@ import { loadConfig, type Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import type { AccessServices } from '../../subgraphs/predictions/access/services';
 import { createTestDatabase } from './database';
+import { dataWorldClock } from './clock';
+export { DATA_WORLD_NOW, dataWorldClock } from './clock';
 
 export interface TestApp {
   app: App;
@@ -45,7 +47,7 @@ export async function stopStartingApps(): Promise<void> {
   );
 }
 
-export function startTestApp(env: Record<string, string> = {}, opts: Pick<StartOptions, 'decorateDataSource'> = {}): Promise<TestApp> {
+export function startTestApp(env: Record<string, string> = {}, opts: Pick<StartOptions, 'decorateDataSource' | 'clock'> = {}): Promise<TestApp> {
   const app = launchTestApp(env, opts).then((t) => {
     let stopped: Promise<void> | undefined;
     // once, however many hooks ask
@@ -59,7 +61,7 @@ export function startTestApp(env: Record<string, string> = {}, opts: Pick<StartO
   return app;
 }
 
-async function launchTestApp(env: Record<string, string>, opts: Pick<StartOptions, 'decorateDataSource'>): Promise<TestApp> {
+async function launchTestApp(env: Record<string, string>, opts: Pick<StartOptions, 'decorateDataSource' | 'clock'>): Promise<TestApp> {
   const db = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'matchday-test-'));
   // the data folder (mail outbox, …) goes with the database, whatever happens
@@ -80,7 +82,7 @@ async function launchTestApp(env: Record<string, string>, opts: Pick<StartOption
   const logger = createLogger(config.LOG_LEVEL, 'test-app');
   let app: App;
   try {
-    app = await startApp(config, logger, { databaseUrl: db.url, randomPorts: true, ...opts });
+    app = await startApp(config, logger, { databaseUrl: db.url, randomPorts: true, clock: dataWorldClock, ...opts });
   } catch (err) {
     await cleanUp();
     throw err;

@@ -27,6 +27,7 @@ export const predictionsCache: SubgraphCachePolicy = {
     'ReliabilityTable',
     'LiveRatingsState',
     'PairingPrediction',
+    'RatingAge',
     'PredictionPage',
     'PredictionPageInfo',
   ],

@@ -26,9 +26,10 @@ export interface PredictionServices {
 
 export function createPredictionServices(deps: SubgraphDeps): PredictionServices {
   const store = new PredictionStore(deps.store);
+  const clock = deps.clock ?? (() => new Date());
   const football = new SupergraphFootballData(deps.supergraph);
   const active = new ActiveModel(store);
-  const upcoming = new UpcomingPredictions(store, football, active, deps.logger);
+  const upcoming = new UpcomingPredictions(store, football, active, deps.logger, clock);
   const kind = deps.config.PREDICTION_MODEL as ModelKind;
   if (!MODEL_KINDS.includes(kind)) throw new Error(`PREDICTION_MODEL must be one of ${MODEL_KINDS.join(', ')}`);
   const live = new LiveRatings(store, football, active, upcoming, deps.jobs, deps.logger);
@@ -42,6 +43,6 @@ export function createPredictionServices(deps: SubgraphDeps): PredictionServices
     deps.logger,
   );
   const statistics = new Statistics(store, active);
-  const queries = new PredictionQueries(store, active, statistics);
-  return { store, active, upcoming, live, training, statistics, pairings: new PairingPredictions(football, active), football, queries };
+  const queries = new PredictionQueries(store, active, statistics, clock);
+  return { store, active, upcoming, live, training, statistics, pairings: new PairingPredictions(football, active, clock), football, queries };
 }

@@ -18,13 +18,18 @@ export class PredictionQueries {
     private readonly store: PredictionStore,
     private readonly active: ActiveModel,
     private readonly statistics: Statistics,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** The active version's predictions for the next scheduled matches, soonest first (none before a version is active). */
+  /**
+   * The active version's predictions for the next fixtures from now, soonest first (none before a
+   * version is active). A match whose kick-off has passed without a result is awaiting its result:
+   * it is in no upcoming list.
+   */
   async upcoming(first: number, competition?: string): Promise<PredictionRow[]> {
     if (!Number.isInteger(first) || first < 1 || first > 100) throw badInput('first must be between 1 and 100.', { limit: ['must be between 1 and 100'] });
     const active = await this.active.get();
-    return active ? this.store.upcoming(active.version.id, first, competition) : [];
+    return active ? this.store.upcoming(active.version.id, first, this.clock(), competition) : [];
   }
 
   /** Every version, oldest first, with its accuracy over its own resolved predictions. */

@@ -182,6 +182,10 @@ export class PredictionResolver {
       homeTeam: { id: p.home.id },
       awayTeam: { id: p.away.id },
       competition: p.competition,
+      crossLeague: p.crossLeague,
+      homeCompetition: p.homeCompetition,
+      awayCompetition: p.awayCompetition,
+      staleRatings: p.staleRatings.map((s) => ({ teamId: s.team.id, teamName: s.team.name, lastPlayed: s.lastPlayed, ageDays: s.ageDays })),
       ...forecastFields(f, predictedOutcome(f), confidenceOf(f)),
       versionNumber: p.version.number,
     };

@@ -444,14 +444,14 @@ export class PredictionStore {
     return rows.map((r) => r.match_id);
   }
 
-  /** Open predictions of a version, soonest kick-off first. */
-  async upcoming(versionId: number, limit: number, competition?: string): Promise<PredictionRow[]> {
+  /** Open predictions of a version whose match kicks off after `now`, soonest kick-off first. */
+  async upcoming(versionId: number, limit: number, now: Date, competition?: string): Promise<PredictionRow[]> {
     const { rows } = await this.pool.query<RawPredictionRow>({
       name: competition ? 'predictions.upcoming_in' : 'predictions.upcoming',
       text: `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
-              WHERE p.version_id = $1 AND p.actual_outcome IS NULL ${competition ? 'AND p.competition = $3' : ''}
+              WHERE p.version_id = $1 AND p.actual_outcome IS NULL AND p.kickoff > $3 ${competition ? 'AND p.competition = $4' : ''}
               ORDER BY p.kickoff, p.match_id LIMIT $2`,
-      values: competition ? [versionId, limit, competition] : [versionId, limit],
+      values: competition ? [versionId, limit, now, competition] : [versionId, limit, now],
     });
     return rows.map(predictionRow);
   }
@@ -477,10 +477,12 @@ export class PredictionStore {
 
   // ---- statistics
 
+  /** The track record of a version: its predictions whose result is known (open ones are counted apart). */
   async overview(versionId: number): Promise<{ total: number; resolved: number; correct: number; averageConfidence: number | null }> {
     const { rows } = await this.pool.query<{ total: number; resolved: number; correct: number; averageConfidence: number | null }>({
       name: 'predictions.overview',
-      text: `SELECT count(*) AS total, count(correct) AS resolved, count(*) FILTER (WHERE correct) AS correct, avg(confidence) AS "averageConfidence"
+      text: `SELECT count(*) AS total, count(correct) AS resolved, count(*) FILTER (WHERE correct) AS correct,
+                    avg(confidence) FILTER (WHERE correct IS NOT NULL) AS "averageConfidence"
                FROM predictions.prediction WHERE version_id = $1`,
       values: [versionId],
     });
