@@ -64,6 +64,7 @@ async function main() {
     `GraphQL + IDE          ${app.urls.gateway}/graphql`,
     `Database               ${embedded ? `embedded PostgreSQL, data in ${join(config.dataDir, 'pg')}` : 'DATABASE_URL'}`,
     `Telegram bot           ${botLine}`,
+    `Apply by e-mail        ${mailboxLine(app.services.access.mailbox.info())}`,
     `Mode                   ${describeMode(config)}`,
   ];
   // development: the demo node runs on a licence of the embedded registry (unless one is configured)
@@ -95,3 +96,10 @@ async function main() {
 }
 
 void runEntry(main);
+
+/** Where applicants write to, and the SMTP receiver that takes that mail. */
+function mailboxLine(m: { address: string; host: string; port: number | null }): string {
+  return m.port === null
+    ? `${m.address}   (built-in receiver off: APPLICATION_SMTP_PORT=off; use the inbound-mail webhook)`
+    : `${m.address}   subject "API Access Request" (SMTP receiver ${m.host}:${m.port})`;
+}

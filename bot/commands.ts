@@ -1,5 +1,5 @@
 import { Composer, type Context } from 'grammy';
-import { matchCompetition, parsePairing } from './parse';
+import { matchCompetition, pairingReadings } from './parse';
 import type { Competition, PredictionsClient, TeamName } from './predictions-client';
 import {
   NEXTMATCH_USAGE,
@@ -89,22 +89,45 @@ export async function predictPairing(deps: CommandDeps, home: TeamRef, away: Tea
   }
   const forecast = await deps.predictions.predictPairing(ids.home!, ids.away!, requestId);
   const competitions = await deps.predictions.competitions(requestId);
-  const competition = competitions.find((c) => c.code === forecast.competition);
-  return pairingForecastReply(forecast, competition?.name ?? forecast.competition, deps.timeZone);
+  const nameOfCompetition = (code: string | null) => competitions.find((c) => c.code === code)?.name ?? code ?? 'unknown competition';
+  const label = forecast.crossLeague
+    ? `Cross-league: ${nameOfCompetition(forecast.homeCompetition)} v ${nameOfCompetition(forecast.awayCompetition)}`
+    : nameOfCompetition(forecast.competition);
+  return pairingForecastReply(forecast, label, deps.timeZone);
 }
 
+/** Longer than any two team names and a separator: refused before any request is made. */
+export const MAX_ARGUMENT_LENGTH = 120;
+
+export const tooLongReply = (): Reply => ({
+  text: `That is longer than I can read (${MAX_ARGUMENT_LENGTH} characters at most). Please send just the team names, e.g. /predict Arsenal vs Chelsea.`,
+});
+
 export async function predictCommand(deps: CommandDeps, args: string, requestId: string): Promise<Reply> {
-  const pairing = parsePairing(args);
-  if (!pairing) return { text: PREDICT_USAGE };
-  return predictPairing(deps, { name: pairing.home }, { name: pairing.away }, requestId);
+  if (args.length > MAX_ARGUMENT_LENGTH) return tooLongReply();
+  const readings = pairingReadings(args);
+  if (readings.length === 0) return { text: PREDICT_USAGE };
+  if (readings.length > 1) {
+    // "Arsenal-Chelsea": the reading whose two names are both teams
+    for (const r of readings) {
+      const resolved = await deps.predictions.resolveTeams(r, requestId);
+      if (resolved.home?.status === 'FOUND' && resolved.away?.status === 'FOUND') {
+        return predictPairing(deps, { id: resolved.home.team!.id }, { id: resolved.away.team!.id }, requestId);
+      }
+    }
+  }
+  return predictPairing(deps, { name: readings[0].home }, { name: readings[0].away }, requestId);
 }
 
 async function nextMatchIn(deps: CommandDeps, competition: Competition | undefined, requestId: string): Promise<Reply> {
-  const match = await deps.predictions.nextMatch(competition?.code, requestId);
-  return match ? nextMatchReply(match, deps.timeZone) : noScheduledMatchReply(competition);
+  const { match, leagues } = await deps.predictions.nextMatch(competition?.code, requestId);
+  return match
+    ? nextMatchReply(match, deps.timeZone)
+    : noScheduledMatchReply(competition, competition ? leagues.filter((l) => l.code === competition.code) : leagues);
 }
 
 export async function nextMatchCommand(deps: CommandDeps, args: string, requestId: string): Promise<Reply> {
+  if (args.length > MAX_ARGUMENT_LENGTH) return tooLongReply();
   const query = args.trim();
   if (!query) return nextMatchIn(deps, undefined, requestId);
   const competitions = await deps.predictions.competitions(requestId);

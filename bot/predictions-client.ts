@@ -33,6 +33,12 @@ export interface Forecast {
 export interface PairingForecast extends Forecast {
   homeTeam: TeamName;
   awayTeam: TeamName;
+  /** The teams play in different competitions now. */
+  crossLeague: boolean;
+  homeCompetition: string | null;
+  awayCompetition: string | null;
+  /** Sides whose rating is older than a season. */
+  staleRatings: { teamName: string; lastPlayed: string; ageDays: number }[];
   /** Kick-off of the scheduled match between them (home at home), if there is one. */
   kickoff: Date | null;
 }
@@ -63,7 +69,9 @@ export const RESOLVE_TEAMS = `query BotResolveTeams($home: String!, $away: Strin
 
 /** Teams by id (`predict` takes names or ids); the home side's fixtures give the kick-off when the pairing is scheduled. */
 export const PREDICT_PAIRING = `query BotPredictPairing($home: String!, $away: String!, $homeId: Int!) {
-  predict(home: $home, away: $away) { homeTeam { id name } awayTeam { id name } ${FORECAST_FIELDS} }
+  predict(home: $home, away: $away) {
+    homeTeam { id name } awayTeam { id name } crossLeague homeCompetition awayCompetition staleRatings { teamName lastPlayed ageDays } ${FORECAST_FIELDS}
+  }
   fixtures: matches(filter: { teamId: $homeId, status: SCHEDULED }, first: 100) { nodes { kickoff homeTeam { id } awayTeam { id } } }
 }`;
 
@@ -72,7 +80,16 @@ export const NEXT_MATCH = `query BotNextMatch($competition: String) {
     kickoff competition { code name } homeTeam { name } awayTeam { name }
     prediction { ${FORECAST_FIELDS} }
   }
+  footballData { leagues { code name latestResultDate updatedAt } }
 }`;
+
+/** How fresh one league's data is (what the bot says when no fixture is known). */
+export interface LeagueFreshness {
+  code: string;
+  name: string;
+  latestResultDate: string | null;
+  updatedAt: string | null;
+}
 
 export const COMPETITIONS = 'query BotCompetitions { competitions { code name country tier } }';
 
@@ -105,13 +122,13 @@ export class PredictionsClient {
   }
 
   /** The next scheduled match, of one competition (its code) or of all. */
-  async nextMatch(competition: string | undefined, requestId: string): Promise<UpcomingMatch | null> {
-    const data = await this.gateway.request<{ nextMatch: (Omit<UpcomingMatch, 'kickoff'> & { kickoff: string }) | null }>(
-      NEXT_MATCH,
-      { competition: competition ?? null },
-      requestId,
-    );
-    return data.nextMatch && { ...data.nextMatch, kickoff: new Date(data.nextMatch.kickoff) };
+  /** The next fixture from now, of one competition (its code) or of all; with each league's freshness, for when there is none. */
+  async nextMatch(competition: string | undefined, requestId: string): Promise<{ match: UpcomingMatch | null; leagues: LeagueFreshness[] }> {
+    const data = await this.gateway.request<{
+      nextMatch: (Omit<UpcomingMatch, 'kickoff'> & { kickoff: string }) | null;
+      footballData: { leagues: LeagueFreshness[] };
+    }>(NEXT_MATCH, { competition: competition ?? null }, requestId);
+    return { match: data.nextMatch && { ...data.nextMatch, kickoff: new Date(data.nextMatch.kickoff) }, leagues: data.footballData.leagues };
   }
 
   async competitions(requestId: string): Promise<Competition[]> {

@@ -121,6 +121,22 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Match Predictions <no-reply@localhost>'),
   /** Shared secret of the inbound-mail webhook (header X-Inbound-Mail-Secret); unset: the webhook is disabled. */
   INBOUND_MAIL_SECRET: z.string().min(16).optional(),
+  /**
+   * The built-in mailbox for applications by e-mail: an SMTP receiver on this port (default 2525; 0: any free port; "off": none)
+   * taking mail for APPLICATION_MAIL_ADDRESS. Mail with the subject "API Access Request" becomes an application; the rest is
+   * counted and dropped.
+   */
+  APPLICATION_SMTP_PORT: z
+    .string()
+    .trim()
+    .regex(/^(off|\d{1,5})$/, 'a port number, or off')
+    .optional(),
+  /** Where applicants write to (shown on the form, /api/ and the docs); its domain is what the receiver accepts mail for. */
+  APPLICATION_MAIL_ADDRESS: z
+    .string()
+    .trim()
+    .regex(/^[^@\s<>]+@[^@\s<>]+$/, 'an e-mail address, e.g. api-access@predictions.example')
+    .default('api-access@localhost'),
   /** Abuse limits per client address: applications by the form or POST /api/applications/, and inbound-mail webhook calls, per hour. */
   APPLICATIONS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   INBOUND_MAILS_PER_HOUR: z.coerce.number().int().min(1).default(120),

@@ -361,6 +361,7 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
    */
   const credentialRefusal = async (
     req: Request,
+    res: Response,
     credentials: readonly CredentialKind[],
     forward: (req: Request) => RequestCredentials,
   ): Promise<MappedError | undefined> => {
@@ -373,14 +374,14 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
       return mapped;
     }
     const outcome = await opts.executor.execute(CREDENTIAL_CHECK, {}, forward(req), req.id);
-    const error = outcome.body.errors?.[0];
-    if (!error) return undefined;
-    const mapped = mapGraphQLError(error, outcome.status, surface.catalogue, surface.errorShape);
+    // the check was counted like any request: its headers (X-RateLimit-*) go on whatever answer follows, a 400 too
     for (const name of surface.passHeaders ?? []) {
       const value = outcome.headers.get(name);
-      if (value !== undefined) mapped.headers = { ...mapped.headers, [name]: value };
+      if (value !== undefined) res.setHeader(name, value);
     }
-    return mapped;
+    const error = outcome.body.errors?.[0];
+    if (!error) return undefined;
+    return mapGraphQLError(error, outcome.status, surface.catalogue, surface.errorShape);
   };
 
   /** A failed operation or a refused credential, in the route's format (its own page) or the surface's error body. */
@@ -448,7 +449,7 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
         const credentials = route.credentials ?? surface.credentials;
         const refused =
           route.security !== 'none' && credentials.length
-            ? await withUnavailable(res, surface, () => credentialRefusal(req, credentials, forwardCredentials))
+            ? await withUnavailable(res, surface, () => credentialRefusal(req, res, credentials, forwardCredentials))
             : undefined;
         if (refused === null) return;
         if (refused) return sendError(req, res, route, input, refused);
@@ -468,7 +469,7 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
       }
       // a binary body is read by the route's `variables` (streamed to storage): only once the gateway accepts the caller
       if (route.consumes === 'binary' && route.security !== 'none') {
-        const refused = await withUnavailable(res, surface, () => credentialRefusal(req, route.credentials ?? surface.credentials, forwardCredentials));
+        const refused = await withUnavailable(res, surface, () => credentialRefusal(req, res, route.credentials ?? surface.credentials, forwardCredentials));
         if (refused === null) return;
         if (refused) return sendError(req, res, route, input, refused);
       }

@@ -4,6 +4,7 @@ import { mountApiDocs } from '../core/docs';
 import { buildOpenApi } from '../core/openapi';
 import type { Surface } from '../core/surface';
 import { mountDashboard } from './dashboard';
+import { mountFavicon } from './favicon';
 import { predictionErrors } from './errors';
 import { API_VERSION, DOCS_PATH, OPENAPI_PATH, predictionRoutes } from './routes';
 import { errorBody } from './schemas';
@@ -57,5 +58,6 @@ export const predictionSurface: Surface = {
   pages(app) {
     mountApiDocs(app, { openapiPath: OPENAPI_PATH, docsPath: DOCS_PATH, title: 'Match Prediction API', document: () => predictionOpenApi(predictionSurface) });
     mountDashboard(app);
+    mountFavicon(app);
   },
 };

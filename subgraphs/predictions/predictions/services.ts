@@ -43,6 +43,6 @@ export function createPredictionServices(deps: SubgraphDeps): PredictionServices
     deps.logger,
   );
   const statistics = new Statistics(store, active);
-  const queries = new PredictionQueries(store, active, statistics, clock);
+  const queries = new PredictionQueries(store, active, statistics, football, clock);
   return { store, active, upcoming, live, training, statistics, pairings: new PairingPredictions(football, active, clock), football, queries };
 }

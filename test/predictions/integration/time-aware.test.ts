@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { gql, http, startTestApp, type TestApp } from '../../support/app';
+import { botUnderTest, onlyMessage } from '../../support/bot';
 
 /**
  * The lists are the next fixtures from now: a match whose kick-off has passed without a result is
@@ -79,6 +80,16 @@ it('eleven months on, with no fixture known: empty lists, and /api/ says when ea
   expect(info.body.data.notice).toContain('newest result 2025-12-30');
   const match = await gql(t, '{ matches(filter: { competition: "en.1", season: "2025-26", status: SCHEDULED }, first: 1) { nodes { awaitingResult } } }');
   expect(match.body.data.matches.nodes[0].awaitingResult).toBe(true);
+
+  // the bot says so too, with each league's last update
+  const bot = botUnderTest(t, key);
+  const reply = onlyMessage(await bot.say('/nextmatch')).payload.text as string;
+  expect(reply.split('\n').slice(0, 2)).toEqual(['There is no upcoming match that I know of.', 'The data was last updated:']);
+  expect(reply).toMatch(/^English Premier League: data updated \d{4}-\d{2}-\d{2}, newest result 2025-12-30$/m);
+  const en2 = onlyMessage(await bot.say('/nextmatch en.2')).payload.text as string;
+  expect(en2).toMatch(
+    /^There is no upcoming match in English Championship that I know of\.\nThe data was last updated:\nEnglish Championship: data updated [\d-]+, newest result 2025-12-29$/,
+  );
 });
 
 it('results arriving resolve the predictions that awaited them: the track record grows', async () => {

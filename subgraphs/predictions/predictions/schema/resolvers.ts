@@ -18,8 +18,10 @@ import {
   PairingPrediction,
   Prediction,
   PredictionOverview,
+  PredictionFilterInput,
   PredictionPage,
   PredictionSource,
+  PredictionStateEnum,
   TrainingJob,
   type ModelMetrics,
   type ReliabilityTable as ReliabilityTableType,
@@ -141,6 +143,21 @@ export class PredictionResolver {
     @Arg('competition', () => String, { nullable: true, description: 'Competition code, e.g. en.1' }) competition: string | null,
   ): Promise<Prediction[]> {
     return (await this.services.queries.upcoming(first, competition ?? undefined)).map(toPrediction);
+  }
+
+  @Authorized()
+  @Query(() => PredictionPage, {
+    description:
+      "The active version's predictions, filtered, by cursor: UPCOMING (kicking off after now, soonest first) or RESOLVED (the track record, each beside its result, latest first).",
+  })
+  async predictions(
+    @Arg('filter', () => PredictionFilterInput, { nullable: true }) filter: PredictionFilterInput | null,
+    @Arg('first', () => Int, { nullable: true, description: '1..100, default 20' }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+  ): Promise<PredictionPage> {
+    const f = filter ?? { state: PredictionStateEnum.UPCOMING };
+    const page = await this.services.queries.find({ ...f, state: f.state ?? PredictionStateEnum.UPCOMING }, { first, after });
+    return { nodes: page.rows.map(toPrediction), pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor } };
   }
 
   @Authorized()

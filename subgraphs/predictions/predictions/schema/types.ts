@@ -1,6 +1,6 @@
 import { CONFIDENCE_BANDS_TEXT, JOB_STATUSES, type JobStatusName } from '../domain/vocabulary';
 import { GraphQLJSON } from 'graphql-scalars';
-import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum OutcomeEnum {
   HOME_WIN = 'H',
@@ -241,6 +241,26 @@ export class TrainingJob {
   @Field() createdAt: Date;
   @Field(() => Date, { nullable: true }) startedAt: Date | null;
   @Field(() => Date, { nullable: true }) finishedAt: Date | null;
+}
+
+export enum PredictionStateEnum {
+  UPCOMING = 'upcoming',
+  RESOLVED = 'resolved',
+}
+registerEnumType(PredictionStateEnum, {
+  name: 'PredictionState',
+  description: 'UPCOMING: open, its match kicks off after now. RESOLVED: its result is known (the track record).',
+});
+
+@InputType()
+export class PredictionFilterInput {
+  @Field(() => PredictionStateEnum, { defaultValue: PredictionStateEnum.UPCOMING }) state: PredictionStateEnum;
+  @Field(() => String, { nullable: true, description: 'Competition code, e.g. en.1' }) competition?: string | null;
+  @Field(() => String, { nullable: true, description: 'A team, as a person types it ("Man Utd"): its matches, home or away.' }) team?: string | null;
+  @Field(() => Date, { nullable: true, description: 'Kick-off on or after.' }) from?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Kick-off on or before.' }) to?: Date | null;
+  @Field(() => Boolean, { nullable: true, description: 'RESOLVED only: right (true) or wrong (false).' }) correct?: boolean | null;
+  @Field(() => PredictionSource, { nullable: true }) source?: PredictionSource | null;
 }
 
 @ObjectType({ simpleResolvers: true })
