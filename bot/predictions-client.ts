@@ -93,6 +93,34 @@ export interface LeagueFreshness {
 
 export const COMPETITIONS = 'query BotCompetitions { competitions { code name country tier } }';
 
+const FOLLOWED = 'teamId name';
+export const FOLLOW = `mutation BotFollow($subscriber: String!, $team: String!) { followTeam(subscriber: $subscriber, team: $team) { ${FOLLOWED} } }`;
+export const UNFOLLOW = `mutation BotUnfollow($subscriber: String!, $team: String) { unfollowTeam(subscriber: $subscriber, team: $team) { ${FOLLOWED} } }`;
+export const SET_TIME_ZONE = 'mutation BotTimeZone($subscriber: String!, $zone: String!) { setSubscriberTimeZone(subscriber: $subscriber, zone: $zone) }';
+export const TIME_ZONE = 'query BotSubscriberTimeZone($subscriber: String!) { subscriberTimeZone(subscriber: $subscriber) }';
+export const FOLLOW_NOTICES = `query BotFollowNotices($reminderMinutes: Int!) {
+  followNotices(reminderMinutes: $reminderMinutes, first: 200) { subscriber matchId kind kickoff competition homeTeamName awayTeamName outcomeLabel confidence timeZone }
+}`;
+export const MARK_NOTICES = 'mutation BotNoticesSent($notices: [FollowNoticeInput!]!) { markFollowNoticesSent(notices: $notices) }';
+
+export interface FollowedTeam {
+  teamId: number;
+  name: string;
+}
+
+export interface FollowNotice {
+  subscriber: string;
+  matchId: number;
+  kind: 'published' | 'reminder';
+  kickoff: Date;
+  competition: string;
+  homeTeamName: string;
+  awayTeamName: string;
+  outcomeLabel: string;
+  confidence: number;
+  timeZone: string | null;
+}
+
 /** The competitions change only when a new league is imported: an hour's staleness is harmless. */
 const COMPETITIONS_TTL_MS = 60 * 60 * 1000;
 
@@ -129,6 +157,35 @@ export class PredictionsClient {
       footballData: { leagues: LeagueFreshness[] };
     }>(NEXT_MATCH, { competition: competition ?? null }, requestId);
     return { match: data.nextMatch && { ...data.nextMatch, kickoff: new Date(data.nextMatch.kickoff) }, leagues: data.footballData.leagues };
+  }
+
+  async follow(subscriber: string, team: string, requestId: string): Promise<FollowedTeam[]> {
+    return (await this.gateway.request<{ followTeam: FollowedTeam[] }>(FOLLOW, { subscriber, team }, requestId)).followTeam;
+  }
+
+  async unfollow(subscriber: string, team: string | null, requestId: string): Promise<FollowedTeam[]> {
+    return (await this.gateway.request<{ unfollowTeam: FollowedTeam[] }>(UNFOLLOW, { subscriber, team }, requestId)).unfollowTeam;
+  }
+
+  async setTimeZone(subscriber: string, zone: string, requestId: string): Promise<string> {
+    return (await this.gateway.request<{ setSubscriberTimeZone: string }>(SET_TIME_ZONE, { subscriber, zone }, requestId)).setSubscriberTimeZone;
+  }
+
+  async timeZoneOf(subscriber: string, requestId: string): Promise<string | null> {
+    return (await this.gateway.request<{ subscriberTimeZone: string | null }>(TIME_ZONE, { subscriber }, requestId)).subscriberTimeZone;
+  }
+
+  async followNotices(reminderMinutes: number, requestId: string): Promise<FollowNotice[]> {
+    const data = await this.gateway.request<{ followNotices: (Omit<FollowNotice, 'kickoff'> & { kickoff: string })[] }>(
+      FOLLOW_NOTICES,
+      { reminderMinutes },
+      requestId,
+    );
+    return data.followNotices.map((n) => ({ ...n, kickoff: new Date(n.kickoff) }));
+  }
+
+  async markFollowNoticesSent(notices: { subscriber: string; matchId: number; kind: string }[], requestId: string): Promise<void> {
+    await this.gateway.request(MARK_NOTICES, { notices }, requestId);
   }
 
   async competitions(requestId: string): Promise<Competition[]> {

@@ -199,6 +199,9 @@ const schema = z.object({
   /** Per Telegram user: at most BOT_RATE_LIMIT updates in each BOT_RATE_WINDOW_SECONDS. */
   BOT_RATE_LIMIT: z.coerce.number().int().min(1).default(8),
   BOT_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(10),
+  /** Followers are reminded this long before a followed team's kick-off; the bot looks for notices due every BOT_NOTIFY_INTERVAL_SECONDS. */
+  BOT_REMINDER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  BOT_NOTIFY_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   /** Time zone of the kick-off times the bot shows (IANA name). */
   BOT_TIME_ZONE: z
     .string()

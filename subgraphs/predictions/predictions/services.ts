@@ -10,6 +10,8 @@ import { TrainingService } from './domain/training';
 import { UpcomingPredictions } from './domain/upcoming';
 import { LiveRatings } from './domain/live-ratings';
 import { PredictionStore } from './store/prediction-store';
+import { FollowStore } from './store/follow-store';
+import { FollowService } from './domain/follows';
 
 export interface PredictionServices {
   store: PredictionStore;
@@ -20,6 +22,8 @@ export interface PredictionServices {
   statistics: Statistics;
   pairings: PairingPredictions;
   football: FootballData;
+  /** Follows of the API clients' subscribers (the bot's users) and the notices due to them. */
+  follows: FollowService;
   /** Reads for the API (resolvers go through it, never through the store). */
   queries: PredictionQueries;
 }
@@ -44,5 +48,16 @@ export function createPredictionServices(deps: SubgraphDeps): PredictionServices
   );
   const statistics = new Statistics(store, active);
   const queries = new PredictionQueries(store, active, statistics, football, clock);
-  return { store, active, upcoming, live, training, statistics, pairings: new PairingPredictions(football, active, clock), football, queries };
+  return {
+    store,
+    active,
+    upcoming,
+    live,
+    training,
+    statistics,
+    pairings: new PairingPredictions(football, active, clock),
+    football,
+    queries,
+    follows: new FollowService(new FollowStore(deps.store), football, active, clock),
+  };
 }
