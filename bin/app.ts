@@ -47,6 +47,8 @@ export interface StartOptions<P extends ProductName = ProductName> {
   randomPorts?: boolean;
   /** Wraps each subgraph's data source (tests record the gateway's fetches with it). */
   decorateDataSource?: (name: string, dataSource: SubgraphDataSource) => SubgraphDataSource;
+  /** The time the subgraphs see (tests); default: now. */
+  clock?: () => Date;
 }
 
 export async function startApp<P extends ProductName = ProductName>(config: Config, logger: Logger, opts: StartOptions<P>): Promise<App<P>> {
@@ -103,7 +105,7 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
       supergraphClients.push(supergraph);
       const subgraphLogger = logger.child({ subgraph: def.name });
       const notifications = new Notifications(listener);
-      const deps: SubgraphDeps = { store: stores[i], notifications, supergraph, config, logger: subgraphLogger, jobs };
+      const deps: SubgraphDeps = { store: stores[i], notifications, supergraph, config, logger: subgraphLogger, jobs, clock: opts.clock };
       running.push({ def, deps, services: await def.createServices(deps) });
     }
     const schemas = await Promise.all(running.map((r) => r.def.buildSchema(r.services)));

@@ -62,6 +62,7 @@ async function main() {
       tries.push(`Try: curl -H "Authorization: Bearer ${demo.freeKey}" ${app.urls.predictions}/api/`);
     }
     lines.push(`Telegram bot           ${await startBot(config, logger, app, telegram, demo?.botKey, (b) => (bot = b))}`);
+    lines.push(`Apply by e-mail        ${mailboxLine(app.services.access.mailbox.info())}`);
   }
   let licenceKey: string | undefined;
   if (has('registry')) {
@@ -135,6 +136,13 @@ async function financeLicenceLine(app: App): Promise<string> {
   return node.readOnly
     ? `Finance licence        READ-ONLY (${node.licenceChecks.join(', ')}): writes answer 403 until a licence is installed (npm run cli -- finance:check)`
     : `Finance licence        valid: normal mode`;
+}
+
+/** Where applicants write to, and the SMTP receiver that takes that mail. */
+function mailboxLine(m: { address: string; host: string; port: number | null }): string {
+  return m.port === null
+    ? `${m.address}   (built-in receiver off: APPLICATION_SMTP_PORT=off; use the inbound-mail webhook)`
+    : `${m.address}   subject "API Access Request" (SMTP receiver ${m.host}:${m.port})`;
 }
 
 void runEntry(main);

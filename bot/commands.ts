@@ -1,5 +1,5 @@
 import { Composer, type Context } from 'grammy';
-import { matchCompetition, parsePairing } from './parse';
+import { matchCompetition, pairingReadings } from './parse';
 import type { Competition, PredictionsClient, TeamName } from './predictions-client';
 import {
   NEXTMATCH_USAGE,
@@ -20,6 +20,9 @@ import {
 export const COMMANDS = [
   { command: 'predict', args: '<home team> vs <away team>', description: 'Predicted outcome, probabilities and goal difference of a match' },
   { command: 'nextmatch', args: '[competition]', description: 'The next scheduled match and its prediction' },
+  { command: 'follow', args: '<team>', description: "Be told when a team's next prediction is out, and reminded before kick-off" },
+  { command: 'unfollow', args: '[team]', description: 'Stop following a team (all teams without one)' },
+  { command: 'timezone', args: '<zone>', description: 'Show kick-off times in your time zone, e.g. Europe/Berlin' },
   { command: 'help', args: '', description: 'Every command with what it does' },
   { command: 'start', args: '', description: 'Greeting' },
 ] as const;
@@ -89,22 +92,45 @@ export async function predictPairing(deps: CommandDeps, home: TeamRef, away: Tea
   }
   const forecast = await deps.predictions.predictPairing(ids.home!, ids.away!, requestId);
   const competitions = await deps.predictions.competitions(requestId);
-  const competition = competitions.find((c) => c.code === forecast.competition);
-  return pairingForecastReply(forecast, competition?.name ?? forecast.competition, deps.timeZone);
+  const nameOfCompetition = (code: string | null) => competitions.find((c) => c.code === code)?.name ?? code ?? 'unknown competition';
+  const label = forecast.crossLeague
+    ? `Cross-league: ${nameOfCompetition(forecast.homeCompetition)} v ${nameOfCompetition(forecast.awayCompetition)}`
+    : nameOfCompetition(forecast.competition);
+  return pairingForecastReply(forecast, label, deps.timeZone);
 }
 
+/** Longer than any two team names and a separator: refused before any request is made. */
+export const MAX_ARGUMENT_LENGTH = 120;
+
+export const tooLongReply = (): Reply => ({
+  text: `That is longer than I can read (${MAX_ARGUMENT_LENGTH} characters at most). Please send just the team names, e.g. /predict Arsenal vs Chelsea.`,
+});
+
 export async function predictCommand(deps: CommandDeps, args: string, requestId: string): Promise<Reply> {
-  const pairing = parsePairing(args);
-  if (!pairing) return { text: PREDICT_USAGE };
-  return predictPairing(deps, { name: pairing.home }, { name: pairing.away }, requestId);
+  if (args.length > MAX_ARGUMENT_LENGTH) return tooLongReply();
+  const readings = pairingReadings(args);
+  if (readings.length === 0) return { text: PREDICT_USAGE };
+  if (readings.length > 1) {
+    // "Arsenal-Chelsea": the reading whose two names are both teams
+    for (const r of readings) {
+      const resolved = await deps.predictions.resolveTeams(r, requestId);
+      if (resolved.home?.status === 'FOUND' && resolved.away?.status === 'FOUND') {
+        return predictPairing(deps, { id: resolved.home.team!.id }, { id: resolved.away.team!.id }, requestId);
+      }
+    }
+  }
+  return predictPairing(deps, { name: readings[0].home }, { name: readings[0].away }, requestId);
 }
 
 async function nextMatchIn(deps: CommandDeps, competition: Competition | undefined, requestId: string): Promise<Reply> {
-  const match = await deps.predictions.nextMatch(competition?.code, requestId);
-  return match ? nextMatchReply(match, deps.timeZone) : noScheduledMatchReply(competition);
+  const { match, leagues } = await deps.predictions.nextMatch(competition?.code, requestId);
+  return match
+    ? nextMatchReply(match, deps.timeZone)
+    : noScheduledMatchReply(competition, competition ? leagues.filter((l) => l.code === competition.code) : leagues);
 }
 
 export async function nextMatchCommand(deps: CommandDeps, args: string, requestId: string): Promise<Reply> {
+  if (args.length > MAX_ARGUMENT_LENGTH) return tooLongReply();
   const query = args.trim();
   if (!query) return nextMatchIn(deps, undefined, requestId);
   const competitions = await deps.predictions.competitions(requestId);
@@ -113,6 +139,39 @@ export async function nextMatchCommand(deps: CommandDeps, args: string, requestI
   const reply = competitionChoiceReply(query, found.kind === 'ambiguous' ? found.candidates : competitions, found.kind === 'ambiguous');
   return found.kind === 'ambiguous' ? reply : { ...reply, text: `${reply.text}\n${NEXTMATCH_USAGE}` };
 }
+
+/** The subscriber a command acts for: the Telegram user (follows and time zone are a person's, in any chat). */
+export const subscriberOf = (ctx: Context) => (ctx.from ? `telegram:${ctx.from.id}` : undefined);
+
+const teamList = (teams: { name: string }[]) => (teams.length ? teams.map((t) => escapeHtml(t.name)).join(', ') : 'no team');
+
+export async function followCommand(deps: CommandDeps, subscriber: string, args: string, requestId: string): Promise<Reply> {
+  if (args.length > MAX_ARGUMENT_LENGTH) return tooLongReply();
+  const team = args.trim();
+  if (!team) return { text: 'Usage: /follow &lt;team&gt;, e.g. /follow Arsenal' };
+  const teams = await deps.predictions.follow(subscriber, team, requestId);
+  return {
+    text: `Following: ${teamList(teams)}.\nI'll tell you when a followed team's next prediction is out, and remind you before kick-off (in private chat; send /start there once).`,
+  };
+}
+
+export async function unfollowCommand(deps: CommandDeps, subscriber: string, args: string, requestId: string): Promise<Reply> {
+  if (args.length > MAX_ARGUMENT_LENGTH) return tooLongReply();
+  const teams = await deps.predictions.unfollow(subscriber, args.trim() || null, requestId);
+  return { text: teams.length ? `Still following: ${teamList(teams)}.` : 'You follow no team now.' };
+}
+
+export async function timeZoneCommand(deps: CommandDeps, subscriber: string, args: string, requestId: string): Promise<Reply> {
+  if (args.length > MAX_ARGUMENT_LENGTH) return tooLongReply();
+  const zone = args.trim();
+  if (!zone) return { text: 'Usage: /timezone &lt;zone&gt;, e.g. /timezone Europe/Berlin or /timezone America/New_York' };
+  const set = await deps.predictions.setTimeZone(subscriber, zone, requestId);
+  return { text: `Kick-off times are now shown in ${escapeHtml(set)}.` };
+}
+
+/** The user's own time zone, else the bot's. */
+const zoneOf = async (deps: CommandDeps, subscriber: string | undefined, requestId: string) =>
+  (subscriber && (await deps.predictions.timeZoneOf(subscriber, requestId))) || deps.timeZone;
 
 /** What a button press asks for; undefined for data this bot never sent (or no longer understands). */
 export async function buttonReply(deps: CommandDeps, data: string, requestId: string): Promise<Reply | undefined> {
@@ -138,8 +197,13 @@ export function commandHandlers(deps: CommandDeps): Composer<Context> {
   const commands = new Composer<Context>();
   commands.command('start', (ctx) => sendReply(ctx, startReply(ctx.from?.first_name)));
   commands.command('help', (ctx) => sendReply(ctx, helpReply()));
-  commands.command('predict', async (ctx) => sendReply(ctx, await predictCommand(deps, ctx.match, requestIdOf(ctx))));
-  commands.command('nextmatch', async (ctx) => sendReply(ctx, await nextMatchCommand(deps, ctx.match, requestIdOf(ctx))));
+  // the user's own time zone for the kick-off times of these answers
+  const withZone = async (ctx: Context) => ({ ...deps, timeZone: await zoneOf(deps, subscriberOf(ctx), requestIdOf(ctx)) });
+  commands.command('predict', async (ctx) => sendReply(ctx, await predictCommand(await withZone(ctx), ctx.match, requestIdOf(ctx))));
+  commands.command('nextmatch', async (ctx) => sendReply(ctx, await nextMatchCommand(await withZone(ctx), ctx.match, requestIdOf(ctx))));
+  commands.command('follow', async (ctx) => sendReply(ctx, await followCommand(deps, subscriberOf(ctx)!, ctx.match, requestIdOf(ctx))));
+  commands.command('unfollow', async (ctx) => sendReply(ctx, await unfollowCommand(deps, subscriberOf(ctx)!, ctx.match, requestIdOf(ctx))));
+  commands.command('timezone', async (ctx) => sendReply(ctx, await timeZoneCommand(deps, subscriberOf(ctx)!, ctx.match, requestIdOf(ctx))));
   commands.on('callback_query:data', async (ctx) => {
     // stops the button's spinner at once; the answer replaces the question
     await ctx.answerCallbackQuery();

@@ -1,4 +1,4 @@
-import { matchCompetition, parsePairing } from './parse';
+import { matchCompetition, pairingReadings, parsePairing } from './parse';
 import { escapeHtml } from './replies';
 import { ConfigError, loadConfig } from '../lib/config';
 
@@ -19,6 +19,30 @@ describe('parsePairing', () => {
 
   it.each(['', 'Arsenal', 'Arsenal vs', 'vs Arsenal', 'Arsenal-Chelsea', 'Arsenal vs Chelsea vs Spurs', 'Vsevolod'])('%j is no pairing', (text) => {
     expect(parsePairing(text)).toBeUndefined();
+  });
+});
+
+describe('pairingReadings', () => {
+  it('reads a spaced separator as the one reading', () => {
+    expect(pairingReadings('Paris Saint-Germain vs Lyon')).toEqual([{ home: 'Paris Saint-Germain', away: 'Lyon' }]);
+  });
+
+  it.each([
+    ['Arsenal-Chelsea', [['Arsenal', 'Chelsea']]],
+    ['Man Utd–Spurs', [['Man Utd', 'Spurs']]],
+    [
+      'Paris Saint-Germain-Lyon',
+      [
+        ['Paris Saint-Germain', 'Lyon'],
+        ['Paris Saint', 'Germain-Lyon'],
+      ],
+    ],
+  ])('reads %j at each dash between words, the last first', (text, readings) => {
+    expect(pairingReadings(text)).toEqual(readings.map(([home, away]) => ({ home, away })));
+  });
+
+  it.each(['', 'Arsenal', '-Arsenal', 'Arsenal-', 'Arsenal vs', 'Arsenal - Chelsea - Spurs'])('%j has no reading', (text) => {
+    expect(pairingReadings(text)).toEqual([]);
   });
 });
 

@@ -21,6 +21,32 @@ export function parsePairing(text: string): Pairing | undefined {
   return home && away ? { home, away } : undefined;
 }
 
+/** A hyphen or dash with no space around it, between two words: "Arsenal-Chelsea". */
+const TIGHT_DASH = /(?<=\S)[-–—](?=\S)/g;
+
+/** Each way of reading the text as a pairing, the likeliest first (at most this many). */
+const MAX_READINGS = 4;
+
+/**
+ * The readings of a pairing: the one with a spaced separator if there is one; else one per hyphen
+ * or dash between words ("Arsenal-Chelsea", "Paris Saint-Germain-Lyon": the gateway tells which
+ * names exist). Empty when there is no pairing.
+ */
+export function pairingReadings(text: string): Pairing[] {
+  const spaced = parsePairing(text);
+  if (spaced) return [spaced];
+  if (SEPARATOR.test(text)) return [];
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  const readings: Pairing[] = [];
+  for (const m of trimmed.matchAll(TIGHT_DASH)) {
+    const home = trimmed.slice(0, m.index).trim();
+    const away = trimmed.slice(m.index + 1).trim();
+    if (home && away) readings.push({ home, away });
+  }
+  // the last dash first: a hyphen inside a name ("Saint-Germain") comes before the one between the teams more often than after
+  return readings.reverse().slice(0, MAX_READINGS);
+}
+
 /** Lower case, accents and punctuation gone: "Ligue 1" → "ligue 1", "EN.1" → "en 1". */
 export function normalize(text: string): string {
   return text

@@ -33,6 +33,12 @@ export interface Forecast {
 export interface PairingForecast extends Forecast {
   homeTeam: TeamName;
   awayTeam: TeamName;
+  /** The teams play in different competitions now. */
+  crossLeague: boolean;
+  homeCompetition: string | null;
+  awayCompetition: string | null;
+  /** Sides whose rating is older than a season. */
+  staleRatings: { teamName: string; lastPlayed: string; ageDays: number }[];
   /** Kick-off of the scheduled match between them (home at home), if there is one. */
   kickoff: Date | null;
 }
@@ -63,7 +69,9 @@ export const RESOLVE_TEAMS = `query BotResolveTeams($home: String!, $away: Strin
 
 /** Teams by id (`predict` takes names or ids); the home side's fixtures give the kick-off when the pairing is scheduled. */
 export const PREDICT_PAIRING = `query BotPredictPairing($home: String!, $away: String!, $homeId: Int!) {
-  predict(home: $home, away: $away) { homeTeam { id name } awayTeam { id name } ${FORECAST_FIELDS} }
+  predict(home: $home, away: $away) {
+    homeTeam { id name } awayTeam { id name } crossLeague homeCompetition awayCompetition staleRatings { teamName lastPlayed ageDays } ${FORECAST_FIELDS}
+  }
   fixtures: matches(filter: { teamId: $homeId, status: SCHEDULED }, first: 100) { nodes { kickoff homeTeam { id } awayTeam { id } } }
 }`;
 
@@ -72,9 +80,46 @@ export const NEXT_MATCH = `query BotNextMatch($competition: String) {
     kickoff competition { code name } homeTeam { name } awayTeam { name }
     prediction { ${FORECAST_FIELDS} }
   }
+  footballData { leagues { code name latestResultDate updatedAt } }
 }`;
 
+/** How fresh one league's data is (what the bot says when no fixture is known). */
+export interface LeagueFreshness {
+  code: string;
+  name: string;
+  latestResultDate: string | null;
+  updatedAt: string | null;
+}
+
 export const COMPETITIONS = 'query BotCompetitions { competitions { code name country tier } }';
+
+const FOLLOWED = 'teamId name';
+export const FOLLOW = `mutation BotFollow($subscriber: String!, $team: String!) { followTeam(subscriber: $subscriber, team: $team) { ${FOLLOWED} } }`;
+export const UNFOLLOW = `mutation BotUnfollow($subscriber: String!, $team: String) { unfollowTeam(subscriber: $subscriber, team: $team) { ${FOLLOWED} } }`;
+export const SET_TIME_ZONE = 'mutation BotTimeZone($subscriber: String!, $zone: String!) { setSubscriberTimeZone(subscriber: $subscriber, zone: $zone) }';
+export const TIME_ZONE = 'query BotSubscriberTimeZone($subscriber: String!) { subscriberTimeZone(subscriber: $subscriber) }';
+export const FOLLOW_NOTICES = `query BotFollowNotices($reminderMinutes: Int!) {
+  followNotices(reminderMinutes: $reminderMinutes, first: 200) { subscriber matchId kind kickoff competition homeTeamName awayTeamName outcomeLabel confidence timeZone }
+}`;
+export const MARK_NOTICES = 'mutation BotNoticesSent($notices: [FollowNoticeInput!]!) { markFollowNoticesSent(notices: $notices) }';
+
+export interface FollowedTeam {
+  teamId: number;
+  name: string;
+}
+
+export interface FollowNotice {
+  subscriber: string;
+  matchId: number;
+  kind: 'published' | 'reminder';
+  kickoff: Date;
+  competition: string;
+  homeTeamName: string;
+  awayTeamName: string;
+  outcomeLabel: string;
+  confidence: number;
+  timeZone: string | null;
+}
 
 /** The competitions change only when a new league is imported: an hour's staleness is harmless. */
 const COMPETITIONS_TTL_MS = 60 * 60 * 1000;
@@ -105,13 +150,42 @@ export class PredictionsClient {
   }
 
   /** The next scheduled match, of one competition (its code) or of all. */
-  async nextMatch(competition: string | undefined, requestId: string): Promise<UpcomingMatch | null> {
-    const data = await this.gateway.request<{ nextMatch: (Omit<UpcomingMatch, 'kickoff'> & { kickoff: string }) | null }>(
-      NEXT_MATCH,
-      { competition: competition ?? null },
+  /** The next fixture from now, of one competition (its code) or of all; with each league's freshness, for when there is none. */
+  async nextMatch(competition: string | undefined, requestId: string): Promise<{ match: UpcomingMatch | null; leagues: LeagueFreshness[] }> {
+    const data = await this.gateway.request<{
+      nextMatch: (Omit<UpcomingMatch, 'kickoff'> & { kickoff: string }) | null;
+      footballData: { leagues: LeagueFreshness[] };
+    }>(NEXT_MATCH, { competition: competition ?? null }, requestId);
+    return { match: data.nextMatch && { ...data.nextMatch, kickoff: new Date(data.nextMatch.kickoff) }, leagues: data.footballData.leagues };
+  }
+
+  async follow(subscriber: string, team: string, requestId: string): Promise<FollowedTeam[]> {
+    return (await this.gateway.request<{ followTeam: FollowedTeam[] }>(FOLLOW, { subscriber, team }, requestId)).followTeam;
+  }
+
+  async unfollow(subscriber: string, team: string | null, requestId: string): Promise<FollowedTeam[]> {
+    return (await this.gateway.request<{ unfollowTeam: FollowedTeam[] }>(UNFOLLOW, { subscriber, team }, requestId)).unfollowTeam;
+  }
+
+  async setTimeZone(subscriber: string, zone: string, requestId: string): Promise<string> {
+    return (await this.gateway.request<{ setSubscriberTimeZone: string }>(SET_TIME_ZONE, { subscriber, zone }, requestId)).setSubscriberTimeZone;
+  }
+
+  async timeZoneOf(subscriber: string, requestId: string): Promise<string | null> {
+    return (await this.gateway.request<{ subscriberTimeZone: string | null }>(TIME_ZONE, { subscriber }, requestId)).subscriberTimeZone;
+  }
+
+  async followNotices(reminderMinutes: number, requestId: string): Promise<FollowNotice[]> {
+    const data = await this.gateway.request<{ followNotices: (Omit<FollowNotice, 'kickoff'> & { kickoff: string })[] }>(
+      FOLLOW_NOTICES,
+      { reminderMinutes },
       requestId,
     );
-    return data.nextMatch && { ...data.nextMatch, kickoff: new Date(data.nextMatch.kickoff) };
+    return data.followNotices.map((n) => ({ ...n, kickoff: new Date(n.kickoff) }));
+  }
+
+  async markFollowNoticesSent(notices: { subscriber: string; matchId: number; kind: string }[], requestId: string): Promise<void> {
+    await this.gateway.request(MARK_NOTICES, { notices }, requestId);
   }
 
   async competitions(requestId: string): Promise<Competition[]> {

@@ -1,5 +1,5 @@
 import { InlineKeyboard } from 'grammy';
-import type { Competition, Forecast, PairingForecast, TeamName, UpcomingMatch } from './predictions-client';
+import type { Competition, Forecast, LeagueFreshness, PairingForecast, TeamName, UpcomingMatch } from './predictions-client';
 
 /**
  * The bot's messages. Telegram HTML (parse_mode "HTML"): only `&`, `<` and `>` need escaping, so
@@ -56,10 +56,19 @@ function forecastLines(f: Forecast): string[] {
   ];
 }
 
-export function pairingForecastReply(p: PairingForecast, competitionName: string, timeZone: string): Reply {
+/** "3 seasons", "14 months": how old a rating is. */
+function ageText(days: number): string {
+  const years = Math.floor(days / 365);
+  return years >= 2 ? `${years} years` : `${Math.floor(days / 30.4)} months`;
+}
+
+export function pairingForecastReply(p: PairingForecast, label: string, timeZone: string): Reply {
   const when = p.kickoff ? `kick-off ${formatKickoff(p.kickoff, timeZone)}` : 'not scheduled: the forecast is for a match played today';
+  const warnings = p.staleRatings.map(
+    (s) => `⚠️ ${escapeHtml(s.teamName)}: no match in the data since ${s.lastPlayed} (${ageText(s.ageDays)} ago); its rating is that old.`,
+  );
   return {
-    text: [`${bold(p.homeTeam.name)} vs ${bold(p.awayTeam.name)}`, `${escapeHtml(competitionName)} · ${when}`, '', ...forecastLines(p)].join('\n'),
+    text: [`${bold(p.homeTeam.name)} vs ${bold(p.awayTeam.name)}`, `${escapeHtml(label)} · ${when}`, ...warnings, '', ...forecastLines(p)].join('\n'),
   };
 }
 
@@ -74,9 +83,14 @@ export function nextMatchReply(m: UpcomingMatch, timeZone: string): Reply {
   return { text: lines.join('\n') };
 }
 
-export const noScheduledMatchReply = (competition?: Competition): Reply => ({
-  text: competition ? `There is no scheduled match in ${escapeHtml(competition.name)}.` : 'There is no scheduled match.',
-});
+/** No fixture known: say so, and when each league's data last changed (off-season, or the data feed is behind). */
+export function noScheduledMatchReply(competition: Competition | undefined, leagues: readonly LeagueFreshness[]): Reply {
+  const head = competition ? `There is no upcoming match in ${escapeHtml(competition.name)} that I know of.` : 'There is no upcoming match that I know of.';
+  const lines = leagues.map(
+    (l) => `${escapeHtml(l.name)}: data updated ${l.updatedAt ? l.updatedAt.slice(0, 10) : 'never'}, newest result ${l.latestResultDate ?? 'none'}`,
+  );
+  return { text: lines.length ? `${head}\nThe data was last updated:\n${lines.join('\n')}` : head };
+}
 
 export function competitionChoiceReply(query: string, candidates: readonly Competition[], known: boolean): Reply {
   const keyboard = oneButtonPerRow(candidates.map((c) => [`${c.name} (${c.code})`, `n:${c.code}`]));

@@ -8,6 +8,7 @@ import { createTelegramBot, type InFlightUpdates } from './bot';
 import { COMMANDS } from './commands';
 import { GatewayClient, type GraphQLTransport } from './gateway-client';
 import { PredictionsClient } from './predictions-client';
+import { FollowNotifier } from './follow-notifier';
 
 /** The bot's settings, from the configuration; undefined when no token is set (the bot is off). */
 export interface TelegramSettings {
@@ -19,6 +20,8 @@ export interface TelegramSettings {
   port: number;
   rateLimit: { limit: number; windowSeconds: number };
   timeZone: string;
+  /** Follow notices: the reminder's lead time and how often to look for notices due. */
+  follows: { reminderMinutes: number; intervalSeconds: number };
 }
 
 export function telegramSettings(config: Config): TelegramSettings | undefined {
@@ -32,6 +35,7 @@ export function telegramSettings(config: Config): TelegramSettings | undefined {
     port: config.BOT_PORT,
     rateLimit: { limit: config.BOT_RATE_LIMIT, windowSeconds: config.BOT_RATE_WINDOW_SECONDS },
     timeZone: config.BOT_TIME_ZONE,
+    follows: { reminderMinutes: config.BOT_REMINDER_MINUTES, intervalSeconds: config.BOT_NOTIFY_INTERVAL_SECONDS },
   };
 }
 
@@ -71,13 +75,14 @@ const apiSignal = (signal: AbortSignal) => signal as unknown as ApiSignal;
 /** The bot, running: its identity checked (getMe), its command menu registered, then updates by long polling or webhook. */
 export async function startTelegramBot(opts: StartBotOptions): Promise<RunningBot> {
   const { settings, logger } = opts;
+  const predictions = new PredictionsClient(new GatewayClient(opts.transport));
   const { bot, inFlight } = createTelegramBot({
     token: settings.token,
     apiRoot: settings.apiRoot,
     logger,
     rateLimit: settings.rateLimit,
     timeZone: settings.timeZone,
-    predictions: new PredictionsClient(new GatewayClient(opts.transport)),
+    predictions,
     apiTransformers: opts.apiTransformers,
   });
   // a Telegram that does not answer must not hold up the start (npm start runs everything else)
@@ -98,9 +103,12 @@ export async function startTelegramBot(opts: StartBotOptions): Promise<RunningBo
   const stop = settings.webhook
     ? await startWebhook(bot, inFlight, settings, settings.webhook, logger, opts.http, starting)
     : await startPolling(bot, inFlight, logger, starting, opts.onFatal ?? ((err) => logger.error({ err }, 'Telegram long polling stopped; the bot is off')));
+  // followers' notices: a prediction published, a reminder before kick-off (paced under Telegram's limits)
+  const notifier = new FollowNotifier(predictions, bot.api, { ...settings.follows, timeZone: settings.timeZone, logger });
+  notifier.start();
   logger.info({ username: bot.botInfo.username, mode }, 'Telegram bot running');
   let stopping: Promise<void> | undefined;
-  return { username: bot.botInfo.username, mode, stop: () => (stopping ??= stop()) };
+  return { username: bot.botInfo.username, mode, stop: () => (stopping ??= notifier.stop().then(stop)) };
 }
 
 /**

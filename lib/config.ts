@@ -122,9 +122,39 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Match Predictions <no-reply@localhost>'),
   /** Shared secret of the inbound-mail webhook (header X-Inbound-Mail-Secret); unset: the webhook is disabled. */
   INBOUND_MAIL_SECRET: z.string().min(16).optional(),
+  /**
+   * The built-in mailbox for applications by e-mail: an SMTP receiver on this port (default 2525; 0: any free port; "off": none)
+   * taking mail for APPLICATION_MAIL_ADDRESS. Mail with the subject "API Access Request" becomes an application; the rest is
+   * counted and dropped.
+   */
+  APPLICATION_SMTP_PORT: z
+    .string()
+    .trim()
+    .regex(/^(off|\d{1,5})$/, 'a port number, or off')
+    .optional(),
+  /** Where applicants write to (shown on the form, /api/ and the docs); its domain is what the receiver accepts mail for. */
+  APPLICATION_MAIL_ADDRESS: z
+    .string()
+    .trim()
+    .regex(/^[^@\s<>]+@[^@\s<>]+$/, 'an e-mail address, e.g. api-access@predictions.example')
+    .default('api-access@localhost'),
   /** Abuse limits per client address: applications by the form or POST /api/applications/, and inbound-mail webhook calls, per hour. */
   APPLICATIONS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   INBOUND_MAILS_PER_HOUR: z.coerce.number().int().min(1).default(120),
+  /**
+   * The live football data feed: comma-separated `<competition>@<season>=<url>` entries, e.g.
+   * `en.1@2026-27=https://example.org/2026-27/en.1.json`; each URL serves football.json or a
+   * football-data.co.uk CSV (recognised from the content). Empty: no feed.
+   */
+  FOOTBALL_FEED_URLS: list.superRefine((entries, ctx) => {
+    for (const e of entries)
+      if (!/^[a-z]{2}\.\d@\d{4}-\d{2}=https?:\/\/\S+$/.test(e)) ctx.addIssue({ code: 'custom', message: `"${e}" is not <competition>@<season>=<http(s) url>` });
+  }),
+  /** Minutes between two passes of the feed job. */
+  FOOTBALL_FEED_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /** Per request to a feed source: the time allowed, and the retries (with exponential back-off) after a failure. */
+  FOOTBALL_FEED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  FOOTBALL_FEED_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   /** Model family of each new version: dixon-coles, elo, pi-ratings or ensemble. */
   PREDICTION_MODEL: z.string().default('ensemble'),
   /** Seasons per league predicted walk-forward after each retrain (they feed the statistics). */
@@ -170,6 +200,9 @@ const schema = z.object({
   /** Per Telegram user: at most BOT_RATE_LIMIT updates in each BOT_RATE_WINDOW_SECONDS. */
   BOT_RATE_LIMIT: z.coerce.number().int().min(1).default(8),
   BOT_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(10),
+  /** Followers are reminded this long before a followed team's kick-off; the bot looks for notices due every BOT_NOTIFY_INTERVAL_SECONDS. */
+  BOT_REMINDER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  BOT_NOTIFY_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   /** Time zone of the kick-off times the bot shows (IANA name). */
   BOT_TIME_ZONE: z
     .string()

@@ -74,6 +74,8 @@ export interface SubgraphDeps {
   config: Config;
   logger: Logger;
   jobs: JobQueue;
+  /** The time: now unless a test sets it (default `() => new Date()`). */
+  clock?: () => Date;
 }
 
 /**

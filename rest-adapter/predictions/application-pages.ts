@@ -48,6 +48,7 @@ function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Match Prediction API</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${STYLE}</style>
 </head>
 <body>
@@ -101,7 +102,7 @@ const formatLimit = (limit: number | null) => (limit === null ? 'set per key' : 
 
 /** The form, empty or shown again with the applicant's input and the messages per field. */
 export function applicationFormPage(
-  opts: { values?: Partial<FormValues>; fields?: Record<string, string[]>; message?: string; plans?: PlanInfo[] } = {},
+  opts: { values?: Partial<FormValues>; fields?: Record<string, string[]>; message?: string; plans?: PlanInfo[]; mailbox?: string } = {},
 ): string {
   const values = opts.values ?? {};
   const fields = opts.fields ?? {};
@@ -148,6 +149,16 @@ ${controls}
 ${HONEYPOT}
 <button type="submit">Send application</button>
 </form>
+${
+  opts.mailbox
+    ? `<h2>Apply by e-mail</h2>
+<p>Or write to <a href="mailto:${escapeHtml(opts.mailbox)}?subject=API%20Access%20Request">${escapeHtml(opts.mailbox)}</a> with the subject
+<strong>API Access Request</strong>, and these lines in the message:</p>
+<pre>Name: your name or organisation
+E-mail: where the key should go
+Usage: the project or integration you will build</pre>`
+    : ''
+}
 ${plans}`,
   );
 }

@@ -75,7 +75,10 @@ export const applicationRoutes: Route[] = [
     security: 'none',
     operation: 'ApplicationForm',
     response: { description: 'The form (HTML)', contentType: 'text/html' },
-    respond: (data: { plans: PlanInfo[] }) => ({ kind: 'html', html: applicationFormPage({ plans: data.plans }) }),
+    respond: (data: { plans: PlanInfo[] }, input) => ({
+      kind: 'html',
+      html: applicationFormPage({ plans: data.plans, mailbox: input.config.APPLICATION_MAIL_ADDRESS }),
+    }),
   },
   {
     method: 'POST',
@@ -101,6 +104,7 @@ export const applicationRoutes: Route[] = [
       kind: 'html',
       status: error.status,
       html: applicationFormPage({
+        mailbox: input.config.APPLICATION_MAIL_ADDRESS,
         values: formValues(input as RouteInput<unknown, unknown, Partial<FormValues> | undefined>),
         fields: error.fields,
         message: error.status >= 500 ? 'Something went wrong on our side; your application was not saved. Please try again in a few minutes.' : error.message,

@@ -4,6 +4,7 @@ import { mountApiDocs } from '../core/docs';
 import { buildOpenApi } from '../core/openapi';
 import type { Surface } from '../core/surface';
 import { mountDashboard } from './dashboard';
+import { mountFavicon } from './favicon';
 import { predictionErrors } from './errors';
 import { API_VERSION, DOCS_PATH, OPENAPI_PATH, predictionRoutes } from './routes';
 import { errorBody } from './schemas';
@@ -41,7 +42,14 @@ export const predictionSurface: Surface = {
     '(Free 50, Pro 5,000, Enterprise per key), which resets at 00:00 UTC. Responses carry `X-RateLimit-Limit`,',
     '`X-RateLimit-Remaining` and `X-RateLimit-Reset`; past the quota the answer is 429 with `Retry-After`.',
     'A missing, malformed, unknown or revoked key gets 401 with `WWW-Authenticate: Bearer`.',
-    'Errors have the body `{"detail": "<message>", "code": "<code>"}`.',
+    'Errors have the body `{"detail": "<message>", "code": "<code>"}`. A request refused for its input (400) after its key was verified',
+    'counts like any other and carries the same headers.',
+    '',
+    'Keys: apply with the form at `/apply/`, or by e-mail with the subject `API Access Request` to the mailbox that `GET /api/` names',
+    '(`apply.email`; `api-access@localhost` unless configured, taken by the built-in SMTP receiver in `apply.smtp`).',
+    '',
+    'Lists are the next fixtures from now; a match that kicked off without a result is awaiting it (`/api/fixtures/<match_id>/`)',
+    'and leaves them. `GET /api/predictions/history/` is the track record.',
   ].join('\n'),
   routes: predictionRoutes,
   credentials: [apiKeyCredential, inboundMailCredential],
@@ -57,5 +65,6 @@ export const predictionSurface: Surface = {
   pages(app) {
     mountApiDocs(app, { openapiPath: OPENAPI_PATH, docsPath: DOCS_PATH, title: 'Match Prediction API', document: () => predictionOpenApi(predictionSurface) });
     mountDashboard(app);
+    mountFavicon(app);
   },
 };

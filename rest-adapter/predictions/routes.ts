@@ -3,6 +3,11 @@ import type { Route } from '../core/route';
 import { z } from 'zod';
 import * as schemas from './schemas';
 import { applicationRoutes } from './application-routes';
+// answers of a running system (2026-11-27, the shipped data and a feed pass of the 2026-27 Premier League)
+import EXAMPLES from './examples.json';
+
+/** A response schema with a real answer as its example (what the API reference shows instead of generated placeholders). */
+const withExample = <S extends z.ZodType>(schema: S, example: unknown): S => schema.meta({ example, examples: [example] }) as S;
 
 export const API_VERSION = '1.0.0';
 export const DOCS_PATH = '/api/docs/';
@@ -151,11 +156,177 @@ const LATEST_DEFINITION =
   "The active model version's predictions for the next scheduled matches without a result, soonest kick-off first " +
   '(ties by match id). `limit` (1–100, default 20) and `competition` narrow the list.';
 
+interface LeagueData {
+  code: string;
+  name: string;
+  latestResultDate: string | null;
+  updatedAt: string | null;
+  nextKickoff: string | null;
+  upcomingMatches: number;
+  awaitingResult: number;
+}
+
 interface ServiceInfoData {
   viewer: { prefix: string; name: string; plan: string; role: string };
   plans: { code: string; name: string; dailyLimit: number | null }[];
-  footballData: { competitions: number; teams: number; matches: number; finishedMatches: number; scheduledMatches: number; latestResultDate: string | null };
+  footballData: {
+    competitions: number;
+    teams: number;
+    matches: number;
+    finishedMatches: number;
+    scheduledMatches: number;
+    latestResultDate: string | null;
+    leagues: LeagueData[];
+  };
+  applicationMailbox: { address: string; smtpHost: string; smtpPort: number | null };
+  footballFeed: {
+    configured: boolean;
+    intervalMinutes: number;
+    lastSuccessAt: string | null;
+    lastErrorAt: string | null;
+    lastError: string | null;
+    lastRun: { finishedAt: string | null } | null;
+  };
 }
+
+/** What a reader needs when the lists are empty: per league, when its data last changed and its newest result. */
+function freshnessNotice(leagues: LeagueData[]): string | null {
+  if (leagues.some((l) => l.upcomingMatches > 0)) return null;
+  const per = leagues
+    .filter((l) => l.updatedAt)
+    .map((l) => `${l.name}: updated ${l.updatedAt!.slice(0, 10)}, newest result ${l.latestResultDate ?? 'none'}`)
+    .join('; ');
+  return `No upcoming fixture is known (off-season, or the data feed is behind), so the prediction lists are empty. ${per}.`;
+}
+
+const OUTCOME_LABEL = { HOME_WIN: 'Home Win', DRAW: 'Draw', AWAY_WIN: 'Away Win' } as const;
+type OutcomeName = keyof typeof OUTCOME_LABEL;
+const SOURCE = { BACKTEST: 'backtest', UPCOMING: 'live' } as const;
+const probabilitiesOf = (p: { home: number; draw: number; away: number }) => ({ home: round(p.home, 4), draw: round(p.draw, 4), away: round(p.away, 4) });
+
+interface ForecastData {
+  probabilities: { home: number; draw: number; away: number };
+  expectedGoalDifference: number;
+  outcomeLabel: string;
+  confidence: number;
+  confidenceBand: 'HIGH' | 'MEDIUM' | 'LOW';
+  versionNumber: number;
+}
+
+interface StoredPredictionData extends ForecastData {
+  source: keyof typeof SOURCE;
+  actualOutcome: OutcomeName | null;
+  correct: boolean | null;
+}
+
+const forecastBody = (f: ForecastData) => ({
+  predicted_outcome: f.outcomeLabel,
+  predicted_goal_diff: round(f.expectedGoalDifference, 2),
+  confidence: round(f.confidence, 3),
+  confidence_band: f.confidenceBand.toLowerCase(),
+  probabilities: probabilitiesOf(f.probabilities),
+  version: `version_${f.versionNumber}`,
+});
+
+const storedBody = (p: StoredPredictionData) => ({
+  ...forecastBody(p),
+  source: SOURCE[p.source],
+  actual_outcome: p.actualOutcome ? OUTCOME_LABEL[p.actualOutcome] : null,
+  correct: p.correct,
+});
+
+interface PredictionsData {
+  predictions: {
+    nodes: (StoredPredictionData & {
+      matchId: number;
+      competition: string;
+      kickoff: string;
+      match: { homeTeam: { name: string }; awayTeam: { name: string } };
+    })[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
+interface ListInput {
+  competition?: string;
+  team?: string;
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+  result?: 'correct' | 'wrong';
+  source?: 'live' | 'backtest';
+}
+
+/** A date alone means the whole day: `from` its start, `to` its end (UTC). */
+const dayBound = (value: string | undefined, end: boolean) =>
+  value === undefined ? null : value.length === 10 ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value;
+
+const listVariables =
+  (state: 'UPCOMING' | 'RESOLVED') =>
+  ({ query }: { query: ListInput }) => ({
+    filter: {
+      state,
+      competition: query.competition ?? null,
+      team: query.team ?? null,
+      from: dayBound(query.from, false),
+      to: dayBound(query.to, true),
+      ...(state === 'RESOLVED'
+        ? {
+            correct: query.result === undefined ? null : query.result === 'correct',
+            source: query.source === undefined ? null : query.source === 'live' ? 'UPCOMING' : 'BACKTEST',
+          }
+        : {}),
+    },
+    first: query.limit,
+    after: query.cursor ?? null,
+  });
+
+const listReply = (data: PredictionsData) => ({
+  kind: 'json' as const,
+  body: {
+    results: data.predictions.nodes.map((p) => ({
+      match_id: p.matchId,
+      competition: p.competition,
+      kickoff: p.kickoff,
+      home_team: p.match.homeTeam.name,
+      away_team: p.match.awayTeam.name,
+      ...storedBody(p),
+    })),
+    next_cursor: data.predictions.pageInfo.hasNextPage ? data.predictions.pageInfo.endCursor : null,
+  },
+});
+
+interface FixtureData {
+  match: {
+    id: number;
+    season: string;
+    round: string | null;
+    kickoff: string;
+    status: string;
+    awaitingResult: boolean;
+    competition: { code: string; name: string };
+    homeTeam: { name: string };
+    awayTeam: { name: string };
+    score: { home: number; away: number } | null;
+    prediction: StoredPredictionData | null;
+  } | null;
+}
+
+interface PairingData {
+  predict: ForecastData & {
+    homeTeam: { name: string };
+    awayTeam: { name: string };
+    competition: string;
+    crossLeague: boolean;
+    homeCompetition: string | null;
+    awayCompetition: string | null;
+    staleRatings: { teamName: string; lastPlayed: string; ageDays: number }[];
+    expectedGoals: { home: number; away: number };
+  };
+}
+
+const LIST_PAGING = 'Pages by cursor: `limit` (1–100, default 20), and `next_cursor` of the answer as `cursor` for the next page (null on the last).';
 
 /** The prediction API's route table: one entry per documented path (contract: prediction-api.md §4). */
 export const predictionRoutes: Route[] = [
@@ -167,7 +338,7 @@ export const predictionRoutes: Route[] = [
     tags: ['Service'],
     security: 'apiKey',
     operation: 'ServiceInfo',
-    response: { description: 'Service information', schema: schemas.serviceInfo },
+    response: { description: 'Service information', schema: withExample(schemas.serviceInfo, EXAMPLES.serviceInfo) },
     respond: (data: ServiceInfoData) => ({
       kind: 'json',
       body: {
@@ -177,6 +348,12 @@ export const predictionRoutes: Route[] = [
         documentation: DOCS_PATH,
         openapi: OPENAPI_PATH,
         key: data.viewer,
+        apply: {
+          form: '/apply/',
+          email: data.applicationMailbox.address,
+          subject: 'API Access Request',
+          smtp: data.applicationMailbox.smtpPort === null ? null : `${data.applicationMailbox.smtpHost}:${data.applicationMailbox.smtpPort}`,
+        },
         plans: data.plans.map((p) => ({ code: p.code, name: p.name, daily_limit: p.dailyLimit })),
         data: {
           competitions: data.footballData.competitions,
@@ -185,6 +362,23 @@ export const predictionRoutes: Route[] = [
           finished_matches: data.footballData.finishedMatches,
           scheduled_matches: data.footballData.scheduledMatches,
           latest_result_date: data.footballData.latestResultDate,
+          leagues: data.footballData.leagues.map((l) => ({
+            code: l.code,
+            name: l.name,
+            latest_result_date: l.latestResultDate,
+            updated_at: l.updatedAt,
+            next_kickoff: l.nextKickoff,
+            upcoming_matches: l.upcomingMatches,
+            awaiting_result: l.awaitingResult,
+          })),
+          feed: {
+            configured: data.footballFeed.configured,
+            interval_minutes: data.footballFeed.intervalMinutes,
+            last_pass_at: data.footballFeed.lastRun?.finishedAt ?? null,
+            last_success_at: data.footballFeed.lastSuccessAt,
+            last_error_at: data.footballFeed.lastErrorAt,
+          },
+          notice: freshnessNotice(data.footballData.leagues),
         },
         endpoints: predictionRoutes.map((r) => ({
           method: r.method,
@@ -205,7 +399,7 @@ export const predictionRoutes: Route[] = [
     operation: 'LatestPredictions',
     query: schemas.latestQuery,
     variables: latestVariables,
-    response: { description: 'Predictions, soonest kick-off first', schema: z.array(schemas.prediction) },
+    response: { description: 'Predictions, soonest kick-off first', schema: withExample(z.array(schemas.prediction), EXAMPLES.latest) },
     respond: (data: LatestData) => ({
       kind: 'json',
       body: data.upcomingPredictions.map((p) => ({
@@ -228,7 +422,7 @@ export const predictionRoutes: Route[] = [
     tags: ['Dashboard'],
     security: 'apiKey',
     operation: 'PredictionOverview',
-    response: { description: 'Overview statistics', schema: schemas.overview },
+    response: { description: 'Overview statistics', schema: withExample(schemas.overview, EXAMPLES.overview) },
     respond: (data: { predictionOverview: { totalPredictions: number; accuracy: number; averageConfidence: number } }) => ({
       kind: 'json',
       body: {
@@ -246,7 +440,7 @@ export const predictionRoutes: Route[] = [
     tags: ['Dashboard'],
     security: 'apiKey',
     operation: 'ConfidenceDistribution',
-    response: { description: 'Confidence distribution', schema: schemas.confidence },
+    response: { description: 'Confidence distribution', schema: withExample(schemas.confidence, EXAMPLES.confidence) },
     respond: (data: { confidenceDistribution: { high: number; medium: number; low: number } }) => ({
       kind: 'json',
       body: {
@@ -347,7 +541,7 @@ export const predictionRoutes: Route[] = [
     operation: 'UpcomingFixtures',
     query: schemas.latestQuery,
     variables: latestVariables,
-    response: { description: 'Fixtures, soonest kick-off first', schema: z.array(schemas.fixture) },
+    response: { description: 'Fixtures, soonest kick-off first', schema: withExample(z.array(schemas.fixture), EXAMPLES.fixtures) },
     respond: (data: UpcomingData) => ({
       kind: 'json',
       body: data.upcomingPredictions.map((p) => ({
@@ -374,7 +568,7 @@ export const predictionRoutes: Route[] = [
     tags: ['Dashboard'],
     security: 'apiKey',
     operation: 'RetrainProgress',
-    response: { description: 'Retrain progress', schema: schemas.retrainProgress },
+    response: { description: 'Retrain progress', schema: withExample(schemas.retrainProgress, EXAMPLES.retrainProgress) },
     respond: (data: { currentTrainingJob: Omit<JobData, 'id' | 'error'> | null }) => {
       const j = data.currentTrainingJob;
       return {
@@ -405,7 +599,7 @@ export const predictionRoutes: Route[] = [
     operationId: 'DashboardPredictions',
     query: schemas.latestQuery,
     variables: latestVariables,
-    response: { description: 'Dashboard predictions', schema: z.array(schemas.dashboardPrediction) },
+    response: { description: 'Dashboard predictions', schema: withExample(z.array(schemas.dashboardPrediction), EXAMPLES.dashboardPredictions) },
     respond: (data: LatestData) => ({
       kind: 'json',
       body: data.upcomingPredictions.map((p) => ({
@@ -449,6 +643,110 @@ export const predictionRoutes: Route[] = [
     response: { description: 'The job', schema: schemas.trainingJob },
     errors: [403, 404],
     respond: (data: { trainingJob: JobData }) => ({ kind: 'json', body: toJob(data.trainingJob) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/predict/',
+    summary: 'Predict any pairing',
+    description:
+      'A forecast for any two teams, named as a person types them ("Man Utd", "spurs", "Bayern") as the bot resolves them, or by id; ' +
+      'for a match played today. Teams that play in different competitions now are `cross_league` (never labelled as one league); a side whose ' +
+      'latest match is older than a season is listed in `stale_ratings` with the age of its rating. An ambiguous or unknown name is 400 with the ' +
+      'candidates in `errors`.',
+    tags: ['Predictions'],
+    security: 'apiKey',
+    operation: 'PredictPairing',
+    query: schemas.predictQuery,
+    variables: ({ query }: { query: { home: string; away: string; competition?: string } }) => ({
+      home: query.home,
+      away: query.away,
+      competition: query.competition ?? null,
+    }),
+    response: { description: 'The forecast', schema: withExample(schemas.pairingPrediction, EXAMPLES.predict) },
+    errors: [400],
+    respond: ({ predict: p }: PairingData) => ({
+      kind: 'json',
+      body: {
+        home_team: p.homeTeam.name,
+        away_team: p.awayTeam.name,
+        competition: p.competition,
+        cross_league: p.crossLeague,
+        home_competition: p.homeCompetition,
+        away_competition: p.awayCompetition,
+        ...forecastBody(p),
+        expected_goals: { home: round(p.expectedGoals.home, 2), away: round(p.expectedGoals.away, 2) },
+        stale_ratings: p.staleRatings.map((s) => ({ team: s.teamName, last_played: s.lastPlayed, age_days: s.ageDays })),
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/api/fixtures/:matchId/',
+    summary: 'One fixture by id, with its prediction and result',
+    description:
+      "A match (`match_id` of the lists) with the active version's prediction and, once known, its score and whether the prediction was right. " +
+      '`status` `awaiting_result`: it kicked off and its result is not known yet. 404 for an unknown id.',
+    tags: ['Predictions'],
+    security: 'apiKey',
+    operation: 'Fixture',
+    params: schemas.fixtureParams,
+    variables: ({ params }: { params: { matchId: number } }) => ({ id: params.matchId }),
+    response: { description: 'The fixture', schema: withExample(schemas.fixtureDetail, EXAMPLES.fixture) },
+    errors: [404],
+    respond: ({ match: m }: FixtureData) =>
+      m === null
+        ? { kind: 'json', status: 404, body: { detail: 'No match with that id.', code: 'not_found' } }
+        : {
+            kind: 'json',
+            body: {
+              match_id: m.id,
+              competition: m.competition.code,
+              competition_name: m.competition.name,
+              season: m.season,
+              round: m.round,
+              kickoff: m.kickoff,
+              status: m.awaitingResult ? 'awaiting_result' : m.status.toLowerCase(),
+              home_team: m.homeTeam.name,
+              away_team: m.awayTeam.name,
+              score: m.score,
+              prediction: m.prediction && storedBody(m.prediction),
+            },
+          },
+  },
+  {
+    method: 'GET',
+    path: '/api/predictions/',
+    summary: 'Upcoming predictions, filtered, by cursor',
+    description:
+      "The active version's predictions for fixtures that kick off after now, soonest first, filtered by `competition`, `team` and kick-off " +
+      `range (\`from\`, \`to\`). ${LIST_PAGING}`,
+    tags: ['Predictions'],
+    security: 'apiKey',
+    operation: 'Predictions',
+    operationId: 'UpcomingPredictions',
+    query: schemas.predictionsQuery,
+    variables: listVariables('UPCOMING'),
+    response: { description: 'A page of predictions', schema: withExample(schemas.predictionList, EXAMPLES.predictions) },
+    errors: [400],
+    respond: listReply,
+  },
+  {
+    method: 'GET',
+    path: '/api/predictions/history/',
+    summary: 'Track record: past predictions beside their results',
+    description:
+      "The active version's predictions whose result is known, latest kick-off first, each with the actual outcome and whether it was right: " +
+      '`source` `live` (made before kick-off for a scheduled match) or `backtest` (walk-forward, from earlier matches only, when the version was ' +
+      `trained). Filters: \`competition\`, \`team\`, \`from\`/\`to\`, \`result\` (correct or wrong), \`source\`. ${LIST_PAGING}`,
+    tags: ['Predictions'],
+    security: 'apiKey',
+    operation: 'Predictions',
+    operationId: 'PredictionHistory',
+    query: schemas.historyQuery,
+    variables: listVariables('RESOLVED'),
+    response: { description: 'A page of resolved predictions', schema: withExample(schemas.predictionList, EXAMPLES.history) },
+    errors: [400],
+    respond: listReply,
   },
   ...applicationRoutes,
 ];

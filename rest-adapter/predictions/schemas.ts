@@ -26,6 +26,14 @@ export const serviceInfo = z.object({
     plan: z.enum(['free', 'pro', 'enterprise']),
     role: z.enum(['client', 'admin']),
   }),
+  apply: z
+    .object({
+      form: z.string().describe('The application form (HTML).'),
+      email: z.string().describe('Apply by e-mail: write to this address with the subject below.'),
+      subject: z.literal('API Access Request'),
+      smtp: z.string().nullable().describe('host:port of the built-in SMTP receiver of that mailbox (null when off).'),
+    })
+    .describe('How to apply for a key.'),
   plans: z.array(z.object({ code: z.string(), name: z.string(), daily_limit: z.number().int().nullable() })),
   data: z.object({
     competitions: z.number().int(),
@@ -34,6 +42,29 @@ export const serviceInfo = z.object({
     finished_matches: z.number().int(),
     scheduled_matches: z.number().int(),
     latest_result_date: z.string().nullable(),
+    leagues: z
+      .array(
+        z.object({
+          code: z.string(),
+          name: z.string(),
+          latest_result_date: z.string().nullable().describe('Date of its newest result.'),
+          updated_at: z.string().nullable().describe('When its fixtures or results last changed (an import or a feed pass).'),
+          next_kickoff: z.string().nullable().describe('Its next kick-off; null when no fixture is known.'),
+          upcoming_matches: z.number().int(),
+          awaiting_result: z.number().int().describe('Matches that kicked off without a known result.'),
+        }),
+      )
+      .describe('How fresh the data of each competition is.'),
+    feed: z
+      .object({
+        configured: z.boolean().describe('FOOTBALL_FEED_URLS has sources.'),
+        interval_minutes: z.number().int(),
+        last_pass_at: z.string().nullable(),
+        last_success_at: z.string().nullable().describe('End of the last pass in which every source succeeded.'),
+        last_error_at: z.string().nullable(),
+      })
+      .describe('The live data feed.'),
+    notice: z.string().nullable().describe('Set when no upcoming fixture is known: says when each league was last updated.'),
   }),
   endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string(), auth: z.enum(['api_key', 'admin_key', 'none']) })),
 });
@@ -211,3 +242,105 @@ export const trainingJob = z.object({
 });
 
 export const jobParams = z.object({ jobId: z.string().uuid().describe('Training job id') });
+
+// ---- beyond the contract: any pairing, one fixture, filtered lists with cursors, the track record
+
+const COMPETITION = z.enum(['en.1', 'en.2', 'de.1', 'es.1', 'it.1', 'fr.1']);
+const OUTCOME = z.enum(['Home Win', 'Draw', 'Away Win']);
+const probabilities = z.object({ home: z.number(), draw: z.number(), away: z.number() }).describe('Home win, draw, away win (4 decimals)');
+
+export const predictQuery = z.object({
+  home: z.string().trim().min(1).max(100).describe('Home team as a person types it: "Man Utd", "spurs", "Bayern", or a team id.'),
+  away: z.string().trim().min(1).max(100).describe('Away team, the same way.'),
+  competition: COMPETITION.optional().describe("Whose parameters to use (home advantage, goal rate); default: the teams' competition, else the home side's."),
+});
+
+export const pairingPrediction = z.object({
+  home_team: z.string(),
+  away_team: z.string(),
+  competition: z.string().describe('The competition whose parameters the forecast uses.'),
+  cross_league: z.boolean().describe('The teams play in different competitions now: no league match; `home_competition` and `away_competition` say which.'),
+  home_competition: z.string().nullable(),
+  away_competition: z.string().nullable(),
+  predicted_outcome: OUTCOME,
+  predicted_goal_diff: z.number(),
+  confidence: z.number().min(0).max(1),
+  confidence_band: z.enum(['high', 'medium', 'low']),
+  probabilities,
+  expected_goals: z.object({ home: z.number(), away: z.number() }),
+  stale_ratings: z
+    .array(z.object({ team: z.string(), last_played: z.string(), age_days: z.number().int() }))
+    .describe('Sides whose latest match is older than a season: their rating is that old.'),
+  version: z.string(),
+});
+
+export const fixtureParams = z.object({ matchId: z.coerce.number().int().min(1).max(2_147_483_647).describe('Match id (as in match_id)') });
+
+export const fixtureDetail = z.object({
+  match_id: z.number().int(),
+  competition: z.string(),
+  competition_name: z.string(),
+  season: z.string(),
+  round: z.string().nullable(),
+  kickoff: z.string(),
+  status: z.enum(['scheduled', 'awaiting_result', 'finished', 'cancelled', 'awarded', 'postponed']),
+  home_team: z.string(),
+  away_team: z.string(),
+  score: z.object({ home: z.number().int(), away: z.number().int() }).nullable(),
+  prediction: z
+    .object({
+      predicted_outcome: OUTCOME,
+      predicted_goal_diff: z.number(),
+      confidence: z.number(),
+      confidence_band: z.enum(['high', 'medium', 'low']),
+      probabilities,
+      version: z.string(),
+      source: z.enum(['live', 'backtest']),
+      actual_outcome: OUTCOME.nullable(),
+      correct: z.boolean().nullable(),
+    })
+    .nullable()
+    .describe("The active version's prediction; null when it has none (a match of a season it did not predict)."),
+});
+
+const listQuery = {
+  competition: COMPETITION.optional(),
+  team: z.string().trim().min(1).max(100).optional().describe('A team as a person types it: its matches, home or away.'),
+  from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional().describe('Kick-off on or after (ISO 8601 date or date-time).'),
+  to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional().describe('Kick-off on or before (a date: up to its end, UTC).'),
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size (1–100, default 20).'),
+  cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
+};
+
+export const predictionsQuery = z.object(listQuery);
+
+export const historyQuery = z.object({
+  ...listQuery,
+  result: z.enum(['correct', 'wrong']).optional().describe('Only predictions that were right, or wrong.'),
+  source: z
+    .enum(['live', 'backtest'])
+    .optional()
+    .describe('live: made before kick-off for a scheduled match; backtest: walk-forward when the version was trained.'),
+});
+
+export const listedPrediction = z.object({
+  match_id: z.number().int(),
+  competition: z.string(),
+  kickoff: z.string(),
+  home_team: z.string(),
+  away_team: z.string(),
+  predicted_outcome: OUTCOME,
+  predicted_goal_diff: z.number(),
+  confidence: z.number(),
+  confidence_band: z.enum(['high', 'medium', 'low']),
+  probabilities,
+  version: z.string(),
+  source: z.enum(['live', 'backtest']),
+  actual_outcome: OUTCOME.nullable(),
+  correct: z.boolean().nullable(),
+});
+
+export const predictionList = z.object({
+  results: z.array(listedPrediction),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last one.'),
+});

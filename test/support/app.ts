@@ -7,6 +7,8 @@ import { loadConfig, type Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import type { ProductName } from '../../subgraphs/products';
 import { createTestDatabase } from './database';
+import { dataWorldClock } from './clock';
+export { DATA_WORLD_NOW, dataWorldClock } from './clock';
 
 export interface TestApp<P extends ProductName = ProductName> {
   app: App<P>;
@@ -50,7 +52,7 @@ export async function stopStartingApps(): Promise<void> {
  */
 export function startTestApp<P extends ProductName = ProductName>(
   env: Record<string, string> = {},
-  opts: Pick<StartOptions<P>, 'decorateDataSource' | 'products'> = {},
+  opts: Pick<StartOptions<P>, 'decorateDataSource' | 'products' | 'clock'> = {},
 ): Promise<TestApp<P>> {
   const app = launchTestApp<P>(env, opts).then((t) => {
     let stopped: Promise<void> | undefined;
@@ -67,7 +69,7 @@ export function startTestApp<P extends ProductName = ProductName>(
 
 async function launchTestApp<P extends ProductName>(
   env: Record<string, string>,
-  opts: Pick<StartOptions<P>, 'decorateDataSource' | 'products'>,
+  opts: Pick<StartOptions<P>, 'decorateDataSource' | 'products' | 'clock'>,
 ): Promise<TestApp<P>> {
   const db = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'matchday-test-'));
@@ -89,7 +91,7 @@ async function launchTestApp<P extends ProductName>(
   const logger = createLogger(config.LOG_LEVEL, 'test-app');
   let app: App<P>;
   try {
-    app = await startApp<P>(config, logger, { databaseUrl: db.url, randomPorts: true, ...opts });
+    app = await startApp<P>(config, logger, { databaseUrl: db.url, randomPorts: true, clock: dataWorldClock, ...opts });
   } catch (err) {
     await cleanUp();
     throw err;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../lib/paths';
 import type { App } from '../../bin/app';
 import { TEST_ADMIN_KEY } from './app';
+import { DATA_WORLD_NOW } from './clock';
 import { createTestDatabase } from './database';
 import { TEST_MASTER_KEY } from './keys';
 
@@ -33,7 +34,10 @@ const { loadConfig } = require('./dist/lib/config.js');
 const { createLogger } = require('./dist/lib/logger.js');
 (async () => {
   const config = loadConfig(process.env);
-  const app = await startApp(config, createLogger(config.LOG_LEVEL, 'child-app'), { databaseUrl: config.DATABASE_URL, randomPorts: true });
+  // the test's clock (test/support/app.ts: DATA_WORLD_NOW), unless it asks for the real time
+  const at = process.env.MATCHDAY_TEST_NOW;
+  const clock = at && at !== 'real' ? () => new Date(at) : undefined;
+  const app = await startApp(config, createLogger(config.LOG_LEVEL, 'child-app'), { databaseUrl: config.DATABASE_URL, randomPorts: true, clock });
   process.on('SIGTERM', () => app.stop().then(() => process.exit(0), () => process.exit(1)));
   process.stdout.write('READY ' + JSON.stringify(app.urls) + '\\n');
 })().catch((err) => { process.stderr.write(String(err && err.stack || err) + '\\n'); process.exit(1); });
@@ -63,6 +67,7 @@ export async function startChildApp(env: Record<string, string> = {}, opts: { da
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     MASTER_KEY: TEST_MASTER_KEY,
     DB_POOL_SIZE: '5',
+    MATCHDAY_TEST_NOW: DATA_WORLD_NOW.toISOString(),
     ...env,
   };
   const child: ChildProcess = spawn(process.execPath, ['-e', CHILD_SCRIPT], { cwd: projectRoot(), env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

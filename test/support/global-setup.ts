@@ -11,6 +11,7 @@ import { loadConfig } from '../../lib/config';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { TEMPLATE_ADMIN_KEY, TEST_MASTER_KEY } from './keys';
+import { dataWorldClock } from './clock';
 import { RUN_ENV, TEMPLATE_ENV, TEST_SERVER_ENV, admin, portOpen, templateFingerprint, templatePrefix, withDatabase } from './database';
 
 /**
@@ -77,7 +78,7 @@ async function buildTemplate(server: string, template: string, logger: ReturnTyp
     BACKTEST_SEASONS: '1',
   });
   const started = Date.now();
-  const app = await startApp(config, logger, { databaseUrl: url, randomPorts: true });
+  const app = await startApp(config, logger, { databaseUrl: url, randomPorts: true, clock: dataWorldClock });
   try {
     const predictions = app.services.predictions as PredictionServices;
     for (;;) {

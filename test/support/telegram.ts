@@ -118,7 +118,7 @@ let nextUpdateId = 1;
 const user = (id: number) => ({ id, is_bot: false, first_name: 'Ann', username: 'ann' });
 
 /** A user's message, with a bot_command entity when it starts with a command (as Telegram sends it). */
-export function messageUpdate(text: string, opts: { userId?: number; chatId?: number; updateId?: number; firstName?: string } = {}): Update {
+export function messageUpdate(text: string, opts: { userId?: number; chatId?: number; updateId?: number; firstName?: string; group?: boolean } = {}): Update {
   const userId = opts.userId ?? 42;
   const command = /^\/\S+/.exec(text);
   return {
@@ -126,7 +126,7 @@ export function messageUpdate(text: string, opts: { userId?: number; chatId?: nu
     message: {
       message_id: nextUpdateId,
       date: Math.floor(Date.now() / 1000),
-      chat: { id: opts.chatId ?? userId, type: 'private', first_name: 'Ann' },
+      chat: opts.group ? { id: opts.chatId ?? -100, type: 'group', title: 'Supporters' } : { id: opts.chatId ?? userId, type: 'private', first_name: 'Ann' },
       from: { ...user(userId), first_name: opts.firstName ?? 'Ann' },
       text,
       ...(command ? { entities: [{ type: 'bot_command' as const, offset: 0, length: command[0].length }] } : {}),

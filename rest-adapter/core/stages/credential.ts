@@ -3,7 +3,7 @@ import type { RequestCredentials } from '../../../gateway/context';
 import { CREDENTIAL_KINDS_HEADER, credentialCarriers, presentedCredential, type CredentialKind } from '../../../lib/credentials';
 import { unauthenticated } from '../../../lib/errors';
 import { withUnavailable } from '../reply';
-import { mapGraphQLError, type MappedError } from '../errors';
+import { mapGraphQLError } from '../errors';
 import type { Exchange, Outcome, Stage } from './exchange';
 
 /**
@@ -34,14 +34,14 @@ async function refusal(x: Exchange): Promise<Outcome | undefined> {
   }
   const outcome = await withUnavailable(x.res, surface, () => options.executor.execute(CREDENTIAL_CHECK, {}, x.app.forward(x.route, x.req), x.req.id));
   if (outcome === null) return { answered: true };
-  const error = outcome.body.errors?.[0];
-  if (!error) return undefined;
-  const mapped: MappedError = mapGraphQLError(error, outcome.status, surface.catalogue, surface.errorShape);
+  // the check was counted like any request: its headers (X-RateLimit-*) go on whatever answer follows, a 400 too
   for (const name of surface.passHeaders ?? []) {
     const value = outcome.headers.get(name);
-    if (value !== undefined) mapped.headers = { ...mapped.headers, [name]: value };
+    if (value !== undefined) x.res.setHeader(name, value);
   }
-  return { error: mapped };
+  const error = outcome.body.errors?.[0];
+  if (!error) return undefined;
+  return { error: mapGraphQLError(error, outcome.status, surface.catalogue, surface.errorShape) };
 }
 
 /** Headers passed on besides the credentials. */

@@ -30,22 +30,29 @@
     return body;
   }
 
-  function cell(row, text, numeric) {
+  function cell(row, text, numeric, label) {
     const td = document.createElement('td');
     td.textContent = text;
     if (numeric) td.className = 'num';
+    // on a narrow screen each row is a card, each cell labelled with its column (dashboard.css)
+    if (label) td.dataset.label = label;
     row.appendChild(td);
   }
 
   function fillTable(id, rows) {
     const body = $(id).querySelector('tbody');
+    const labels = [...$(id).querySelectorAll('thead th')].map((th) => th.textContent.trim());
     body.replaceChildren();
     for (const values of rows) {
       const tr = document.createElement('tr');
-      values.forEach((v, i) => cell(tr, String(v), i > 0 && /^-?[\d.,]+( %)?$/.test(String(v))));
+      values.forEach((v, i) => cell(tr, String(v), i > 0 && /^-?[\d.,]+( %)?$/.test(String(v)), labels[i]));
       body.appendChild(tr);
     }
   }
+
+  /** Narrow screens: a long chart label is split over lines instead of squeezing the bars or being cut. */
+  const narrow = () => window.matchMedia('(max-width: 40rem)').matches;
+  const when = (iso) => (iso ? iso.slice(0, 16).replace('T', ' ') : '–');
 
   /** A chart drawn once with its final state (no animation), replaced when the data changes. */
   function draw(id, config, summary) {
@@ -208,7 +215,7 @@
   }
 
   function showFixtures(fixtures) {
-    const labels = fixtures.map((f) => `${f.home_team} vs ${f.away_team}`);
+    const labels = fixtures.map((f) => (narrow() ? [f.home_team, `vs ${f.away_team}`] : `${f.home_team} vs ${f.away_team}`));
     const series = [
       ['Home win', 'home'],
       ['Draw', 'draw'],
@@ -235,8 +242,9 @@
                   `${f.home_team} vs ${f.away_team}: home ${pct(f.probabilities.home, 0)}, draw ${pct(f.probabilities.draw, 0)}, away ${pct(f.probabilities.away, 0)}`,
               )
               .join('; ')
-        : 'No scheduled fixtures.',
+        : 'No upcoming fixture is known: see “Data” for when each league was last updated.',
     );
+    $('fixtures-empty').hidden = fixtures.length > 0;
     fillTable(
       'fixtures-table',
       fixtures.map((f) => [
@@ -278,6 +286,28 @@
     }
   }
 
+  /** How fresh the data is: the feed, and per league the newest result, the last change and the next kick-off. */
+  function showData(info) {
+    const feed = info.data.feed;
+    $('feed-text').textContent = feed.configured
+      ? `Live feed every ${feed.interval_minutes} min. Last pass ${when(feed.last_pass_at)}; last full success ${when(feed.last_success_at)}` +
+        (feed.last_error_at && (!feed.last_success_at || feed.last_error_at > feed.last_success_at) ? `; last error ${when(feed.last_error_at)}.` : '.')
+      : 'No live feed is configured (FOOTBALL_FEED_URLS): the data changes only when an administrator imports matches.';
+    $('data-notice').textContent = info.data.notice || '';
+    $('data-notice').hidden = !info.data.notice;
+    fillTable(
+      'leagues-table',
+      info.data.leagues.map((l) => [
+        `${l.name} (${l.code})`,
+        l.latest_result_date || '–',
+        when(l.updated_at),
+        l.next_kickoff ? when(l.next_kickoff) : 'none known',
+        String(l.upcoming_matches),
+        String(l.awaiting_result),
+      ]),
+    );
+  }
+
   function report(err) {
     if (err instanceof ApiError && err.status === 401) return signOut('That key was not accepted: check it and try again.');
     const quota = err instanceof ApiError && err.status === 429;
@@ -289,11 +319,12 @@
   async function load() {
     $('status').textContent = 'Loading…';
     try {
-      const [versions, bands, fixtures, retrain] = await Promise.all([
+      const [versions, bands, fixtures, retrain, info] = await Promise.all([
         api('/api/dashboard/versions/'),
         api('/api/dashboard/confidence/'),
         api('/api/dashboard/fixtures/?limit=10'),
         api('/api/dashboard/retrain/'),
+        api('/api/'),
       ]);
       $('sign-in').hidden = true;
       $('dashboard').hidden = false;
@@ -305,6 +336,7 @@
       showConfidence(active, bands);
       showFixtures(fixtures);
       showRetrain(retrain);
+      showData(info);
       $('status').textContent = active
         ? `Active model: ${active.version} (${active.model}). Updated ${new Date().toLocaleTimeString()}.`
         : 'No model version is active yet.';

@@ -19,7 +19,11 @@ export const accessSubgraph = defineSubgraph<AccessServices, 'access'>({
     notifications.on(KEY_CHANGED, (prefix) => services.apiKeys.forget(prefix));
     const { generatedKey, revokedPrefixes } = await services.apiKeys.bootstrapAdmin(config.ADMIN_API_KEY);
     if (revokedPrefixes) logger.warn({ revokedPrefixes }, 'ADMIN_API_KEY replaced the administrator key: the previous one is revoked');
+    await services.mailbox.start();
     return generatedKey ? { generatedCredentials: { ADMIN_API_KEY: generatedKey } } : undefined;
+  },
+  async stop(services) {
+    await services.mailbox.stop();
   },
 });
 

@@ -5,10 +5,21 @@ import { ApiKeyService } from './domain/api-keys';
 import { ApplicationService } from './domain/applications';
 import { ApiKeyStore } from './store/api-key-store';
 import { ApplicationStore } from './store/application-store';
+import { ApplicationMailbox } from './mailbox';
 
 export interface AccessServices {
   apiKeys: ApiKeyService;
   applications: ApplicationService;
+  /** The built-in SMTP mailbox for applications by e-mail. */
+  mailbox: ApplicationMailbox;
+}
+
+/** APPLICATION_SMTP_PORT: a number, `off`, or unset (2525; any free port under test, where many systems run at once). */
+export function mailboxPort(config: SubgraphDeps['config']): number | 'off' {
+  const raw = config.APPLICATION_SMTP_PORT;
+  if (raw === 'off') return 'off';
+  if (raw !== undefined) return Number(raw);
+  return config.NODE_ENV === 'test' ? 0 : 2525;
 }
 
 const HOUR = 3600;
@@ -28,5 +39,6 @@ export function createAccessServices({ store, config, logger }: SubgraphDeps): A
     },
     logger,
   );
-  return { apiKeys, applications };
+  const mailbox = new ApplicationMailbox(applications, { address: config.APPLICATION_MAIL_ADDRESS, host: config.HOST, port: mailboxPort(config) }, logger);
+  return { apiKeys, applications, mailbox };
 }

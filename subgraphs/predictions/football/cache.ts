@@ -7,7 +7,21 @@ import type { SubgraphCachePolicy } from '../../../lib/cache-policy';
  */
 export const footballCache: SubgraphCachePolicy = {
   schema: 'football',
-  queries: ['competitions', 'teams', 'team', 'resolveTeam', 'matches', 'match', 'nextMatch', 'footballData'],
-  types: ['Competition', 'Team', 'TeamResolution', 'MatchConnection', 'MatchEdge', 'Match', 'Score', 'PageInfo', 'FootballData'],
-  tables: ['competition', 'team', 'team_alias', 'match'],
+  queries: ['competitions', 'teams', 'team', 'resolveTeam', 'matches', 'match', 'nextMatch', 'footballData', 'footballFeed'],
+  types: [
+    'Competition',
+    'Team',
+    'TeamResolution',
+    'MatchConnection',
+    'MatchEdge',
+    'Match',
+    'Score',
+    'PageInfo',
+    'FootballData',
+    'LeagueData',
+    'FootballFeedStatus',
+    'FeedRun',
+    'FeedSourceStatus',
+  ],
+  tables: ['competition', 'team', 'team_alias', 'match', 'feed_source', 'feed_run'],
 };

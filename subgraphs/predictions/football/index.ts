@@ -3,6 +3,7 @@ import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { MATCHES_CHANGED } from '../../../lib/events';
 import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch } from './schema/resolvers';
 import { footballCommands } from './cli';
+import { startFeedJob } from './feed-job';
 import { createFootballServices, type FootballServices } from './services';
 import { footballStore } from './store';
 
@@ -35,11 +36,16 @@ export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
         },
       },
     }),
-  async start(services, { notifications }) {
+  async start(services, { notifications, jobs, logger }) {
     await services.loader.loadShipped();
     await services.catalogue.refresh();
     // another process imported fixtures or results
     notifications.on(MATCHES_CHANGED, () => void services.dataChanged());
+    if (services.feed.configured) await startFeedJob(services, jobs, logger);
+    services.kickoffs.start();
+  },
+  async stop(services) {
+    services.kickoffs.stop();
   },
 });
 

@@ -4,7 +4,11 @@ import { projectRoot } from '../../../lib/paths';
 import { announceDataChange } from '../../../lib/cache-policy';
 import { FootballCatalogue } from './domain/catalogue';
 import type { RawSeasonFile } from './domain/dataset';
-import { FootballLoader, type ImportReport } from './domain/loader';
+import { FootballFeed, parseFeedSources } from './domain/feed';
+import { KickoffClock } from './domain/kickoff-clock';
+import { FootballLoader, type ImportOptions, type ImportReport } from './domain/loader';
+import { fetchFeed } from './store/feed-client';
+import { FeedStore } from './store/feed-store';
 import { MatchService } from './domain/matches';
 import { FootballStore } from './store/football-store';
 
@@ -12,8 +16,12 @@ export interface FootballServices {
   catalogue: FootballCatalogue;
   matches: MatchService;
   loader: FootballLoader;
+  /** Announces each kick-off (the upcoming lists change by time alone). */
+  kickoffs: KickoffClock;
+  /** The live data feed (FOOTBALL_FEED_URLS): its passes and their status. */
+  feed: FootballFeed;
   /** Imports a season file, then refreshes what is held in memory. */
-  importSeason(competition: string, season: string, file: RawSeasonFile): Promise<ImportReport>;
+  importSeason(competition: string, season: string, file: RawSeasonFile, opts?: ImportOptions): Promise<ImportReport>;
   /** Another process changed the data (NOTIFY). */
   dataChanged(): Promise<void>;
 }
@@ -21,26 +29,39 @@ export interface FootballServices {
 /** The football data set shipped with the product (a copy of ../shared/data/football). */
 export const FOOTBALL_DATA_DIR = join(projectRoot(), 'data', 'football');
 
-export function createFootballServices({ store, logger }: SubgraphDeps): FootballServices {
+export function createFootballServices(deps: SubgraphDeps): FootballServices {
+  const { store, logger } = deps;
   const footballStore = new FootballStore(store);
   const catalogue = new FootballCatalogue(footballStore);
-  const matches = new MatchService(footballStore, catalogue);
+  const clock = deps.clock ?? (() => new Date());
+  const matches = new MatchService(footballStore, catalogue, clock);
   const loader = new FootballLoader(footballStore, FOOTBALL_DATA_DIR, logger);
+  const kickoffs = new KickoffClock(
+    (after) => footballStore.nextKickoffAfter(after),
+    () => announceDataChange(store),
+    clock,
+    logger,
+  );
   const dataChanged = async () => {
     matches.invalidate();
+    kickoffs.rearm();
     await catalogue.refresh();
     // answers cached from the old catalogue between the tables' announcement and now go too
     await announceDataChange(store).catch((err: unknown) => logger.warn({ err }, 'could not announce the reloaded catalogue'));
   };
-  return {
-    catalogue,
-    matches,
-    loader,
-    dataChanged,
-    async importSeason(competition, season, file) {
-      const report = await loader.importSeason(competition, season, file);
-      await dataChanged();
-      return report;
-    },
+  const importSeason = async (competition: string, season: string, file: RawSeasonFile, opts?: ImportOptions) => {
+    const report = await loader.importSeason(competition, season, file, opts);
+    await dataChanged();
+    return report;
   };
+  const { config } = deps;
+  const feed = new FootballFeed({
+    sources: parseFeedSources(config.FOOTBALL_FEED_URLS),
+    intervalMinutes: config.FOOTBALL_FEED_INTERVAL_MINUTES,
+    store: new FeedStore(store),
+    importSeason,
+    fetch: (url, validators) => fetchFeed(url, validators, { timeoutMs: config.FOOTBALL_FEED_TIMEOUT_SECONDS * 1000, retries: config.FOOTBALL_FEED_RETRIES }),
+    logger,
+  });
+  return { catalogue, matches, loader, feed, kickoffs, dataChanged, importSeason };
 }

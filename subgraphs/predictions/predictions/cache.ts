@@ -9,7 +9,16 @@ import type { SubgraphCachePolicy } from '../../../lib/cache-policy';
  */
 export const predictionsCache: SubgraphCachePolicy = {
   schema: 'predictions',
-  queries: ['upcomingPredictions', 'predictionOverview', 'confidenceDistribution', 'modelVersions', 'activeModelVersion', 'predict', 'backtestPredictions'],
+  queries: [
+    'predictions',
+    'upcomingPredictions',
+    'predictionOverview',
+    'confidenceDistribution',
+    'modelVersions',
+    'activeModelVersion',
+    'predict',
+    'backtestPredictions',
+  ],
   types: [
     'Prediction',
     'Probabilities',
@@ -27,6 +36,7 @@ export const predictionsCache: SubgraphCachePolicy = {
     'ReliabilityTable',
     'LiveRatingsState',
     'PairingPrediction',
+    'RatingAge',
     'PredictionPage',
     'PredictionPageInfo',
   ],

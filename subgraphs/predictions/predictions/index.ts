@@ -2,6 +2,7 @@ import { buildFederatedSchema, defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { MATCHES_CHANGED } from '../../../lib/events';
 import { MatchPredictionResolver, PredictionResolver } from './schema/resolvers';
+import { FollowResolver } from './schema/follow-resolvers';
 import { createPredictionServices, type PredictionServices } from './services';
 import { predictionsStore } from './store';
 import { MODEL_CHANGED } from './store/prediction-store';
@@ -15,7 +16,7 @@ export const predictionsSubgraph = defineSubgraph<PredictionServices, 'predictio
   buildSchema: (services) =>
     buildFederatedSchema({
       principals: ['api-key'],
-      resolvers: [PredictionResolver, MatchPredictionResolver],
+      resolvers: [PredictionResolver, MatchPredictionResolver, FollowResolver],
       services,
       referenceResolvers: { Match: { __resolveReference: (ref: { id: number }) => ({ id: ref.id }) } },
     }),

@@ -9,6 +9,7 @@ import {
   AccessApplicationConfirmation,
   AccessApplicationInput,
   AccessApplicationReceipt,
+  ApplicationMailboxInfo,
   ApplicationSourceEnum,
   ApplicationStatusEnum,
   ConfirmationStateEnum,
@@ -48,6 +49,12 @@ const decidedBy = (p: Principal) => (p.kind === 'api-key' ? `${p.name} (${p.pref
 @Resolver()
 export class ApplicationResolver {
   constructor(private readonly services: AccessServices) {}
+
+  @Query(() => ApplicationMailboxInfo, { description: 'Where to apply by e-mail (public): the mailbox address and its SMTP receiver.' })
+  applicationMailbox(): ApplicationMailboxInfo {
+    const m = this.services.mailbox.info();
+    return { address: m.address, smtpHost: m.host, smtpPort: m.port, ...m.counts };
+  }
 
   @Mutation(() => AccessApplicationReceipt, {
     description:

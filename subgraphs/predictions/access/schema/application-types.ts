@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PlanCodeEnum } from './types';
 
 export enum ApplicationStatusEnum {
@@ -54,6 +54,17 @@ registerEnumType(ConfirmationStateEnum, {
   name: 'AccessConfirmationState',
   description: 'A confirmation link: not used yet (ready), used (the address is confirmed), or unknown or expired (invalid).',
 });
+
+@ObjectType({ simpleResolvers: true, description: 'Where to apply by e-mail: the built-in SMTP mailbox, and what it took in since its process started.' })
+export class ApplicationMailboxInfo {
+  @Field({ description: 'The address to write to, subject "API Access Request".' }) address: string;
+  @Field({ description: 'Host of its SMTP receiver.' }) smtpHost: string;
+  @Field(() => Int, { nullable: true, description: 'Port of its SMTP receiver; null when it is off (APPLICATION_SMTP_PORT=off).' }) smtpPort: number | null;
+  @Field(() => Int) received: number;
+  @Field(() => Int, { description: 'Mail that became an application.' }) applications: number;
+  @Field(() => Int, { description: 'Mail without the subject "API Access Request": dropped.' }) ignored: number;
+  @Field(() => Int, { description: 'Applications refused, with their reason, in the SMTP answer.' }) refused: number;
+}
 
 @ObjectType({ simpleResolvers: true, description: "An e-mail confirmation link, as its holder (the applicant's mailbox) sees it." })
 export class AccessApplicationConfirmation {

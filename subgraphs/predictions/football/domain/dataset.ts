@@ -73,6 +73,8 @@ export interface ParsedMatch {
   awayGoals: number | null;
   homeGoalsHalfTime: number | null;
   awayGoalsHalfTime: number | null;
+  /** Decimal odds [home, draw, away] by bookmaker, when the source carries them (CSV feeds). */
+  odds?: Record<string, [number, number, number]>;
 }
 
 export interface RawMatch {
@@ -84,6 +86,7 @@ export interface RawMatch {
   team2: string;
   score?: { ft?: number[]; ht?: number[] };
   status?: string;
+  odds?: Record<string, [number, number, number]>;
 }
 
 export interface RawSeasonFile {
@@ -252,12 +255,18 @@ export interface ParseOptions {
    * before it was played, but its score is unknown (quirk 3): finished, score null.
    */
   resultCutoff: string | null;
+  /**
+   * A name no club file or known team spells: a new club (a feed's promoted side), when given;
+   * otherwise the file is rejected.
+   */
+  newClub?: (raw: string) => Club;
 }
 
 /** Parses one season file. Throws DatasetError with the offending row on bad input; returns nothing partial. */
 export function parseSeasonFile(file: RawSeasonFile, opts: ParseOptions): ParsedMatch[] {
   validateSeason(opts.season);
   if (!file || !Array.isArray(file.matches)) throw new DatasetError('expected an object with a "matches" array');
+  const seen = new Map<string, number>();
   return file.matches.map((m, i) => {
     const where = `matches[${i}]`;
     if (!m || typeof m !== 'object') throw new DatasetError(`${where}: not an object`);
@@ -270,8 +279,8 @@ export function parseSeasonFile(file: RawSeasonFile, opts: ParseOptions): Parsed
     if (m.time !== undefined && (typeof m.time !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(m.time))) {
       throw new DatasetError(`${where}: time must be HH:MM`);
     }
-    const home = opts.clubs.resolve(m.team1, opts.competition.clubFiles);
-    const away = opts.clubs.resolve(m.team2, opts.competition.clubFiles);
+    const home = opts.clubs.resolve(m.team1, opts.competition.clubFiles) ?? opts.newClub?.(m.team1.trim());
+    const away = opts.clubs.resolve(m.team2, opts.competition.clubFiles) ?? opts.newClub?.(m.team2.trim());
     if (!home) throw new DatasetError(`${where}: unknown team "${m.team1}"`);
     if (!away) throw new DatasetError(`${where}: unknown team "${m.team2}"`);
     if (home === away) throw new DatasetError(`${where}: a team cannot play itself ("${m.team1}")`);
@@ -282,6 +291,12 @@ export function parseSeasonFile(file: RawSeasonFile, opts: ParseOptions): Parsed
     const date = correctSeasonDate(opts.season, m.date);
     const time = m.time ?? null;
     const { stage, round } = stageAndRound(m);
+    // one pairing per stage and season: a second one would be the same match told twice, differently
+    const key = matchKey({ competition: opts.competition.code, season: opts.season, stage, home: home.name, away: away.name });
+    const first = seen.get(key);
+    if (first !== undefined) throw new DatasetError(`${where}: ${home.name} v ${away.name} (${stage}) is also matches[${first}]`);
+    seen.set(key, i);
+    if (m.odds !== undefined && !validOdds(m.odds)) throw new DatasetError(`${where}: odds must map bookmakers to [home, draw, away] decimal odds`);
     let status: MatchStatus;
     let score: [number, number] | null = ft ?? null;
     switch (m.status) {
@@ -319,8 +334,20 @@ export function parseSeasonFile(file: RawSeasonFile, opts: ParseOptions): Parsed
       awayGoals: score ? score[1] : null,
       homeGoalsHalfTime: ht && status !== 'cancelled' && status !== 'postponed' ? ht[0] : null,
       awayGoalsHalfTime: ht && status !== 'cancelled' && status !== 'postponed' ? ht[1] : null,
+      ...(m.odds && Object.keys(m.odds).length ? { odds: m.odds } : {}),
     };
   });
+}
+
+function validOdds(odds: unknown): boolean {
+  if (!odds || typeof odds !== 'object' || Array.isArray(odds)) return false;
+  return Object.entries(odds as Record<string, unknown>).every(
+    ([bookmaker, o]) =>
+      /^[A-Za-z0-9]{1,16}$/.test(bookmaker) &&
+      Array.isArray(o) &&
+      o.length === 3 &&
+      o.every((x) => typeof x === 'number' && Number.isFinite(x) && x > 1 && x < 10_000),
+  );
 }
 
 /** Latest date with a full-time score in a file (undefined when none). */

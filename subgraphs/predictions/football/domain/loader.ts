@@ -28,6 +28,17 @@ export interface ImportReport {
   updated: number;
   unchanged: number;
   skipped: boolean;
+  /** Clubs the import added (a feed's promoted sides). */
+  newTeams?: string[];
+  /** Matches whose bookmakers' odds were stored. */
+  odds?: number;
+}
+
+export interface ImportOptions {
+  /** What the import is recorded as (`import`, `feed`). */
+  source?: string;
+  /** A team no club file or known team spells is a new club (feeds), instead of an error. */
+  newClubs?: boolean;
 }
 
 /** Bump when the parsing rules change, so that a database loaded under the old rules reloads. */
@@ -69,7 +80,8 @@ export class FootballLoader {
   }
 
   /** Imports one season file (openfootball JSON) for a competition: new fixtures, results, corrections. */
-  async importSeason(competitionCode: string, season: string, file: RawSeasonFile, source = 'import'): Promise<ImportReport> {
+  async importSeason(competitionCode: string, season: string, file: RawSeasonFile, opts: ImportOptions = {}): Promise<ImportReport> {
+    const source = opts.source ?? 'import';
     const competition = competitionByCode(competitionCode);
     if (!competition) throw badInput(`Unknown competition "${competitionCode}"; known: ${COMPETITIONS.map((c) => c.code).join(', ')}.`);
     try {
@@ -81,6 +93,17 @@ export class FootballLoader {
     const competitionId = (await this.store.competitionIds()).get(competition.code);
     const dbCutoff = competitionId === undefined ? null : await this.store.resultCutoff(competitionId);
     let matches: ParsedMatch[];
+    const newTeams = new Map<string, Club>();
+    const newClub = opts.newClubs
+      ? (raw: string): Club => {
+          let club = newTeams.get(normalizeName(raw));
+          if (!club) {
+            club = { name: raw, country: competition.country, aliases: [] };
+            newTeams.set(normalizeName(raw), club);
+          }
+          return club;
+        }
+      : undefined;
     try {
       const fileCutoff = latestResultDate(file, season);
       const cutoff =
@@ -88,13 +111,18 @@ export class FootballLoader {
           .filter((d): d is string => !!d)
           .sort()
           .pop() ?? null;
-      matches = parseSeasonFile(file, { competition, season, clubs, resultCutoff: cutoff });
+      matches = parseSeasonFile(file, { competition, season, clubs, resultCutoff: cutoff, newClub });
     } catch (e) {
       if (e instanceof DatasetError) throw badInput(e.message);
       throw e;
     }
     const checksum = createHash('sha256').update(JSON.stringify(file)).digest('hex');
-    return this.persist(`${source}:${competition.code}:${season}`, checksum, matches, clubs);
+    const added = [...newTeams.values()];
+    const report = await this.persist(`${source}:${competition.code}:${season}`, checksum, matches, {
+      resolve: (raw, files) => clubs.resolve(raw, files),
+      clubOf: (name) => clubs.clubOf(name) ?? added.find((c) => c.name === name),
+    });
+    return added.length ? { ...report, newTeams: added.map((c) => c.name) } : report;
   }
 
   private async persist(
@@ -143,10 +171,32 @@ export class FootballLoader {
         awayGoalsHalfTime: m.awayGoalsHalfTime,
       }));
       const { inserted, updated, ids } = await this.store.upsertMatches(client, rows);
+      // the bookmakers' odds a source carries, beside the matches, in the same transaction
+      const priced = matches.flatMap((m, i) => (m.odds ? [i] : []));
+      if (priced.length) {
+        const matchIds = await this.store.matchIdsOf(
+          client,
+          priced.map((i) => rows[i]),
+        );
+        await this.store.upsertOdds(
+          client,
+          priced.flatMap((i, k) =>
+            Object.entries(matches[i].odds!).map(([bookmaker, [home, draw, away]]) => ({ matchId: matchIds[k], bookmaker, home, draw, away })),
+          ),
+        );
+      }
       await this.store.recordImport(client, { source, checksum, matches: rows.length, inserted, updated });
       if (ids.length)
         await client.query('SELECT pg_notify($1, $2)', [MATCHES_CHANGED, JSON.stringify({ source, changed: ids.length } satisfies MatchesChangedEvent)]);
-      return { source, matches: rows.length, inserted, updated, unchanged: rows.length - inserted - updated, skipped: false };
+      return {
+        source,
+        matches: rows.length,
+        inserted,
+        updated,
+        unchanged: rows.length - inserted - updated,
+        skipped: false,
+        ...(priced.length ? { odds: priced.length } : {}),
+      };
     });
   }
 }

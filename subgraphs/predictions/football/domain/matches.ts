@@ -1,6 +1,6 @@
 import { badInput } from '../../../../lib/errors';
 import { decodeCursor, encodeCursor, pageSize } from '../../../../lib/pagination';
-import type { DatasetSummary, FootballStore, MatchRow } from '../store/football-store';
+import type { DatasetSummary, FootballStore, LeagueStatusRow, MatchRow } from '../store/football-store';
 import type { FootballCatalogue } from './catalogue';
 import type { MatchStatus } from './dataset';
 
@@ -32,7 +32,17 @@ export class MatchService {
   constructor(
     private readonly store: FootballStore,
     private readonly catalogue: FootballCatalogue,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  now(): Date {
+    return this.clock();
+  }
+
+  /** Per league: newest result, last change, next kick-off, upcoming and awaiting-result counts. */
+  leagues(): Promise<LeagueStatusRow[]> {
+    return this.store.leagueStatus(this.clock());
+  }
 
   /** For DataLoader: rows in the order of `ids`, undefined where there is no such match. */
   async byIds(ids: readonly number[]): Promise<(MatchRow | undefined)[]> {
@@ -82,7 +92,7 @@ export class MatchService {
     };
   }
 
-  /** The earliest scheduled match without a result. */
+  /** The earliest scheduled match without a result that has not kicked off. */
   async next(competition?: string | null): Promise<MatchRow | undefined> {
     let competitionId: number | undefined;
     if (competition) {
@@ -90,7 +100,7 @@ export class MatchService {
       if (!c) throw badInput(`Unknown competition "${competition}".`);
       competitionId = c.id;
     }
-    return this.store.nextScheduled(competitionId);
+    return this.store.nextScheduled(this.clock(), competitionId);
   }
 
   async summary(): Promise<DatasetSummary> {

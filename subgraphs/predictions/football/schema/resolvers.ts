@@ -5,10 +5,14 @@ import { badInput } from '../../../../lib/errors';
 import { requestLoader, type SubgraphContext } from '../../../../lib/subgraph';
 import type { FootballServices } from '../services';
 import type { CompetitionRow, MatchRow, TeamRow } from '../store/football-store';
+import type { FeedRunRow } from '../store/feed-store';
 import type { RawSeasonFile } from '../domain/dataset';
 import {
   Competition,
+  FeedRun,
+  FeedSyncReport,
   FootballData,
+  FootballFeedStatus,
   ImportReport,
   Match,
   MatchConnection,
@@ -21,7 +25,7 @@ import {
 } from './types';
 
 const toCompetition = (c: CompetitionRow): Competition => ({ code: c.code, name: c.name, country: c.country, tier: c.tier, seasons: c.seasons });
-const toTeam = (t: TeamRow): Team => ({ id: t.id, name: t.name, country: t.country, aliases: t.aliases, competitions: t.competitions });
+const toTeam = (t: TeamRow): Team => ({ id: t.id, name: t.name, country: t.country, aliases: t.aliases, competitions: t.competitions, lastPlayed: t.lastPlayed, currentCompetition: t.currentCompetition });
 
 export function toMatch(row: MatchRow, services: FootballServices): Match {
   const { catalogue } = services;
@@ -38,8 +42,22 @@ export function toMatch(row: MatchRow, services: FootballServices): Match {
     awayTeam: toTeam(catalogue.team(row.awayTeamId)!),
     score: row.homeGoals === null ? null : { home: row.homeGoals, away: row.awayGoals! },
     halfTimeScore: row.homeGoalsHalfTime === null || row.awayGoalsHalfTime === null ? null : { home: row.homeGoalsHalfTime, away: row.awayGoalsHalfTime },
+    awaitingResult: row.status === 'scheduled' && row.homeGoals === null && row.kickoff.getTime() <= services.matches.now().getTime(),
   };
 }
+
+const toRun = (r: FeedRunRow): FeedRun => ({
+  id: r.id,
+  trigger: r.trigger,
+  status: r.status,
+  progress: r.sources ? r.sourcesDone / r.sources : 1,
+  sources: r.sources,
+  changed: r.changed,
+  failed: r.failed,
+  error: r.error,
+  startedAt: r.startedAt,
+  finishedAt: r.finishedAt,
+});
 
 /** One query per batch of match references (entity fetches from other subgraphs), never one per match. */
 export function matchLoader(ctx: SubgraphContext, services: FootballServices) {
@@ -128,8 +146,17 @@ export class MatchResolver {
   @Authorized()
   @Query(() => FootballData, { description: 'What the football data set holds.' })
   async footballData(): Promise<FootballData> {
-    const s = await this.services.matches.summary();
+    const [s, leagues] = await Promise.all([this.services.matches.summary(), this.services.matches.leagues()]);
     return {
+      leagues: leagues.map((l) => ({
+        code: l.code,
+        name: l.name,
+        latestResultDate: l.latestResultDate,
+        updatedAt: l.updatedAt,
+        nextKickoff: l.nextKickoff,
+        upcomingMatches: l.upcoming,
+        awaitingResult: l.awaitingResult,
+      })),
       competitions: s.competitions,
       teams: s.teams,
       matches: s.matches,
@@ -137,6 +164,40 @@ export class MatchResolver {
       scheduledMatches: s.scheduled,
       latestResultDate: s.latestResult,
     };
+  }
+
+  @Authorized()
+  @Query(() => FootballFeedStatus, { description: 'The live data feed: its sources, the pass in progress, the last success and the last error.' })
+  async footballFeed(): Promise<FootballFeedStatus> {
+    const s = await this.services.feed.status();
+    return {
+      configured: s.configured,
+      intervalMinutes: s.intervalMinutes,
+      running: s.running ? toRun(s.running) : null,
+      lastRun: s.lastRun ? toRun(s.lastRun) : null,
+      lastSuccessAt: s.lastSuccessAt,
+      lastErrorAt: s.lastError?.at ?? null,
+      lastError: s.lastError?.message ?? null,
+      sources: s.sources.map((r) => ({
+        key: r.key,
+        competition: r.competition,
+        season: r.season,
+        url: r.displayUrl,
+        format: r.format,
+        lastCheckedAt: r.lastCheckedAt,
+        lastChangedAt: r.lastChangedAt,
+        lastSuccessAt: r.lastSuccessAt,
+        lastError: r.lastError,
+        lastErrorAt: r.lastErrorAt,
+      })),
+    };
+  }
+
+  @Authorized('admin')
+  @Mutation(() => FeedSyncReport, { description: 'Runs one pass of the data feed now (waits for a pass in progress to end first).' })
+  async syncFootballFeed(): Promise<FeedSyncReport> {
+    const r = await this.services.feed.sync('api');
+    return { runId: r.runId, ms: r.ms, changed: r.changed, failed: r.failed, sources: r.sources };
   }
 
   @Authorized('admin')

@@ -1,4 +1,4 @@
-import { Directive, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum MatchStatusEnum {
   SCHEDULED = 'scheduled',
@@ -46,6 +46,9 @@ export class Team {
   @Field() country: string;
   @Field(() => [String], { description: 'Other spellings: short names, older names, translations.' }) aliases: string[];
   @Field(() => [String], { description: 'Competition codes the team has played in.' }) competitions: string[];
+  @Field(() => String, { nullable: true, description: 'Date of its latest match in the data, YYYY-MM-DD (a fixture counts: it plays there).' }) lastPlayed: string | null;
+  @Field(() => String, { nullable: true, description: 'Competition code of its latest match in the data: where it plays now, as far as the data knows.' })
+  currentCompetition: string | null;
 }
 
 @ObjectType({ simpleResolvers: true })
@@ -73,6 +76,7 @@ export class Match {
   awayTeam: Team;
   @Field(() => Score, { nullable: true, description: 'Full-time score; null when not played or unknown.' }) score: Score | null;
   @Field(() => Score, { nullable: true }) halfTimeScore: Score | null;
+  @Field({ description: 'Scheduled, kicked off, and its result not known yet.' }) awaitingResult: boolean;
 }
 
 @ObjectType({ simpleResolvers: true })
@@ -121,6 +125,82 @@ export class FootballData {
   @Field(() => Int, { description: 'Finished matches with a known score.' }) finishedMatches: number;
   @Field(() => Int) scheduledMatches: number;
   @Field(() => String, { nullable: true, description: 'Date of the latest known result.' }) latestResultDate: string | null;
+  @Field(() => [LeagueData], { description: 'Per competition: how fresh its data is.' }) leagues: LeagueData[];
+}
+
+@ObjectType({ simpleResolvers: true, description: 'How fresh the data of one competition is.' })
+export class LeagueData {
+  @Field() code: string;
+  @Field() name: string;
+  @Field(() => String, { nullable: true, description: 'Date of its newest result.' }) latestResultDate: string | null;
+  @Field(() => Date, { nullable: true, description: 'When its fixtures or results last changed (an import or a feed pass).' }) updatedAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Its next kick-off; null when no fixture is known (off-season, or a stale feed).' }) nextKickoff: Date | null;
+  @Field(() => Int, { description: 'Fixtures still to kick off.' }) upcomingMatches: number;
+  @Field(() => Int, { description: 'Matches that kicked off without a known result.' }) awaitingResult: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'One configured feed source and what it last answered.' })
+export class FeedSourceStatus {
+  @Field({ description: '<competition>@<season>' }) key: string;
+  @Field() competition: string;
+  @Field() season: string;
+  @Field({ description: 'The URL without credentials or query.' }) url: string;
+  @Field(() => String, { nullable: true, description: 'football.json or csv, as recognised.' }) format: string | null;
+  @Field(() => Date, { nullable: true }) lastCheckedAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When it last brought a change.' }) lastChangedAt: Date | null;
+  @Field(() => Date, { nullable: true }) lastSuccessAt: Date | null;
+  @Field(() => String, { nullable: true }) lastError: string | null;
+  @Field(() => Date, { nullable: true }) lastErrorAt: Date | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'One pass of the feed over its sources.' })
+export class FeedRun {
+  @Field(() => Int) id: number;
+  @Field({ description: 'schedule, cli or api' }) trigger: string;
+  @Field() status: string;
+  @Field(() => Float, { description: 'Sources done / sources, 0..1.' }) progress: number;
+  @Field(() => Int) sources: number;
+  @Field(() => Int) changed: number;
+  @Field(() => Int) failed: number;
+  @Field(() => String, { nullable: true }) error: string | null;
+  @Field() startedAt: Date;
+  @Field(() => Date, { nullable: true }) finishedAt: Date | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'The live data feed (FOOTBALL_FEED_URLS): sources, the pass running, the last success and error.' })
+export class FootballFeedStatus {
+  @Field() configured: boolean;
+  @Field(() => Int) intervalMinutes: number;
+  @Field(() => FeedRun, { nullable: true, description: 'The pass in progress, with its progress.' }) running: FeedRun | null;
+  @Field(() => FeedRun, { nullable: true }) lastRun: FeedRun | null;
+  @Field(() => Date, { nullable: true, description: 'End of the last pass in which every source succeeded.' }) lastSuccessAt: Date | null;
+  @Field(() => Date, { nullable: true }) lastErrorAt: Date | null;
+  @Field(() => String, { nullable: true }) lastError: string | null;
+  @Field(() => [FeedSourceStatus]) sources: FeedSourceStatus[];
+}
+
+@ObjectType({ simpleResolvers: true, description: 'What one pass did to one source.' })
+export class FeedSourceOutcome {
+  @Field() key: string;
+  @Field() url: string;
+  @Field({ description: 'changed, unchanged, not-modified or failed (then nothing of it was written).' }) status: string;
+  @Field(() => String, { nullable: true }) format: string | null;
+  @Field(() => Int) matches: number;
+  @Field(() => Int) inserted: number;
+  @Field(() => Int) updated: number;
+  @Field(() => [String]) newTeams: string[];
+  @Field(() => Int, { description: 'Matches whose bookmakers\' odds were stored.' }) odds: number;
+  @Field(() => String, { nullable: true }) error: string | null;
+  @Field(() => Int) ms: number;
+}
+
+@ObjectType({ simpleResolvers: true })
+export class FeedSyncReport {
+  @Field(() => Int) runId: number;
+  @Field(() => Int) ms: number;
+  @Field(() => Int) changed: number;
+  @Field(() => Int) failed: number;
+  @Field(() => [FeedSourceOutcome]) sources: FeedSourceOutcome[];
 }
 
 @ObjectType({ simpleResolvers: true })

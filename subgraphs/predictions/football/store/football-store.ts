@@ -18,6 +18,8 @@ export interface TeamRow {
   aliases: string[];
   competitions: string[];
   lastPlayed: string | null;
+  /** The competition of its latest match in the data (where it plays now, as far as the data knows). */
+  currentCompetition: string | null;
 }
 
 export interface MatchRow {
@@ -50,6 +52,24 @@ export interface MatchQuery {
   after?: { kickoff: Date; id: number };
   descending: boolean;
   limit: number;
+}
+
+export interface OddsRow {
+  matchId: number;
+  bookmaker: string;
+  home: number;
+  draw: number;
+  away: number;
+}
+
+export interface LeagueStatusRow {
+  code: string;
+  name: string;
+  latestResultDate: string | null;
+  updatedAt: Date | null;
+  nextKickoff: Date | null;
+  upcoming: number;
+  awaitingResult: number;
 }
 
 export interface DatasetSummary {
@@ -156,6 +176,41 @@ export class FootballStore {
     return { inserted, updated, ids };
   }
 
+  /** The ids of matches by their identity (competition, season, stage, home, away), in the order given. */
+  async matchIdsOf(client: PoolClient, rows: Pick<MatchUpsert, 'competitionId' | 'season' | 'stage' | 'homeTeamId' | 'awayTeamId'>[]): Promise<number[]> {
+    const { rows: out } = await client.query<{ i: number; id: number }>(
+      `SELECT k.i, m.id FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[]) WITH ORDINALITY AS k(c, s, st, h, a, i)
+         JOIN football.match m ON m.competition_id = k.c AND m.season = k.s AND m.stage = k.st AND m.home_team_id = k.h AND m.away_team_id = k.a`,
+      [rows.map((r) => r.competitionId), rows.map((r) => r.season), rows.map((r) => r.stage), rows.map((r) => r.homeTeamId), rows.map((r) => r.awayTeamId)],
+    );
+    const byIndex = new Map(out.map((r) => [Number(r.i), r.id]));
+    return rows.map((_, i) => byIndex.get(i + 1)!);
+  }
+
+  /** Bookmakers' odds of matches: a bookmaker's newer odds replace its older ones. */
+  async upsertOdds(client: PoolClient, odds: { matchId: number; bookmaker: string; home: number; draw: number; away: number }[]): Promise<void> {
+    for (let i = 0; i < odds.length; i += BATCH) {
+      const b = odds.slice(i, i + BATCH);
+      await client.query(
+        `INSERT INTO football.match_odds AS o (match_id, bookmaker, home, draw, away)
+         SELECT * FROM unnest($1::int[], $2::text[], $3::numeric[], $4::numeric[], $5::numeric[])
+         ON CONFLICT (match_id, bookmaker) DO UPDATE SET home = EXCLUDED.home, draw = EXCLUDED.draw, away = EXCLUDED.away, updated_at = now()
+         WHERE (o.home, o.draw, o.away) IS DISTINCT FROM (EXCLUDED.home, EXCLUDED.draw, EXCLUDED.away)`,
+        [b.map((o) => o.matchId), b.map((o) => o.bookmaker), b.map((o) => o.home), b.map((o) => o.draw), b.map((o) => o.away)],
+      );
+    }
+  }
+
+  /** Stored odds of matches, by match id. */
+  async oddsOf(matchIds: readonly number[]): Promise<OddsRow[]> {
+    const { rows } = await this.store.pool.query<OddsRow>(
+      `SELECT match_id AS "matchId", bookmaker, home::float8 AS home, draw::float8 AS draw, away::float8 AS away
+         FROM football.match_odds WHERE match_id = ANY($1::int[]) ORDER BY match_id, bookmaker`,
+      [matchIds],
+    );
+    return rows;
+  }
+
   async recordImport(client: PoolClient, rec: { source: string; checksum: string; matches: number; inserted: number; updated: number }) {
     await client.query('INSERT INTO football.data_import (source, checksum, matches, inserted, updated) VALUES ($1, $2, $3, $4, $5)', [
       rec.source,
@@ -190,7 +245,9 @@ export class FootballStore {
               coalesce((SELECT array_agg(DISTINCT c.code) FROM football.match m JOIN football.competition c ON c.id = m.competition_id
                          WHERE m.home_team_id = t.id OR m.away_team_id = t.id), '{}') AS competitions,
               (SELECT to_char(max(m.match_date), 'YYYY-MM-DD') FROM football.match m
-                WHERE (m.home_team_id = t.id OR m.away_team_id = t.id)) AS "lastPlayed"
+                WHERE (m.home_team_id = t.id OR m.away_team_id = t.id)) AS "lastPlayed",
+              (SELECT c.code FROM football.match m JOIN football.competition c ON c.id = m.competition_id
+                WHERE (m.home_team_id = t.id OR m.away_team_id = t.id) ORDER BY m.kickoff DESC, m.id DESC LIMIT 1) AS "currentCompetition"
          FROM football.team t ORDER BY t.name`,
     );
     return rows;
@@ -249,16 +306,44 @@ export class FootballStore {
     return rows;
   }
 
-  /** The earliest scheduled match without a result (optionally in one competition). */
-  async nextScheduled(competitionId?: number): Promise<MatchRow | undefined> {
+  /** The earliest scheduled match without a result that kicks off after `now` (optionally in one competition). */
+  async nextScheduled(now: Date, competitionId?: number): Promise<MatchRow | undefined> {
     const { rows } = await this.store.pool.query<MatchRow>({
       name: competitionId === undefined ? 'football.next_match' : 'football.next_match_in',
       text: `SELECT ${MATCH_COLUMNS} FROM football.match
-              WHERE status = 'scheduled' AND home_goals IS NULL ${competitionId === undefined ? '' : 'AND competition_id = $1'}
+              WHERE status = 'scheduled' AND home_goals IS NULL AND kickoff > $1 ${competitionId === undefined ? '' : 'AND competition_id = $2'}
               ORDER BY kickoff, id LIMIT 1`,
-      values: competitionId === undefined ? [] : [competitionId],
+      values: competitionId === undefined ? [now] : [now, competitionId],
     });
     return rows[0];
+  }
+
+  /**
+   * Per competition: its newest result, when its data last changed (an import or a sync that changed a
+   * match), its next kick-off after `now` and how many of its matches kicked off without a result.
+   */
+  async leagueStatus(now: Date): Promise<LeagueStatusRow[]> {
+    const { rows } = await this.store.pool.query<LeagueStatusRow>(
+      `SELECT c.code, c.name,
+              to_char(max(m.match_date) FILTER (WHERE m.home_goals IS NOT NULL), 'YYYY-MM-DD') AS "latestResultDate",
+              max(m.updated_at) AS "updatedAt",
+              min(m.kickoff) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff > $1) AS "nextKickoff",
+              count(*) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff > $1)::int AS upcoming,
+              count(*) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff <= $1)::int AS "awaitingResult"
+         FROM football.competition c LEFT JOIN football.match m ON m.competition_id = c.id
+        GROUP BY c.id ORDER BY c.country, c.tier, c.code`,
+      [now],
+    );
+    return rows;
+  }
+
+  /** The first kick-off after `after` of a match without a result (when the upcoming lists next change by time alone). */
+  async nextKickoffAfter(after: Date): Promise<Date | undefined> {
+    const { rows } = await this.store.pool.query<{ k: Date | null }>(
+      `SELECT min(kickoff) AS k FROM football.match WHERE status = 'scheduled' AND home_goals IS NULL AND kickoff > $1`,
+      [after],
+    );
+    return rows[0]?.k ?? undefined;
   }
 
   async summary(): Promise<DatasetSummary> {

@@ -20,6 +20,10 @@ export interface TeamRef {
   id: number;
   name: string;
   competitions: string[];
+  /** Date of its latest match in the data (YYYY-MM-DD). */
+  lastPlayed?: string | null;
+  /** Competition of its latest match: where it plays now, as far as the data knows. */
+  currentCompetition?: string | null;
 }
 
 export type TeamLookup = { status: 'FOUND'; team: TeamRef } | { status: 'AMBIGUOUS' | 'NOT_FOUND'; candidates: TeamRef[] };

@@ -4,13 +4,31 @@ import type { ActiveModel } from './active-model';
 import type { FootballData, TeamLookup, TeamRef } from './football-data';
 import type { Forecast } from './model';
 
+/** A team whose latest match is older than a season: its rating says how it played then. */
+export interface RatingAge {
+  team: TeamRef;
+  lastPlayed: string;
+  ageDays: number;
+}
+
 export interface PairingForecast {
   home: TeamRef;
   away: TeamRef;
+  /** The competition whose model parameters (home advantage, goal rate) the forecast uses. */
   competition: string;
+  /** The teams play in different competitions now (their latest matches): no league's match. */
+  crossLeague: boolean;
+  homeCompetition: string | null;
+  awayCompetition: string | null;
+  /** The sides whose rating is older than a season. */
+  staleRatings: RatingAge[];
   forecast: Forecast;
   version: VersionRow;
 }
+
+/** Older than this, a team's rating is flagged with its age. */
+export const STALE_RATING_DAYS = 365;
+const DAY_MS = 86_400_000;
 
 export const noActiveModel = () => new DomainError('MODEL_NOT_READY', 503, 'No model version is active yet: the first training is still running.');
 
@@ -19,18 +37,38 @@ export class PairingPredictions {
   constructor(
     private readonly football: FootballData,
     private readonly active: ActiveModel,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   async predict(home: string, away: string, competition?: string | null): Promise<PairingForecast> {
     const [h, a] = await Promise.all([this.team(home, 'home', competition), this.team(away, 'away', competition)]);
     if (h.id === a.id) throw badInput(`A team cannot play itself (${h.name}).`);
-    // the competition: the one asked for, else one both teams play in (tier 1 first), else the home team's
-    const shared = h.competitions.filter((c) => a.competitions.includes(c)).sort();
-    const comp = competition ?? shared[0] ?? [...h.competitions].sort()[0];
-    const today = new Date().toISOString().slice(0, 10);
+    // where each side plays now (its latest match): two leagues make a cross-league pairing, never one league's match
+    const current = (t: TeamRef) => t.currentCompetition ?? [...t.competitions].sort()[0] ?? null;
+    const [hc, ac] = [current(h), current(a)];
+    const crossLeague = hc !== ac;
+    // the model's parameters: the competition asked for, else the one they share, else the home side's
+    const comp = competition ?? hc ?? ac!;
+    const now = this.clock();
+    const today = now.toISOString().slice(0, 10);
     const result = await this.active.forecast({ competition: comp, date: today, home: String(h.id), away: String(a.id) });
     if (!result) throw noActiveModel();
-    return { home: h, away: a, competition: comp, forecast: result.forecast, version: result.version };
+    const staleRatings = [h, a].flatMap((t): RatingAge[] => {
+      if (!t.lastPlayed) return [];
+      const ageDays = Math.floor((now.getTime() - Date.parse(`${t.lastPlayed}T00:00:00Z`)) / DAY_MS);
+      return ageDays > STALE_RATING_DAYS ? [{ team: t, lastPlayed: t.lastPlayed, ageDays }] : [];
+    });
+    return {
+      home: h,
+      away: a,
+      competition: comp,
+      crossLeague,
+      homeCompetition: hc,
+      awayCompetition: ac,
+      staleRatings,
+      forecast: result.forecast,
+      version: result.version,
+    };
   }
 
   private async team(ref: string, side: 'home' | 'away', competition?: string | null): Promise<TeamRef> {

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor, pageSize } from '../../../../lib/pagination
 import type { PredictionRow, PredictionStore, RunRow, VersionRow } from '../store/prediction-store';
 import type { ActiveModel } from './active-model';
 import type { Statistics } from './statistics';
+import type { FootballData } from './football-data';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,13 +19,68 @@ export class PredictionQueries {
     private readonly store: PredictionStore,
     private readonly active: ActiveModel,
     private readonly statistics: Statistics,
+    private readonly football: Pick<FootballData, 'resolveTeam'>,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** The active version's predictions for the next scheduled matches, soonest first (none before a version is active). */
+  /**
+   * The active version's predictions for the next fixtures from now, soonest first (none before a
+   * version is active). A match whose kick-off has passed without a result is awaiting its result:
+   * it is in no upcoming list.
+   */
   async upcoming(first: number, competition?: string): Promise<PredictionRow[]> {
     if (!Number.isInteger(first) || first < 1 || first > 100) throw badInput('first must be between 1 and 100.', { limit: ['must be between 1 and 100'] });
     const active = await this.active.get();
-    return active ? this.store.upcoming(active.version.id, first, competition) : [];
+    return active ? this.store.upcoming(active.version.id, first, this.clock(), competition) : [];
+  }
+
+  /**
+   * The active version's predictions, filtered and keyset-paginated: UPCOMING (kicking off after now,
+   * soonest first) or RESOLVED (the track record: each beside its result, latest first).
+   */
+  async find(
+    filter: {
+      state: 'upcoming' | 'resolved';
+      competition?: string | null;
+      team?: string | null;
+      from?: Date | null;
+      to?: Date | null;
+      correct?: boolean | null;
+      source?: 'backtest' | 'upcoming' | null;
+    },
+    page: { first?: number | null; after?: string | null },
+  ): Promise<BacktestPage> {
+    const limit = pageSize(page.first, 20, 100);
+    if (filter.from && filter.to && filter.from > filter.to) throw badInput('from must not be after to.', { from: ['must not be after to'] });
+    let teamId: number | undefined;
+    if (filter.team) {
+      const r = await this.football.resolveTeam(filter.team, filter.competition ?? undefined);
+      if (r.status !== 'FOUND') {
+        const names = r.candidates.map((c) => c.name);
+        throw badInput(r.status === 'AMBIGUOUS' ? `"${filter.team}" is ambiguous: ${names.join(', ')}.` : `No team matches "${filter.team}".`, {
+          team: names.length ? names : [`no team matches "${filter.team}"`],
+        });
+      }
+      teamId = r.team.id;
+    }
+    const active = await this.active.get();
+    if (!active) return { rows: [], hasNextPage: false, endCursor: null };
+    const cursor = page.after ? decodeCursor(page.after) : undefined;
+    const rows = await this.store.findPredictions(active.version.id, {
+      state: filter.state,
+      now: this.clock(),
+      competition: filter.competition ?? undefined,
+      teamId,
+      from: filter.from ?? undefined,
+      to: filter.to ?? undefined,
+      correct: filter.correct ?? undefined,
+      source: filter.source ?? undefined,
+      after: cursor && { kickoff: cursor.at, id: cursor.id },
+      limit: limit + 1,
+    });
+    const out = rows.slice(0, limit);
+    const last = out[out.length - 1];
+    return { rows: out, hasNextPage: rows.length > limit, endCursor: last ? encodeCursor(last.kickoff, last.matchId) : null };
   }
 
   /** Every version, oldest first, with its accuracy over its own resolved predictions. */

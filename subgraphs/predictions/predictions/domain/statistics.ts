@@ -4,10 +4,14 @@ import { CONFIDENCE_BANDS, calibrationOf } from './model';
 
 export interface Overview {
   versionNumber: number | null;
+  /** Predictions whose result is known (the track record): the figures below are over them. */
   totalPredictions: number;
   resolvedPredictions: number;
+  /** Predictions still waiting for their result (upcoming, or kicked off and awaiting the result). */
+  openPredictions: number;
   /** Share of resolved predictions that were right (0 when none is resolved yet). */
   accuracy: number;
+  /** Mean confidence of the resolved predictions. */
   averageConfidence: number;
 }
 
@@ -41,12 +45,13 @@ export class Statistics {
 
   async overview(): Promise<Overview> {
     const a = await this.active.get();
-    if (!a) return { versionNumber: null, totalPredictions: 0, resolvedPredictions: 0, accuracy: 0, averageConfidence: 0 };
+    if (!a) return { versionNumber: null, totalPredictions: 0, resolvedPredictions: 0, openPredictions: 0, accuracy: 0, averageConfidence: 0 };
     const o = await this.store.overview(a.version.id);
     return {
       versionNumber: a.version.number,
-      totalPredictions: o.total,
+      totalPredictions: o.resolved,
       resolvedPredictions: o.resolved,
+      openPredictions: o.total - o.resolved,
       accuracy: o.resolved ? o.correct / o.resolved : 0,
       averageConfidence: o.averageConfidence ?? 0,
     };

@@ -43,6 +43,7 @@ export class UpcomingPredictions {
     private readonly football: FootballData,
     private readonly active: ActiveModel,
     private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /** Resolves arrived results, then predicts the current fixtures. Calls during a refresh coalesce into one more. */
@@ -81,10 +82,16 @@ export class UpcomingPredictions {
     if (resolved) this.logger.info({ resolved }, 'predictions resolved');
   }
 
+  /**
+   * Predicts the fixtures that have not kicked off. A prediction of a match that kicked off without a
+   * result stays as it was made before kick-off (awaiting its result), and is resolved when it arrives.
+   */
   private async predictFixtures(): Promise<void> {
     const active = await this.active.get();
     if (!active) return;
-    const fixtures = await this.football.fixtures();
+    const scheduled = await this.football.fixtures();
+    const now = this.clock().getTime();
+    const fixtures = scheduled.filter((m) => m.kickoff.getTime() > now);
     const rows: PredictionInsert[] = fixtures.map((m) => {
       const f = forecast(active.model, { competition: m.competition, season: m.season, date: m.date, home: String(m.homeTeamId), away: String(m.awayTeamId) });
       return predictionRow(m, f, null);
@@ -94,7 +101,7 @@ export class UpcomingPredictions {
       await this.store.dropStaleUpcoming(
         client,
         active.version.id,
-        rows.map((r) => r.matchId),
+        scheduled.map((m) => m.id),
       );
     });
     this.logger.info({ version: active.version.number, fixtures: rows.length }, 'upcoming predictions refreshed');

@@ -18,8 +18,10 @@ import {
   PairingPrediction,
   Prediction,
   PredictionOverview,
+  PredictionFilterInput,
   PredictionPage,
   PredictionSource,
+  PredictionStateEnum,
   TrainingJob,
   type ModelMetrics,
   type ReliabilityTable as ReliabilityTableType,
@@ -144,6 +146,21 @@ export class PredictionResolver {
   }
 
   @Authorized()
+  @Query(() => PredictionPage, {
+    description:
+      "The active version's predictions, filtered, by cursor: UPCOMING (kicking off after now, soonest first) or RESOLVED (the track record, each beside its result, latest first).",
+  })
+  async predictions(
+    @Arg('filter', () => PredictionFilterInput, { nullable: true }) filter: PredictionFilterInput | null,
+    @Arg('first', () => Int, { nullable: true, description: '1..100, default 20' }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+  ): Promise<PredictionPage> {
+    const f = filter ?? { state: PredictionStateEnum.UPCOMING };
+    const page = await this.services.queries.find({ ...f, state: f.state ?? PredictionStateEnum.UPCOMING }, { first, after });
+    return { nodes: page.rows.map(toPrediction), pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor } };
+  }
+
+  @Authorized()
   @Query(() => PredictionOverview, { description: 'Totals over the active version\'s predictions (walk-forward backtest and live).' })
   predictionOverview(): Promise<PredictionOverview> {
     return this.services.statistics.overview();
@@ -182,6 +199,10 @@ export class PredictionResolver {
       homeTeam: { id: p.home.id },
       awayTeam: { id: p.away.id },
       competition: p.competition,
+      crossLeague: p.crossLeague,
+      homeCompetition: p.homeCompetition,
+      awayCompetition: p.awayCompetition,
+      staleRatings: p.staleRatings.map((s) => ({ teamId: s.team.id, teamName: s.team.name, lastPlayed: s.lastPlayed, ageDays: s.ageDays })),
       ...forecastFields(f, predictedOutcome(f), confidenceOf(f)),
       versionNumber: p.version.number,
     };

@@ -1,6 +1,6 @@
 import { CONFIDENCE_BANDS_TEXT, JOB_STATUSES, type JobStatusName } from '../domain/vocabulary';
 import { GraphQLJSON } from 'graphql-scalars';
-import { Directive, Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum OutcomeEnum {
   HOME_WIN = 'H',
@@ -181,17 +181,33 @@ export class Prediction extends ForecastFields {
   @Field(() => Date, { nullable: true }) resolvedAt: Date | null;
 }
 
+@ObjectType({ simpleResolvers: true, description: "A team whose latest match is older than a season: its rating is that old." })
+export class RatingAge {
+  @Field(() => Int) teamId: number;
+  @Field() teamName: string;
+  @Field({ description: 'Date of its latest match in the data.' }) lastPlayed: string;
+  @Field(() => Int, { description: 'Days since then.' }) ageDays: number;
+}
+
 @ObjectType({ simpleResolvers: true, description: 'A forecast for any pairing (not stored).' })
 export class PairingPrediction extends ForecastFields {
   @Field(() => TeamRef) homeTeam: TeamRef;
   @Field(() => TeamRef) awayTeam: TeamRef;
+  @Field({ description: 'The teams play in different competitions now (their latest matches): no league\'s match. `competition` is then the one whose parameters the forecast uses (the home side\'s).' })
+  crossLeague: boolean;
+  @Field(() => String, { nullable: true, description: "The home side's competition now." }) homeCompetition: string | null;
+  @Field(() => String, { nullable: true, description: "The away side's competition now." }) awayCompetition: string | null;
+  @Field(() => [RatingAge], { description: 'Sides whose rating is older than a season (their latest match), with its age.' }) staleRatings: RatingAge[];
 }
 
 @ObjectType({ simpleResolvers: true })
 export class PredictionOverview {
   @Field(() => Int, { nullable: true, description: 'The active version these figures describe.' }) versionNumber: number | null;
-  @Field(() => Int) totalPredictions: number;
+  @Field(() => Int, { description: 'Predictions whose result is known (the track record); accuracy and averageConfidence are over them.' })
+  totalPredictions: number;
   @Field(() => Int) resolvedPredictions: number;
+  @Field(() => Int, { description: 'Predictions still waiting for their result: upcoming, or kicked off and awaiting the result.' })
+  openPredictions: number;
   @Field(() => Float) accuracy: number;
   @Field(() => Float) averageConfidence: number;
 }
@@ -225,6 +241,26 @@ export class TrainingJob {
   @Field() createdAt: Date;
   @Field(() => Date, { nullable: true }) startedAt: Date | null;
   @Field(() => Date, { nullable: true }) finishedAt: Date | null;
+}
+
+export enum PredictionStateEnum {
+  UPCOMING = 'upcoming',
+  RESOLVED = 'resolved',
+}
+registerEnumType(PredictionStateEnum, {
+  name: 'PredictionState',
+  description: 'UPCOMING: open, its match kicks off after now. RESOLVED: its result is known (the track record).',
+});
+
+@InputType()
+export class PredictionFilterInput {
+  @Field(() => PredictionStateEnum, { defaultValue: PredictionStateEnum.UPCOMING }) state: PredictionStateEnum;
+  @Field(() => String, { nullable: true, description: 'Competition code, e.g. en.1' }) competition?: string | null;
+  @Field(() => String, { nullable: true, description: 'A team, as a person types it ("Man Utd"): its matches, home or away.' }) team?: string | null;
+  @Field(() => Date, { nullable: true, description: 'Kick-off on or after.' }) from?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Kick-off on or before.' }) to?: Date | null;
+  @Field(() => Boolean, { nullable: true, description: 'RESOLVED only: right (true) or wrong (false).' }) correct?: boolean | null;
+  @Field(() => PredictionSource, { nullable: true }) source?: PredictionSource | null;
 }
 
 @ObjectType({ simpleResolvers: true })

@@ -3,6 +3,7 @@ import type { FootballData, FootballMatch, TeamLookup, TeamRef } from '../domain
 
 const MATCH_FIELDS = 'id season date kickoff status competition { code } homeTeam { id name } awayTeam { id name } score { home away }';
 const PAGE = 200;
+const TEAM_FIELDS = 'id name competitions lastPlayed currentCompetition';
 
 const MATCHES = `query PredictionsMatches($filter: MatchFilterInput, $after: String) {
   matches(filter: $filter, first: ${PAGE}, after: $after) { nodes { ${MATCH_FIELDS} } pageInfo { hasNextPage endCursor } }
@@ -71,7 +72,7 @@ export class SupergraphFootballData implements FootballData {
   async resolveTeam(name: string, competition?: string): Promise<TeamLookup> {
     const data = await this.supergraph.request<{ resolveTeam: { status: TeamLookup['status']; team: TeamRef | null; candidates: TeamRef[] } }>(
       `query PredictionsResolveTeam($name: String!, $competition: String) {
-        resolveTeam(name: $name, competition: $competition) { status team { id name competitions } candidates { id name competitions } }
+        resolveTeam(name: $name, competition: $competition) { status team { ${TEAM_FIELDS} } candidates { ${TEAM_FIELDS} } }
       }`,
       { name, competition: competition ?? null },
     );
@@ -80,7 +81,7 @@ export class SupergraphFootballData implements FootballData {
   }
 
   async team(id: number): Promise<TeamRef | undefined> {
-    const data = await this.supergraph.request<{ team: TeamRef | null }>(`query PredictionsTeam($id: Int!) { team(id: $id) { id name competitions } }`, { id });
+    const data = await this.supergraph.request<{ team: TeamRef | null }>(`query PredictionsTeam($id: Int!) { team(id: $id) { ${TEAM_FIELDS} } }`, { id });
     return data.team ?? undefined;
   }
 }

@@ -5,6 +5,7 @@ import { LiveRatings1732400000200 } from './migrations/1732400000200-LiveRatings
 import { TrainingRunOwner1732400000300 } from './migrations/1732400000300-TrainingRunOwner';
 import { PredictionDataChanges1732500000200 } from './migrations/1732500000200-PredictionDataChanges';
 import { PredictionDataChangesByRow1732600000200 } from './migrations/1732600000200-PredictionDataChangesByRow';
+import { Follows1732700000200 } from './migrations/1732700000200-Follows';
 
 export const predictionsStore: StoreDefinition = {
   schema: 'predictions',
@@ -16,5 +17,6 @@ export const predictionsStore: StoreDefinition = {
     TrainingRunOwner1732400000300,
     PredictionDataChanges1732500000200,
     PredictionDataChangesByRow1732600000200,
+    Follows1732700000200,
   ],
 };

@@ -335,6 +335,56 @@ export class PredictionStore {
     return rows[0];
   }
 
+  /**
+   * A version's predictions, filtered, keyset-paginated by (kick-off, match): `upcoming` — open, kicking
+   * off after `now`, soonest first; `resolved` — with their result, latest first (the track record).
+   */
+  async findPredictions(
+    versionId: number,
+    q: {
+      state: 'upcoming' | 'resolved';
+      now: Date;
+      competition?: string;
+      teamId?: number;
+      from?: Date;
+      to?: Date;
+      correct?: boolean;
+      source?: 'backtest' | 'upcoming';
+      after?: { kickoff: Date; id: number };
+      limit: number;
+    },
+  ): Promise<PredictionRow[]> {
+    const values: unknown[] = [versionId];
+    const where = ['p.version_id = $1'];
+    const add = (sql: string, v: unknown) => {
+      values.push(v);
+      where.push(sql.replaceAll('?', `$${values.length}`));
+    };
+    if (q.state === 'upcoming') {
+      where.push('p.actual_outcome IS NULL');
+      add('p.kickoff > ?', q.now);
+    } else where.push('p.actual_outcome IS NOT NULL');
+    if (q.competition !== undefined) add('p.competition = ?', q.competition);
+    if (q.teamId !== undefined) add('(p.home_team_id = ? OR p.away_team_id = ?)', q.teamId);
+    if (q.from !== undefined) add('p.kickoff >= ?', q.from);
+    if (q.to !== undefined) add('p.kickoff <= ?', q.to);
+    if (q.correct !== undefined) add('p.correct = ?', q.correct);
+    if (q.source !== undefined) add('p.source = ?', q.source);
+    const descending = q.state === 'resolved';
+    if (q.after) {
+      values.push(q.after.kickoff, q.after.id);
+      where.push(`(p.kickoff, p.match_id) ${descending ? '<' : '>'} ($${values.length - 1}, $${values.length})`);
+    }
+    values.push(q.limit);
+    const dir = descending ? 'DESC' : 'ASC';
+    const { rows } = await this.pool.query<RawPredictionRow>(
+      `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
+        WHERE ${where.join(' AND ')} ORDER BY p.kickoff ${dir}, p.match_id ${dir} LIMIT $${values.length}`,
+      values,
+    );
+    return rows.map(predictionRow);
+  }
+
   /** A version's walk-forward backtest predictions, by kick-off, keyset-paginated. */
   async backtest(versionId: number, opts: { competition?: string; after?: { kickoff: Date; id: number }; limit: number }): Promise<PredictionRow[]> {
     const values: unknown[] = [versionId, opts.limit];
@@ -444,14 +494,14 @@ export class PredictionStore {
     return rows.map((r) => r.match_id);
   }
 
-  /** Open predictions of a version, soonest kick-off first. */
-  async upcoming(versionId: number, limit: number, competition?: string): Promise<PredictionRow[]> {
+  /** Open predictions of a version whose match kicks off after `now`, soonest kick-off first. */
+  async upcoming(versionId: number, limit: number, now: Date, competition?: string): Promise<PredictionRow[]> {
     const { rows } = await this.pool.query<RawPredictionRow>({
       name: competition ? 'predictions.upcoming_in' : 'predictions.upcoming',
       text: `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
-              WHERE p.version_id = $1 AND p.actual_outcome IS NULL ${competition ? 'AND p.competition = $3' : ''}
+              WHERE p.version_id = $1 AND p.actual_outcome IS NULL AND p.kickoff > $3 ${competition ? 'AND p.competition = $4' : ''}
               ORDER BY p.kickoff, p.match_id LIMIT $2`,
-      values: competition ? [versionId, limit, competition] : [versionId, limit],
+      values: competition ? [versionId, limit, now, competition] : [versionId, limit, now],
     });
     return rows.map(predictionRow);
   }
@@ -477,10 +527,12 @@ export class PredictionStore {
 
   // ---- statistics
 
+  /** The track record of a version: its predictions whose result is known (open ones are counted apart). */
   async overview(versionId: number): Promise<{ total: number; resolved: number; correct: number; averageConfidence: number | null }> {
     const { rows } = await this.pool.query<{ total: number; resolved: number; correct: number; averageConfidence: number | null }>({
       name: 'predictions.overview',
-      text: `SELECT count(*) AS total, count(correct) AS resolved, count(*) FILTER (WHERE correct) AS correct, avg(confidence) AS "averageConfidence"
+      text: `SELECT count(*) AS total, count(correct) AS resolved, count(*) FILTER (WHERE correct) AS correct,
+                    avg(confidence) FILTER (WHERE correct IS NOT NULL) AS "averageConfidence"
                FROM predictions.prediction WHERE version_id = $1`,
       values: [versionId],
     });

@@ -174,6 +174,45 @@ describe('/predict', () => {
   });
 });
 
+describe('/predict, as people type it', () => {
+  it.each([
+    ['Arsenal-Chelsea', 'Arsenal FC', 'Chelsea FC'],
+    ['man utd–spurs', 'Manchester United FC', 'Tottenham Hotspur FC'],
+    ['Paris Saint-Germain-Lyon', 'Paris Saint-Germain', 'Olympique Lyonnais'],
+    ['Lyon-Paris Saint-Germain', 'Olympique Lyonnais', 'Paris Saint-Germain'],
+  ])('reads %j without spaces around the dash', async (args, home, away) => {
+    const m = await reply(`/predict ${args}`);
+    expect((m.payload.text as string).split('\n')[0]).toBe(`<b>${home}</b> vs <b>${away}</b>`);
+  });
+
+  it('labels a pairing of two leagues as such, never as one league', async () => {
+    const m = await reply('/predict Bayern Munich vs Real Madrid');
+    expect((m.payload.text as string).split('\n')[1]).toMatch(/^Cross-league: Bundesliga v La Liga · /);
+  });
+
+  it("flags a side whose latest match is older than a season, with its rating's age", async () => {
+    const text = (await reply('/predict Wigan vs Arsenal')).payload.text as string;
+    expect(text.split('\n')[1]).toMatch(/^Cross-league: English Championship v English Premier League · /);
+    expect(text).toContain('⚠️ Wigan Athletic FC: no match in the data since 2023-05-08 (2 years ago); its rating is that old.');
+    expect(text).not.toContain('⚠️ Arsenal');
+  });
+
+  it('refuses, politely, input longer than any pairing, without asking the gateway', async () => {
+    const calls = await bot.say(`/predict ${'Arsenal '.repeat(20)}vs Chelsea`);
+    expect(calls.map((c) => c.method)).toEqual(['sendMessage']);
+    expect(calls[0].payload.text).toBe(
+      'That is longer than I can read (120 characters at most). Please send just the team names, e.g. /predict Arsenal vs Chelsea.',
+    );
+  });
+
+  it('in a group, answers a command addressed to it and ignores one addressed to another bot', async () => {
+    expect(await bot.say('/predict@OtherBot Arsenal vs Chelsea', { group: true })).toEqual([]);
+    expect(await bot.say('/nextmatch@OtherBot', { group: true })).toEqual([]);
+    const ours = onlyMessage(await bot.say('/predict@matchday_test_bot Arsenal vs Chelsea', { group: true }));
+    expect((ours.payload.text as string).split('\n')[0]).toBe('<b>Arsenal FC</b> vs <b>Chelsea FC</b>');
+  });
+});
+
 describe('/nextmatch', () => {
   const NEXT = '{ kickoff competition { name } homeTeam { name } awayTeam { name } prediction { outcomeLabel confidence } }';
 

@@ -25,6 +25,7 @@ const settings = (extra: Partial<TelegramSettings> = {}): TelegramSettings => ({
   port: 0,
   rateLimit: { limit: 1000, windowSeconds: 60 },
   timeZone: 'UTC',
+  follows: { reminderMinutes: 60, intervalSeconds: 60 },
   ...extra,
 });
 

@@ -1,0 +1,240 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../../../../lib/logger';
+import { DomainError } from '../../../../lib/errors';
+import { displayUrl, type FeedResponse } from '../store/feed-client';
+import type { FeedRunRow, FeedSourceRow, FeedStore } from '../store/feed-store';
+import { competitionByCode, validateSeason, type RawSeasonFile } from './dataset';
+import { detectFormat, parseFeed } from './feed-formats';
+import type { ImportOptions, ImportReport } from './loader';
+
+/** One configured source: a competition's season at a URL. */
+export interface FeedSource {
+  key: string;
+  competition: string;
+  season: string;
+  url: string;
+}
+
+/** `<competition>@<season>=<url>` entries (FOOTBALL_FEED_URLS) → sources; a wrong entry stops the start. */
+export function parseFeedSources(entries: readonly string[]): FeedSource[] {
+  const sources = entries.map((entry) => {
+    const m = /^([a-z]{2}\.\d)@(\d{4}-\d{2})=(https?:\/\/\S+)$/.exec(entry.trim());
+    if (!m) throw new Error(`FOOTBALL_FEED_URLS: "${entry}" is not <competition>@<season>=<url>`);
+    if (!competitionByCode(m[1])) throw new Error(`FOOTBALL_FEED_URLS: unknown competition "${m[1]}" in "${entry}"`);
+    validateSeason(m[2]);
+    return { key: `${m[1]}@${m[2]}`, competition: m[1], season: m[2], url: m[3] };
+  });
+  const keys = new Set<string>();
+  for (const s of sources) {
+    if (keys.has(s.key)) throw new Error(`FOOTBALL_FEED_URLS: ${s.key} is configured twice`);
+    keys.add(s.key);
+  }
+  return sources;
+}
+
+export type SourceStatus = 'changed' | 'unchanged' | 'not-modified' | 'failed';
+
+export interface SourceOutcome {
+  key: string;
+  url: string;
+  status: SourceStatus;
+  format: string | null;
+  matches: number;
+  inserted: number;
+  updated: number;
+  newTeams: string[];
+  odds: number;
+  /** Rows of other divisions in a multi-division CSV. */
+  skipped: number;
+  error: string | null;
+  ms: number;
+}
+
+export interface SyncReport {
+  runId: number;
+  trigger: string;
+  ms: number;
+  sources: SourceOutcome[];
+  changed: number;
+  failed: number;
+}
+
+export interface FeedStatus {
+  configured: boolean;
+  intervalMinutes: number;
+  running: FeedRunRow | undefined;
+  lastRun: FeedRunRow | undefined;
+  lastSuccessAt: Date | null;
+  lastError: { at: Date; message: string } | null;
+  sources: (FeedSourceRow & { displayUrl: string })[];
+}
+
+export interface FootballFeedDeps {
+  sources: readonly FeedSource[];
+  intervalMinutes: number;
+  store: FeedStore;
+  /** The one import path (FootballServices.importSeason): validates the whole file, then writes it in one transaction. */
+  importSeason(competition: string, season: string, file: RawSeasonFile, opts: ImportOptions): Promise<ImportReport>;
+  fetch(url: string, validators: { etag: string | null; lastModified: string | null }): Promise<FeedResponse>;
+  logger: Logger;
+}
+
+const zero = (key: string, url: string): Omit<SourceOutcome, 'status' | 'ms'> => ({
+  key,
+  url: displayUrl(url),
+  format: null,
+  matches: 0,
+  inserted: 0,
+  updated: 0,
+  newTeams: [],
+  odds: 0,
+  skipped: 0,
+  error: null,
+});
+
+export const feedNotConfigured = () => new DomainError('FEED_NOT_CONFIGURED', 409, 'No feed source is configured (FOOTBALL_FEED_URLS).');
+
+/**
+ * The live data feed: pulls each configured source (conditional GET), recognises its format, and
+ * imports it through the loader's import path — the whole file is validated before anything is
+ * written, and written in one transaction, so a malformed, truncated or inconsistent file changes
+ * nothing and is reported. One pass at a time across processes.
+ */
+export class FootballFeed {
+  constructor(private readonly deps: FootballFeedDeps) {}
+
+  get configured(): boolean {
+    return this.deps.sources.length > 0;
+  }
+
+  get intervalMinutes(): number {
+    return this.deps.intervalMinutes;
+  }
+
+  async sync(trigger: string): Promise<SyncReport> {
+    if (!this.configured) throw feedNotConfigured();
+    const { store, logger } = this.deps;
+    return store.exclusively(async () => {
+      const started = Date.now();
+      const runId = await store.startRun(trigger, this.deps.sources.length);
+      const outcomes: SourceOutcome[] = [];
+      let error: string | null = null;
+      try {
+        for (const source of this.deps.sources) {
+          outcomes.push(await this.syncSource(source));
+          await store.progress(runId, outcomes.length);
+        }
+      } catch (err) {
+        error = (err as Error).message;
+        throw err;
+      } finally {
+        const failed = outcomes.filter((o) => o.status === 'failed');
+        await store
+          .finishRun(runId, {
+            changed: outcomes.filter((o) => o.status === 'changed').length,
+            failed: failed.length,
+            error: error ?? (failed.length ? failed.map((f) => `${f.key}: ${f.error}`).join('; ') : null),
+          })
+          .catch((err: unknown) => logger.warn({ err }, 'feed: could not record the end of a pass'));
+      }
+      const report: SyncReport = {
+        runId,
+        trigger,
+        ms: Date.now() - started,
+        sources: outcomes,
+        changed: outcomes.filter((o) => o.status === 'changed').length,
+        failed: outcomes.filter((o) => o.status === 'failed').length,
+      };
+      logger.info({ runId, trigger, ms: report.ms, changed: report.changed, failed: report.failed }, 'football feed: pass done');
+      return report;
+    });
+  }
+
+  private async syncSource(source: FeedSource): Promise<SourceOutcome> {
+    const { store, logger } = this.deps;
+    const started = Date.now();
+    await store.register(source);
+    const known = await store.source(source.key);
+    const base = zero(source.key, source.url);
+    let format: string | null = known?.format ?? null;
+    try {
+      const res = await this.deps.fetch(source.url, { etag: known?.etag ?? null, lastModified: known?.lastModified ?? null });
+      if (res.status === 'not-modified') {
+        const outcome: SourceOutcome = { ...base, format, status: 'not-modified', ms: Date.now() - started };
+        await store.recordSuccess(source.key, { format: null, etag: null, lastModified: null, checksum: null, changed: false, report: { ...outcome } });
+        return outcome;
+      }
+      const checksum = createHash('sha256').update(res.body).digest('hex');
+      const competition = competitionByCode(source.competition)!;
+      format = detectFormat(res.body);
+      const parsed = parseFeed(res.body, competition);
+      if (known?.checksum === checksum) {
+        // a server without validators: the same bytes again
+        const outcome: SourceOutcome = {
+          ...base,
+          format,
+          status: 'unchanged',
+          matches: parsed.file.matches.length,
+          skipped: parsed.skipped,
+          ms: Date.now() - started,
+        };
+        await store.recordSuccess(source.key, { format, etag: res.etag, lastModified: res.lastModified, checksum, changed: false, report: { ...outcome } });
+        return outcome;
+      }
+      const imported = await this.deps.importSeason(source.competition, source.season, parsed.file, { source: 'feed', newClubs: true });
+      const changed = imported.inserted + imported.updated > 0;
+      const outcome: SourceOutcome = {
+        ...base,
+        format,
+        status: changed ? 'changed' : 'unchanged',
+        matches: imported.matches,
+        inserted: imported.inserted,
+        updated: imported.updated,
+        newTeams: imported.newTeams ?? [],
+        odds: imported.odds ?? 0,
+        skipped: parsed.skipped,
+        ms: Date.now() - started,
+      };
+      await store.recordSuccess(source.key, { format, etag: res.etag, lastModified: res.lastModified, checksum, changed, report: { ...outcome } });
+      if (outcome.newTeams.length) logger.warn({ source: source.key, teams: outcome.newTeams }, 'football feed: new clubs added');
+      return outcome;
+    } catch (err) {
+      const message = (err as Error).message;
+      const outcome: SourceOutcome = { ...base, format, status: 'failed', error: message, ms: Date.now() - started };
+      logger.warn({ source: source.key, url: base.url, error: message }, 'football feed: source failed; nothing of it was written');
+      await store.recordFailure(source.key, message, { ...outcome });
+      return outcome;
+    }
+  }
+
+  /** Passes left running by a process that died are failed. */
+  failAbandoned(): Promise<void> {
+    return this.deps.store.failAbandonedRuns();
+  }
+
+  async status(): Promise<FeedStatus> {
+    const { store } = this.deps;
+    const [rows, lastRun, lastSucceeded, lastFailed] = await Promise.all([
+      store.sources(),
+      store.lastRun(),
+      store.lastRunWith('succeeded'),
+      store.lastRunWith('failed'),
+    ]);
+    const configured = new Set(this.deps.sources.map((s) => s.key));
+    const sources = rows.filter((r) => configured.has(r.key)).map((r) => ({ ...r, displayUrl: displayUrl(r.url) }));
+    // the latest failure, of a pass or of one source
+    const failures = [
+      ...(lastFailed?.error ? [{ at: lastFailed.finishedAt ?? lastFailed.startedAt, message: lastFailed.error }] : []),
+      ...sources.filter((s) => s.lastError && s.lastErrorAt).map((s) => ({ at: s.lastErrorAt!, message: `${s.key}: ${s.lastError}` })),
+    ].sort((a, b) => b.at.getTime() - a.at.getTime());
+    return {
+      configured: this.configured,
+      intervalMinutes: this.deps.intervalMinutes,
+      running: lastRun?.status === 'running' ? lastRun : undefined,
+      lastRun,
+      lastSuccessAt: lastSucceeded?.finishedAt ?? null,
+      lastError: failures[0] ?? null,
+      sources,
+    };
+  }
+}

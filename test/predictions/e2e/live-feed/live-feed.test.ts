@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { projectRoot } from '../../../../lib/paths';
+import { http, startTestApp, type TestApp } from '../../../support/app';
+import { assertBuilt } from '../../../support/child-app';
+import { seasonJson, startFeedServer, type FeedServer } from '../../../support/feed-server';
+
+/**
+ * The prediction API as a live service, on the real clock: a local feed serves the fixtures of a
+ * season the data has not seen, dated after today; `npm run cli -- football:sync` brings them in;
+ * the running system predicts them, and /api/predictions/latest/ lists only fixtures that kick off
+ * after now. Once the feed serves their results, the next sync resolves the predictions and the
+ * overview's track record grows.
+ */
+
+const run = promisify(execFile);
+
+const PAIRS: [string, string][] = [
+  ['Arsenal FC', 'Chelsea FC'],
+  ['Liverpool FC', 'Everton FC'],
+  ['Manchester City FC', 'Manchester United FC'],
+  ['Tottenham Hotspur FC', 'Newcastle United FC'],
+  ['Aston Villa FC', 'Brighton & Hove Albion FC'],
+];
+const SCORES: [number, number][] = [
+  [2, 0],
+  [1, 1],
+  [0, 2],
+  [3, 1],
+  [0, 0],
+];
+
+let t: TestApp;
+let feed: FeedServer;
+let key: string;
+/** Tomorrow, midnight UTC: the first fixture's day. */
+const start = new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 86_400_000);
+const feedUrl = () => `en.1@2026-27=${feed.url('/2026-27/en.1.json')}`;
+
+beforeAll(async () => {
+  assertBuilt('dist/bin/cli.js');
+  feed = await startFeedServer({ '/2026-27/en.1.json': { body: seasonJson(PAIRS, start) } });
+  // the system on the real clock, without a feed of its own: the CLI's pass is what brings the data
+  t = await startTestApp({}, { clock: () => new Date() });
+  key = await t.createKey('pro');
+}, 90_000);
+afterAll(async () => {
+  await t?.stop();
+  await feed?.close();
+});
+
+const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
+
+async function sync(): Promise<string> {
+  const { stdout } = await run(process.execPath, ['dist/bin/cli.js', 'football:sync'], {
+    cwd: projectRoot(),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl, FOOTBALL_FEED_URLS: feedUrl(), FOOTBALL_FEED_RETRIES: '0', LOG_LEVEL: 'warn' },
+    timeout: 60_000,
+  });
+  return stdout;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+let before: { total_predictions: number };
+
+it('out of the box, eleven months after the shipped fixtures, the latest list is empty', async () => {
+  expect((await get('/api/predictions/latest/')).body).toEqual([]);
+  before = (await get('/api/dashboard/overview/')).body;
+});
+
+it('football:sync brings the new season in, and the latest predictions are its fixtures, all kicking off after now', async () => {
+  const out = await sync();
+  expect(out).toMatch(/^en\.1@2026-27\s+changed\s+football\.json\s+5 matches: 5 new, 0 updated/m);
+  expect(out).toMatch(/Pass \d+: 1 sources, 1 changed, 0 failed/);
+  const latest = await until('the new fixtures predicted', async () => {
+    const res = await get('/api/predictions/latest/');
+    return res.body.length === PAIRS.length ? res.body : undefined;
+  });
+  expect(latest.map((p: { home_team: string; away_team: string }) => [p.home_team, p.away_team])).toEqual(PAIRS);
+  const fixtures = (await get('/api/dashboard/fixtures/')).body;
+  for (const f of fixtures) expect(new Date(f.kickoff).getTime()).toBeGreaterThan(Date.now());
+});
+
+it('once the feed serves their results, the next sync resolves the predictions and the track record grows', async () => {
+  feed.set('/2026-27/en.1.json', { body: seasonJson(PAIRS, start, SCORES) });
+  const out = await sync();
+  expect(out).toMatch(/^en\.1@2026-27\s+changed\s+football\.json\s+5 matches: 0 new, 5 updated/m);
+  const after = await until('the predictions resolved', async () => {
+    const res = await get('/api/dashboard/overview/');
+    return res.body.total_predictions >= before.total_predictions + PAIRS.length ? res.body : undefined;
+  });
+  expect(after.total_predictions).toBe(before.total_predictions + PAIRS.length);
+  expect((await get('/api/predictions/latest/')).body).toEqual([]);
+  // a third pass: the server answers 304, nothing changes
+  expect(await sync()).toMatch(/^en\.1@2026-27\s+not-modified/m);
+});

@@ -1,0 +1,113 @@
+import pg from 'pg';
+import { gql, http, startTestApp, type TestApp } from '../../support/app';
+import { botUnderTest, onlyMessage } from '../../support/bot';
+
+/**
+ * The lists are the next fixtures from now: a match whose kick-off has passed without a result is
+ * awaiting its result and in no upcoming list; when no fixture is known the lists are empty and
+ * /api/ says when each league was last updated; results arriving resolve the predictions that
+ * waited for them. The clock is the test's (moved between tests); the response cache is off so
+ * that each answer is made at the time set.
+ */
+
+let now = new Date('2026-03-01T12:00:00Z');
+let t: TestApp;
+let key: string;
+let db: pg.Client;
+beforeAll(async () => {
+  t = await startTestApp({ RESPONSE_CACHE: 'off' }, { clock: () => now });
+  key = await t.createKey('pro');
+  db = new pg.Client({ connectionString: t.databaseUrl });
+  await db.connect();
+}, 90_000);
+afterAll(async () => {
+  await db?.end();
+  await t?.stop();
+});
+
+const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
+
+async function kickoffs(ids: number[]): Promise<Map<number, Date>> {
+  const { rows } = await db.query('SELECT id, kickoff FROM football.match WHERE id = ANY($1::int[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.kickoff]));
+}
+
+it('mid-season: the lists start at the first fixture after now; the ones kicked off without a result are awaiting it', async () => {
+  const latest = await get('/api/predictions/latest/?limit=100');
+  expect(latest.status).toBe(200);
+  expect(latest.body.length).toBeGreaterThan(0);
+  const at = await kickoffs(latest.body.map((p: { match_id: number }) => p.match_id));
+  for (const p of latest.body) expect(at.get(p.match_id)!.getTime()).toBeGreaterThan(now.getTime());
+  const { rows: first } = await db.query(`SELECT min(kickoff) AS k FROM football.match WHERE status = 'scheduled' AND home_goals IS NULL AND kickoff > $1`, [
+    now,
+  ]);
+  expect(at.get(latest.body[0].match_id)).toEqual(first[0].k);
+  const { rows: awaiting } = await db.query(
+    `SELECT count(*)::int AS n FROM football.match WHERE status = 'scheduled' AND home_goals IS NULL AND kickoff <= $1`,
+    [now],
+  );
+  expect(awaiting[0].n).toBeGreaterThan(0);
+
+  const fixtures = await get('/api/dashboard/fixtures/?limit=5');
+  for (const f of fixtures.body) expect(new Date(f.kickoff).getTime()).toBeGreaterThan(now.getTime());
+  const next = await gql(t, '{ nextMatch { kickoff awaitingResult } }');
+  expect(new Date(next.body.data.nextMatch.kickoff).getTime()).toBeGreaterThan(now.getTime());
+  expect(next.body.data.nextMatch.awaitingResult).toBe(false);
+
+  const info = await get('/api/');
+  const en1 = info.body.data.leagues.find((l: { code: string }) => l.code === 'en.1');
+  expect(en1.awaiting_result).toBeGreaterThan(0);
+  expect(new Date(en1.next_kickoff).getTime()).toBeGreaterThan(now.getTime());
+  expect(info.body.data.notice).toBeNull();
+});
+
+it('eleven months on, with no fixture known: empty lists, and /api/ says when each league was last updated', async () => {
+  now = new Date('2026-11-27T12:00:00Z');
+  for (const path of ['/api/predictions/latest/', '/dashboard/predictions/', '/api/dashboard/fixtures/']) {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
+  }
+  expect((await gql(t, '{ nextMatch { id } }')).body.data.nextMatch).toBeNull();
+  const info = await get('/api/');
+  for (const l of info.body.data.leagues) {
+    expect(l.next_kickoff).toBeNull();
+    expect(l.upcoming_matches).toBe(0);
+    expect(l.updated_at).toEqual(expect.any(String));
+  }
+  expect(info.body.data.notice).toMatch(/^No upcoming fixture is known/);
+  expect(info.body.data.notice).toContain('English Premier League: updated ');
+  expect(info.body.data.notice).toContain('newest result 2025-12-30');
+  const match = await gql(t, '{ matches(filter: { competition: "en.1", season: "2025-26", status: SCHEDULED }, first: 1) { nodes { awaitingResult } } }');
+  expect(match.body.data.matches.nodes[0].awaitingResult).toBe(true);
+
+  // the bot says so too, with each league's last update
+  const bot = botUnderTest(t, key);
+  const reply = onlyMessage(await bot.say('/nextmatch')).payload.text as string;
+  expect(reply.split('\n').slice(0, 2)).toEqual(['There is no upcoming match that I know of.', 'The data was last updated:']);
+  expect(reply).toMatch(/^English Premier League: data updated \d{4}-\d{2}-\d{2}, newest result 2025-12-30$/m);
+  const en2 = onlyMessage(await bot.say('/nextmatch en.2')).payload.text as string;
+  expect(en2).toMatch(
+    /^There is no upcoming match in English Championship that I know of\.\nThe data was last updated:\nEnglish Championship: data updated [\d-]+, newest result 2025-12-29$/,
+  );
+});
+
+it('results arriving resolve the predictions that awaited them: the track record grows', async () => {
+  const before = (await get('/api/dashboard/overview/')).body;
+  const { rows } = await db.query(
+    `SELECT m.match_date::text AS date, h.name AS home, a.name AS away FROM football.match m
+       JOIN football.competition c ON c.id = m.competition_id JOIN football.team h ON h.id = m.home_team_id JOIN football.team a ON a.id = m.away_team_id
+      WHERE c.code = 'en.1' AND m.status = 'scheduled' ORDER BY m.kickoff, m.id LIMIT 3`,
+  );
+  const res = await gql(t, 'mutation($d: JSON!) { importMatches(competition: "en.1", season: "2025-26", data: $d) { updated } }', {
+    variables: { d: { matches: rows.map((r, i) => ({ round: 'Matchday', date: r.date, team1: r.home, team2: r.away, score: { ft: [i, 1] } })) } },
+  });
+  expect(res.body.data.importMatches.updated).toBe(3);
+  const started = Date.now();
+  let after = before;
+  while (after.total_predictions < before.total_predictions + 3 && Date.now() - started < 60_000) {
+    await new Promise((r) => setTimeout(r, 250));
+    after = (await get('/api/dashboard/overview/')).body;
+  }
+  expect(after.total_predictions).toBe(before.total_predictions + 3);
+});
