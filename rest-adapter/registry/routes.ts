@@ -185,7 +185,7 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     path: '/api/v1/deployments/register',
     summary: 'Register a deployment node',
     description:
-      "Takes one of the plan's seats: 201 with the node's `deploymentKey`. The same host name again gets its existing seat (200, same " +
+      "Takes one of the plan's seats: 201 with the node's `deploymentKey`. The same machine (`machineFingerprint`, else the host name) again gets its existing seat (200, same " +
       'shape; a dead one is revived when a seat is free). All seats in use by alive nodes: 422 NODE_LIMIT_EXCEEDED. A node is alive while ' +
       'it heartbeats: it is dead (its seat free) after two missed intervals plus the plan’s drift. Invalid body: 400 naming the field.',
     tags: ['Deployments'],
@@ -193,7 +193,9 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     credentials: LICENCE,
     operation: 'RegisterDeployment',
     body: schemas.registerBody,
-    variables: ({ body }: RouteInput<object, object, { hostname: string; ipAddress: string; currentVersion: string }>) => ({ input: body }),
+    variables: ({ body }: RouteInput<object, object, { hostname: string; ipAddress: string; currentVersion: string; machineFingerprint?: string }>) => ({
+      input: body,
+    }),
     respond: (data: { registration: { created: boolean; deployment: unknown } }) => ok(data.registration.deployment, data.registration.created ? 201 : 200),
     response: {
       status: 201,

@@ -108,6 +108,8 @@ export class RegistryClient {
       hostname: hostname(),
       ipAddress: ipAddress(),
       currentVersion: this.config.APP_VERSION,
+      // the installer's machine: a container's host name changes with every container, the machine does not
+      ...(this.config.VENDOR_MACHINE_FINGERPRINT ? { machineFingerprint: this.config.VENDOR_MACHINE_FINGERPRINT } : {}),
     });
     const checkout = await this.call<Checkout>(url, 'api/v1/license/checkout', licenceKey);
     const licence = await this.node.installLicence(checkout.token, checkout.publicKey, 'registry', 'finance:activate');
