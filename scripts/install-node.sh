@@ -5,9 +5,11 @@
 #
 #   scripts/install-node.sh <registry-url> <licence-key> <target-dir>
 #
-# The registry URL must be https://, except on this machine (127.0.0.1, localhost, [::1]). Artifacts are
-# downloaded through the registry's presigned links only (a redirect anywhere else is refused), and each
-# is checked for its size and SHA-256, and each loaded image for its image id, as the manifest lists them.
+# The registry URL must be https://, except on this machine (127.0.0.1, localhost, [::1]). The manifest's
+# artifact list must carry the registry's Ed25519 signature, checked with the key given in REGISTRY_PUBLIC_KEY or
+# pinned at the first install (.registry-public-key). Artifacts are downloaded through the registry's
+# presigned links only (a redirect anywhere else is refused), and each is checked for its size and SHA-256,
+# and each loaded image for its image id, as the signed list names them.
 #
 # In <target-dir> it leaves: docker-compose.yml (tailored to the licence: it holds the licence token,
 # keep it private), artifacts/*.docker.tar.gz, .env (VENDOR_DEPLOYMENT_ID, VENDOR_MACHINE_FINGERPRINT and
@@ -85,6 +87,44 @@ read_artifacts() {
   done <"$1"
 }
 
+# The registry's Ed25519 key: the one given (REGISTRY_PUBLIC_KEY, one-line base64 SPKI), else the one
+# pinned at the first install (.registry-public-key), else fetched now and pinned once the first
+# manifest verifies with it. A later key that differs is refused.
+KEY_FILE="$TARGET/.registry-public-key"
+registry_key() {
+  if [ -n "${REGISTRY_PUBLIC_KEY:-}" ]; then printf '%s' "$REGISTRY_PUBLIC_KEY"
+  elif [ -s "$KEY_FILE" ]; then printf '%s' "$(<"$KEY_FILE")"
+  else
+    api GET /api/v1/license/public-key
+    printf '%s' "$(json_string "$BODY" publicKey)"
+  fi
+}
+
+# The artifact list of a manifest (x-artifacts, as read_artifacts read it) against the registry's
+# signature of it (x-artifacts-signature): one line per artifact, `<id> <filename> <size> <sha256> <image> <imageId or ->`.
+verify_artifact_list() {
+  local signature="" line section="" i key
+  while IFS= read -r line; do
+    if [[ "$line" =~ ^[^[:space:]#] ]]; then section="${line%%:*}"; continue; fi
+    [ "$section" = x-artifacts-signature ] || continue
+    if [[ "$line" =~ ^[[:space:]]+signature:[[:space:]]*([A-Za-z0-9+/=]+)$ ]]; then signature="${BASH_REMATCH[1]}"; fi
+  done <"$1"
+  [ -n "$signature" ] || fail "the manifest's artifact list is not signed by the registry"
+  key="$(registry_key)"
+  [[ "$key" =~ ^[A-Za-z0-9+/=]+$ ]] || fail "the registry's public key is not usable: $key"
+  if [ -s "$KEY_FILE" ] && [ "$(<"$KEY_FILE")" != "$key" ]; then fail "the registry's key is not the one pinned at the first install ($KEY_FILE)"; fi
+  : >"$WORK/artifacts.txt"
+  for i in "${!ids[@]}"; do
+    printf '%s %s %s %s %s %s\n' "${ids[$i]}" "${names[$i]}" "${sizes[$i]}" "${sums[$i]}" "${images[$i]:-}" "${imageids[$i]:--}" >>"$WORK/artifacts.txt"
+  done
+  printf '%s' "$signature" | base64 -d >"$WORK/artifacts.sig" 2>/dev/null || fail "the artifact list's signature is not base64"
+  printf -- '-----BEGIN PUBLIC KEY-----\n%s\n-----END PUBLIC KEY-----\n' "$key" >"$WORK/registry.pem"
+  openssl pkeyutl -verify -pubin -inkey "$WORK/registry.pem" -rawin -in "$WORK/artifacts.txt" -sigfile "$WORK/artifacts.sig" >/dev/null 2>&1 ||
+    fail "the manifest's artifact list does not verify with the registry's key: refusing to install it"
+  [ -s "$KEY_FILE" ] || { printf '%s\n' "$key" >"$KEY_FILE"; say "Pinned the registry's key in $KEY_FILE"; }
+  say "The artifact list is signed by the registry's key"
+}
+
 # --- the licence
 api GET /api/v1/license
 LICENCE="$BODY"
@@ -118,6 +158,7 @@ if :; then
 
     # --- every artifact the manifest lists (x-artifacts): authorize, download through the redirect, verify
     read_artifacts "$WORK/manifest.yml"
+    verify_artifact_list "$WORK/manifest.yml"
     [ "${#ids[@]}" -gt 0 ] && [ "${#ids[@]}" = "${#names[@]}" ] && [ "${#ids[@]}" = "${#sizes[@]}" ] && [ "${#ids[@]}" = "${#sums[@]}" ] ||
       fail "the manifest lists no complete x-artifacts entries"
 

@@ -5,7 +5,7 @@
  * needs nothing else (no jq; without docker or podman it downloads and verifies, and says how to load).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { createTestDatabase } from '../../../support/database';
 import { TEST_MASTER_KEY } from '../../../support/keys';
 import { call } from '../../../support/registry';
 
-const TOOLS = ['bash', 'curl', 'sha256sum', 'head', 'mkdir', 'mktemp', 'mv', 'rm', 'uname'];
+const TOOLS = ['bash', 'curl', 'sha256sum', 'base64', 'openssl', 'head', 'mkdir', 'mktemp', 'mv', 'rm', 'uname'];
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let dataDir: string;
@@ -125,6 +125,11 @@ it('checks for updates, fetches the manifest, downloads and verifies every artif
   expect(output).not.toContain('Heartbeat');
   expect(output).toContain('Generated in');
   expect(output).toContain('Load the images where Docker runs');
+  // the artifact list is signed with the registry's key, pinned at this first install
+  expect(output).toContain("Pinned the registry's key");
+  expect(output).toContain("The artifact list is signed by the registry's key");
+  const registryKey = (await call(`${registry}/api/v1/license/public-key`)).body.data.publicKey;
+  expect(readFileSync(join(target, '.registry-public-key'), 'utf8').trim()).toBe(registryKey);
 
   const releases = (await call(`${registry}/api/v1/releases`, { headers: { 'x-license-key': licenceKey } })).body.data;
   const release = releases.find((r: { version: string }) => r.version === '1.1.0');
@@ -221,4 +226,18 @@ it('refuses a registry that is not https (http only on this machine), before sen
   );
   expect([result.status, result.stderr]).toEqual([1, expect.stringContaining('the registry URL must start with https://')]);
   expect(existsSync(join(work, 'plain', '.env'))).toBe(false);
+});
+
+it('refuses a manifest whose artifact list does not verify with the registry key it was given or pinned, and installs nothing', () => {
+  const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+  const given = install(join(work, 'given-key'), { REGISTRY_PUBLIC_KEY: other });
+  expect([given.code, given.output]).toEqual([1, expect.stringContaining("the manifest's artifact list does not verify with the registry's key")]);
+  expect(existsSync(join(work, 'given-key', 'docker-compose.yml'))).toBe(false);
+  // a key pinned at an earlier install that the registry no longer signs with
+  const pinned = join(work, 'pinned-key');
+  mkdirSync(pinned);
+  writeFileSync(join(pinned, '.registry-public-key'), `${other}\n`);
+  const refused = install(pinned);
+  expect([refused.code, refused.output]).toEqual([1, expect.stringContaining("the manifest's artifact list does not verify with the registry's key")]);
+  expect(existsSync(join(pinned, 'artifacts', 'finance-node-backend-1.1.0.docker.tar.gz'))).toBe(false);
 });

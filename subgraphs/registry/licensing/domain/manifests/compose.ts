@@ -67,6 +67,7 @@ export function renderCompose(model: ManifestModel): RenderedManifest {
       ...(a.imageId ? { imageId: a.imageId } : {}),
       downloadUrl: a.downloadUrl,
     })),
+    ...(model.artifactsSignature ? { 'x-artifacts-signature': model.artifactsSignature } : {}),
     'x-licence': {
       id: model.licence.id,
       key: model.licence.maskedKey,
