@@ -126,18 +126,26 @@ export const apiRoutes: Route[] = [
     path: '/api/v1/node/',
     summary: 'Node identity and licence status',
     description:
-      'APP_NAME and APP_VERSION, whether the node is read-only (licence) or in maintenance, the licence status and claims (verified offline), and the results of the system checks (app.E001 …). No authentication.',
+      'APP_NAME and APP_VERSION, whether the node is read-only (licence) or in maintenance, the licence status and claims (verified offline), the results of the system checks (app.E001 …), and the licence registry it reports to with how its last heartbeat went (e.g. license_revoked). No authentication.',
     tags: ['Node'],
     security: 'none',
     operation: 'NodeInfo',
     response: { description: 'Node identity', schema: schemas.nodeResponse },
-    respond: (data: { nodeInfo: Record<string, unknown> & { licence: Record<string, unknown> & { claims: Record<string, unknown> | null } } }) => {
-      const n = data.nodeInfo;
+    respond: (data: {
+      nodeInfo: Record<string, unknown> & {
+        licence: Record<string, unknown> & { claims: Record<string, unknown> | null };
+        deployment: { registryUrl: string; lastHeartbeatAt: string | null; lastHeartbeatStatus: string | null } | null;
+      };
+    }) => {
+      const { deployment, ...n } = data.nodeInfo;
       return {
         kind: 'json',
         body: {
           ...snakeKeys(n),
           licence: { ...snakeKeys(n.licence), claims: n.licence.claims ? snakeKeys(n.licence.claims) : null },
+          registry: deployment
+            ? { url: deployment.registryUrl, last_heartbeat_at: deployment.lastHeartbeatAt, last_heartbeat_status: deployment.lastHeartbeatStatus }
+            : null,
         },
       };
     },
