@@ -206,6 +206,23 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
   },
   {
     method: 'POST',
+    path: '/api/v1/deployments/:deploymentId/release',
+    summary: "Free one of the licence's seats",
+    description:
+      'No body. Removes the deployment (a machine taken out of service): its seat is free at once and its deploymentKey stops ' +
+      'working; registering that machine again takes a seat anew. Audited (deployment.released). Another licence’s or an unknown id: 404.',
+    tags: ['Deployments'],
+    security: 'licenceKey',
+    credentials: LICENCE,
+    operation: 'ReleaseDeployment',
+    params: schemas.deploymentParams,
+    variables: ({ params }: RouteInput<{ deploymentId: string }>) => ({ id: params.deploymentId }),
+    respond: (data: { released: { id: string; hostname: string; currentVersion: string } }) => ok({ ...data.released, status: 'released' }),
+    response: { description: 'The seat is free', schema: schemas.envelope(schemas.releasedSeat) },
+    errors: [404],
+  },
+  {
+    method: 'POST',
     path: '/api/v1/deployments/heartbeat',
     summary: 'Heartbeat of a registered node',
     description:

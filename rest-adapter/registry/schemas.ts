@@ -18,6 +18,8 @@ export const errorBody = z.object({
 
 export const releaseParams = z.object({ releaseId: uuid.describe('Release id (from the releases list or check-update)') });
 export const artifactParams = z.object({ artifactId: uuid.describe('Artifact id (from the releases list or the manifest)') });
+export const deploymentParams = z.object({ deploymentId: uuid.describe('Deployment id (from registration, or the workspace)') });
+export const releasedSeat = z.object({ id: z.string(), hostname: z.string(), currentVersion: z.string(), status: z.literal('released') });
 export const objectParams = z.object({ key: z.string().min(1).describe('Object key (URL-encoded)') });
 
 export const channel = z.enum(CHANNELS);

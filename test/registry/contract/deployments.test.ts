@@ -62,6 +62,33 @@ describe('POST /api/v1/deployments/register', () => {
     expect([bad.status, bad.body.error.code, Object.keys(bad.body.error.details)]).toEqual([400, 'INVALID', ['machineFingerprint']]);
   });
 
+  it('the customer frees a seat over the API: audited, the key stops working, the seat is free; another licence cannot', async () => {
+    const { key } = await createLicence(t, { maxNodes: 1 });
+    const other = await createLicence(t);
+    const seat = await client.post('/api/v1/deployments/register', node('retired-host'), { key });
+    expect((await client.post('/api/v1/deployments/register', node('new-host'), { key })).status).toBe(422);
+    const foreign = await client.post(`/api/v1/deployments/${seat.body.data.id}/release`, undefined, { key: other.key });
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    const released = await client.post(`/api/v1/deployments/${seat.body.data.id}/release`, undefined, { key });
+    expect([released.status, released.body]).toEqual([
+      200,
+      { success: true, data: { id: seat.body.data.id, hostname: 'retired-host', currentVersion: '1.1.0', status: 'released' } },
+    ]);
+    const beat = await client.post(
+      '/api/v1/deployments/heartbeat',
+      { deploymentKey: seat.body.data.deploymentKey, metrics: { status: 'healthy', uptimeSeconds: 1 } },
+      { key },
+    );
+    expect(beat.status).toBe(404);
+    expect((await client.post('/api/v1/deployments/register', node('new-host'), { key })).status).toBe(201);
+    const again = await client.post(`/api/v1/deployments/${seat.body.data.id}/release`, undefined, { key });
+    expect(again.status).toBe(404);
+    const audit = await gql(t, 'query($l: String) { registryAuditEvents(licence: $l) { action subjectId } }', {
+      l: (await client.get('/api/v1/license', { key })).body.data.id,
+    });
+    expect(audit.data.registryAuditEvents).toEqual(expect.arrayContaining([{ action: 'deployment.released', subjectId: seat.body.data.id }]));
+  });
+
   it("422 NODE_LIMIT_EXCEEDED beyond the plan's cap", async () => {
     const { key } = await createLicence(t, { maxNodes: 2 });
     for (const host of ['n1', 'n2']) expect((await client.post('/api/v1/deployments/register', node(host), { key })).status).toBe(201);

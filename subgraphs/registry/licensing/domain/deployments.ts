@@ -246,6 +246,28 @@ export class DeploymentService {
     });
   }
 
+  /**
+   * The customer frees one of their licence's seats (a machine taken out of service): the deployment is
+   * removed and its key stops working. Another licence's deployment does not exist for them (404).
+   */
+  async release(licence: LicencePrincipal, id: string, actor: string): Promise<DeploymentRow> {
+    return inTransaction(this.store.pool, async (tx) => {
+      await this.licences.lock(tx, licence.licenceId);
+      const row = /^[0-9a-f-]{36}$/i.test(id) ? await this.store.delete(tx, id) : undefined;
+      if (!row || row.licenceId !== licence.licenceId) throw notFound('No deployment of this licence has that id.');
+      await this.audit.record(tx, {
+        action: 'deployment.released',
+        actor,
+        organisationId: licence.organisationId,
+        licenceId: licence.licenceId,
+        subjectType: 'deployment',
+        subjectId: row.id,
+        details: { hostname: row.hostname, currentVersion: row.currentVersion },
+      });
+      return row;
+    });
+  }
+
   list(filter: { licenceIds?: readonly string[] | null; status?: DeploymentStatus | null }): Promise<DeploymentRow[]> {
     return this.store.list(filter);
   }
