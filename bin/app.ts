@@ -149,6 +149,10 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
       servers.push(server);
       (urls as Record<string, string>)[name] = server.url;
     }
+    // the finance node reports its own readiness in its registry heartbeats
+    const nodeRegistry = (running.find((r) => r.def.name === 'node')?.services as { registry?: { surfaceReady(url: string): void } } | undefined)?.registry;
+    const financeUrl = (urls as Record<string, string | undefined>).finance;
+    if (nodeRegistry && financeUrl) nodeRegistry.surfaceReady(`${financeUrl}/readyz`);
     logger.info({ ms: Date.now() - started }, 'ready');
     return {
       gateway,

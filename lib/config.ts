@@ -242,6 +242,8 @@ const schema = z.object({
   VENDOR_API_KEY: optionalText,
   /** The deployment key the registry gave at activation (finance:activate also keeps it in the node's tables). */
   VENDOR_DEPLOYMENT_ID: optionalText,
+  /** This machine, as the installer identifies it to the registry (SHA-256 of /etc/machine-id and the product): the node registers as the same seat. */
+  VENDOR_MACHINE_FINGERPRINT: optionalText,
   VENDOR_LICENSE_TOKEN: optionalText,
   VENDOR_PUBLIC_KEY: optionalText,
   BROKERAGE_API_KEY_ID: optionalText,

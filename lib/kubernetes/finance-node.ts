@@ -26,8 +26,8 @@ export const CLIENT_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Req
 
 /** The backend's port and probes, as the finance node contract states them. */
 const BACKEND = { port: 8000, liveness: '/livez', readiness: '/readyz', startup: '/healthz' };
-/** The web client: static files on port 80. */
-const FRONTEND = { port: 80, path: '/' };
+/** The web client (the frontend image: rest-adapter/finance/web-main.ts) on 8080, its probe /healthz. */
+const FRONTEND = { port: 8080, path: '/healthz' };
 /** Paths the backend serves (contract §4); the rest of the host is the web client. */
 const BACKEND_PATHS: { path: string; pathType: 'Prefix' | 'Exact' }[] = [
   { path: '/api', pathType: 'Prefix' },
@@ -218,7 +218,7 @@ export interface ManifestModelLike {
     name: string;
     image: string;
     artifact?: { filename: string; sha256: string; imageId: string | null; downloadUrl: string };
-    environment: { name: string; value: { kind: 'literal'; value: string } | { kind: 'required' | 'optional' } }[];
+    environment: { name: string; value: { kind: 'literal'; value: string } | { kind: 'optional'; default: string } | { kind: 'required' } }[];
   }[];
 }
 
@@ -240,9 +240,11 @@ export function financeNodeRelease(model: ManifestModelLike): FinanceNodeRelease
   const environment = service('backend').environment;
   const licenceValues = Object.fromEntries(
     LICENCE_VARIABLES.map((v) => {
+      // a value filled from the licence, or a default the customer may override (the registry's URL)
       const value = environment.find((e) => e.name === v)?.value;
-      if (value?.kind !== 'literal') throw badInput(`format=kubernetes: the release's backend does not set ${v} from the licence.`);
-      return [v, value.value];
+      const filled = value?.kind === 'literal' ? value.value : value?.kind === 'optional' ? value.default : '';
+      if (!filled) throw badInput(`format=kubernetes: the release's backend does not set ${v} from the licence.`);
+      return [v, filled];
     }),
   ) as Record<LicenceVariable, string>;
   const { product, release, licence, registryUrl, generatedAt } = model;

@@ -20,13 +20,21 @@ export function financeClientPath(config: Pick<Config, 'FRONTEND_URL'>): string 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-export function serveFinanceClient(app: Express, config: Config, directory = DEFAULT_CLIENT_DIR): void {
+/**
+ * `apiBase`: the client is served apart from its node (the frontend image), and this is the node's
+ * origin: the page names it (`<meta name="finance-api-base">`, read by clients/finance-web/src/api.ts)
+ * and its Content-Security-Policy lets the page call it.
+ */
+export function serveFinanceClient(app: Express, config: Pick<Config, 'FRONTEND_URL'>, directory = DEFAULT_CLIENT_DIR, opts: { apiBase?: string } = {}): void {
   const mount = financeClientPath(config);
-  const headers = htmlSecurityHeaders();
+  const apiOrigin = opts.apiBase ? new URL(opts.apiBase).origin : undefined;
+  const headers = htmlSecurityHeaders(apiOrigin ? { 'connect-src': [apiOrigin] } : {});
   let index: string | undefined;
   const indexHtml = () => {
     // the build names its own base path; served elsewhere, the page's <base href> says where it is
-    index ??= readFileSync(join(directory, 'index.html'), 'utf8').replace(/<base href="[^"]*"/, `<base href="${mount}"`);
+    index ??= readFileSync(join(directory, 'index.html'), 'utf8')
+      .replace(/<base href="[^"]*"/, `<base href="${mount}"`)
+      .replace('</head>', apiOrigin ? `  <meta name="finance-api-base" content="${apiOrigin}" />\n  </head>` : '</head>');
     return index;
   };
 

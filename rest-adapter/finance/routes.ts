@@ -75,14 +75,19 @@ interface NodeInfoData {
   licence: Record<string, unknown> & { status: string; valid: boolean; checks: string[]; expiresAt: string | null; claims: Record<string, unknown> | null };
   /** null unless the caller is an administrator (the subgraph decides) */
   checks: Record<string, unknown>[] | null;
+  /** the registry's last word on this node (its URL for administrators only); null: not registered */
+  deployment: { registryUrl: string | null; lastHeartbeatAt: string | null; lastHeartbeatStatus: string | null } | null;
 }
+
+const registryBody = (d: NodeInfoData['deployment']) =>
+  d ? { ...(d.registryUrl ? { url: d.registryUrl } : {}), last_heartbeat_at: d.lastHeartbeatAt, last_heartbeat_status: d.lastHeartbeatStatus } : null;
 
 /** /api/v1/node/: the public part for anyone; the whole record (deployment, claims, checks) when the subgraph answered an administrator. */
 function nodeBody(n: NodeInfoData): Record<string, unknown> {
   const identity = { name: n.name, version: n.version, read_only: n.readOnly, maintenance: n.maintenance };
   if (n.checks === null) {
     const l = n.licence;
-    return { ...identity, licence: { status: l.status, valid: l.valid, checks: l.checks, expires_at: l.expiresAt } };
+    return { ...identity, licence: { status: l.status, valid: l.valid, checks: l.checks, expires_at: l.expiresAt }, registry: registryBody(n.deployment) };
   }
   return {
     ...identity,
@@ -90,6 +95,7 @@ function nodeBody(n: NodeInfoData): Record<string, unknown> {
     deployment_id: n.deploymentId,
     licence: { ...snakeKeys(n.licence), claims: n.licence.claims ? snakeKeys(n.licence.claims) : null },
     checks: n.checks,
+    registry: registryBody(n.deployment),
   };
 }
 
@@ -157,7 +163,8 @@ export const apiRoutes: Route[] = [
       'No authentication: APP_NAME and APP_VERSION, whether the node is read-only (licence) or in maintenance, and the licence status (`status`, `valid`, ' +
       'the ids of the failing licence checks, `expires_at`). An administrator (admin console session) also gets the host name, the deployment id the ' +
       'registry gave, where the licence comes from with its issuer and claims (organisation, licence id, plan), and every system check with its message ' +
-      '(app.E001 …): those name the customer, the host, paths and settings, so an anonymous caller never sees them.',
+      '(app.E001 …): those name the customer, the host, paths and settings, so an anonymous caller never sees them. `registry`: how the last ' +
+      'heartbeat to the licence registry went (e.g. license_revoked: no more updates), with its URL for an administrator.',
     tags: ['Node'],
     security: 'none',
     operation: 'NodeInfo',

@@ -105,6 +105,17 @@ export const nodeResponse = z.object({
       .describe(adminOnly),
   }),
   checks: z.array(check).optional().describe(`Every system check with its message and hint. ${adminOnly}`),
+  registry: z
+    .object({
+      url: z.string().optional().describe(adminOnly),
+      last_heartbeat_at: z.string().nullable(),
+      last_heartbeat_status: z
+        .string()
+        .nullable()
+        .describe('healthy, degraded or unknown as this node reported itself; unreachable; or the refusal (e.g. license_revoked: no more updates)'),
+    })
+    .nullable()
+    .describe('The licence registry this node reports to, and how its last heartbeat went (null: not registered)'),
 });
 
 export const featureFlags = z.record(z.string(), z.union([z.boolean(), z.string()])).describe('The sixteen toggles of the settings record, and updated_at');

@@ -185,7 +185,7 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     path: '/api/v1/deployments/register',
     summary: 'Register a deployment node',
     description:
-      "Takes one of the plan's seats: 201 with the node's `deploymentKey`. The same host name again gets its existing seat (200, same " +
+      "Takes one of the plan's seats: 201 with the node's `deploymentKey`. The same machine (`machineFingerprint`, else the host name) again gets its existing seat (200, same " +
       'shape; a dead one is revived when a seat is free). All seats in use by alive nodes: 422 NODE_LIMIT_EXCEEDED. A node is alive while ' +
       'it heartbeats: it is dead (its seat free) after two missed intervals plus the plan’s drift. Invalid body: 400 naming the field.',
     tags: ['Deployments'],
@@ -193,7 +193,9 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     credentials: LICENCE,
     operation: 'RegisterDeployment',
     body: schemas.registerBody,
-    variables: ({ body }: RouteInput<object, object, { hostname: string; ipAddress: string; currentVersion: string }>) => ({ input: body }),
+    variables: ({ body }: RouteInput<object, object, { hostname: string; ipAddress: string; currentVersion: string; machineFingerprint?: string }>) => ({
+      input: body,
+    }),
     respond: (data: { registration: { created: boolean; deployment: unknown } }) => ok(data.registration.deployment, data.registration.created ? 201 : 200),
     response: {
       status: 201,
@@ -201,6 +203,23 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
       schema: schemas.envelope(schemas.deploymentSeat),
     },
     errors: [422],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/deployments/:deploymentId/release',
+    summary: "Free one of the licence's seats",
+    description:
+      'No body. Removes the deployment (a machine taken out of service): its seat is free at once and its deploymentKey stops ' +
+      'working; registering that machine again takes a seat anew. Audited (deployment.released). Another licence’s or an unknown id: 404.',
+    tags: ['Deployments'],
+    security: 'licenceKey',
+    credentials: LICENCE,
+    operation: 'ReleaseDeployment',
+    params: schemas.deploymentParams,
+    variables: ({ params }: RouteInput<{ deploymentId: string }>) => ({ id: params.deploymentId }),
+    respond: (data: { released: { id: string; hostname: string; currentVersion: string } }) => ok({ ...data.released, status: 'released' }),
+    response: { description: 'The seat is free', schema: schemas.envelope(schemas.releasedSeat) },
+    errors: [404],
   },
   {
     method: 'POST',

@@ -18,6 +18,8 @@ export const errorBody = z.object({
 
 export const releaseParams = z.object({ releaseId: uuid.describe('Release id (from the releases list or check-update)') });
 export const artifactParams = z.object({ artifactId: uuid.describe('Artifact id (from the releases list or the manifest)') });
+export const deploymentParams = z.object({ deploymentId: uuid.describe('Deployment id (from registration, or the workspace)') });
+export const releasedSeat = z.object({ id: z.string(), hostname: z.string(), currentVersion: z.string(), status: z.literal('released') });
 export const objectParams = z.object({ key: z.string().min(1).describe('Object key (URL-encoded)') });
 
 export const channel = z.enum(CHANNELS);
@@ -55,9 +57,15 @@ export const objectQuery = z.object({
 });
 
 export const registerBody = z.object({
-  hostname: z.string({ error: 'hostname is required: the host name of the node' }).describe('Host name of the node; one seat per host name'),
+  hostname: z.string({ error: 'hostname is required: the host name of the node' }).describe('Host name of the node (shown in the workspace)'),
   ipAddress: z.string({ error: 'ipAddress is required: an IPv4 or IPv6 address' }).describe('IPv4 or IPv6 address'),
   currentVersion: z.string({ error: 'currentVersion is required: the installed version (SemVer)' }).describe('Installed version (SemVer)'),
+  machineFingerprint: z
+    .string()
+    .optional()
+    .describe(
+      'The machine: SHA-256 hex of its machine id and the product (the installer computes it); one seat per machine. Without it, one seat per host name',
+    ),
 });
 
 export const heartbeatBody = z.object({

@@ -1,9 +1,11 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError, intOption, type CliCommand, type CliInput } from '../../../lib/cli';
+import { ContainerEngine } from '../../../lib/container-engine';
 import { cliActor } from './domain/audit';
 import { maskedKey } from './domain/keys';
 import { effectiveStatus } from './domain/licences';
+import { buildFinanceImages, shipRelease } from './release-images';
 import type { LicensingServices } from './services';
 import type { LicenceRow, LicenceStatus } from './store/licence-store';
 import type { ReleaseStatus } from './store/release-store';
@@ -296,6 +298,48 @@ export const licensingCommands: CliCommand<LicensingServices>[] = [
       if (!args[0]) throw new UsageError('registry releases yank <release id | product@version>');
       const r = await (await ctx.services()).releases.yank(args[0], cliActor(), str(values, 'reason'));
       ctx.print(`Yanked ${r.version}.`);
+    },
+  },
+  {
+    words: ['registry', 'releases', 'ship'],
+    usage:
+      '--product <code> --version <semver> --channel <channel> [--image <component>=<image> …] [--build] [--draft] [--changelog <text>]   real images: saved, uploaded, published',
+    options: {
+      product: { type: 'string' },
+      version: { type: 'string' },
+      channel: { type: 'string' },
+      changelog: { type: 'string' },
+      'backdated-to': { type: 'string' },
+      image: { type: 'string', multiple: true },
+      build: { type: 'boolean' },
+      draft: { type: 'boolean' },
+    },
+    async run(ctx, { values }) {
+      const images: Record<string, string> = {};
+      for (const pair of list(values, 'image')) {
+        const eq = pair.indexOf('=');
+        if (eq < 1) throw new UsageError('--image takes <component>=<image>, e.g. backend=localhost/finance-node/backend:0.1.0');
+        images[pair.slice(0, eq)] = pair.slice(eq + 1);
+      }
+      const engine = await ContainerEngine.detect();
+      if (values.build === true) await buildFinanceImages(engine);
+      const { release, artifacts } = await shipRelease(
+        await ctx.services(),
+        engine,
+        {
+          product: required(values, 'product', 'e.g. finance-node'),
+          version: required(values, 'version', 'e.g. 1.3.0'),
+          channel: required(values, 'channel', 'stable, rc, beta, alpha or dev'),
+          changelog: str(values, 'changelog'),
+          backdatedTo: date(str(values, 'backdated-to'), 'backdated-to'),
+          images,
+          draft: values.draft === true,
+        },
+        cliActor(),
+        (line) => ctx.print(line),
+      );
+      for (const a of artifacts) ctx.print(`  ${a.component}: ${a.filename}, ${a.size} bytes, sha256 ${a.sha256}, image ${a.image} ${a.imageId}`);
+      ctx.print(`${release.status === 'published' ? 'Published' : 'Prepared draft'} ${release.version} on ${release.channel} (${release.id}).`);
     },
   },
   {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../support/app';
 import { call, createLicence, database, gql, registryClient, type RegistryClient } from '../../support/registry';
 
@@ -38,6 +39,54 @@ describe('POST /api/v1/deployments/register', () => {
     expect(Object.keys(again.body.data)).toEqual(Object.keys(first.body.data));
     const [row] = await t.app.services.licensing.deployments.list({ licenceIds: [(await client.get('/api/v1/license', { key })).body.data.id] });
     expect(row).toMatchObject({ hostname: 'node-b.example.com', ipAddress: '10.0.0.8', currentVersion: '1.2.0' });
+  });
+
+  it('a machine is its fingerprint, not its host name: the same machine renamed keeps its seat; another machine of the same name takes a new one and never gets the first key', async () => {
+    const { key } = await createLicence(t, { maxNodes: 3 });
+    const machine = (n: string) => createHash('sha256').update(`machine-${n}:finance-node`).digest('hex');
+    const first = await client.post('/api/v1/deployments/register', { ...node('shared-name'), machineFingerprint: machine('a') }, { key });
+    const renamed = await client.post('/api/v1/deployments/register', { ...node('renamed-host'), machineFingerprint: machine('a').toUpperCase() }, { key });
+    const other = await client.post('/api/v1/deployments/register', { ...node('shared-name'), machineFingerprint: machine('b') }, { key });
+    expect([first.status, renamed.status, other.status]).toEqual([201, 200, 201]);
+    expect(renamed.body.data.deploymentKey).toBe(first.body.data.deploymentKey);
+    expect(other.body.data.id).not.toBe(first.body.data.id);
+    expect(other.body.data.deploymentKey).not.toBe(first.body.data.deploymentKey);
+    // a registration without a fingerprint is a machine of its own too: not the one that registered with one
+    const legacy = await client.post('/api/v1/deployments/register', node('shared-name'), { key });
+    expect(legacy.status).toBe(201);
+    expect([first.body.data.deploymentKey, other.body.data.deploymentKey]).not.toContain(legacy.body.data.deploymentKey);
+    const licenceId = (await client.get('/api/v1/license', { key })).body.data.id;
+    const rows = await t.app.services.licensing.deployments.list({ licenceIds: [licenceId] });
+    expect(rows.map((r) => r.hostname).sort()).toEqual(['renamed-host', 'shared-name', 'shared-name']);
+    const bad = await client.post('/api/v1/deployments/register', { ...node('x'), machineFingerprint: 'not-a-hash' }, { key });
+    expect([bad.status, bad.body.error.code, Object.keys(bad.body.error.details)]).toEqual([400, 'INVALID', ['machineFingerprint']]);
+  });
+
+  it('the customer frees a seat over the API: audited, the key stops working, the seat is free; another licence cannot', async () => {
+    const { key } = await createLicence(t, { maxNodes: 1 });
+    const other = await createLicence(t);
+    const seat = await client.post('/api/v1/deployments/register', node('retired-host'), { key });
+    expect((await client.post('/api/v1/deployments/register', node('new-host'), { key })).status).toBe(422);
+    const foreign = await client.post(`/api/v1/deployments/${seat.body.data.id}/release`, undefined, { key: other.key });
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    const released = await client.post(`/api/v1/deployments/${seat.body.data.id}/release`, undefined, { key });
+    expect([released.status, released.body]).toEqual([
+      200,
+      { success: true, data: { id: seat.body.data.id, hostname: 'retired-host', currentVersion: '1.1.0', status: 'released' } },
+    ]);
+    const beat = await client.post(
+      '/api/v1/deployments/heartbeat',
+      { deploymentKey: seat.body.data.deploymentKey, metrics: { status: 'healthy', uptimeSeconds: 1 } },
+      { key },
+    );
+    expect(beat.status).toBe(404);
+    expect((await client.post('/api/v1/deployments/register', node('new-host'), { key })).status).toBe(201);
+    const again = await client.post(`/api/v1/deployments/${seat.body.data.id}/release`, undefined, { key });
+    expect(again.status).toBe(404);
+    const audit = await gql(t, 'query($l: String) { registryAuditEvents(licence: $l) { action subjectId } }', {
+      l: (await client.get('/api/v1/license', { key })).body.data.id,
+    });
+    expect(audit.data.registryAuditEvents).toEqual(expect.arrayContaining([{ action: 'deployment.released', subjectId: seat.body.data.id }]));
   });
 
   it("422 NODE_LIMIT_EXCEEDED beyond the plan's cap", async () => {

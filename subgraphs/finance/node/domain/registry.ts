@@ -108,6 +108,8 @@ export class RegistryClient {
       hostname: hostname(),
       ipAddress: ipAddress(),
       currentVersion: this.config.APP_VERSION,
+      // the installer's machine: a container's host name changes with every container, the machine does not
+      ...(this.config.VENDOR_MACHINE_FINGERPRINT ? { machineFingerprint: this.config.VENDOR_MACHINE_FINGERPRINT } : {}),
     });
     const checkout = await this.call<Checkout>(url, 'api/v1/license/checkout', licenceKey);
     const licence = await this.node.installLicence(checkout.token, checkout.publicKey, 'registry', 'finance:activate');
@@ -169,14 +171,17 @@ export class RegistryClient {
     try {
       const answer = await this.call<HeartbeatAnswer>(deployment.registryUrl, 'api/v1/deployments/heartbeat', licenceKey, {
         deploymentKey: deployment.deploymentKey,
-        metrics: { status: 'healthy', uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000) },
+        // what this node's own readiness probe says, and how long this process has run
+        metrics: { status: await this.ownState(), uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000) },
       });
       await this.store.recordHeartbeat(answer.status, answer.heartbeatIntervalSeconds, answer.nextHeartbeatAt ? new Date(answer.nextHeartbeatAt) : undefined);
       ok = true;
       await this.renewIfDue(deployment.registryUrl, licenceKey);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'licence registry heartbeat failed; the licence stays as it is (verified offline)');
-      await this.store.recordHeartbeat('unreachable', undefined, undefined).catch(() => undefined);
+      // a refusal names itself (e.g. license_revoked: no more updates); anything else is the registry out of reach
+      const refused = err instanceof DomainError && err.status >= 400 && err.status < 500 ? err.code.toLowerCase() : 'unreachable';
+      await this.store.recordHeartbeat(refused, undefined, undefined).catch(() => undefined);
     }
     for (const listener of this.beatListeners.splice(0)) listener(ok);
     return ok;
@@ -226,6 +231,37 @@ export class RegistryClient {
     // one at once (the node announces itself when it starts), then on the registry's interval
     this.timer = setTimeout(() => void (this.inFlight = this.heartbeat().finally(() => void schedule())), 0);
     this.timer.unref();
+  }
+
+  private readinessUrl: string | undefined;
+  private markListening: () => void = () => undefined;
+  private readonly listening = new Promise<void>((resolve) => (this.markListening = resolve));
+
+  /** Where this process's REST surface answers its readiness probe, once it listens (bin/app.ts). */
+  surfaceReady(readinessUrl: string): void {
+    this.readinessUrl = readinessUrl;
+    this.markListening();
+  }
+
+  /**
+   * The node's state as its own readiness probe (GET /readyz) answers it: healthy (200), degraded
+   * (another answer), or unknown (no surface in this process, e.g. a node subgraph that runs apart from
+   * its REST adapter). A heartbeat sent while the process starts waits for its surface (30 s at most).
+   */
+  private async ownState(): Promise<'healthy' | 'degraded' | 'unknown'> {
+    if (!this.readinessUrl) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.listening, new Promise<void>((resolve) => (timer = setTimeout(resolve, 30_000).unref()))]);
+      clearTimeout(timer);
+    }
+    if (!this.readinessUrl) return 'unknown';
+    try {
+      const res = await fetch(this.readinessUrl, { signal: AbortSignal.timeout(5_000) });
+      await res.body?.cancel();
+      return res.ok ? 'healthy' : 'degraded';
+    } catch {
+      return 'unknown';
+    }
   }
 
   /** Resolves after the next heartbeat attempt (tests). */

@@ -67,7 +67,9 @@ export class NodeResolver {
     const status = state.readOnly && e.status === 'valid' ? 'expired' : e.status;
     const expiresAt = e.expiresAt ?? null;
     if (!isNodeAdministrator(ctx.principal)) {
-      // anyone: who the node is and whether its licence holds; nothing about the deployment, the customer or the host
+      // anyone: who the node is and whether its licence holds (the registry's last word on it included:
+      // a revoked licence gets no more updates); nothing about the deployment, the customer or the host
+      const deployment = await registry.deployment();
       return {
         name,
         version,
@@ -77,7 +79,7 @@ export class NodeResolver {
         maintenance: state.maintenance,
         licence: { status, valid: !state.readOnly, checks: state.licenceChecks, expiresAt, source: null, installedAt: null, claims: null, issuer: null, keyId: null, issuedAt: null },
         checks: null,
-        deployment: null,
+        deployment: deployment ? { ...deployment, registryUrl: null, deploymentId: null } : null,
       };
     }
     const [checks, deployment] = await Promise.all([node.checks(), registry.deployment()]);

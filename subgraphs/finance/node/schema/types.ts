@@ -139,8 +139,8 @@ export class NodeLicenceState {
 
 @ObjectType({ simpleResolvers: true, description: "The node's registration with the licence registry." })
 export class NodeDeployment {
-  @Field() registryUrl: string;
-  @Field(() => String, { nullable: true }) deploymentId: string | null;
+  @Field(() => String, { nullable: true, description: 'Administrators only' }) registryUrl: string | null;
+  @Field(() => String, { nullable: true, description: 'Administrators only' }) deploymentId: string | null;
   @Field() heartbeatIntervalSeconds: number;
   @Field(() => Date, { nullable: true }) lastHeartbeatAt: Date | null;
   @Field(() => String, { nullable: true }) lastHeartbeatStatus: string | null;

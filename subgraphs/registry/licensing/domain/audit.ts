@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'deployment.revived',
   'deployment.status_changed',
   'deployment.deregistered',
+  'deployment.released',
   'workspace_user.invited',
   'workspace_user.signed_in',
   'workspace_user.password_set',

@@ -28,7 +28,8 @@ const CLIENT_HEADERS = 'Authorization,Content-Type,Accept,X-Request-ID,X-Request
 export const FINANCE_NODE_TEMPLATE: ManifestTemplate = {
   services: {
     postgres: {
-      image: 'postgres:16',
+      // where no image registry is reachable: POSTGRES_IMAGE=localhost/matchday/postgres:15-bookworm (scripts/container-base.sh)
+      image: '${POSTGRES_IMAGE:-postgres:16}',
       ports: [],
       dependsOn: [],
       restart: 'unless-stopped',
@@ -41,7 +42,7 @@ export const FINANCE_NODE_TEMPLATE: ManifestTemplate = {
     },
     backend: {
       component: 'backend',
-      ports: ['8000:8000'],
+      ports: ['${BACKEND_PORT:-8000}:8000'],
       dependsOn: ['postgres'],
       volumes: [],
       restart: 'unless-stopped',
@@ -61,9 +62,10 @@ export const FINANCE_NODE_TEMPLATE: ManifestTemplate = {
         POSTGRES_USER: 'finance',
         POSTGRES_PASSWORD: { required: 'set POSTGRES_PASSWORD, the database password' },
         DATABASE_URL: 'postgres://finance:${POSTGRES_PASSWORD}@postgres:5432/finance',
-        VENDOR_LICENSE_ENGINE_URL: '{{registry.url}}',
+        VENDOR_LICENSE_ENGINE_URL: { optional: 'the licence registry as this node reaches it', default: '{{registry.url}}' },
         VENDOR_API_KEY: '{{licence.key}}',
         VENDOR_DEPLOYMENT_ID: { optional: 'the deploymentKey of this node (the installer writes it to .env)', default: '' },
+        VENDOR_MACHINE_FINGERPRINT: { optional: 'this machine, as the installer registered it (the installer writes it to .env)', default: '' },
         VENDOR_LICENSE_TOKEN: '{{licence.token}}',
         VENDOR_PUBLIC_KEY: '{{licence.publicKey}}',
         BROKERAGE_API_KEY_ID: { optional: 'equities brokerage key id (or set it in the admin console)', default: '' },
@@ -72,7 +74,7 @@ export const FINANCE_NODE_TEMPLATE: ManifestTemplate = {
     },
     frontend: {
       component: 'frontend',
-      ports: ['8080:80'],
+      ports: ['${FRONTEND_PORT:-8080}:8080'],
       dependsOn: ['backend'],
       volumes: [],
       restart: 'unless-stopped',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { inTransaction } from '../../../../lib/database';
 import { badInput, DomainError, notFound } from '../../../../lib/errors';
@@ -13,6 +14,11 @@ export interface Registration {
   hostname: string;
   ipAddress: string;
   currentVersion: string;
+  /**
+   * The machine (its seat): SHA-256 hex the installer computes from /etc/machine-id and the product.
+   * Without one (older installers) the host name stands for the machine, as it used to.
+   */
+  machineFingerprint?: string | null;
 }
 
 export interface Heartbeat {
@@ -39,7 +45,12 @@ export const deadlineAfter = (at: Date, licence: Pick<LicencePrincipal, 'heartbe
 /** Whether the deployment holds its seat now (alive and within its deadline, whether or not the cull job has run). */
 export const holdsSeat = (d: Pick<DeploymentRow, 'status' | 'deadAfter'>, now: Date) => d.status === 'alive' && d.deadAfter.getTime() > now.getTime();
 
-function validRegistration(input: Registration): Registration {
+const FINGERPRINT_RE = /^[0-9a-f]{64}$/;
+
+/** The seat of a registration without a fingerprint: its host name's (what a seat was before fingerprints). */
+export const hostnameFingerprint = (hostname: string) => createHash('sha256').update(`hostname:${hostname}`).digest('hex');
+
+function validRegistration(input: Registration): Required<Registration> & { machineFingerprint: string } {
   const fields: Record<string, string[]> = {};
   const hostname = typeof input.hostname === 'string' ? input.hostname.trim().toLowerCase().replace(/\.$/, '') : '';
   if (!HOSTNAME_RE.test(hostname)) fields.hostname = ['a host name (letters, digits, dashes and dots; at most 253 characters)'];
@@ -47,9 +58,13 @@ function validRegistration(input: Registration): Registration {
   if (!isIP(ipAddress)) fields.ipAddress = ['an IPv4 or IPv6 address'];
   const currentVersion = typeof input.currentVersion === 'string' ? parseVersion(input.currentVersion) : undefined;
   if (!currentVersion) fields.currentVersion = ['a SemVer version, e.g. 1.1.0'];
+  const given = input.machineFingerprint;
+  const fingerprint = typeof given === 'string' ? given.trim().toLowerCase() : undefined;
+  if (given !== undefined && given !== null && !FINGERPRINT_RE.test(fingerprint ?? ''))
+    fields.machineFingerprint = ['64 hexadecimal digits: the SHA-256 of the machine id and the product'];
   const names = Object.keys(fields);
   if (names.length) throw badInput(`Invalid ${names.join(', ')}: ${names.map((n) => fields[n][0]).join('; ')}.`, fields);
-  return { hostname, ipAddress, currentVersion: currentVersion! };
+  return { hostname, ipAddress, currentVersion: currentVersion!, machineFingerprint: fingerprint || hostnameFingerprint(hostname) };
 }
 
 function validHeartbeat(input: Heartbeat): Heartbeat {
@@ -79,7 +94,7 @@ export class DeploymentService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Registers a node, or answers the seat the same host already has (created: false). */
+  /** Registers a node, or answers the seat the same machine (fingerprint) already has (created: false). */
   async register(licence: LicencePrincipal, input: Registration): Promise<SeatAnswer & { created: boolean }> {
     const registration = validRegistration(input);
     const actor = `licence:${licence.licenceId}`;
@@ -89,13 +104,14 @@ export class DeploymentService {
         await this.licences.lock(tx, licence.licenceId);
         const now = this.clock();
         const deadAfter = deadlineAfter(now, licence);
-        const existing = await this.store.byHostname(tx, licence.licenceId, registration.hostname);
+        const existing = await this.store.byMachine(tx, licence.licenceId, registration.machineFingerprint);
         if (existing) {
           const revived = !holdsSeat(existing, now);
           if (revived) await this.requireSeat(tx, licence, now);
           const deployment = await this.store.touch(tx, existing.id, {
             at: now,
             deadAfter,
+            hostname: registration.hostname,
             ipAddress: registration.ipAddress,
             currentVersion: registration.currentVersion,
           });
@@ -225,6 +241,28 @@ export class DeploymentService {
         subjectType: 'deployment',
         subjectId: row.id,
         details: { hostname: row.hostname },
+      });
+      return row;
+    });
+  }
+
+  /**
+   * The customer frees one of their licence's seats (a machine taken out of service): the deployment is
+   * removed and its key stops working. Another licence's deployment does not exist for them (404).
+   */
+  async release(licence: LicencePrincipal, id: string, actor: string): Promise<DeploymentRow> {
+    return inTransaction(this.store.pool, async (tx) => {
+      await this.licences.lock(tx, licence.licenceId);
+      const row = /^[0-9a-f-]{36}$/i.test(id) ? await this.store.delete(tx, id) : undefined;
+      if (!row || row.licenceId !== licence.licenceId) throw notFound('No deployment of this licence has that id.');
+      await this.audit.record(tx, {
+        action: 'deployment.released',
+        actor,
+        organisationId: licence.organisationId,
+        licenceId: licence.licenceId,
+        subjectType: 'deployment',
+        subjectId: row.id,
+        details: { hostname: row.hostname, currentVersion: row.currentVersion },
       });
       return row;
     });

@@ -7,7 +7,7 @@ import { maintenanceExpired, productNotFound, productNotLicensed, releaseNotFoun
 import type { LicencePrincipal, LicenceService } from './licences';
 import { maskedKey } from './keys';
 import { rendererFor } from './manifests';
-import type { ManifestArtifact, ManifestModel, ManifestService, RenderedManifest } from './manifests/model';
+import { artifactList, type ManifestArtifact, type ManifestModel, type ManifestService, type RenderedManifest } from './manifests/model';
 import { fillPlaceholders, parseManifestTemplate, templateComponents, type Placeholder } from './manifests/template';
 import type { SigningService } from './signing';
 import { byVersionDescending, compareVersions, isChannel, maintenanceCovers, parseVersion, visibleChannels, CHANNELS, type Channel } from './versions';
@@ -218,6 +218,7 @@ export class ReleaseService {
       services,
       volumes: template.volumes,
       artifacts: [...manifestArtifacts.values()],
+      artifactsSignature: await this.signing.signDetached(artifactList([...manifestArtifacts.values()])),
     };
     return render(model);
   }

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { notFound } from '../../../../lib/errors';
 import { LICENCE_TOKEN_ALGORITHM, publicKeyLine, signLicenceToken, type LicenceClaims, type SignedLicence } from '../../../../lib/licence-token';
 import type { SecretBox } from '../../../../lib/secret-box';
@@ -82,6 +82,12 @@ export class SigningService {
 
   async publicKey(): Promise<PublicKeyInfo> {
     return (await this.ensureKey()).info;
+  }
+
+  /** An Ed25519 signature (base64) of `text` with the registry's key: what installers check manifests' artifact lists with. */
+  async signDetached(text: string): Promise<{ algorithm: 'Ed25519'; keyId: string; signature: string }> {
+    const key = await this.ensureKey();
+    return { algorithm: 'Ed25519', keyId: key.info.keyId, signature: sign(null, Buffer.from(text, 'utf8'), key.privateKey).toString('base64') };
   }
 
   /**

@@ -2,9 +2,10 @@ import { Arg, Authorized, Ctx, Directive, ID, Mutation, Query, Resolver } from '
 import type { PrincipalOf } from '../../../../lib/principal';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import type { LicensingServices } from '../services';
-import { toArtifact } from './mappers';
+import { toArtifact, toDeployment } from './mappers';
 import {
   ArtifactDownload,
+  Deployment,
   DeploymentHeartbeatInput,
   DeploymentRegistration,
   DeploymentStatusEnum,
@@ -104,6 +105,13 @@ export class LicenceResolver {
     const principal = ctx.principal as PrincipalOf<'licence'> | PrincipalOf<'download-token'>;
     const download = await this.services.artifacts.download(principal, artifactId, { probe, baseUrl: this.services.baseUrl(baseUrl) });
     return { url: download.url, expiresAt: download.expiresAt, artifact: toArtifact(download.artifact) };
+  }
+
+  @Authorized('licence')
+  @Mutation(() => Deployment, { description: "Frees one of the licence's seats: the deployment is removed and its key stops working (audited)." })
+  async releaseDeployment(@Ctx() ctx: SubgraphContext, @Arg('id', () => ID) id: string): Promise<Deployment> {
+    const licence = licenceOf(ctx);
+    return toDeployment(await this.services.deployments.release(licence, id, `licence:${licence.licenceId}`), DeploymentStatusEnum.dead);
   }
 
   @Authorized('licence')

@@ -397,6 +397,11 @@ export class RegisterDeploymentInput {
   @Field() hostname: string;
   @Field() ipAddress: string;
   @Field() currentVersion: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The machine (its seat): SHA-256 hex of its machine id and the product; without it the host name stands for the machine',
+  })
+  machineFingerprint?: string | null;
 }
 
 @InputType()

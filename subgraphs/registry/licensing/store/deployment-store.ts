@@ -8,6 +8,8 @@ export interface DeploymentRow {
   id: string;
   licenceId: string;
   hostname: string;
+  /** The machine's identity (its seat): SHA-256 hex, computed by the installer. */
+  machineFingerprint: string;
   ipAddress: string;
   currentVersion: string;
   deploymentKey: string;
@@ -27,7 +29,7 @@ export interface HeartbeatRow {
   uptimeSeconds: number;
 }
 
-const COLUMNS = `d.id, d.licence_id AS "licenceId", d.hostname, d.ip_address AS "ipAddress", d.current_version AS "currentVersion",
+const COLUMNS = `d.id, d.licence_id AS "licenceId", d.hostname, d.machine_fingerprint AS "machineFingerprint", d.ip_address AS "ipAddress", d.current_version AS "currentVersion",
   d.deployment_key AS "deploymentKey", d.status, d.registered_at AS "registeredAt", d.last_heartbeat_at AS "lastHeartbeatAt",
   d.dead_after AS "deadAfter", d.died_at AS "diedAt", d.reported_status AS "reportedStatus", d.uptime_seconds AS "uptimeSeconds"`;
 
@@ -44,11 +46,11 @@ export class DeploymentStore {
     return rows[0].n;
   }
 
-  async byHostname(tx: Queryable, licenceId: string, hostname: string): Promise<DeploymentRow | undefined> {
-    const { rows } = await tx.query<DeploymentRow>(`SELECT ${COLUMNS} FROM licensing.deployment d WHERE d.licence_id = $1 AND d.hostname = $2 FOR UPDATE`, [
-      licenceId,
-      hostname,
-    ]);
+  async byMachine(tx: Queryable, licenceId: string, machineFingerprint: string): Promise<DeploymentRow | undefined> {
+    const { rows } = await tx.query<DeploymentRow>(
+      `SELECT ${COLUMNS} FROM licensing.deployment d WHERE d.licence_id = $1 AND d.machine_fingerprint = $2 FOR UPDATE`,
+      [licenceId, machineFingerprint],
+    );
     return rows[0];
   }
 
@@ -62,12 +64,12 @@ export class DeploymentStore {
 
   async insert(
     tx: Queryable,
-    row: Pick<DeploymentRow, 'licenceId' | 'hostname' | 'ipAddress' | 'currentVersion' | 'deploymentKey' | 'registeredAt' | 'deadAfter'>,
+    row: Pick<DeploymentRow, 'licenceId' | 'hostname' | 'machineFingerprint' | 'ipAddress' | 'currentVersion' | 'deploymentKey' | 'registeredAt' | 'deadAfter'>,
   ): Promise<DeploymentRow> {
     const { rows } = await tx.query<DeploymentRow>(
-      `INSERT INTO licensing.deployment AS d (licence_id, hostname, ip_address, current_version, deployment_key, status, registered_at, last_heartbeat_at, dead_after)
-       VALUES ($1, $2, $3, $4, $5, 'alive', $6, $6, $7) RETURNING ${COLUMNS}`,
-      [row.licenceId, row.hostname, row.ipAddress, row.currentVersion, row.deploymentKey, row.registeredAt, row.deadAfter],
+      `INSERT INTO licensing.deployment AS d (licence_id, hostname, machine_fingerprint, ip_address, current_version, deployment_key, status, registered_at, last_heartbeat_at, dead_after)
+       VALUES ($1, $2, $3, $4, $5, $6, 'alive', $7, $7, $8) RETURNING ${COLUMNS}`,
+      [row.licenceId, row.hostname, row.machineFingerprint, row.ipAddress, row.currentVersion, row.deploymentKey, row.registeredAt, row.deadAfter],
     );
     return rows[0];
   }
@@ -76,14 +78,24 @@ export class DeploymentStore {
   async touch(
     tx: Queryable,
     id: string,
-    beat: { at: Date; deadAfter: Date; ipAddress?: string; currentVersion?: string; reportedStatus?: string; uptimeSeconds?: number },
+    beat: { at: Date; deadAfter: Date; hostname?: string; ipAddress?: string; currentVersion?: string; reportedStatus?: string; uptimeSeconds?: number },
   ): Promise<DeploymentRow> {
     const { rows } = await tx.query<DeploymentRow>(
       `UPDATE licensing.deployment d SET status = 'alive', died_at = NULL, last_heartbeat_at = $2, dead_after = $3,
               ip_address = coalesce($4, ip_address), current_version = coalesce($5, current_version),
-              reported_status = coalesce($6, reported_status), uptime_seconds = coalesce($7, uptime_seconds)
+              reported_status = coalesce($6, reported_status), uptime_seconds = coalesce($7, uptime_seconds),
+              hostname = coalesce($8, hostname)
         WHERE d.id = $1 RETURNING ${COLUMNS}`,
-      [id, beat.at, beat.deadAfter, beat.ipAddress ?? null, beat.currentVersion ?? null, beat.reportedStatus ?? null, beat.uptimeSeconds ?? null],
+      [
+        id,
+        beat.at,
+        beat.deadAfter,
+        beat.ipAddress ?? null,
+        beat.currentVersion ?? null,
+        beat.reportedStatus ?? null,
+        beat.uptimeSeconds ?? null,
+        beat.hostname ?? null,
+      ],
     );
     return rows[0];
   }

@@ -2,9 +2,10 @@ import type { StoreDefinition } from '../../../../lib/database';
 import { OrganisationRow, PlanRow, ProductRow, WorkspaceUserRow } from './entities';
 import { LicensingInit1732400000000 } from './migrations/1732400000000-LicensingInit';
 import { Workspace1764000000000 } from './migrations/1764000000000-Workspace';
+import { MachineFingerprint1765000000000 } from './migrations/1765000000000-MachineFingerprint';
 
 export const licensingStore: StoreDefinition = {
   schema: 'licensing',
   entities: [OrganisationRow, WorkspaceUserRow, ProductRow, PlanRow],
-  migrations: [LicensingInit1732400000000, Workspace1764000000000],
+  migrations: [LicensingInit1732400000000, Workspace1764000000000, MachineFingerprint1765000000000],
 };

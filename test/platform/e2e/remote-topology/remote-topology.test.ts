@@ -63,7 +63,7 @@ const url = (name: string, path = '') => `http://127.0.0.1:${services.find((s) =
 
 /**
  * The Node that runs the services: the Docker image's own (IMAGE_NODE, which .ci/run fetches for the
- * major version of the Dockerfile's FROM line), else this one (the development machines' Node 20).
+ * major version of the Dockerfile's base, ARG NODE_IMAGE), else this one (the development machines' Node 20).
  */
 const NODE = process.env.IMAGE_NODE || process.execPath;
 
@@ -453,7 +453,7 @@ describe("the gateway's connections to a subgraph", () => {
 describe("the image's Node", () => {
   it('runs the services when IMAGE_NODE is set, and is then the major version the Dockerfile builds on', () => {
     if (!process.env.IMAGE_NODE) return;
-    const from = /^FROM node:(\d+)-/m.exec(readFileSync(join(projectRoot(), 'Dockerfile'), 'utf8'))![1];
+    const from = /^ARG NODE_IMAGE=node:(\d+)-/m.exec(readFileSync(join(projectRoot(), 'Dockerfile'), 'utf8'))![1];
     const version = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
     expect(version).toMatch(new RegExp(`^v${from}\\.`));
   });

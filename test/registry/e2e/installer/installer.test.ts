@@ -2,10 +2,10 @@
  * The customer's installer (scripts/install-node.sh) end to end against the system as `npm start`
  * runs it (dist/bin/start.js, its own process), with the demo licence key the banner prints. The
  * script runs with a PATH that holds bash, curl, sha256sum and the handful of coreutils it uses: it
- * needs nothing else (no jq, no docker).
+ * needs nothing else (no jq; without docker or podman it downloads and verifies, and says how to load).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { createTestDatabase } from '../../../support/database';
 import { TEST_MASTER_KEY } from '../../../support/keys';
 import { call } from '../../../support/registry';
 
-const TOOLS = ['bash', 'curl', 'sha256sum', 'mkdir', 'mktemp', 'mv', 'rm', 'uname'];
+const TOOLS = ['bash', 'curl', 'sha256sum', 'base64', 'openssl', 'head', 'mkdir', 'mktemp', 'mv', 'rm', 'uname'];
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let dataDir: string;
@@ -95,7 +95,7 @@ afterAll(async () => {
 
 function install(target: string, env: Record<string, string> = {}, key = licenceKey) {
   const result = spawnSync(join(toolDir, 'bash'), [join(projectRoot(), 'scripts/install-node.sh'), registry, key, target], {
-    env: { PATH: toolDir, NODE_HOSTNAME: 'customer-node-1', NODE_IP: '192.0.2.10', ...env },
+    env: { PATH: toolDir, NODE_HOSTNAME: 'customer-node-1', NODE_IP: '192.0.2.10', MACHINE_ID: 'machine-one', ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -113,7 +113,7 @@ async function adminQuery(query: string) {
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-it('checks for updates, fetches the manifest, downloads and verifies every artifact, registers and sends a heartbeat', async () => {
+it('checks for updates, fetches the manifest, downloads and verifies every artifact, registers this machine, generates the secrets', async () => {
   const target = join(work, 'node');
   const { code, output } = install(target);
   expect([code, output]).toEqual([0, expect.stringContaining('Done: finance-node 1.1.0 installed')]);
@@ -121,8 +121,15 @@ it('checks for updates, fetches the manifest, downloads and verifies every artif
   expect(output).toMatch(/finance-node-backend-1\.1\.0\.docker\.tar\.gz: \d+ bytes, sha256 verified/);
   expect(output).toMatch(/finance-node-frontend-1\.1\.0\.docker\.tar\.gz: \d+ bytes, sha256 verified/);
   expect(output).toContain('Registered customer-node-1 (192.0.2.10)');
-  expect(output).toContain('Heartbeat sent');
-  expect(output).toContain('Set in');
+  // the node sends the heartbeats (its own state and uptime), not the installer
+  expect(output).not.toContain('Heartbeat');
+  expect(output).toContain('Generated in');
+  expect(output).toContain('Load the images where Docker runs');
+  // the artifact list is signed with the registry's key, pinned at this first install
+  expect(output).toContain("Pinned the registry's key");
+  expect(output).toContain("The artifact list is signed by the registry's key");
+  const registryKey = (await call(`${registry}/api/v1/license/public-key`)).body.data.publicKey;
+  expect(readFileSync(join(target, '.registry-public-key'), 'utf8').trim()).toBe(registryKey);
 
   const releases = (await call(`${registry}/api/v1/releases`, { headers: { 'x-license-key': licenceKey } })).body.data;
   const release = releases.find((r: { version: string }) => r.version === '1.1.0');
@@ -132,26 +139,34 @@ it('checks for updates, fetches the manifest, downloads and verifies every artif
   expect(compose.services.backend.environment.VENDOR_API_KEY).toBe(licenceKey);
   expect(readFileSync(join(target, '.installed-version'), 'utf8').trim()).toBe('1.1.0');
   const deploymentKey = readFileSync(join(target, '.deployment-key'), 'utf8').trim();
-  expect(readFileSync(join(target, '.env'), 'utf8')).toContain(`VENDOR_DEPLOYMENT_ID=${deploymentKey}`);
+  const env = readFileSync(join(target, '.env'), 'utf8');
+  expect(env).toContain(`VENDOR_DEPLOYMENT_ID=${deploymentKey}`);
+  expect(env).toContain(`VENDOR_MACHINE_FINGERPRINT=${createHash('sha256').update('machine-one:finance-node').digest('hex')}`);
+  // every secret the compose file requires, generated once (64 hex digits each)
+  for (const name of ['POSTGRES_PASSWORD', 'FRAMEWORK_SECRET_KEY', 'SERVER_JWT_KEY']) expect(env).toMatch(new RegExp(`^${name}=[0-9a-f]{64}$`, 'm'));
 
+  // (the demo node of this `npm start` holds a seat of its own)
   const { registryDeployments } = await adminQuery('{ registryDeployments { hostname ipAddress currentVersion status reportedStatus heartbeats { status } } }');
-  expect(registryDeployments).toEqual([
+  expect(registryDeployments.filter((d: { hostname: string; ipAddress: string }) => d.hostname !== 'vm' && d.ipAddress === '192.0.2.10')).toEqual([
     {
       hostname: 'customer-node-1',
       ipAddress: '192.0.2.10',
       currentVersion: '1.1.0',
       status: 'alive',
-      reportedStatus: 'healthy',
-      heartbeats: [{ status: 'healthy' }],
+      reportedStatus: null,
+      heartbeats: [],
     },
   ]);
 });
 
-it('run again: up to date, the same seat, one more heartbeat; on rc it updates to the release candidate', async () => {
+it('run again: up to date, the same seat, the same secrets; on rc it updates to the release candidate', async () => {
   const target = join(work, 'node');
+  const secrets = readFileSync(join(target, '.env'), 'utf8');
   const again = install(target);
   expect(again.code).toBe(0);
   expect(again.output).toContain('finance-node 1.1.0 is up to date');
+  expect(again.output).not.toContain('Generated in');
+  expect(readFileSync(join(target, '.env'), 'utf8')).toBe(secrets);
   const rc = install(target, { CHANNEL: 'rc' });
   expect(rc.output).toContain('Installing finance-node 1.2.0-rc.1 (1.1.0, channel rc)');
   expect(readdirSync(join(target, 'artifacts')).sort()).toEqual([
@@ -160,13 +175,10 @@ it('run again: up to date, the same seat, one more heartbeat; on rc it updates t
     'finance-node-frontend-1.1.0.docker.tar.gz',
     'finance-node-frontend-1.2.0-rc.1.docker.tar.gz',
   ]);
-  const beat = install(target, { HEARTBEAT_ONLY: '1' });
-  expect(beat.output).toContain('Heartbeat sent');
-  expect(beat.output).not.toContain('Installing');
-  const { registryDeployments } = await adminQuery('{ registryDeployments { hostname currentVersion heartbeats { status } } }');
-  expect(registryDeployments).toHaveLength(1);
-  expect(registryDeployments[0].currentVersion).toBe('1.2.0-rc.1');
-  expect(registryDeployments[0].heartbeats).toHaveLength(4);
+  const { registryDeployments } = await adminQuery('{ registryDeployments { hostname ipAddress currentVersion } }');
+  expect(registryDeployments.filter((d: { ipAddress: string }) => d.ipAddress === '192.0.2.10')).toEqual([
+    { hostname: 'customer-node-1', ipAddress: '192.0.2.10', currentVersion: '1.2.0-rc.1' },
+  ]);
 });
 
 it('refuses an archive whose SHA-256 does not match, and leaves nothing half-installed', async () => {
@@ -200,4 +212,32 @@ it("stops with the registry's code and message when the licence may not be used"
   expect(code).toBe(1);
   expect(output).toContain('HTTP 403 LICENSE_SUSPENDED: This licence is suspended');
   await adminQuery(`mutation { reinstateLicence(licence: "${demo.id}") { status } }`);
+});
+
+it('refuses a registry that is not https (http only on this machine), before sending the licence key anywhere', () => {
+  const result = spawnSync(
+    join(toolDir, 'bash'),
+    [join(projectRoot(), 'scripts/install-node.sh'), 'http://registry.example.com', licenceKey, join(work, 'plain')],
+    {
+      env: { PATH: toolDir, MACHINE_ID: 'machine-one' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  expect([result.status, result.stderr]).toEqual([1, expect.stringContaining('the registry URL must start with https://')]);
+  expect(existsSync(join(work, 'plain', '.env'))).toBe(false);
+});
+
+it('refuses a manifest whose artifact list does not verify with the registry key it was given or pinned, and installs nothing', () => {
+  const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+  const given = install(join(work, 'given-key'), { REGISTRY_PUBLIC_KEY: other });
+  expect([given.code, given.output]).toEqual([1, expect.stringContaining("the manifest's artifact list does not verify with the registry's key")]);
+  expect(existsSync(join(work, 'given-key', 'docker-compose.yml'))).toBe(false);
+  // a key pinned at an earlier install that the registry no longer signs with
+  const pinned = join(work, 'pinned-key');
+  mkdirSync(pinned);
+  writeFileSync(join(pinned, '.registry-public-key'), `${other}\n`);
+  const refused = install(pinned);
+  expect([refused.code, refused.output]).toEqual([1, expect.stringContaining("the manifest's artifact list does not verify with the registry's key")]);
+  expect(existsSync(join(pinned, 'artifacts', 'finance-node-backend-1.1.0.docker.tar.gz'))).toBe(false);
 });

@@ -15,8 +15,12 @@ function environmentValue(name: string, value: ManifestEnvironmentValue): string
     case 'required':
       // compose stops with this message while the variable is unset or empty
       return `\${${name}:?${value.message.replace(/[}$]/g, '')}}`;
-    case 'optional':
-      return `\${${name}:-${literal(value.default).replace(/}/g, '')}}`;
+    case 'optional': {
+      // `${NAME:-}` is blank when unset for docker compose, but podman-compose 1.0 reads a default of one
+      // character at least and leaves `${NAME:-}` as it is: with no default, `${NAME}` (blank when unset)
+      const fallback = literal(value.default).replace(/}/g, '');
+      return fallback ? `\${${name}:-${fallback}}` : `\${${name}}`;
+    }
   }
 }
 
@@ -63,6 +67,7 @@ export function renderCompose(model: ManifestModel): RenderedManifest {
       ...(a.imageId ? { imageId: a.imageId } : {}),
       downloadUrl: a.downloadUrl,
     })),
+    ...(model.artifactsSignature ? { 'x-artifacts-signature': model.artifactsSignature } : {}),
     'x-licence': {
       id: model.licence.id,
       key: model.licence.maskedKey,

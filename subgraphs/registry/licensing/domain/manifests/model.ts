@@ -37,7 +37,17 @@ export interface ManifestModel {
   services: ManifestService[];
   volumes: string[];
   artifacts: ManifestArtifact[];
+  /** The registry's Ed25519 signature of `artifactList(artifacts)`: installers check what they download against it. */
+  artifactsSignature?: { algorithm: 'Ed25519'; keyId: string; signature: string };
 }
+
+/**
+ * What the registry signs of a manifest: one line per artifact, in the manifest's order —
+ * `<id> <filename> <size> <sha256> <image> <imageId or ->` — each ending in a newline. The installer
+ * rebuilds the same text from `x-artifacts` and checks the signature against the registry's key.
+ */
+export const artifactList = (artifacts: readonly Pick<ManifestArtifact, 'id' | 'filename' | 'size' | 'sha256' | 'image' | 'imageId'>[]): string =>
+  artifacts.map((a) => `${a.id} ${a.filename} ${a.size} ${a.sha256} ${a.image} ${a.imageId ?? '-'}\n`).join('');
 
 export interface RenderedManifest {
   content: string;

@@ -44,7 +44,8 @@ const service = z
       .optional(),
     image: z.string().min(1).max(300).optional(),
     command: z.array(z.string()).optional(),
-    ports: z.array(z.string().regex(/^(\d{1,5}:)?\d{1,5}(\/(tcp|udp))?$/)).default([]),
+    // `[host:]container`; the host port may be a variable the customer sets, with a default: `${NAME:-8000}:8000`
+    ports: z.array(z.string().regex(/^((\d{1,5}|\$\{[A-Z_][A-Z0-9_]*:-\d{1,5}\}):)?\d{1,5}(\/(tcp|udp))?$/)).default([]),
     environment: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), environmentValue).default({}),
     dependsOn: z.array(z.string().regex(NAME)).default([]),
     volumes: z.array(z.string().min(1)).default([]),

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `npm run images`: builds the project's images from the Dockerfile with docker (when its daemon
+# answers) or podman, tagged from package.json's version (the same version always gives the same tags):
+#
+#   localhost/matchday-supergraph:<version>      every service of docker-compose.yml (target app)
+#   localhost/finance-node/backend:<version>     the finance node alone (target finance-backend)
+#   localhost/finance-node/frontend:<version>    the finance web client (target finance-frontend)
+#
+# The base: NODE_IMAGE when set; else node:24-bookworm-slim when the engine has it or can pull it;
+# else the offline base of scripts/container-base.sh (built once per machine, kept outside the clone).
+# Prints the images and their sizes; the last lines are shell assignments (IMAGE_APP=… etc.).
+# Environment: CONTAINER_ENGINE (docker|podman), NODE_IMAGE, TARGETS (default "app finance-backend finance-frontend").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ENGINE="${CONTAINER_ENGINE:-}"
+if [ -z "$ENGINE" ]; then
+  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then ENGINE=docker; else ENGINE=podman; fi
+fi
+command -v "$ENGINE" >/dev/null 2>&1 || { echo "images: neither docker nor podman is installed" >&2; exit 1; }
+export CONTAINER_ENGINE="$ENGINE"
+VERSION="$(node -p "require('./package.json').version")"
+TARGETS="${TARGETS:-app finance-backend finance-frontend}"
+log() { printf 'images: %s\n' "$*" >&2; }
+
+default_base="$(sed -n 's/^ARG NODE_IMAGE=\(.*\)$/\1/p' Dockerfile | head -1)"
+offline_base="localhost/matchday/node:$(printf '%s' "$default_base" | sed -n 's/^node:\([0-9]*\).*/\1/p')-bookworm"
+if [ -z "${NODE_IMAGE:-}" ]; then
+  if "$ENGINE" image inspect "$default_base" >/dev/null 2>&1; then
+    NODE_IMAGE="$default_base"
+  elif "$ENGINE" image inspect "$offline_base" >/dev/null 2>&1 || ! timeout 30 "$ENGINE" pull -q "docker.io/library/$default_base" >/dev/null 2>&1; then
+    log "using the offline base (scripts/container-base.sh): $default_base is not here and cannot be pulled"
+    eval "$(bash scripts/container-base.sh)"
+  else
+    NODE_IMAGE="$default_base"
+  fi
+fi
+
+args=(--build-arg "NODE_IMAGE=$NODE_IMAGE")
+# npm inside the build reaches the registry through this machine's CA bundle
+if [ -f /etc/ssl/certs/ca-certificates.crt ] && [ "$ENGINE" = podman ]; then
+  args+=(-v /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro --build-arg NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt)
+fi
+
+declare -A names=([app]="localhost/matchday-supergraph" [finance-backend]="localhost/finance-node/backend" [finance-frontend]="localhost/finance-node/frontend")
+started=$(date +%s)
+for target in $TARGETS; do
+  name="${names[$target]:-}"
+  [ -n "$name" ] || { log "unknown target $target"; exit 2; }
+  log "building $name:$VERSION ($target, base $NODE_IMAGE, $ENGINE)"
+  "$ENGINE" build "${args[@]}" --target "$target" --label "org.opencontainers.image.version=$VERSION" -t "$name:$VERSION" . >&2
+done
+log "built in $(($(date +%s) - started)) s"
+
+for target in $TARGETS; do
+  name="${names[$target]}"
+  size="$("$ENGINE" image inspect --format '{{.Size}}' "$name:$VERSION")"
+  printf '%-45s %6d MB\n' "$name:$VERSION" $((size / 1000000)) >&2
+done
+for target in $TARGETS; do
+  var="IMAGE_$(printf '%s' "$target" | tr 'a-z-' 'A-Z_')"
+  printf '%s=%s\n' "$var" "${names[$target]}:$VERSION"
+done
+[ -z "${POSTGRES_IMAGE:-}" ] || printf 'POSTGRES_IMAGE=%s\n' "$POSTGRES_IMAGE"
