@@ -121,6 +121,7 @@ describe('GET /api/v1/node/ and the licence', () => {
       read_only: true,
       maintenance: false,
       licence: { status: 'missing', valid: false, checks: ['app.E001', 'app.E002'], expires_at: null },
+      registry: null,
     };
     expect((await http(url('/api/v1/node/'))).body).toEqual(expected);
     // a user of the node is no administrator

@@ -117,9 +117,10 @@ afterAll(async () => {
 });
 
 describe('activation and heartbeats', () => {
-  it('registers the node as a deployment, installs the licence it checks out, and the node leaves read-only mode', async () => {
-    expect((await http(`${t.urls.finance}/api/v1/node/`)).body.read_only).toBe(true);
-    await changeNode(t, () => t.app.services.node.registry.activate());
+  it('registers the node as a deployment at start (VENDOR_LICENSE_ENGINE_URL and VENDOR_API_KEY set), installs the licence it checks out, and the node leaves read-only mode', async () => {
+    await t.app.services.node.registry.firstActivation();
+    // every process hears the new licence (NOTIFY) and leaves read-only mode
+    for (let i = 0; i < 100 && (await http(`${t.urls.finance}/api/v1/node/`)).body.read_only; i++) await new Promise((r) => setTimeout(r, 100));
     const [register, checkout] = registry.received;
     expect(register).toMatchObject({ method: 'POST', path: '/api/v1/deployments/register', licenceKey: LICENCE_KEY });
     expect(register.body).toEqual({ hostname: expect.any(String), ipAddress: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), currentVersion: '4.5.6' });
