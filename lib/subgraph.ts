@@ -124,7 +124,7 @@ export interface FederatedSchemaOptions {
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag"])';
 
-/** type-graphql → Federation 2 subgraph schema (recipe in design.md). */
+/** type-graphql → Federation 2 subgraph schema (docs/architecture.md, "Inside a subgraph"). */
 export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promise<GraphQLSchema> {
   const schema = await buildSchema({
     resolvers: opts.resolvers,

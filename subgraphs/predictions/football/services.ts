@@ -26,7 +26,7 @@ export interface FootballServices {
   dataChanged(): Promise<void>;
 }
 
-/** The football data set shipped with the product (a copy of ../shared/data/football). */
+/** The football data set shipped with the product (data/football: openfootball, CC0; its README lists the files). */
 export const FOOTBALL_DATA_DIR = join(projectRoot(), 'data', 'football');
 
 export function createFootballServices(deps: SubgraphDeps): FootballServices {

@@ -13,7 +13,7 @@ import { adminSignIn, changeNode, createUser, graphql, installValidLicence, logi
 /**
  * Licence read-only mode, enumerated: every write route of the finance surface (from its route
  * table) and every mutation of the node's subgraphs (from their schemas) is refused with 403
- * `licence_read_only` while the node has no valid licence, except the exemptions design.md decides
+ * `licence_read_only` while the node has no valid licence, except the exemptions READ_ONLY_EXEMPT lists (subgraphs/finance/kernel/gate.ts)
  * (sign-in, the admin console's settings record and licence installation). A route or mutation
  * added later is covered by this test without changing it; a new exemption has to be listed here.
  */

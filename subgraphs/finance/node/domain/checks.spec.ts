@@ -39,9 +39,9 @@ const CONTRACT_NAMES = [
 const root = projectRoot();
 
 describe('the configuration contract', () => {
-  it('reads every name (lib/config.ts) and documents every one in .env.example and README.md', () => {
+  it('reads every name (lib/config.ts) and documents every one in .env.example and docs/operations.md', () => {
     const example = readFileSync(join(root, '.env.example'), 'utf8');
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = readFileSync(join(root, 'docs', 'operations.md'), 'utf8');
     for (const name of CONTRACT_NAMES) {
       expect([name, CONFIG_NAMES.includes(name)]).toEqual([name, true]);
       expect([name, new RegExp(`^${name}=`, 'm').test(example)]).toEqual([name, true]);

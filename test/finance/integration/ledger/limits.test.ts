@@ -128,6 +128,6 @@ it('refuses malformed limits with 400', async () => {
   expect(errorOf(await ledger.createTransfers(transfer, { userId: 'nope', kycLevel: 'none' }).catch((e: unknown) => e)).status).toBe(400);
 });
 
-it('is documented in the README exactly as defined', () => {
-  expect(readFileSync(join(projectRoot(), 'README.md'), 'utf8')).toContain(limitsTable());
+it('is documented in docs/finance.md exactly as defined', () => {
+  expect(readFileSync(join(projectRoot(), 'docs', 'finance.md'), 'utf8')).toContain(limitsTable());
 });

@@ -1,11 +1,12 @@
 /**
- * Forecast scores. Conventions (shared/anchors/prediction-model.md §2.1): RPS over the ordered
+ * Forecast scores. Conventions (Constantinou & Fenton 2012 for the RPS; docs/predictions.md): RPS over the ordered
  * outcomes H > D > A, ½·Σ of the two squared cumulative differences (0..1); multiclass Brier
  * Σ over the three outcomes (0..2); natural-log log-loss; accuracy of the predicted outcome.
  */
+import { CONFIDENCE_BANDS } from '../../vocabulary';
 import { OUTCOMES, type Forecast, type Outcome } from './types';
 
-export const CONFIDENCE_BANDS = { high: 0.6, medium: 0.45 };
+export { CONFIDENCE_BANDS };
 
 export type ConfidenceBand = 'high' | 'medium' | 'low';
 
