@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { CONFIRMATION_LINK_DAYS } from '../../subgraphs/predictions/access/domain/applications';
+import { CONFIRMATION_LINK_DAYS } from '../../subgraphs/predictions/access/vocabulary';
 import type { Reply, Route, RouteError, RouteInput } from '../core/route';
 import {
   HONEYPOT_FIELD,

@@ -1,4 +1,4 @@
-import { CONFIDENCE_BANDS_TEXT } from '../../subgraphs/predictions/predictions/domain/vocabulary';
+import { CONFIDENCE_BANDS_TEXT } from '../../subgraphs/predictions/predictions/vocabulary';
 import type { Route } from '../core/route';
 import { z } from 'zod';
 import * as schemas from './schemas';
@@ -328,7 +328,7 @@ interface PairingData {
 
 const LIST_PAGING = 'Pages by cursor: `limit` (1–100, default 20), and `next_cursor` of the answer as `cursor` for the next page (null on the last).';
 
-/** The prediction API's route table: one entry per documented path (contract: prediction-api.md §4). */
+/** The prediction API's route table: one entry per documented path (contract: docs/contracts/prediction-api.md §4). */
 export const predictionRoutes: Route[] = [
   {
     method: 'GET',

@@ -1,5 +1,4 @@
-import { CONFIDENCE_BANDS } from '../../subgraphs/predictions/predictions/domain/model/metrics';
-import { JOB_STATUSES, OUTCOME_LABELS } from '../../subgraphs/predictions/predictions/domain/vocabulary';
+import { CONFIDENCE_BANDS, JOB_STATUSES, OUTCOME_LABELS } from '../../subgraphs/predictions/predictions/vocabulary';
 import { z } from 'zod';
 
 /** Response bodies of the prediction surface: documented in OpenAPI and checked by the contract tests. */

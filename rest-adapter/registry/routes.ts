@@ -28,7 +28,7 @@ interface DownloadData {
   download: { url: string | null; artifact: { filename: string; mediaType: string; size: number; sha256: string } };
 }
 
-/** The licence registry's route table: the contract's paths (licence-registry.md §4) and the finance node's three. */
+/** The licence registry's route table: the contract's paths (docs/contracts/licence-registry.md §4) and the finance node's three. */
 export const registryRoutes: Route<RegistrySecurity>[] = [
   {
     method: 'GET',

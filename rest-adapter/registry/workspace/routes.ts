@@ -7,7 +7,7 @@ import type { AnyRouteInput as RouteInput, Reply, Route, RouteError, RouteInput 
 import { csrfInput, workspacePage, type WorkspacePageOptions } from './layout';
 
 /**
- * The customer workspace at /workspace/ (licence-registry.md §1): organisation users sign in
+ * The customer workspace at /workspace/ (docs/contracts/licence-registry.md §1): organisation users sign in
  * (session cookie `workspace_session`, HttpOnly, SameSite=Lax, path /workspace/; every form carries
  * the CSRF token), see their licences, deployments and releases, download artifacts through
  * presigned links the session authorises (§5.3), read the compose manifest of each release, and,

@@ -1,10 +1,12 @@
-import { CONFIDENCE_BANDS } from './model/metrics';
-import type { Outcome } from './model/types';
+import type { Outcome } from './domain/model/types';
 
 /**
- * The prediction API's words, each defined once: the subgraph's types, the REST surface's schemas
- * and documentation, and the store import them from here.
+ * The prediction API's words, each defined once: the subgraph's domain, types and store, and the REST
+ * surface's schemas and documentation import them from here (the REST layer reaches no domain/ module).
  */
+
+/** The confidence bands' lower thresholds (ConfidenceBand: high ≥ 0.60, medium 0.45–0.60, low < 0.45). */
+export const CONFIDENCE_BANDS = { high: 0.6, medium: 0.45 };
 
 /** The outcome labels of the contract ("Labels seen: Home Win, Draw, Away Win"). */
 export const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = { H: 'Home Win', D: 'Draw', A: 'Away Win' };

@@ -1,5 +1,10 @@
 import semver from 'semver';
 
+/*
+ * The registry's published words: release versions (SemVer) and channels. The domain, the store and the
+ * REST surface's validation share them; it holds no rule of the registry beyond what a version or channel is.
+ */
+
 /**
  * Release versions are SemVer 2.0.0, compared by its precedence rules (§11): prereleases sort before
  * their release (`1.2.0-rc.1 < 1.2.0`), numeric identifiers numerically (`beta.2 < beta.11`),

@@ -8,6 +8,7 @@ import type { ApplicationRow, ApplicationSource, ApplicationStatus, ApplicationS
 import type { ApiKeyService } from './api-keys';
 import { parseApplicationMail } from './application-mail';
 import { effectiveLimit, planByCode, type PlanCode } from './plans';
+import { CONFIRMATION_LINK_DAYS } from '../vocabulary';
 
 export const NAME_LENGTH = { min: 2, max: 200 };
 export const USAGE_LENGTH = { min: 10, max: 2000 };
@@ -36,9 +37,6 @@ export const RECEIVED_MESSAGE =
   'Application received. We have e-mailed a link to the address you gave: open it to confirm that the address is yours. ' +
   'An administrator then reviews the application and, once it is approved, e-mails you the API key, the daily limit of its plan ' +
   'and a link to the API reference. (If you applied before with the same address and intended usage, that application stands and no new one is made.)';
-
-/** How long a confirmation link works. */
-export const CONFIRMATION_LINK_DAYS = 3;
 
 /** The abuse limits of the anonymous intake (each holds across processes: lib/rate-limits.ts). */
 export interface ApplicationLimits {

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, Float, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
-import { OUTCOME_LABEL } from '../domain/vocabulary';
+import { OUTCOME_LABEL } from '../vocabulary';
 import type { PredictionServices } from '../services';
 import type { FollowRow } from '../store/follow-store';
 

@@ -5,7 +5,7 @@ import { requestLoader, type SubgraphContext } from '../../../../lib/subgraph';
 import { confidenceBand, confidenceOf, predictedOutcome, type Forecast, type Metrics, type Outcome, type ReliabilityTable } from '../domain/model';
 import { noActiveModel } from '../domain/pairings';
 import { versionName } from '../domain/statistics';
-import { OUTCOME_LABEL } from '../domain/vocabulary';
+import { OUTCOME_LABEL } from '../vocabulary';
 import type { PredictionServices } from '../services';
 import type { PredictionRow, RunRow, VersionRow } from '../store/prediction-store';
 import {

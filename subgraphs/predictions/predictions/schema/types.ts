@@ -1,4 +1,4 @@
-import { CONFIDENCE_BANDS_TEXT, JOB_STATUSES, type JobStatusName } from '../domain/vocabulary';
+import { CONFIDENCE_BANDS_TEXT, JOB_STATUSES, type JobStatusName } from '../vocabulary';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Directive, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 

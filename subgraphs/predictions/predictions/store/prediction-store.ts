@@ -1,4 +1,4 @@
-import type { JobStatusName } from '../domain/vocabulary';
+import type { JobStatusName } from '../vocabulary';
 import pg, { type PoolClient } from 'pg';
 import { inTransaction, type Store } from '../../../../lib/database';
 import { conflict } from '../../../../lib/errors';

@@ -22,7 +22,7 @@ const ACTOR = 'system:demo';
 const CLIENT_HEADERS = 'Authorization,Content-Type,Accept,X-Request-ID,X-Request-Timestamp,X-Client-Platform,X-Client-Version';
 
 /**
- * The finance node's deployment: its configuration contract (finance-node.md) with the licence's
+ * The finance node's deployment: its configuration contract (docs/contracts/finance-node.md) with the licence's
  * values filled in per licence and the customer's secrets left for them to set.
  */
 export const FINANCE_NODE_TEMPLATE: ManifestTemplate = {

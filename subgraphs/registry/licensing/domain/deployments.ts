@@ -8,7 +8,7 @@ import type { AuditLog } from './audit';
 import { deploymentNotFound, nodeLimitExceeded } from './errors';
 import { generateDeploymentKey } from './keys';
 import type { LicencePrincipal } from './licences';
-import { parseVersion } from './versions';
+import { parseVersion } from '../versions';
 
 export interface Registration {
   hostname: string;

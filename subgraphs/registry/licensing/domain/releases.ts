@@ -10,7 +10,7 @@ import { rendererFor } from './manifests';
 import { artifactList, type ManifestArtifact, type ManifestModel, type ManifestService, type RenderedManifest } from './manifests/model';
 import { fillPlaceholders, parseManifestTemplate, templateComponents, type Placeholder } from './manifests/template';
 import type { SigningService } from './signing';
-import { byVersionDescending, compareVersions, isChannel, maintenanceCovers, parseVersion, visibleChannels, CHANNELS, type Channel } from './versions';
+import { byVersionDescending, compareVersions, isChannel, maintenanceCovers, parseVersion, visibleChannels, CHANNELS, type Channel } from '../versions';
 
 export interface UpdateCheck {
   updateAvailable: boolean;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Store } from '../../../../lib/database';
-import type { Channel } from '../domain/versions';
+import type { Channel } from '../versions';
 import type { Queryable } from './licence-store';
 
 export type ReleaseStatus = 'draft' | 'published' | 'yanked';

@@ -88,7 +88,7 @@ describe('manifest formats', () => {
 });
 
 describe('manifest templates', () => {
-  it("the finance node's: every variable of finance-node.md's configuration contract the node uses, the licence's filled in", () => {
+  it("the finance node's: every variable of docs/contracts/finance-node.md's configuration contract the node uses, the licence's filled in", () => {
     const template = parseManifestTemplate(FINANCE_NODE_TEMPLATE);
     expect(templateComponents(template)).toEqual(['backend', 'frontend']);
     const env = template.services.backend.environment;
