@@ -22,7 +22,7 @@ import { parseYamlObjects, validateObject } from '../../test/support/kubernetes'
  * customer's credentials referenced and never written, the release's images pinned.
  */
 
-/** Every environment name of the finance node's configuration contract (finance-node.md, "Configuration contract"). */
+/** Every environment name of the finance node's configuration contract (docs/contracts/finance-node.md, "Configuration contract"). */
 const CONTRACT_SETTINGS = [
   'APP_NAME',
   'APP_VERSION',

@@ -99,7 +99,7 @@ function nodeBody(n: NodeInfoData): Record<string, unknown> {
   };
 }
 
-/** The finance node's API: one entry per documented path (contract: finance-node.md §4), plus 2FA and the assistant. */
+/** The finance node's API: one entry per documented path (contract: docs/contracts/finance-node.md §4), plus 2FA and the assistant. */
 export const apiRoutes: Route[] = [
   {
     method: 'GET',

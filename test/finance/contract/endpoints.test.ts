@@ -18,7 +18,7 @@ import {
 } from '../../support/finance';
 
 /**
- * The finance node's REST surface (contract finance-node.md §4), exactly: paths, statuses, headers,
+ * The finance node's REST surface (contract docs/contracts/finance-node.md §4), exactly: paths, statuses, headers,
  * bodies. The system runs in-process on this file's own database; the assistant's provider is a
  * local server speaking the OpenAI chat-completions protocol.
  */

@@ -36,7 +36,7 @@ describe('GET /api/openapi.json', () => {
     );
     const routed = predictionRoutes.map((r) => `${r.method} ${openApiPath(r.path)}`);
     expect(documented.sort()).toEqual(routed.sort());
-    // the contract's endpoint table (prediction-api.md §4), byte for byte
+    // the contract's endpoint table (docs/contracts/prediction-api.md §4), byte for byte
     expect(documented).toEqual(
       expect.arrayContaining([
         'GET /api/',
@@ -69,7 +69,7 @@ describe('GET /api/openapi.json', () => {
   const fraction = { type: 'number', minimum: 0, maximum: 1 };
   const OUTCOMES = ['Home Win', 'Draw', 'Away Win'];
 
-  it("describes the contract's resources (prediction-api.md §2) with their exact fields and types, all required", () => {
+  it("describes the contract's resources (docs/contracts/prediction-api.md §2) with their exact fields and types, all required", () => {
     // written from the contract's tables, not from the code's schemas
     const prediction = successSchema('get', '/api/predictions/latest/');
     expect(prediction.type).toBe('array');
