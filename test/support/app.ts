@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { startApp, type App, type StartOptions } from '../../bin/app';
 import { loadConfig, type Config } from '../../lib/config';
+import { projectRoot } from '../../lib/paths';
 import { createLogger } from '../../lib/logger';
 import type { ProductName } from '../../subgraphs/products';
 import { createTestDatabase } from './database';
@@ -47,14 +48,37 @@ export async function stopStartingApps(): Promise<void> {
 }
 
 /**
- * The products (all three unless `opts.products` names some) in-process against this test file's own
- * database, on random ports. A file that tests one product starts only that one: it boots faster.
+ * The product a test file belongs to, from its folder: `test/<product>/…` or a spec beside the code in
+ * `subgraphs/<product>/…` or `rest-adapter/<product>/…`; none for the platform's tests (they run all).
+ */
+export function productOfTestFile(testPath: string | undefined = expect.getState().testPath): ProductName | undefined {
+  if (!testPath) return undefined;
+  const match = /^(?:test|subgraphs|rest-adapter)\/(predictions|registry|finance)\//.exec(relative(projectRoot(), testPath).split(sep).join('/'));
+  return match ? (match[1] as ProductName) : undefined;
+}
+
+/**
+ * What a product's tests boot: the registry is administered with the vendor's administrator key, which
+ * the prediction API's access subgraph resolves (the vendor's shipped set predictions + registry).
+ */
+const BOOTED_WITH: Record<ProductName, ProductName[]> = {
+  predictions: ['predictions'],
+  registry: ['predictions', 'registry'],
+  finance: ['finance'],
+};
+
+/**
+ * The products in-process against this test file's own database, on random ports: `opts.products`, or
+ * else the product of the test file's folder (productOfTestFile), or else all three. A file that tests one
+ * product boots only that one (a third of the time of all three); one that needs another says so.
  */
 export function startTestApp<P extends ProductName = ProductName>(
   env: Record<string, string> = {},
   opts: Pick<StartOptions<P>, 'decorateDataSource' | 'products' | 'clock'> = {},
 ): Promise<TestApp<P>> {
-  const app = launchTestApp<P>(env, opts).then((t) => {
+  const own = env.PRODUCTS === undefined ? productOfTestFile() : undefined;
+  const products = opts.products ?? (own ? (BOOTED_WITH[own] as P[]) : undefined);
+  const app = launchTestApp<P>(env, { ...opts, products }).then((t) => {
     let stopped: Promise<void> | undefined;
     // once, however many hooks ask
     const stopOnce = t.stop.bind(t);

@@ -77,7 +77,7 @@ export async function startChildApp(env: Record<string, string> = {}, opts: { da
   try {
     const urls = await new Promise<App['urls']>((resolve, reject) => {
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`child app not ready after 40 s\n${stderr}`)), 40_000);
+      const timer = setTimeout(() => reject(new Error(`child app not ready after 120 s\n${stderr}`)), 120_000);
       child.stdout!.on('data', (d) => {
         out += String(d);
         const m = /^READY (.*)$/m.exec(out);

@@ -19,7 +19,8 @@ const client = (overrides: { apiKey?: string } = {}) =>
   new HttpProviderClient({
     baseUrl: provider.url,
     credentials: async () => ({ apiKey: overrides.apiKey ?? API_KEY, signingSecret: SECRET }),
-    timeoutMs: 300,
+    // long enough for a loaded machine (a slower answer is retried and recorded twice), short for the stall test
+    timeoutMs: 2000,
     attempts: 3,
   });
 

@@ -155,7 +155,7 @@ describe('GET /dashboard/ (the page)', () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
     const urls = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]).filter((u) => !u.startsWith('#'));
-    expect(urls.sort()).toEqual(['/dashboard/chart.umd.min.js', '/dashboard/dashboard.css', '/dashboard/dashboard.js']);
+    expect(urls.sort()).toEqual(['/dashboard/chart.umd.min.js', '/dashboard/dashboard.css', '/dashboard/dashboard.js', '/favicon.svg']);
     for (const url of urls) {
       const asset = await http(`${t.urls.predictions}${url}`);
       expect(asset.status).toBe(200);

@@ -111,7 +111,9 @@ describe('the application form', () => {
       expect(html).toMatch(new RegExp(`<(input|textarea)[^>]*\\bid="${id}" name="${id}" required`));
     }
     expect(html).toMatch(/<input type="email" id="email"/);
-    expect(html).not.toMatch(/https?:\/\/|<script|<link/);
+    // no external asset and no script: the only linked resource is the surface's own icon
+    expect(html).not.toMatch(/https?:\/\/|<script/);
+    expect(html.match(/<link[^>]*>/g)).toEqual(['<link rel="icon" href="/favicon.svg" type="image/svg+xml">']);
     expect(html).toContain('5,000 requests/day');
   });
 
