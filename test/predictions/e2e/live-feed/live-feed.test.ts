@@ -54,7 +54,14 @@ const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
 async function sync(): Promise<string> {
   const { stdout } = await run(process.execPath, ['dist/bin/cli.js', 'football:sync'], {
     cwd: projectRoot(),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl, FOOTBALL_FEED_URLS: feedUrl(), FOOTBALL_FEED_RETRIES: '0', LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: t.databaseUrl,
+      FOOTBALL_FEED_URLS: feedUrl(),
+      FOOTBALL_FEED_RETRIES: '0',
+      LOG_LEVEL: 'warn',
+    },
     timeout: 60_000,
   });
   return stdout;
