@@ -1,3 +1,4 @@
+import { PRODUCT_NAMES } from '../../../subgraphs/products';
 import { request, type IncomingMessage } from 'node:http';
 import { generate as totpGenerate } from 'otplib';
 import pg from 'pg';
@@ -28,13 +29,17 @@ let provider: Awaited<ReturnType<typeof startAssistantProvider>>;
 
 beforeAll(async () => {
   provider = await startAssistantProvider();
-  t = await startTestApp({
-    APP_NAME: 'Acme Finance',
-    APP_VERSION: '2.3.4',
-    ...provider.env,
-    CSRF_TRUSTED_ORIGINS: 'https://app.example.com',
-    CORS_ALLOWED_ORIGINS: 'https://app.example.com',
-  });
+  t = await startTestApp(
+    {
+      APP_NAME: 'Acme Finance',
+      APP_VERSION: '2.3.4',
+      ...provider.env,
+      CSRF_TRUSTED_ORIGINS: 'https://app.example.com',
+      CORS_ALLOWED_ORIGINS: 'https://app.example.com',
+    },
+    // all three products: credentials of the others must not reach finance data (and the reverse)
+    { products: PRODUCT_NAMES },
+  );
 });
 afterAll(async () => {
   await t?.stop();

@@ -1,3 +1,4 @@
+import { PRODUCT_NAMES } from '../../../subgraphs/products';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { createUser, graphql, installValidLicence, login } from '../../support/finance';
 
@@ -8,7 +9,8 @@ import { createUser, graphql, installValidLicence, login } from '../../support/f
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // all three products: the other products' administrator key is refused
+  t = await startTestApp({}, { products: PRODUCT_NAMES });
   await installValidLicence(t);
 });
 afterAll(() => t?.stop());

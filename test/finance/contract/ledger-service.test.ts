@@ -1,3 +1,4 @@
+import { PRODUCT_NAMES } from '../../../subgraphs/products';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../../lib/principal';
 import { startTestApp, type TestApp } from '../../support/app';
@@ -9,7 +10,8 @@ import { createUser, graphql, installValidLicence, login } from '../../support/f
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // all three products: the vendor administrator key and the other products' credentials are refused too
+  t = await startTestApp({}, { products: PRODUCT_NAMES });
   await installValidLicence(t);
 });
 afterAll(() => t?.stop());

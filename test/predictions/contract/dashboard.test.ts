@@ -159,7 +159,8 @@ describe('GET /dashboard/ (the page)', () => {
     for (const url of urls) {
       const asset = await http(`${t.urls.predictions}${url}`);
       expect(asset.status).toBe(200);
-      expect(asset.headers.get('content-type')).toMatch(url.endsWith('.css') ? /^text\/css/ : /^(application|text)\/javascript/);
+      const type = url.endsWith('.css') ? /^text\/css/ : url.endsWith('.svg') ? /^image\/svg\+xml/ : /^(application|text)\/javascript/;
+      expect(asset.headers.get('content-type')).toMatch(type);
     }
     expect(html).toMatch(/<html lang="en">/);
     expect(html).toMatch(/<label for="api-key">/);
