@@ -120,6 +120,8 @@ const schema = z.object({
   PUBLIC_URL_PREDICTIONS: optionalUrl,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Match Predictions <no-reply@localhost>'),
+  /** Finance node: sign-ups, e-mail verifications and password resets allowed per client address and hour (each counted apart). */
+  AUTH_ATTEMPTS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** Shared secret of the inbound-mail webhook (header X-Inbound-Mail-Secret); unset: the webhook is disabled. */
   INBOUND_MAIL_SECRET: z.string().min(16).optional(),
   /**

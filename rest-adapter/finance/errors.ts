@@ -52,5 +52,13 @@ export const financeErrors: ErrorCatalogue = {
   ALREADY_REFUNDED: { code: 'already_refunded' },
   REFERRAL_TOO_LATE: { code: 'referral_too_late' },
   ALREADY_REFERRED: { code: 'already_referred' },
+  SIGNUP_CLOSED: { code: 'signup_closed' },
+  INVALID_INVITE: { code: 'invalid_invite' },
+  INVALID_TOKEN: { code: 'invalid_token' },
+  USERNAME_TAKEN: { code: 'username_taken', details: true },
+  EMAIL_TAKEN: { code: 'email_taken', details: true },
+  EMAIL_UNVERIFIED: { code: 'email_unverified' },
+  TWOFA_ENFORCED: { code: 'twofa_enforced' },
+  TWOFA_NOT_ENABLED: { code: 'twofa_not_enabled' },
   ...INVESTING_ERRORS,
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { detailErrorShape } from '../core/errors';
 import type { Reply, Route, RouteError } from '../core/route';
 import * as schemas from './schemas';
+import { accountRoutes } from './routes/account';
 import { kycRoutes } from './routes/kyc';
 import { bankingRoutes } from './routes/banking';
 import { cardRoutes } from './routes/cards';
@@ -175,7 +176,8 @@ export const apiRoutes: Route[] = [
     method: 'GET',
     path: '/api/v1/config/',
     summary: 'Public configuration: branding, enabled modules, active banking rails',
-    description: 'What a client configures itself from at start-up. Never a secret. No authentication.',
+    description:
+      'What a client configures itself from at start-up. Never a secret. No authentication. `auth.signup`: `open` (anyone signs up) or `invite_only` (an invite code is needed).',
     tags: ['Configuration'],
     security: 'none',
     operation: 'PublicConfig',
@@ -185,6 +187,7 @@ export const apiRoutes: Route[] = [
       nodeBranding: Record<string, string>;
       nodeSettings: Settings;
       nodeBankingRails: { rail: string; currencies: string[]; module: string }[];
+      nodeSignupMode: string;
     }) => {
       const s = data.nodeSettings;
       return {
@@ -206,7 +209,7 @@ export const apiRoutes: Route[] = [
           banking_rails: data.nodeBankingRails,
           brokerage: { provider: s.brokerageProvider, fractional_shares: s.fractionalSharesEnabled },
           kyc: { required: s.kycRequired, enhanced_required: s.enhancedKycRequired },
-          auth: { enforce_2fa: s.enforce2fa },
+          auth: { enforce_2fa: s.enforce2fa, signup: data.nodeSignupMode },
           maintenance: { active: s.maintenanceMode, message: s.maintenanceMessage },
           read_only: data.nodeInfo.readOnly,
         },
@@ -230,14 +233,22 @@ export const apiRoutes: Route[] = [
     path: '/api/login/',
     summary: 'Sign in: an access token',
     description:
-      'JSON `{username, password}` (and `otp`, the 6-digit code, for users enrolled in 2FA) → `{access, token_type, expires_in}`. Send `Authorization: Bearer <access>` afterwards. ' +
+      'JSON `{username, password}` (and `otp`, the 6-digit code, for users enrolled in 2FA — or `recovery_code`, one of their recovery codes, each usable once) → ' +
+      '`{access, token_type, expires_in}`. Send `Authorization: Bearer <access>` afterwards. Each sign-in is a session (GET /api/auth/sessions/): the token ' +
+      'stops working when it ends (POST /api/auth/logout/, logout-all, a password change or reset). ' +
       'Wrong credentials: 401 `no_active_account`; 5 failures of one user name within 15 minutes: 429 `throttled` with Retry-After. With "Enforce 2FA on login" on, ' +
       'a user not enrolled yet gets 403 `otp_enrolment_required` with an `enrolment_token` for the enrolment endpoints. Allowed in licence read-only mode (it changes no data).',
     tags: ['Authentication'],
     security: 'none',
     operation: 'Login',
     body: schemas.loginBody,
-    variables: ({ body }: { body: z.infer<typeof schemas.loginBody> }) => ({ username: body.username, password: body.password, otp: body.otp ?? null }),
+    variables: ({ body, req }: { body: z.infer<typeof schemas.loginBody>; req: { headers: Record<string, unknown> } }) => ({
+      username: body.username,
+      password: body.password,
+      otp: body.otp ?? null,
+      recoveryCode: body.recovery_code ?? null,
+      userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
+    }),
     response: { description: 'Access token', schema: schemas.loginResponse },
     errors: [401, 403, 429, 503],
     respond: (data: { access: unknown }) => ({ kind: 'json', body: data.access }),
@@ -271,13 +282,15 @@ export const apiRoutes: Route[] = [
     method: 'POST',
     path: '/api/auth/2fa/confirm/',
     summary: 'Confirm the enrolment with a code',
-    description: 'JSON `{otp}`: the current 6-digit code. From then on, sign-in needs `otp`.',
+    description:
+      'JSON `{otp}`: the current 6-digit code. From then on, sign-in needs `otp`. Answers ten one-time `recovery_codes` (shown this once: each signs in ' +
+      'once instead of a code, POST /api/login/ with `recovery_code`; POST /api/auth/2fa/recovery-codes/ renews them).',
     tags: ['Authentication'],
     security: 'bearer',
     operation: 'ConfirmTotpEnrolment',
     body: z.object({ otp: z.string().describe('The 6-digit code of the authenticator app') }),
     variables: ({ body }: { body: { otp: string } }) => ({ otp: body.otp }),
-    response: { description: 'Enrolled', schema: z.object({ username: z.string(), two_factor_enabled: z.boolean() }) },
+    response: { description: 'Enrolled', schema: z.object({ username: z.string(), two_factor_enabled: z.boolean(), recovery_codes: z.array(z.string()) }) },
     errors: [403, 409],
     respond: (data: { confirmTotpEnrolment: unknown }) => ({ kind: 'json', body: data.confirmTotpEnrolment }),
   },
@@ -296,6 +309,7 @@ export const apiRoutes: Route[] = [
     errors: [403, 503],
     respond: (data: { askAssistant: unknown }) => ({ kind: 'json', body: data.askAssistant }),
   },
+  ...accountRoutes,
   ...kycRoutes,
   ...bankingRoutes,
   ...cardRoutes,

@@ -43,6 +43,7 @@ export const loginBody = z.object({
     .regex(/^\d{6}$/)
     .optional()
     .describe('The 6-digit code of the authenticator app: required for users enrolled in 2FA (the "Enforce 2FA on login" toggle makes enrolment mandatory)'),
+  recovery_code: z.string().max(40).optional().describe('Instead of `otp`: one of the recovery codes of a user enrolled in 2FA (each works once)'),
 });
 
 export const loginResponse = z.object({
@@ -127,7 +128,7 @@ export const publicConfig = z.object({
   banking_rails: z.array(z.object({ rail: z.string(), currencies: z.array(z.string()), module: z.string() })),
   brokerage: z.object({ provider: z.string(), fractional_shares: z.boolean() }),
   kyc: z.object({ required: z.boolean(), enhanced_required: z.boolean() }),
-  auth: z.object({ enforce_2fa: z.boolean() }),
+  auth: z.object({ enforce_2fa: z.boolean(), signup: z.enum(['open', 'invite_only']) }),
   maintenance: z.object({ active: z.boolean(), message: z.string() }),
   read_only: z.boolean(),
 });

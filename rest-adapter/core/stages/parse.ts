@@ -57,7 +57,8 @@ export function bodyParsers(limit: string): Record<'json' | 'form' | 'text', Req
 async function bodyReadProblem(x: Exchange): Promise<Problem | undefined> {
   const { req, res, route } = x;
   const consumes = route.consumes ?? 'json';
-  if (req.method === 'GET' || req.method === 'DELETE' || req.method === 'HEAD' || consumes === 'binary') return undefined;
+  // a DELETE carries a body only where its route declares one (e.g. a confirmation code)
+  if (req.method === 'GET' || req.method === 'HEAD' || (req.method === 'DELETE' && !route.body) || consumes === 'binary') return undefined;
   const length = Number(req.headers['content-length'] ?? 0);
   const chunked = req.headers['transfer-encoding'] !== undefined;
   // a body must come in the route's format (an empty body is fine: some POSTs take none)

@@ -20,4 +20,20 @@ export const identityCommands: CliCommand<IdentityServices>[] = [
       ctx.print(`Superuser "${user.username}" ready: sign in at /admin/.`);
     },
   },
+  {
+    words: ['finance:createuser'],
+    usage: '--username <name> --email <e> (password: USER_PASSWORD)   a user of the node (not an administrator), e-mail counted as verified',
+    options: { username: { type: 'string' }, email: { type: 'string' } },
+    async run(ctx, { values }) {
+      const username = values.username as string | undefined;
+      const email = values.email as string | undefined;
+      // like SUPERUSER_PASSWORD: never on the command line, which other users of the machine can see
+      const password = process.env.USER_PASSWORD;
+      if (!username || !email) throw new UsageError('--username and --email are required');
+      if (!password) throw new UsageError('the password comes from USER_PASSWORD (never from the command line, which other users can see)');
+      const { identity } = await ctx.services();
+      const user = await identity.createUser({ username, password, email, superuser: false });
+      ctx.print(`User "${user.username}" created: they sign in at POST /api/login/ (or the web client).`);
+    },
+  },
 ];

@@ -8,7 +8,16 @@ declare module '../../../lib/principal' {
      * A finance node user, by a node access token (JWT signed with SERVER_JWT_KEY). `scope` is
      * `access`, or `enrol-2fa` for the short token that only lets a user enrol in 2FA.
      */
-    'node-user': { userId: string; username: string; scope: string; kycLevel: KycLevel };
+    'node-user': {
+      userId: string;
+      username: string;
+      scope: string;
+      kycLevel: KycLevel;
+      /** false: a signed-up user who has not verified their e-mail address yet (no money moves: the gate refuses). */
+      emailVerified?: boolean;
+      /** The sign-in session of the token (GET /api/auth/sessions/ marks it `current`). */
+      sessionId?: string;
+    };
     /** A superuser signed in to the finance node's admin console (session cookie). */
     'node-admin': { userId: string; username: string };
   }
@@ -44,11 +53,29 @@ export const nodeTokenCredential: CredentialKind = {
   verifier: {
     subgraph: 'identity',
     operation: `mutation GatewayAuthenticateNodeToken($credential: String!, $meter: Boolean!) {
-  authenticateNodeToken(token: $credential, meter: $meter) { userId username scope kycLevel }
+  authenticateNodeToken(token: $credential, meter: $meter) { userId username scope kycLevel emailVerified sessionId }
 }`,
     read(data) {
-      const a = data.authenticateNodeToken as { userId: string; username: string; scope: string; kycLevel: KycLevel };
-      return { principal: { kind: 'node-user', userId: a.userId, username: a.username, scope: a.scope, kycLevel: a.kycLevel } };
+      const a = data.authenticateNodeToken as {
+        userId: string;
+        username: string;
+        scope: string;
+        kycLevel: KycLevel;
+        emailVerified: boolean;
+        sessionId: string | null;
+      };
+      const session = a.sessionId ? { sessionId: a.sessionId } : {};
+      return {
+        principal: {
+          kind: 'node-user',
+          userId: a.userId,
+          username: a.username,
+          scope: a.scope,
+          kycLevel: a.kycLevel,
+          emailVerified: a.emailVerified,
+          ...session,
+        },
+      };
     },
   },
   challenge: NODE_TOKEN_CHALLENGE,

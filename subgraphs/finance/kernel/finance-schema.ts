@@ -3,7 +3,7 @@ import { Query, Resolver } from 'type-graphql';
 import type { Store } from '../../../lib/database';
 import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import { buildFederatedSchema, type FederatedSchemaOptions } from '../../../lib/subgraph';
-import { NodeGateMiddleware, NodePolicy } from './gate';
+import { NodeGateMiddleware, NodePolicy, registerMoneyWrites } from './gate';
 
 export interface FinanceSchemaOptions<S> extends Omit<FederatedSchemaOptions, 'principals' | 'middlewares' | 'services'> {
   /** The subgraph's name: its readiness field is `<subgraph>Readiness`. */
@@ -20,15 +20,18 @@ export interface FinanceSchemaOptions<S> extends Omit<FederatedSchemaOptions, 'p
  * supergraph (rest-adapter/finance/operations/Readiness.graphql, written by `npm run compose`), so a
  * new finance subgraph is covered by being built here.
  */
-export function buildFinanceSchema<S>(opts: FinanceSchemaOptions<S>): Promise<GraphQLSchema> {
+export async function buildFinanceSchema<S>(opts: FinanceSchemaOptions<S>): Promise<GraphQLSchema> {
   const { subgraph, store, services, resolvers, ...rest } = opts;
-  return buildFederatedSchema({
+  const schema = await buildFederatedSchema({
     ...rest,
     principals: ['node-user', 'node-admin'],
     resolvers: [...resolvers, readinessResolver(subgraph, store as (services: unknown) => Store)],
     middlewares: [NodeGateMiddleware],
     services,
   });
+  // the gate's rule for unverified e-mail addresses knows the money-moving subgraphs' writes by their schema
+  registerMoneyWrites(subgraph, Object.keys(schema.getMutationType()?.getFields() ?? {}));
+  return schema;
 }
 
 // type-graphql keeps resolver classes in global metadata: one class per subgraph, however often its schema is built

@@ -106,7 +106,35 @@ export function NodePolicy(policy: GatePolicy): MethodDecorator {
  * licence). One list, read by the subgraphs' gate and by the REST surface's (which answers a refused
  * write with 403 before looking at its body).
  */
-export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set(['nodeLogin', 'startAdminSession', 'endAdminSession', 'updateNodeSettings', 'installNodeLicence']);
+export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set([
+  'nodeLogin',
+  'startAdminSession',
+  'endAdminSession',
+  'updateNodeSettings',
+  'installNodeLicence',
+  // ending one's own sessions changes no business data: a user can always sign out
+  'nodeLogout',
+  'nodeLogoutAll',
+  'revokeNodeSession',
+]);
+
+/**
+ * The subgraphs that move money (or commit a user to moving it): a user whose e-mail address is not
+ * verified yet may read there but not write (403 EMAIL_UNVERIFIED). ONE rule, in the gate: their
+ * mutations are collected when their schema is built (`buildFinanceSchema`).
+ */
+export const MONEY_SUBGRAPHS: ReadonlySet<string> = new Set(['payments', 'banking', 'cards', 'crypto', 'investing', 'commerce', 'ledger']);
+const MONEY_WRITES = new Set<string>();
+
+/** Records the mutations of a money-moving subgraph (called once its schema is built). */
+export function registerMoneyWrites(subgraph: string, mutations: readonly string[]): void {
+  if (MONEY_SUBGRAPHS.has(subgraph)) for (const m of mutations) MONEY_WRITES.add(m);
+}
+
+export const isMoneyWrite = (field: string) => MONEY_WRITES.has(field);
+
+export const emailUnverifiedError = () =>
+  new DomainError('EMAIL_UNVERIFIED', 403, 'Verify your e-mail address first: follow the link we sent you (POST /api/auth/email/resend/ sends it again).');
 
 export const policyOf = (field: string): GatePolicy & { readOnly?: 'exempt' } => ({
   ...POLICIES.get(field),
@@ -211,6 +239,7 @@ export class NodeGate {
     if (state.maintenance && policy.maintenance !== 'exempt' && principal.kind !== 'node-admin') throw maintenanceError(state.maintenanceMessage);
     if (mutation && state.readOnly && policy.readOnly !== 'exempt') throw readOnlyError(state.licenceChecks);
     if (policy.module && !state.modules[policy.module]) throw moduleDisabledError(policy.module);
+    if (mutation && principal.kind === 'node-user' && principal.emailVerified === false && isMoneyWrite(field)) throw emailUnverifiedError();
   }
 }
 

@@ -413,7 +413,8 @@ describe('two-factor authentication', () => {
       const wrong = await http(url('/api/auth/2fa/confirm/'), { ...json({ otp: '000000' }), key: enrolmentToken });
       expect(wrong.status).toBe(400);
       const confirmed = await http(url('/api/auth/2fa/confirm/'), { ...json({ otp: await totpGenerate({ secret: enrol.body.secret }) }), key: enrolmentToken });
-      expect([confirmed.status, confirmed.body]).toEqual([200, { username: user.username, two_factor_enabled: true }]);
+      expect([confirmed.status, confirmed.body]).toEqual([200, { username: user.username, two_factor_enabled: true, recovery_codes: expect.any(Array) }]);
+      expect(confirmed.body.recovery_codes).toHaveLength(10);
 
       const missing = await http(url('/api/login/'), json({ username: user.username, password: PASSWORD }));
       expect([missing.status, missing.body.code]).toEqual([401, 'otp_required']);

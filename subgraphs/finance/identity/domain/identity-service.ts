@@ -7,7 +7,9 @@ import type { PurposeBox } from '../../../../lib/secret-box';
 import type { NodeGate } from '../../kernel/gate';
 import { KYC_LEVELS, type KycLevel } from '../../kernel/kyc';
 import type { IdentityStore, UserRow } from '../store/identity-store';
-import { ACCESS_TOKEN_TTL_SECONDS, ENROLMENT_TOKEN_TTL_SECONDS, type TokenClaims, type TokenService } from './tokens';
+import type { RecoveryCodes } from './recovery-codes';
+import type { SessionMeta, SessionService } from './sessions';
+import { ENROLMENT_TOKEN_TTL_SECONDS, type TokenClaims, type TokenService } from './tokens';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -49,7 +51,7 @@ export interface AccessToken {
  * sessions of the finance node.
  */
 export class IdentityService {
-  private readonly verified = new Map<string, { active: boolean; version: number; username: string; kycLevel: KycLevel; at: number }>();
+  private readonly verified = new Map<string, { active: boolean; version: number; username: string; kycLevel: KycLevel; emailVerified: boolean; at: number }>();
   private dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -58,11 +60,14 @@ export class IdentityService {
     private readonly tokens: TokenService | undefined,
     private readonly totpBox: PurposeBox | undefined,
     private readonly issuer: string,
+    /** Sign-in sessions (revocable tokens) and 2FA recovery codes (domain/sessions.ts, recovery-codes.ts). */
+    private readonly account: { sessions: SessionService; recoveryCodes: RecoveryCodes },
   ) {}
 
   /** A user changed (here or in another process): its cached row goes. */
   forget(userId: string): void {
     this.verified.delete(userId);
+    this.account.sessions.forgetUser(userId);
   }
 
   private tokenService(): TokenService {
@@ -130,13 +135,24 @@ export class IdentityService {
    * POST /api/login/: user name and password (and, for a user enrolled in 2FA, `otp`). With the
    * "Enforce 2FA on login" toggle on, a user not enrolled yet gets 403 with an enrolment token.
    */
-  async login(usernameInput: string, password: string, otp?: string | null): Promise<AccessToken> {
+  async login(
+    usernameInput: string,
+    password: string,
+    otp?: string | null,
+    opts: { recoveryCode?: string | null; meta?: SessionMeta } = {},
+  ): Promise<AccessToken> {
     const tokens = this.tokenService();
     const user = await this.checkPassword(usernameInput, password);
     const enrolled = user.totpConfirmedAt !== null;
     if (enrolled) {
-      if (!otp) throw new DomainError('OTP_REQUIRED', 401, 'A one-time code is required: send the 6-digit code of your authenticator app as "otp".');
-      if (!(await this.checkTotp(user, otp))) {
+      const recovery = !otp && opts.recoveryCode;
+      if (!otp && !recovery)
+        throw new DomainError(
+          'OTP_REQUIRED',
+          401,
+          'A one-time code is required: send the 6-digit code of your authenticator app as "otp" (or a recovery code as "recovery_code").',
+        );
+      if (!(recovery ? await this.account.recoveryCodes.use(user.id, recovery) : await this.checkTotp(user, otp!))) {
         await this.store.recordFailure(user.username, LOGIN_WINDOW_SECONDS);
         throw new DomainError('OTP_INVALID', 401, 'The one-time code is not valid.');
       }
@@ -153,23 +169,32 @@ export class IdentityService {
       );
     }
     await this.store.recordSuccess(user.id, user.username);
-    const access = await tokens.issue({ userId: user.id, username: user.username, scope: 'access', version: user.tokenVersion }, ACCESS_TOKEN_TTL_SECONDS);
-    return { access, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+    const { access, tokenType, expiresIn } = await this.account.sessions.grant(user, opts.meta);
+    return { access, tokenType, expiresIn };
   }
 
-  /** The gateway's check of a presented access token: signature, expiry, and the user still active with the same token version. */
-  async authenticateToken(token: string): Promise<TokenClaims & { kycLevel: KycLevel }> {
+  /** The gateway's check of a presented access token: signature, expiry, the user still active with the same token version, its session alive. */
+  async authenticateToken(token: string): Promise<TokenClaims & { kycLevel: KycLevel; emailVerified: boolean }> {
     const claims = await this.tokenService().verify(token);
     const now = Date.now();
     let user = this.verified.get(claims.userId);
     if (!user || now - user.at > USER_CACHE_TTL_MS) {
       const row = await this.store.byId(claims.userId);
-      user = { active: row?.isActive === true, version: row?.tokenVersion ?? -1, username: row?.username ?? '', kycLevel: row?.kycLevel ?? 'none', at: now };
+      user = {
+        active: row?.isActive === true,
+        version: row?.tokenVersion ?? -1,
+        username: row?.username ?? '',
+        kycLevel: row?.kycLevel ?? 'none',
+        emailVerified: Boolean(row?.emailVerifiedAt),
+        at: now,
+      };
       if (row) this.verified.set(claims.userId, user);
     }
     if (!user.active || user.version !== claims.version) throw invalidCredentials('Token is invalid.');
+    // an access token lives as long as its session (signed out, or every session ended): the enrolment token has none
+    if (claims.scope === 'access' && !(await this.account.sessions.isAlive(claims.sessionId, claims.userId))) throw invalidCredentials('Token is invalid.');
     // the level as it is now (it changes without a new token)
-    return { ...claims, kycLevel: user.kycLevel };
+    return { ...claims, kycLevel: user.kycLevel, emailVerified: user.emailVerified };
   }
 
   /** Sets a user's KYC level (by id or user name): an administrator's decision, or a verification's outcome. */
@@ -213,7 +238,8 @@ export class IdentityService {
     return this.store.recipient('username', normaliseUsername(ref));
   }
 
-  private async checkTotp(user: UserRow, code: string): Promise<boolean> {
+  /** A six-digit code of the user's confirmed 2FA secret, used once (no replay). */
+  async checkTotp(user: UserRow, code: string): Promise<boolean> {
     if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
     const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
     return result.valid && this.store.useTotpStep(user.id, result.step);

@@ -13,6 +13,8 @@ export interface TokenClaims {
   username: string;
   scope: 'access' | 'enrol-2fa';
   version: number;
+  /** The sign-in session an access token belongs to (identity.user_session): revoking it ends the token. */
+  sessionId?: string;
 }
 
 export class TokenService {
@@ -26,7 +28,7 @@ export class TokenService {
   }
 
   async issue(claims: TokenClaims, ttlSeconds: number): Promise<string> {
-    return new SignJWT({ username: claims.username, scope: claims.scope, ver: claims.version })
+    return new SignJWT({ username: claims.username, scope: claims.scope, ver: claims.version, ...(claims.sessionId ? { sid: claims.sessionId } : {}) })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(claims.userId)
       .setIssuer(this.issuer)
@@ -42,7 +44,8 @@ export class TokenService {
       if (typeof payload.sub !== 'string' || typeof payload.username !== 'string' || typeof payload.ver !== 'number') throw new Error('claims');
       const scope = payload.scope === 'enrol-2fa' ? 'enrol-2fa' : payload.scope === 'access' ? 'access' : undefined;
       if (!scope) throw new Error('scope');
-      return { userId: payload.sub, username: payload.username, scope, version: payload.ver };
+      const sessionId = typeof payload.sid === 'string' ? payload.sid : undefined;
+      return { userId: payload.sub, username: payload.username, scope, version: payload.ver, ...(sessionId ? { sessionId } : {}) };
     } catch (err) {
       const expired = (err as { code?: string }).code === 'ERR_JWT_EXPIRED';
       throw invalidCredentials(expired ? 'Token is expired.' : 'Token is invalid.');

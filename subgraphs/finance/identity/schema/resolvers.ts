@@ -15,10 +15,11 @@ import {
   NodeRecipient,
   NodeUser,
   NodeUserStats,
+  TotpConfirmation,
   TotpEnrolment,
 } from './types';
 
-const toUser = (u: UserRow): NodeUser => ({
+export const toUser = (u: UserRow): NodeUser => ({
   id: u.id,
   username: u.username,
   email: u.email,
@@ -29,9 +30,10 @@ const toUser = (u: UserRow): NodeUser => ({
   lastLogin: u.lastLogin,
   kycLevel: u.kycLevel,
   phone: u.phone,
+  emailVerified: u.emailVerifiedAt !== null,
 });
 
-function userIdOf(ctx: SubgraphContext): string {
+export function userIdOf(ctx: SubgraphContext): string {
   const p = ctx.principal;
   if (p.kind !== 'node-user') throw unauthenticated();
   return p.userId;
@@ -43,8 +45,15 @@ export class IdentityResolver {
   constructor(private readonly services: IdentityServices) {}
 
   @Mutation(() => NodeAccessToken, { description: 'Signs in (POST /api/login/); `otp` is the 6-digit code of a user enrolled in 2FA. Allowed in read-only mode (it changes no data).' })
-  nodeLogin(@Arg('username') username: string, @Arg('password') password: string, @Arg('otp', () => String, { nullable: true }) otp?: string | null) {
-    return this.services.identity.login(username, password, otp);
+  nodeLogin(
+    @Arg('username') username: string,
+    @Arg('password') password: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('otp', () => String, { nullable: true }) otp?: string | null,
+    @Arg('recoveryCode', () => String, { nullable: true, description: 'A 2FA recovery code instead of `otp` (each works once).' }) recoveryCode?: string | null,
+    @Arg('userAgent', () => String, { nullable: true, description: "The client's User-Agent (shown in the list of sessions)." }) userAgent?: string | null,
+  ) {
+    return this.services.identity.login(username, password, otp, { recoveryCode, meta: { userAgent, ip: ctx.clientAddress } });
   }
 
   @Authorized('node-user')
@@ -56,11 +65,14 @@ export class IdentityResolver {
 
   @Authorized('node-user')
   @NodePolicy({ scopes: ['enrol-2fa'] })
-  @Mutation(() => NodeUser, { description: 'Confirms the enrolment with a code of the authenticator app: from then on, sign-in needs a code.' })
-  async confirmTotpEnrolment(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<NodeUser> {
+  @Mutation(() => TotpConfirmation, {
+    description: 'Confirms the enrolment with a code of the authenticator app: from then on, sign-in needs a code. Answers ten recovery codes (shown once).',
+  })
+  async confirmTotpEnrolment(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<TotpConfirmation> {
     const id = userIdOf(ctx);
-    await this.services.identity.confirmTotpEnrolment(id, otp);
-    return toUser((await this.services.identity.user(id))!);
+    const recoveryCodes = await this.services.onboarding.confirmTotp(id, otp);
+    const user = toUser((await this.services.identity.user(id))!);
+    return { username: user.username, twoFactorEnabled: user.twoFactorEnabled, recoveryCodes };
   }
 
   @Authorized('node-user')
@@ -120,7 +132,7 @@ export class IdentityResolver {
   @Mutation(() => NodeTokenAuthentication)
   async authenticateNodeToken(@Arg('token') token: string, @Arg('meter') _meter: boolean): Promise<NodeTokenAuthentication> {
     const c = await this.services.identity.authenticateToken(token);
-    return { userId: c.userId, username: c.username, scope: c.scope, kycLevel: c.kycLevel };
+    return { userId: c.userId, username: c.username, scope: c.scope, kycLevel: c.kycLevel, emailVerified: c.emailVerified, sessionId: c.sessionId ?? null };
   }
 
   /**

@@ -27,6 +27,8 @@ export class NodeUser {
   kycLevel: NodeKycLevel;
   @Field(() => String, { nullable: true, description: 'E.164 phone number ("+447911123456"), unique; transfers can name the user by it.' })
   phone: string | null;
+  @Field({ description: 'Whether the user proved their e-mail address (signed-up users must before money moves).' })
+  emailVerified: boolean;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'The user a transfer names (service principals only: the payments module).' })
@@ -70,6 +72,8 @@ export class NodeTokenAuthentication {
   @Field() username: string;
   @Field() scope: string;
   @Field() kycLevel: string;
+  @Field() emailVerified: boolean;
+  @Field(() => String, { nullable: true }) sessionId: string | null;
 }
 
 /** What the gateway learns when it verifies an admin session. Internal. */
@@ -78,4 +82,47 @@ export class NodeTokenAuthentication {
 export class AdminSessionAuthentication {
   @Field(() => ID) userId: string;
   @Field() username: string;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A user who just signed up: their e-mail address is not verified yet.' })
+export class NodeSignup {
+  @Field(() => ID) id: string;
+  @Field() username: string;
+  @Field() email: string;
+  @Field() emailVerified: boolean;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A sign-in session of the caller (one per sign-in; its access token ends with it).' })
+export class NodeSession {
+  @Field(() => ID) id: string;
+  @Field() createdAt: Date;
+  @Field() lastSeenAt: Date;
+  @Field() expiresAt: Date;
+  @Field() userAgent: string;
+  @Field() ip: string;
+  @Field({ description: 'The session of the token that asks.' }) current: boolean;
+}
+
+@ObjectType({ simpleResolvers: true, description: '2FA is on: sign-in needs a code; the recovery codes are shown this once.' })
+export class TotpConfirmation {
+  @Field() username: string;
+  @Field() twoFactorEnabled: boolean;
+  @Field(() => [String], { description: 'Ten one-time recovery codes: each replaces a one-time code once.' }) recoveryCodes: string[];
+}
+
+@ObjectType({ simpleResolvers: true, description: 'An invitation to sign up (the code itself is shown only when it is created).' })
+export class NodeInvite {
+  @Field(() => ID) id: string;
+  @Field({ description: 'The last four characters of the code.' }) hint: string;
+  @Field() note: string;
+  @Field() createdBy: string;
+  @Field() createdAt: Date;
+  @Field(() => Date, { nullable: true }) expiresAt: Date | null;
+  @Field(() => Date, { nullable: true }) usedAt: Date | null;
+}
+
+@ObjectType({ simpleResolvers: true })
+export class NodeInviteCreated {
+  @Field({ description: 'The code to give the invitee (shown once).' }) code: string;
+  @Field(() => NodeInvite) invite: NodeInvite;
 }

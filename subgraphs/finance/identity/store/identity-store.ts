@@ -17,11 +17,14 @@ export interface UserRow {
   lastLogin: Date | null;
   kycLevel: KycLevel;
   phone: string | null;
+  /** When the user proved their address (null: not yet; users created by an operator count as verified). */
+  emailVerifiedAt: Date | null;
 }
 
-const USER_COLUMNS = `id, username, email, password_hash AS "passwordHash", is_superuser AS "isSuperuser", is_active AS "isActive",
+export const USER_COLUMNS = `id, username, email, password_hash AS "passwordHash", is_superuser AS "isSuperuser", is_active AS "isActive",
   token_version AS "tokenVersion", totp_secret_sealed AS "totpSecretSealed", totp_confirmed_at AS "totpConfirmedAt",
-  totp_last_step AS "totpLastStep", date_joined AS "dateJoined", last_login AS "lastLogin", kyc_level AS "kycLevel", phone`;
+  totp_last_step AS "totpLastStep", date_joined AS "dateJoined", last_login AS "lastLogin", kyc_level AS "kycLevel", phone,
+  email_verified_at AS "emailVerifiedAt"`;
 
 /** SQL of the identity schema; the sign-in and token paths use named (prepared) statements. */
 export class IdentityStore {
@@ -47,7 +50,8 @@ export class IdentityStore {
 
   async insert(u: { username: string; email: string; passwordHash: string; isSuperuser: boolean }): Promise<UserRow> {
     const { rows } = await this.store.pool.query<UserRow>(
-      `INSERT INTO identity.node_user (username, email, password_hash, is_superuser) VALUES ($1, $2, $3, $4) RETURNING ${USER_COLUMNS}`,
+      // an operator's user (CLI, console, demo): its address counts as verified; sign-up inserts unverified users (onboarding-store.ts)
+      `INSERT INTO identity.node_user (username, email, password_hash, is_superuser, email_verified_at) VALUES ($1, $2, $3, $4, now()) RETURNING ${USER_COLUMNS}`,
       [u.username, u.email, u.passwordHash, u.isSuperuser],
     );
     return rows[0];

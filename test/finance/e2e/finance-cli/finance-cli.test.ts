@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,5 +111,25 @@ describe('finance:install-licence and finance:createsuperuser', () => {
       SUPERUSER_PASSWORD: 'a long enough password',
     });
     expect([ok.code, ok.stdout]).toEqual([0, 'Superuser "root" ready: sign in at /admin/.\n']);
+  });
+
+  it('creates a normal user (not an administrator) from USER_PASSWORD; a taken name fails', async () => {
+    const missing = await runCli(['finance:createuser', '--username', 'ada', '--email', 'ada@example.com'], env);
+    expect(missing.code).toBe(2);
+    const ok = await runCli(['finance:createuser', '--username', 'Ada', '--email', 'ada@example.com'], { ...env, USER_PASSWORD: 'a long enough password' });
+    expect([ok.code, ok.stdout]).toEqual([0, 'User "ada" created: they sign in at POST /api/login/ (or the web client).\n']);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT is_superuser, email, email_verified_at IS NOT NULL AS verified FROM identity.node_user WHERE username = 'ada'`,
+      );
+      expect(rows).toEqual([{ is_superuser: false, email: 'ada@example.com', verified: true }]);
+    } finally {
+      await client.end();
+    }
+    const again = await runCli(['finance:createuser', '--username', 'ada', '--email', 'ada@example.com'], { ...env, USER_PASSWORD: 'a long enough password' });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
   });
 });

@@ -798,6 +798,108 @@ const recipes: Record<string, Recipe> = {
   },
 };
 
+// ---- onboarding and account security (routes/account.ts): each case that ends a session or changes a password has a user of its own
+
+const totpAt = (secret: string, steps: number) =>
+  totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * steps } as Parameters<typeof totpGenerate>[0]);
+
+/** A new user enrolled in 2FA (its code of this time step used): its token and secret. */
+async function enrolledUser(ctx: CaseContext): Promise<{ token: string; secret: string }> {
+  const token = await freshToken(ctx);
+  const { secret } = await must('enrol', await call(ctx.t, token, 'POST', '/api/auth/2fa/enrol/'), 201);
+  await must('confirm', await call(ctx.t, token, 'POST', '/api/auth/2fa/confirm/', { otp: await totp(secret as string) }), 200);
+  return { token, secret: secret as string };
+}
+
+/** A single-use token of a new user's (as the mails carry them), written as the node writes them: its SHA-256. */
+async function oneTimeToken(ctx: CaseContext, purpose: 'email_verify' | 'password_reset'): Promise<string> {
+  const user = await ctx.t.app.services.identity.identity.createUser({
+    username: `mail_${randomUUID().slice(0, 8)}`,
+    password: PASSWORD,
+    email: `${randomUUID()}@example.com`,
+  });
+  const token = randomUUID().replace(/-/g, '').padEnd(43, 'x');
+  await pool(ctx).query(
+    `INSERT INTO identity.one_time_token (token_hash, user_id, purpose, email, expires_at) VALUES (sha256(convert_to($1, 'UTF8')), $2, $3, $4, now() + interval '1 hour')`,
+    [token, user.id, purpose, user.email],
+  );
+  return token;
+}
+
+const newSignup = () => {
+  const username = `joiner_${randomUUID().slice(0, 8)}`;
+  return { username, email: `${username}@example.com`, password: 'a long enough password' };
+};
+
+/** Uses up an allowance per client address (AUTH_ATTEMPTS_PER_HOUR, 20 by default) for one case, and gives it back after. */
+const exhausting = (path: string, body: () => unknown): Pick<Recipe, 'before' | 'after'> => ({
+  before: async (ctx) => {
+    for (let i = 0; i < 20; i++) await call(ctx.t, '', 'POST', path, body());
+  },
+  after: async (ctx) => {
+    await pool(ctx).query('DELETE FROM identity.rate_limit');
+  },
+});
+
+Object.assign(success, {
+  'POST /api/auth/signup/': () => json('POST', '/api/auth/signup/', {}, newSignup()),
+  'POST /api/auth/email/verify/': async (ctx: CaseContext) => json('POST', '/api/auth/email/verify/', {}, { token: await oneTimeToken(ctx, 'email_verify') }),
+  'POST /api/auth/password/reset/': () => json('POST', '/api/auth/password/reset/', {}, { email: 'someone@example.com' }),
+  'POST /api/auth/password/reset/confirm/': async (ctx: CaseContext) =>
+    json('POST', '/api/auth/password/reset/confirm/', {}, { token: await oneTimeToken(ctx, 'password_reset'), password: 'a brand new password' }),
+  'POST /api/auth/password/': async (ctx: CaseContext) =>
+    json('POST', '/api/auth/password/', bearer(await freshToken(ctx)), { current_password: PASSWORD, password: 'a brand new password' }),
+  'DELETE /api/auth/sessions/:id/': async (ctx: CaseContext) => {
+    const token = await freshToken(ctx);
+    const [session] = await must('sessions', await call(ctx.t, token, 'GET', '/api/auth/sessions/'), 200);
+    return json('DELETE', `/api/auth/sessions/${session.id}/`, bearer(token));
+  },
+  'POST /api/auth/logout/': async (ctx: CaseContext) => json('POST', '/api/auth/logout/', bearer(await freshToken(ctx))),
+  'POST /api/auth/logout-all/': async (ctx: CaseContext) => json('POST', '/api/auth/logout-all/', bearer(await freshToken(ctx))),
+  'POST /api/auth/2fa/recovery-codes/': async (ctx: CaseContext) => {
+    const { token, secret } = await enrolledUser(ctx);
+    return json('POST', '/api/auth/2fa/recovery-codes/', bearer(token), { otp: await totpAt(secret, 1) });
+  },
+  'DELETE /api/auth/2fa/': async (ctx: CaseContext) => {
+    const { token, secret } = await enrolledUser(ctx);
+    return json('DELETE', '/api/auth/2fa/', bearer(token), { otp: await totpAt(secret, 1) });
+  },
+});
+
+Object.assign(recipes, {
+  'POST /api/auth/signup/ 403': {
+    // invite-only (the console's setting) and no invite code
+    before: (ctx: CaseContext) => ctx.t.app.services.identity.onboarding.setSignupMode('invite_only', 'test').then(() => undefined),
+    request: () => json('POST', '/api/auth/signup/', {}, newSignup()),
+    after: (ctx: CaseContext) => ctx.t.app.services.identity.onboarding.setSignupMode('open', 'test').then(() => undefined),
+  },
+  'POST /api/auth/signup/ 409': { request: (ctx: CaseContext) => json('POST', '/api/auth/signup/', {}, { ...newSignup(), username: stateOf(ctx).username }) },
+  'POST /api/auth/signup/ 429': {
+    ...exhausting('/api/auth/signup/', () => ({ username: 'x', email: 'x', password: 'x' })),
+    request: () => json('POST', '/api/auth/signup/', {}, newSignup()),
+  },
+  'POST /api/auth/email/verify/ 429': {
+    ...exhausting('/api/auth/email/verify/', () => ({ token: 'x' })),
+    request: () => json('POST', '/api/auth/email/verify/', {}, { token: 'x' }),
+  },
+  'POST /api/auth/password/reset/ 429': {
+    ...exhausting('/api/auth/password/reset/', () => ({ email: 'x@example.com' })),
+    request: () => json('POST', '/api/auth/password/reset/', {}, { email: 'x@example.com' }),
+  },
+  'POST /api/auth/password/reset/confirm/ 429': {
+    ...exhausting('/api/auth/password/reset/confirm/', () => ({ token: 'x', password: 'a brand new password' })),
+    request: () => json('POST', '/api/auth/password/reset/confirm/', {}, { token: 'x', password: 'a brand new password' }),
+  },
+  'POST /api/auth/2fa/recovery-codes/ 409': { request: (ctx: CaseContext) => as(ctx, 'POST', '/api/auth/2fa/recovery-codes/', { otp: '123456' }) },
+  'DELETE /api/auth/2fa/ 409': { request: (ctx: CaseContext) => as(ctx, 'DELETE', '/api/auth/2fa/', { otp: '123456' }) },
+  'DELETE /api/auth/2fa/ 403': {
+    // the node enforces 2FA: it cannot be switched off
+    before: (ctx: CaseContext) => changeNode(ctx.t, () => ctx.t.app.services.node.node.updateSettings({ enforce_2fa: true }, 'test')).then(() => undefined),
+    request: (ctx: CaseContext) => json('DELETE', '/api/auth/2fa/', bearer(id(ctx, 'enrolledToken')), { otp: '123456' }),
+    after: (ctx: CaseContext) => changeNode(ctx.t, () => ctx.t.app.services.node.node.updateSettings({ enforce_2fa: false }, 'test')).then(() => undefined),
+  },
+} satisfies Record<string, Recipe>);
+
 for (const [key, request] of Object.entries(success)) {
   const [method, path] = key.split(' ');
   const route = financeSurface.routes.find((r) => r.method === method && r.path === path)!;

@@ -1,0 +1,305 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { DomainError, badInput, notFound } from '../../../../lib/errors';
+import type { Logger } from '../../../../lib/logger';
+import type { Mailer } from '../../../../lib/mailer';
+import type { KeyedLimiter } from '../../../../lib/rate-limits';
+import type { NodeGate } from '../../kernel/gate';
+import type { IdentityStore, UserRow } from '../store/identity-store';
+import type { InviteRow, OneTimePurpose, OnboardingStore, SignupMode } from '../store/onboarding-store';
+import { IdentityService, normaliseUsername } from './identity-service';
+import type { RecoveryCodes } from './recovery-codes';
+import type { AccessGrant, SessionMeta, SessionService } from './sessions';
+
+export const EMAIL_VERIFY_TTL_SECONDS = 48 * 3600;
+export const PASSWORD_RESET_TTL_SECONDS = 3600;
+export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite_only'];
+
+const USERNAME = /^[a-z0-9_.@+-]{1,150}$/;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
+
+export const signupClosed = () => new DomainError('SIGNUP_CLOSED', 403, 'Sign-up on this node is by invitation only: an invite code is required.');
+export const invalidInvite = () =>
+  new DomainError('INVALID_INVITE', 400, 'The invite code is not valid (unknown, used or expired).', { invite_code: ['Unknown, used or expired.'] });
+export const invalidToken = () =>
+  new DomainError('INVALID_TOKEN', 400, 'This link is not valid: it is unknown, was used already or has expired.', { token: ['Unknown, used or expired.'] });
+export const emailUnverified = () =>
+  new DomainError('EMAIL_UNVERIFIED', 403, 'Verify your e-mail address first (the link we sent you; POST /api/auth/email/resend/ sends it again).');
+const taken = (code: string, field: string, message: string) => new DomainError(code, 409, message, { [field]: [message] });
+
+/** What the node's users may do about their own account: the limits per client address and per user. */
+export interface OnboardingLimits {
+  signup: KeyedLimiter;
+  verify: KeyedLimiter;
+  reset: KeyedLimiter;
+  /** Password reset mails per e-mail address (beyond it: 202 and no mail). */
+  resetMail: KeyedLimiter;
+  resend: KeyedLimiter;
+  /** Wrong current passwords and one-time codes of a signed-in user. */
+  secondChecks: KeyedLimiter;
+}
+
+export interface OnboardingDeps {
+  store: OnboardingStore;
+  users: IdentityStore;
+  identity: IdentityService;
+  sessions: SessionService;
+  recoveryCodes: RecoveryCodes;
+  gate: NodeGate;
+  mailer: Mailer;
+  limits: OnboardingLimits;
+  logger: Logger;
+  /** The node's name (mail subjects) and the client's base URL for links, when known. */
+  appName: string;
+  frontendUrl?: string;
+}
+
+export interface SignupInput {
+  username: string;
+  email: string;
+  password: string;
+  inviteCode?: string | null;
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest();
+const newToken = () => randomBytes(32).toString('base64url');
+
+/** Field problems of a new password (policy: at least 10 characters, not the user name, not only digits). */
+export function passwordProblems(password: string, username: string): string[] {
+  const problems = IdentityService.validatePassword(password);
+  if (password && normaliseUsername(password) === normaliseUsername(username)) problems.push('The password must not be your user name.');
+  return problems;
+}
+
+/**
+ * Onboarding and account security of the finance node's users: sign-up (open or by invitation),
+ * e-mail verification, password reset by e-mail and change, sessions, 2FA recovery codes.
+ */
+export class OnboardingService {
+  constructor(private readonly d: OnboardingDeps) {}
+
+  private link(path: string, token: string): string {
+    const base = this.d.frontendUrl ? new URL(this.d.frontendUrl).origin : '';
+    return `${base}${path}?token=${encodeURIComponent(token)}`;
+  }
+
+  /** Sends a mail; a failure is logged, not the caller's problem (they may ask again). */
+  private async mail(to: string, subject: string, text: string): Promise<void> {
+    await this.d.mailer.send({ to, subject: `${this.d.appName}: ${subject}`, text }).catch((err: unknown) => {
+      this.d.logger.error({ err: (err as Error).message }, 'mail could not be sent');
+    });
+  }
+
+  private async issueToken(user: UserRow, purpose: OneTimePurpose, ttlSeconds: number): Promise<string> {
+    const token = newToken();
+    await this.d.store.insertToken({ tokenHash: tokenHash(token), userId: user.id, purpose, email: user.email, ttlSeconds });
+    return token;
+  }
+
+  private async sendVerification(user: UserRow): Promise<void> {
+    const token = await this.issueToken(user, 'email_verify', EMAIL_VERIFY_TTL_SECONDS);
+    await this.mail(
+      user.email,
+      'verify your e-mail address',
+      `Hello ${user.username},\n\nconfirm that this is your address: ${this.link('/app/verify-email/', token)}\n\n` +
+        `Or send this code to POST /api/auth/email/verify/ as {"token": "…"}:\n${token}\n\nThe link works once, for 48 hours.\n`,
+    );
+  }
+
+  async signupMode(): Promise<SignupMode> {
+    return this.d.store.signupMode();
+  }
+
+  async setSignupMode(mode: string, actor: string): Promise<SignupMode> {
+    if (!(SIGNUP_MODES as readonly string[]).includes(mode))
+      throw badInput(`mode must be one of ${SIGNUP_MODES.join(', ')}.`, { mode: ['open or invite_only.'] });
+    await this.d.store.setSignupMode(mode as SignupMode, actor);
+    return mode as SignupMode;
+  }
+
+  /** A new invitation: the code is shown once (only its hash is kept). */
+  async createInvite(actor: string, opts: { note?: string; expiresInDays?: number | null } = {}): Promise<{ code: string; invite: InviteRow }> {
+    const note = (opts.note ?? '').trim();
+    if (note.length > 200) throw badInput('The note has at most 200 characters.', { note: ['At most 200 characters.'] });
+    const days = opts.expiresInDays ?? null;
+    if (days !== null && (!Number.isInteger(days) || days < 1 || days > 365)) throw badInput('Expiry: 1 to 365 days.', { expires_in_days: ['1 to 365.'] });
+    const code = `inv_${randomBytes(15).toString('base64url')}`;
+    const invite = await this.d.store.insertInvite({
+      codeHash: tokenHash(code),
+      hint: code.slice(-4),
+      note,
+      createdBy: actor,
+      expiresAt: days === null ? null : new Date(Date.now() + days * 86400_000),
+    });
+    return { code, invite };
+  }
+
+  invites(first: number): Promise<InviteRow[]> {
+    return this.d.store.invites(first);
+  }
+
+  private async validateSignup(input: SignupInput): Promise<{ username: string; email: string }> {
+    const username = normaliseUsername(input.username);
+    const email = (input.email ?? '').trim();
+    const errors: Record<string, string[]> = {};
+    if (!USERNAME.test(username)) errors.username = ['1 to 150 characters: letters, digits and @ . + - _ only.'];
+    if (!EMAIL.test(email) || email.length > 254) errors.email = ['Enter a valid e-mail address.'];
+    const pw = passwordProblems(input.password ?? '', username);
+    if (pw.length) errors.password = pw;
+    if (Object.keys(errors).length) throw badInput('Some fields are not valid.', errors);
+    if (await this.d.users.byUsername(username)) throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
+    if (await this.d.store.emailTaken(email))
+      throw taken('EMAIL_TAKEN', 'email', 'An account with this e-mail address exists: sign in, or reset its password.');
+    return { username, email };
+  }
+
+  /**
+   * POST /api/auth/signup/: a new user, not verified yet, and the verification mail. Invite-only:
+   * 403 without a code, 400 with a code that cannot be used. Nothing is created on any refusal.
+   */
+  async signup(input: SignupInput, clientAddress: string | undefined): Promise<UserRow> {
+    await this.d.limits.signup.consume(clientAddress, 'Too many sign-ups from this address: try again later.');
+    const inviteOnly = (await this.d.store.signupMode()) === 'invite_only';
+    const code = (input.inviteCode ?? '').trim();
+    if (inviteOnly && !code) throw signupClosed();
+    const { username, email } = await this.validateSignup(input);
+    const passwordHash = await argon2Hash(input.password);
+    const user = await this.d.store
+      .transaction(async (db) => {
+        const row = await this.d.store.insertUnverified(db, { username, email, passwordHash });
+        if (inviteOnly && !(await this.d.store.redeemInvite(db, tokenHash(code), row.id))) throw invalidInvite();
+        return row;
+      })
+      .catch((err: { code?: string }) => {
+        if (err.code === '23505') throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
+        throw err;
+      });
+    await this.sendVerification(user);
+    return user;
+  }
+
+  /** POST /api/auth/email/verify/: the token of the mail, once. */
+  async verifyEmail(token: string, clientAddress: string | undefined): Promise<void> {
+    await this.d.limits.verify.consume(clientAddress, 'Too many verification attempts from this address: try again later.');
+    if (!token || token.length > 200) throw invalidToken();
+    const verified = await this.d.store.transaction(async (db) => {
+      const used = await this.d.store.useToken(db, tokenHash(token), 'email_verify');
+      return used && (await this.d.store.markEmailVerified(db, used.userId, used.email)) ? used.userId : undefined;
+    });
+    if (!verified) throw invalidToken();
+    this.d.identity.forget(verified);
+  }
+
+  /** POST /api/auth/email/resend/: a new verification mail (none when the address is verified already). */
+  async resendVerification(userId: string): Promise<void> {
+    const user = await this.d.users.byId(userId);
+    if (!user) throw notFound('No such user.');
+    if (user.emailVerifiedAt || !user.email) return;
+    await this.d.limits.resend.consume(user.id, 'Too many verification mails: try again later.');
+    await this.sendVerification(user);
+  }
+
+  /**
+   * POST /api/auth/password/reset/: whatever the address, the same answer at the same speed (the
+   * mail goes out after the answer): nobody learns whether an account has it.
+   */
+  async requestPasswordReset(email: string, clientAddress: string | undefined): Promise<void> {
+    await this.d.limits.reset.consume(clientAddress, 'Too many password resets from this address: try again later.');
+    const address = (email ?? '').trim();
+    if (!EMAIL.test(address) || address.length > 254) return;
+    void this.sendResets(address).catch((err: unknown) => this.d.logger.error({ err: (err as Error).message }, 'password reset failed'));
+  }
+
+  private async sendResets(email: string): Promise<void> {
+    if (!(await this.d.limits.resetMail.tryConsume(email.toLowerCase()))) return;
+    for (const user of await this.d.store.activeUsersByEmail(email)) {
+      const token = await this.issueToken(user, 'password_reset', PASSWORD_RESET_TTL_SECONDS);
+      await this.mail(
+        user.email,
+        'reset your password',
+        `Hello ${user.username},\n\nsomeone (we hope you) asked to reset your password: ${this.link('/app/reset-password/', token)}\n\n` +
+          `Or send this code with your new password to POST /api/auth/password/reset/confirm/:\n${token}\n\n` +
+          `The link works once, for one hour. Every device signed in to your account will be signed out.\n` +
+          `Not you? Ignore this mail: your password stays as it is.\n`,
+      );
+    }
+  }
+
+  /** POST /api/auth/password/reset/confirm/: a new password; every session and token of the user ends. */
+  async confirmPasswordReset(token: string, password: string, clientAddress: string | undefined): Promise<void> {
+    await this.d.limits.verify.consume(clientAddress, 'Too many attempts from this address: try again later.');
+    if (!token || token.length > 200) throw invalidToken();
+    const passwordHash = await argon2Hash(password ?? '');
+    const userId = await this.d.store.transaction(async (db) => {
+      const used = await this.d.store.useToken(db, tokenHash(token), 'password_reset');
+      if (!used) throw invalidToken();
+      const user = await this.d.users.byId(used.userId);
+      const problems = passwordProblems(password ?? '', user?.username ?? '');
+      if (problems.length) throw badInput('The new password is not valid.', { password: problems });
+      await this.d.store.replacePassword(db, used.userId, passwordHash);
+      return used.userId;
+    });
+    this.d.identity.forget(userId);
+  }
+
+  /** POST /api/auth/password/: the current password and a new one; the other sessions end, this one gets a new token. */
+  async changePassword(userId: string, current: string, password: string, meta: SessionMeta): Promise<AccessGrant> {
+    const user = await this.d.users.byId(userId);
+    if (!user?.isActive) throw notFound('No such user.');
+    const wrong = 'Too many wrong passwords: try again later.';
+    await this.d.limits.secondChecks.assertOpen(`pw:${user.id}`, wrong);
+    if (!(await argon2Verify(user.passwordHash, current ?? '').catch(() => false))) {
+      await this.d.limits.secondChecks.tryConsume(`pw:${user.id}`);
+      throw badInput('The current password is wrong.', { current_password: ['Wrong password.'] });
+    }
+    const problems = passwordProblems(password ?? '', user.username);
+    if (problems.length) throw badInput('The new password is not valid.', { password: problems });
+    if (password === current) throw badInput('The new password is your current one.', { password: ['Choose a password you have not used here.'] });
+    const passwordHash = await argon2Hash(password);
+    await this.d.store.transaction((db) => this.d.store.replacePassword(db, user.id, passwordHash));
+    this.d.identity.forget(user.id);
+    return this.d.sessions.grant({ ...user, tokenVersion: user.tokenVersion + 1 }, meta);
+  }
+
+  /** A signed-in user's one-time code (throttled per user). */
+  private async checkOtp(user: UserRow, otp: string): Promise<void> {
+    const message = 'Too many wrong codes: try again later.';
+    await this.d.limits.secondChecks.assertOpen(`otp:${user.id}`, message);
+    if (!(await this.d.identity.checkTotp(user, otp ?? ''))) {
+      await this.d.limits.secondChecks.tryConsume(`otp:${user.id}`);
+      throw new DomainError('OTP_INVALID', 400, 'The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
+    }
+  }
+
+  private async enrolledUser(userId: string): Promise<UserRow> {
+    const user = await this.d.users.byId(userId);
+    if (!user) throw notFound('No such user.');
+    if (!user.totpConfirmedAt) throw new DomainError('TWOFA_NOT_ENABLED', 409, 'Two-factor authentication is not enabled for this account.');
+    return user;
+  }
+
+  /** Confirms 2FA enrolment and answers the first set of recovery codes (shown once). */
+  async confirmTotp(userId: string, otp: string): Promise<string[]> {
+    await this.d.identity.confirmTotpEnrolment(userId, otp);
+    return this.d.recoveryCodes.renew(userId);
+  }
+
+  /** POST /api/auth/2fa/recovery-codes/: a new set (the old codes stop working); needs a current one-time code. */
+  async renewRecoveryCodes(userId: string, otp: string): Promise<string[]> {
+    const user = await this.enrolledUser(userId);
+    await this.checkOtp(user, otp);
+    return this.d.recoveryCodes.renew(user.id);
+  }
+
+  /** DELETE /api/auth/2fa/: switches 2FA off with a current code, unless the node enforces 2FA. */
+  async disableTotp(userId: string, otp: string): Promise<void> {
+    const user = await this.enrolledUser(userId);
+    if ((await this.d.gate.state()).enforce2fa)
+      throw new DomainError('TWOFA_ENFORCED', 403, 'This node requires two-factor authentication: it cannot be switched off.');
+    await this.checkOtp(user, otp);
+    await this.d.store.disableTotp(user.id);
+    this.d.identity.forget(user.id);
+  }
+}
+
+export { tokenHash as oneTimeTokenHash };

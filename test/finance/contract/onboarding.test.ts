@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto';
+import { generate as totpGenerate } from 'otplib';
+import { http, startTestApp, type TestApp } from '../../support/app';
+import { adminSignIn, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance';
+import { outbox, type ReadMail } from '../../support/mail';
+
+/**
+ * Onboarding and account security of the finance node (issue 25, part 1), over real HTTP on the
+ * node's REST surface: sign-up (open and invite-only), e-mail verification through the mail outbox,
+ * password reset and change, sessions (revocable tokens), 2FA recovery codes, the profile.
+ */
+let t: TestApp<'finance'>;
+let mail: ReturnType<typeof outbox>;
+let console_: AdminSession;
+beforeAll(async () => {
+  t = await startTestApp({ APP_NAME: 'Acme Finance', AUTH_ATTEMPTS_PER_HOUR: '40' }, { products: ['finance'] });
+  await installValidLicence(t as unknown as TestApp);
+  mail = outbox(t.config.dataDir);
+  const operator = await createUser(t as unknown as TestApp, undefined, { superuser: true });
+  console_ = await adminSignIn(t as unknown as TestApp, operator.username);
+});
+afterAll(() => t?.stop());
+
+const url = (path: string) => `${t.urls.finance}${path}`;
+const post = (path: string, body: unknown, key?: string, headers: Record<string, string> = {}) =>
+  http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const name = () => `new_${randomUUID().slice(0, 8)}`;
+const tokenIn = (m: ReadMail) => /\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1];
+
+/** The next mails to `to` (waits for mail sent after the answer, as the reset mail is). */
+async function mailsTo(to: string, count = 1): Promise<ReadMail[]> {
+  const got: ReadMail[] = [];
+  for (let i = 0; i < 100 && got.length < count; i++) {
+    got.push(...(await mail.fresh()).filter((m) => m.to === to));
+    if (got.length < count) await new Promise((r) => setTimeout(r, 50));
+  }
+  return got;
+}
+
+const fxQuote = (token: string) => post('/api/v1/fx/quotes/', { source_currency: 'EUR', target_currency: 'GBP', source_amount: '10.00' }, token);
+const profile = async (token: string) => (await http(url('/api/v1/profile/'), { key: token })).body;
+/** An operator of the admin console (session cookie), through the gateway. */
+const admin = (query: string, variables: Record<string, unknown> = {}) => graphql(t as unknown as TestApp, query, variables, { cookie: console_.cookie });
+const userCount = async () => (await t.app.services.identity.identity.stats()).total;
+
+describe('sign-up and e-mail verification', () => {
+  it('creates an unverified user, mails a link; the user signs in but moves no money until verified', async () => {
+    const username = name();
+    const email = `${username}@example.com`;
+    const res = await post('/api/auth/signup/', { username, email, password: 'a long enough password' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), username, email, email_verified: false });
+    const [verification] = await mailsTo(email);
+    expect(verification.subject).toBe('Acme Finance: verify your e-mail address');
+    const token = tokenIn(verification)!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const access = await login(t as unknown as TestApp, username, 'a long enough password');
+    expect(await profile(access)).toEqual({
+      id: res.body.id,
+      username,
+      email,
+      email_verified: false,
+      phone: null,
+      twofa_enabled: false,
+      kyc_level: 'none',
+      created_at: expect.any(String),
+    });
+    const refused = await fxQuote(access);
+    expect([refused.status, refused.body.code]).toEqual([403, 'email_unverified']);
+
+    const verified = await post('/api/auth/email/verify/', { token });
+    expect([verified.status, verified.body]).toEqual([200, { email_verified: true }]);
+    expect((await profile(access)).email_verified).toBe(true);
+    // the money rule that applies now is the KYC level's, not the address's
+    expect((await fxQuote(access)).body.code).toBe('kyc_required');
+    const again = await post('/api/auth/email/verify/', { token });
+    expect([again.status, again.body.code, again.body.error]).toEqual([400, 'invalid_token', 'invalid_token']);
+  });
+
+  it('refuses bad fields with 400 validation_error, one message per field, and creates nothing', async () => {
+    const before = await userCount();
+    const bad = await post('/api/auth/signup/', { username: 'Bad Name!', email: 'not-an-address', password: 'short' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'validation_error', code: 'validation_error' });
+    expect(bad.body.fields).toEqual({ username: expect.any(String), email: expect.any(String), password: expect.any(String) });
+    const asName = await post('/api/auth/signup/', { username: 'samesame_user', email: 'samesame@example.com', password: 'SAMESAME_USER' });
+    expect([asName.status, asName.body.fields.password]).toEqual([400, 'The password must not be your user name.']);
+    const missing = await post('/api/auth/signup/', { username: name() });
+    expect([missing.status, missing.body.error, Object.keys(missing.body.fields).sort()]).toEqual([400, 'validation_error', ['email', 'password']]);
+    expect(await userCount()).toBe(before);
+  });
+
+  it('answers 409 username_taken (and email_taken) and creates nothing', async () => {
+    const existing = await createUser(t as unknown as TestApp);
+    const before = await userCount();
+    const res = await post('/api/auth/signup/', {
+      username: existing.username.toUpperCase(),
+      email: 'someone@example.com',
+      password: 'a long enough password',
+    });
+    expect([res.status, res.body.code, res.body.fields]).toEqual([409, 'username_taken', { username: 'This user name is taken.' }]);
+    const first = name();
+    expect((await post('/api/auth/signup/', { username: first, email: `${first}@example.com`, password: 'a long enough password' })).status).toBe(201);
+    const dup = await post('/api/auth/signup/', { username: name(), email: `${first.toUpperCase()}@example.com`, password: 'a long enough password' });
+    expect([dup.status, dup.body.code]).toEqual([409, 'email_taken']);
+    expect(await userCount()).toBe(before + 1);
+  });
+
+  it('invite-only: 403 signup_closed without a code, 400 invalid_invite with a bad or used one; a console invite works once', async () => {
+    const set = await admin('mutation { setNodeSignupMode(mode: "invite_only") }');
+    expect(set.body).toEqual({ data: { setNodeSignupMode: 'invite_only' } });
+    try {
+      expect((await http(url('/api/v1/config/'))).body.auth).toEqual({ enforce_2fa: false, signup: 'invite_only' });
+      const before = await userCount();
+      const body = (extra: Record<string, unknown> = {}) => {
+        const u = name();
+        return { username: u, email: `${u}@example.com`, password: 'a long enough password', ...extra };
+      };
+      const closed = await post('/api/auth/signup/', body());
+      expect([closed.status, closed.body.code, closed.body.error]).toEqual([403, 'signup_closed', 'signup_closed']);
+      const unknown = await post('/api/auth/signup/', body({ invite_code: 'inv_nothing_like_this' }));
+      expect([unknown.status, unknown.body.code]).toEqual([400, 'invalid_invite']);
+      expect(await userCount()).toBe(before);
+
+      const created = await admin('mutation { createNodeInvite(note: "for Ada", expiresInDays: 7) { code invite { hint note usedAt } } }');
+      const { code, invite } = created.body.data.createNodeInvite;
+      expect(invite).toEqual({ hint: code.slice(-4), note: 'for Ada', usedAt: null });
+      expect((await post('/api/auth/signup/', body({ invite_code: code }))).status).toBe(201);
+      const reused = await post('/api/auth/signup/', body({ invite_code: code }));
+      expect([reused.status, reused.body.code]).toEqual([400, 'invalid_invite']);
+      expect(await userCount()).toBe(before + 1);
+      // a user may not change the policy
+      const user = await createUser(t as unknown as TestApp);
+      const token = await login(t as unknown as TestApp, user.username);
+      const denied = await graphql(t as unknown as TestApp, 'mutation { setNodeSignupMode(mode: "open") }', {}, { authorization: `Bearer ${token}` });
+      expect(denied.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    } finally {
+      await admin('mutation { setNodeSignupMode(mode: "open") }');
+    }
+  });
+
+  it('resends the verification mail to an unverified user (202), not to a verified one', async () => {
+    const username = name();
+    const email = `${username}@example.com`;
+    await post('/api/auth/signup/', { username, email, password: 'a long enough password' });
+    await mailsTo(email);
+    const access = await login(t as unknown as TestApp, username, 'a long enough password');
+    expect((await post('/api/auth/email/resend/', {}, access)).status).toBe(202);
+    const [again] = await mailsTo(email);
+    expect((await post('/api/auth/email/verify/', { token: tokenIn(again) })).status).toBe(200);
+    expect((await post('/api/auth/email/resend/', {}, access)).status).toBe(202);
+    expect(await mailsTo(email)).toEqual([]);
+  });
+});
+
+describe('passwords', () => {
+  it('reset: 202 whatever the address; one mail with a single-use token; every session ends', async () => {
+    const user = await t.app.services.identity.identity.createUser({
+      username: name(),
+      password: PASSWORD,
+      email: `reset_${randomUUID().slice(0, 8)}@example.com`,
+    });
+    const email = user.email;
+    const old = await login(t as unknown as TestApp, user.username);
+
+    const nobody = await post('/api/auth/password/reset/', { email: 'nobody-here@example.com' });
+    const somebody = await post('/api/auth/password/reset/', { email });
+    expect([nobody.status, nobody.body]).toEqual([somebody.status, somebody.body]);
+    expect(somebody.status).toBe(202);
+    const [reset] = await mailsTo(email);
+    expect(reset.subject).toBe('Acme Finance: reset your password');
+    const token = tokenIn(reset)!;
+
+    const weak = await post('/api/auth/password/reset/confirm/', { token, password: '123' });
+    expect([weak.status, weak.body.error, typeof weak.body.fields.password]).toEqual([400, 'validation_error', 'string']);
+    const ok = await post('/api/auth/password/reset/confirm/', { token, password: 'a brand new password' });
+    expect(ok.status).toBe(200);
+    expect((await http(url('/api/v1/profile/'), { key: old })).status).toBe(401);
+    expect((await post('/api/login/', { username: user.username, password: PASSWORD })).status).toBe(401);
+    await login(t as unknown as TestApp, user.username, 'a brand new password');
+    const reused = await post('/api/auth/password/reset/confirm/', { token, password: 'another new password' });
+    expect([reused.status, reused.body.code]).toEqual([400, 'invalid_token']);
+  });
+
+  it('change: the current password is checked; a new token for this client, the other sessions end', async () => {
+    const user = await createUser(t as unknown as TestApp);
+    const here = await login(t as unknown as TestApp, user.username);
+    const elsewhere = await login(t as unknown as TestApp, user.username);
+    const wrong = await post('/api/auth/password/', { current_password: 'not it at all', password: 'a brand new password' }, here);
+    expect([wrong.status, wrong.body.error, wrong.body.fields]).toEqual([400, 'validation_error', { current_password: 'Wrong password.' }]);
+    const changed = await post('/api/auth/password/', { current_password: PASSWORD, password: 'a brand new password' }, here);
+    expect(changed.status).toBe(200);
+    expect(changed.body).toEqual({ access: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
+    expect((await http(url('/api/v1/profile/'), { key: changed.body.access })).status).toBe(200);
+    for (const stale of [here, elsewhere]) expect((await http(url('/api/v1/profile/'), { key: stale })).status).toBe(401);
+    await login(t as unknown as TestApp, user.username, 'a brand new password');
+  });
+});
+
+describe('sessions', () => {
+  it('lists the sessions, ends one, signs out and signs out everywhere', async () => {
+    const user = await createUser(t as unknown as TestApp);
+    const signIn = async (agent: string) =>
+      (await post('/api/login/', { username: user.username, password: PASSWORD }, undefined, { 'user-agent': agent })).body.access;
+    const phone = await signIn('Phone/1.0');
+    const laptop = await signIn('Laptop/2.0');
+    const list = await http(url('/api/auth/sessions/'), { key: laptop });
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(2);
+    const [newest, oldest] = list.body;
+    expect(newest).toEqual({
+      id: expect.any(String),
+      created_at: expect.any(String),
+      last_seen_at: expect.any(String),
+      user_agent: 'Laptop/2.0',
+      ip: expect.any(String),
+      current: true,
+    });
+    expect([oldest.user_agent, oldest.current]).toEqual(['Phone/1.0', false]);
+
+    const other = await createUser(t as unknown as TestApp);
+    const otherToken = await login(t as unknown as TestApp, other.username);
+    expect((await http(url(`/api/auth/sessions/${oldest.id}/`), { method: 'DELETE', key: otherToken })).status).toBe(404);
+    const ended = await http(url(`/api/auth/sessions/${oldest.id}/`), { method: 'DELETE', key: laptop });
+    expect([ended.status, ended.body]).toEqual([204, '']);
+    expect((await http(url('/api/v1/profile/'), { key: phone })).status).toBe(401);
+    expect((await http(url(`/api/auth/sessions/${oldest.id}/`), { method: 'DELETE', key: laptop })).status).toBe(404);
+
+    expect((await post('/api/auth/logout/', {}, laptop)).status).toBe(204);
+    expect((await http(url('/api/v1/profile/'), { key: laptop })).status).toBe(401);
+
+    const a = await signIn('A');
+    const b = await signIn('B');
+    expect((await post('/api/auth/logout-all/', {}, a)).status).toBe(204);
+    for (const token of [a, b]) expect((await http(url('/api/v1/profile/'), { key: token })).status).toBe(401);
+    expect((await http(url('/api/v1/profile/'), { key: otherToken })).status).toBe(200);
+  });
+});
+
+describe('2FA recovery codes', () => {
+  it('confirming 2FA answers ten codes; each signs in once; a new set replaces them', async () => {
+    const user = await createUser(t as unknown as TestApp);
+    const token = await login(t as unknown as TestApp, user.username);
+    const enrol = await post('/api/auth/2fa/enrol/', {}, token);
+    const secret = enrol.body.secret as string;
+    const step = (n: number) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * n } as Parameters<typeof totpGenerate>[0]);
+    const confirmed = await post('/api/auth/2fa/confirm/', { otp: await step(0) }, token);
+    expect(confirmed.status).toBe(200);
+    const codes = confirmed.body.recovery_codes as string[];
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const c of codes) expect(c).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+
+    const signIn = (extra: Record<string, unknown>) => post('/api/login/', { username: user.username, password: PASSWORD, ...extra });
+    expect((await signIn({})).body.code).toBe('otp_required');
+    expect((await signIn({ recovery_code: codes[0].toUpperCase() })).status).toBe(200);
+    expect([(await signIn({ recovery_code: codes[0] })).status, (await signIn({ recovery_code: codes[0] })).body.code]).toEqual([401, 'otp_invalid']);
+
+    const wrong = await post('/api/auth/2fa/recovery-codes/', { otp: '000000' }, token);
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'otp_invalid']);
+    const renewed = await post('/api/auth/2fa/recovery-codes/', { otp: await step(1) }, token);
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.recovery_codes).toHaveLength(10);
+    expect((await signIn({ recovery_code: codes[1] })).status).toBe(401);
+    expect((await signIn({ recovery_code: renewed.body.recovery_codes[0] })).status).toBe(200);
+  });
+
+  it('DELETE /api/auth/2fa/ switches 2FA off with a current code (400 otp_invalid without one; 409 when it is off)', async () => {
+    const user = await createUser(t as unknown as TestApp);
+    const token = await login(t as unknown as TestApp, user.username);
+    const secret = (await post('/api/auth/2fa/enrol/', {}, token)).body.secret as string;
+    const step = (n: number) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * n } as Parameters<typeof totpGenerate>[0]);
+    expect((await post('/api/auth/2fa/confirm/', { otp: await step(0) }, token)).status).toBe(200);
+    const del = (otp: string) =>
+      http(url('/api/auth/2fa/'), { method: 'DELETE', key: token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ otp }) });
+    const wrong = await del('000000');
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'otp_invalid']);
+    const off = await del(await step(1));
+    expect([off.status, off.body]).toEqual([200, { twofa_enabled: false }]);
+    expect((await post('/api/login/', { username: user.username, password: PASSWORD })).status).toBe(200);
+    expect((await profile(token)).twofa_enabled).toBe(false);
+    expect([(await del('000000')).status, (await del('000000')).body.code]).toEqual([409, 'twofa_not_enabled']);
+  });
+});
+
+describe('throttles', () => {
+  it('limits password reset requests per client address (429 with Retry-After)', async () => {
+    let res = await post('/api/auth/password/reset/', { email: 'flood@example.com' });
+    for (let i = 0; i < 45 && res.status === 202; i++) res = await post('/api/auth/password/reset/', { email: 'flood@example.com' });
+    expect([res.status, res.body.code]).toEqual([429, 'throttled']);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
