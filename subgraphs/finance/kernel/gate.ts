@@ -106,7 +106,14 @@ export function NodePolicy(policy: GatePolicy): MethodDecorator {
  * licence). One list, read by the subgraphs' gate and by the REST surface's (which answers a refused
  * write with 403 before looking at its body).
  */
-export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set(['nodeLogin', 'startAdminSession', 'endAdminSession', 'updateNodeSettings', 'installNodeLicence']);
+export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set([
+  'nodeLogin',
+  'startAdminSession',
+  'completeAdminTotpEnrolment',
+  'endAdminSession',
+  'updateNodeSettings',
+  'installNodeLicence',
+]);
 
 export const policyOf = (field: string): GatePolicy & { readOnly?: 'exempt' } => ({
   ...POLICIES.get(field),

@@ -43,8 +43,13 @@ export class IdentityResolver {
   constructor(private readonly services: IdentityServices) {}
 
   @Mutation(() => NodeAccessToken, { description: 'Signs in (POST /api/login/); `otp` is the 6-digit code of a user enrolled in 2FA. Allowed in read-only mode (it changes no data).' })
-  nodeLogin(@Arg('username') username: string, @Arg('password') password: string, @Arg('otp', () => String, { nullable: true }) otp?: string | null) {
-    return this.services.identity.login(username, password, otp);
+  nodeLogin(
+    @Arg('username') username: string,
+    @Arg('password') password: string,
+    @Arg('otp', () => String, { nullable: true }) otp: string | null | undefined,
+    @Ctx() ctx: SubgraphContext,
+  ) {
+    return this.services.identity.login(username, password, otp, ctx.clientAddress);
   }
 
   @Authorized('node-user')
@@ -59,7 +64,7 @@ export class IdentityResolver {
   @Mutation(() => NodeUser, { description: 'Confirms the enrolment with a code of the authenticator app: from then on, sign-in needs a code.' })
   async confirmTotpEnrolment(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<NodeUser> {
     const id = userIdOf(ctx);
-    await this.services.identity.confirmTotpEnrolment(id, otp);
+    await this.services.identity.confirmTotpEnrolment(id, otp, ctx.clientAddress);
     return toUser((await this.services.identity.user(id))!);
   }
 
@@ -102,8 +107,19 @@ export class IdentityResolver {
 
   @NodePolicy({ maintenance: 'exempt' })
   @Mutation(() => NodeAdminSession, { description: 'Admin console sign-in (superusers); the session goes into the sessionid cookie.' })
-  startAdminSession(@Arg('username') username: string, @Arg('password') password: string): Promise<NodeAdminSession> {
-    return this.services.identity.startAdminSession(username, password);
+  startAdminSession(
+    @Arg('username') username: string,
+    @Arg('password') password: string,
+    @Arg('otp', () => String, { nullable: true, description: 'The one-time code (superusers enrolled in 2FA).' }) otp: string | null | undefined,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<NodeAdminSession> {
+    return this.services.identity.startAdminSession(username, password, otp, ctx.clientAddress);
+  }
+
+  @NodePolicy({ maintenance: 'exempt' })
+  @Mutation(() => NodeAdminSession, { description: 'Admin console 2FA enrolment: the enrolment token of startAdminSession and a code of the new secret; then the session.' })
+  completeAdminTotpEnrolment(@Arg('enrolmentToken') enrolmentToken: string, @Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<NodeAdminSession> {
+    return this.services.identity.completeAdminTotpEnrolment(enrolmentToken, otp, ctx.clientAddress);
   }
 
   @Authorized('node-admin')
