@@ -140,10 +140,11 @@ export class IdentityResolver {
   }
 
   /**
-   * Sets a user's identity-verification level: an administrator of the node (or of the system), or the
-   * outcome of a verification (the service principal of a subgraph in KYC_LEVEL_WRITERS).
+   * Sets a user's identity-verification level: an administrator of the node (its admin console), or the
+   * outcome of a verification (the service principal of a subgraph in KYC_LEVEL_WRITERS). No other
+   * product's credential: the prediction API's administrator keys have no say on the node.
    */
-  @Authorized('node-admin', 'admin', 'service')
+  @Authorized('node-admin', 'service')
   @Mutation(() => NodeUser, { description: "Sets a user's KYC level (by id or user name); their next request carries it." })
   async setNodeUserKycLevel(
     @Arg('user', () => ID) user: string,
