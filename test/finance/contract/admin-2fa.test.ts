@@ -101,3 +101,32 @@ it('POST /api/login/ asks enrolled users for the code and, with the toggle on, s
     await changeNode(t, () => t.app.services.node.node.updateSettings({ enforce_2fa: false }, 'test'));
   }
 });
+
+it('stores the time step that matched (issue 24, item 11): an early code does not block the codes after it; a used code never works again', async () => {
+  const user = await createUser(t);
+  const { secret } = await identity().startTotpEnrolment(user.id);
+  const step = () => Math.floor(Date.now() / 30_000);
+  const codeOf = (s: number) => totpGenerate({ secret, epoch: s * 30 + 1 } as Parameters<typeof totpGenerate>[0]);
+  const signIn = async (otp: string) => {
+    const res = await http(url('/api/login/'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: user.username, password: PASSWORD, otp }),
+    });
+    return res.status === 200 ? 200 : (res.body.code as string);
+  };
+  // keep away from a step boundary
+  if (Date.now() % 30_000 > 25_000) await new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 500));
+  const s = step();
+  await identity().confirmTotpEnrolment(user.id, await codeOf(s));
+  // the next step's code, early (within the ±30 s tolerance): accepted once
+  expect(await signIn(await codeOf(s + 1))).toBe(200);
+  expect(await signIn(await codeOf(s + 1))).toBe('otp_invalid');
+  // a code of an earlier step after a later one: refused
+  expect(await signIn(await codeOf(s))).toBe('otp_invalid');
+  // two steps on, that step's own code works (the stored step is s + 1, not s + 1 + delta)
+  await new Promise((r) => setTimeout(r, (s + 2) * 30_000 - Date.now() + 500));
+  expect(step()).toBe(s + 2);
+  expect(await signIn(await codeOf(s + 2))).toBe(200);
+  expect(await signIn(await codeOf(s + 2))).toBe('otp_invalid');
+}, 120_000);

@@ -224,15 +224,14 @@ export class IdentityService {
     return true;
   }
 
-  /** A six-digit code against a sealed secret (±30 s): whether it is valid, and the time step it belongs to. */
+  /**
+   * A six-digit code against a sealed secret (±30 s): whether it is valid, and the time step that
+   * matched (otplib's `timeStep` is that step already; `delta` only says how far it is from now).
+   */
   private async verifyTotp(sealed: string, token: string): Promise<{ valid: boolean; step: number }> {
     const secret = this.box().open(sealed);
-    const result = (await totpVerify({ secret, token, epochTolerance: 30 } as Parameters<typeof totpVerify>[0])) as {
-      valid: boolean;
-      timeStep?: number;
-      delta?: number;
-    };
-    return { valid: result.valid, step: (result.timeStep ?? Math.floor(Date.now() / 30_000)) + (result.delta ?? 0) };
+    const result = (await totpVerify({ secret, token, epochTolerance: 30 } as Parameters<typeof totpVerify>[0])) as { valid: boolean; timeStep?: number };
+    return result.valid && result.timeStep !== undefined ? { valid: true, step: result.timeStep } : { valid: false, step: -1 };
   }
 
   /** Starts (or restarts) 2FA enrolment: a new secret and its otpauth:// URI for an authenticator app. */
