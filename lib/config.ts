@@ -273,7 +273,16 @@ const schema = z.object({
   ASSISTANT_API_KEY: optionalText,
   ASSISTANT_BASE_URL: z.string().trim().url().default('https://api.openai.com/v1'),
   ASSISTANT_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
-  /** Identity verification (KYC): the offline sandbox (default) or a Sumsub-protocol provider at KYC_PROVIDER_URL. */
+  /**
+   * The finance node's offline sandbox providers allowed in production (NODE_ENV=production), comma-separated:
+   * kyc, banking (rails, mobile money, ramps), cards, crypto, fx, or all. Unlisted, a sandbox provider is
+   * disabled in production (its calls answer 503 sandbox_provider_disabled); development and tests use them freely.
+   */
+  ALLOW_SANDBOX_PROVIDERS: list.refine(
+    (names) => names.every((n) => ['kyc', 'banking', 'cards', 'crypto', 'fx', 'all'].includes(n)),
+    'ALLOW_SANDBOX_PROVIDERS lists kyc, banking, cards, crypto, fx or all',
+  ),
+  /** Identity verification (KYC): the offline sandbox (default; in production only with ALLOW_SANDBOX_PROVIDERS=kyc) or a Sumsub-protocol provider at KYC_PROVIDER_URL. */
   KYC_PROVIDER: z.enum(['sandbox', 'sumsub']).default('sandbox'),
   KYC_PROVIDER_URL: z.string().trim().url().default('https://api.sumsub.com'),
   KYC_PROVIDER_APP_TOKEN: optionalText,

@@ -65,6 +65,27 @@ export class KeyedLimiter {
     }
   }
 
+  /** Counts one event for `key` atomically: allowed (within the allowance) or not, and the seconds until the window frees up. */
+  async take(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+    try {
+      const res = await this.limiter.consume(key || UNKNOWN);
+      return { allowed: true, retryAfterSeconds: res.msBeforeNext / 1000 };
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: err.msBeforeNext / 1000 };
+      throw err;
+    }
+  }
+
+  /** Gives one counted event back (an attempt that turned out fine, or was never evaluated). */
+  async giveBack(key: string): Promise<void> {
+    await this.limiter.reward(key || UNKNOWN, 1);
+  }
+
+  /** Forgets `key`'s count. */
+  async clear(key: string): Promise<void> {
+    await this.limiter.delete(key || UNKNOWN);
+  }
+
   /** For failure throttles: a 429 once `key` has used its allowance (counted with `consume`/`tryConsume` on each failure). */
   async assertOpen(key: string | undefined, message: string): Promise<void> {
     const state = await this.limiter.get(key || UNKNOWN);

@@ -28,6 +28,7 @@ export const financeErrors: ErrorCatalogue = {
   OTP_INVALID: { code: 'otp_invalid' },
   OTP_ENROLMENT_REQUIRED: { code: 'otp_enrolment_required', fields: ['enrolment_token', 'expires_in'] },
   IMPROPERLY_CONFIGURED: { code: 'improperly_configured' },
+  SANDBOX_PROVIDER_DISABLED: { code: 'sandbox_provider_disabled' },
   ASSISTANT_UNAVAILABLE: { code: 'assistant_unavailable' },
   KYC_INVALID_STATE: { code: 'kyc_invalid_state', fields: ['state'] },
   KYC_VERIFICATION_EXISTS: { code: 'kyc_verification_exists', fields: ['state', 'id'] },

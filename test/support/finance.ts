@@ -3,7 +3,10 @@ import { createPrivateKey, randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { generateLicenceKeyPair, publicKeyLine, signLicenceToken, type LicenceClaims } from '../../lib/licence-token';
 import { projectRoot } from '../../lib/paths';
-import type { TestApp } from './app';
+import type { TestApp as AnyTestApp } from './app';
+
+/** An app that runs the finance node (alone or with the other products). */
+type TestApp = AnyTestApp<'finance'> | AnyTestApp;
 import { http } from './app';
 
 /** A licence registry's key pair for tests (the vendor's private key never exists outside tests). */
@@ -63,14 +66,14 @@ export interface AdminSession {
 }
 
 /** Signs in to the admin console as a browser does: GET the form (CSRF cookie and token), POST it. */
-export async function adminSignIn(t: TestApp, username: string, password = PASSWORD): Promise<AdminSession> {
+export async function adminSignIn(t: TestApp, username: string, password = PASSWORD, otp?: string): Promise<AdminSession> {
   const form = await fetch(`${t.urls.finance}/admin/login/`);
   const csrf = /csrftoken=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1];
   const res = await fetch(`${t.urls.finance}/admin/login/`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}` },
-    body: new URLSearchParams({ username, password, next: '/admin/', csrfmiddlewaretoken: csrf }).toString(),
+    body: new URLSearchParams({ username, password, ...(otp ? { otp } : {}), next: '/admin/', csrfmiddlewaretoken: csrf }).toString(),
   });
   if (res.status !== 302) throw new Error(`admin sign-in failed: ${res.status} ${await res.text()}`);
   const session = /sessionid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1];

@@ -1,6 +1,7 @@
 import { IdempotentRequests } from '../../../lib/idempotency';
 import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
 import type { SubgraphDeps } from '../../../lib/subgraph';
+import { sandboxOrDisabled } from '../kernel/sandbox';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { providerCredential } from '../kernel/provider-credentials';
 import { Banking } from './domain/banking';
@@ -31,8 +32,12 @@ export const BANKING_CREDENTIALS = { apiKey: providerCredential('banking', 'api_
 /** The sandbox (offline) unless BANKING_PROVIDER_URL names a provider's API, then the HTTP clients. */
 export function bankingProviders(config: SubgraphDeps['config'], secrets: ProviderSecrets): BankingProviders {
   if (!config.BANKING_PROVIDER_URL) {
-    const rail = new SandboxRail();
-    return { rails: { iban: rail, nuban: rail }, mobileMoney: new SandboxMobileMoney(), ramp: new SandboxRamp() };
+    const rail = sandboxOrDisabled(config, 'banking', () => new SandboxRail());
+    return {
+      rails: { iban: rail, nuban: rail },
+      mobileMoney: sandboxOrDisabled(config, 'banking', () => new SandboxMobileMoney()),
+      ramp: sandboxOrDisabled(config, 'banking', () => new SandboxRamp()),
+    };
   }
   const client = new HttpProviderClient({
     baseUrl: config.BANKING_PROVIDER_URL,

@@ -3,6 +3,7 @@ import { LedgerClient } from '../../../lib/ledger-client';
 import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
 import { secretBoxFor } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
+import { sandboxOrDisabled } from '../kernel/sandbox';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { providerCredential } from '../kernel/provider-credentials';
 import { CardService } from './domain/cards';
@@ -23,7 +24,7 @@ export interface CardsServices {
  * unset: the offline sandbox.
  */
 export function cardIssuerFrom(config: SubgraphDeps['config'], derive: (purpose: string) => Buffer, secrets: ProviderSecrets): CardIssuer {
-  if (!config.CARD_ISSUER_URL) return new SandboxIssuer(derive('cards:sandbox-webhook').toString('hex'));
+  if (!config.CARD_ISSUER_URL) return sandboxOrDisabled(config, 'cards', () => new SandboxIssuer(derive('cards:sandbox-webhook').toString('hex')));
   return new HttpIssuer({
     baseUrl: config.CARD_ISSUER_URL,
     apiKey: () => secrets.get(providerCredential('card_issuer', 'api_key')),

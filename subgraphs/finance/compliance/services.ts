@@ -5,6 +5,7 @@ import type { SubgraphDeps } from '../../../lib/subgraph';
 import type { KycLevel } from '../kernel/kyc';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { providerCredential } from '../kernel/provider-credentials';
+import { sandboxOrDisabled } from '../kernel/sandbox';
 import { KycService } from './domain/kyc';
 import type { VerificationProvider } from './domain/provider';
 import { SumsubVerificationProvider } from './domain/sumsub';
@@ -34,7 +35,7 @@ function providerFor(config: SubgraphDeps['config'], secrets: ProviderSecrets): 
       webhookSecret: () => secrets.get(providerCredential('kyc', 'webhook_secret')),
     });
   }
-  return new SandboxVerificationProvider();
+  return sandboxOrDisabled(config, 'kyc', () => new SandboxVerificationProvider());
 }
 
 export function createComplianceServices({ store, supergraph, config }: SubgraphDeps): ComplianceServices {

@@ -3,6 +3,7 @@ import { LedgerClient } from '../../../lib/ledger-client';
 import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
 import { secretBoxFor } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
+import { sandboxOrDisabled } from '../kernel/sandbox';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { providerCredential } from '../kernel/provider-credentials';
 import { CryptoService } from './domain/crypto';
@@ -23,7 +24,7 @@ export interface CryptoServices {
  * records); unset: the offline sandbox.
  */
 export function cryptoExchangeFrom(config: SubgraphDeps['config'], derive: (purpose: string) => Buffer, secrets: ProviderSecrets): CryptoExchange {
-  if (!config.CRYPTO_EXCHANGE_URL) return new SandboxExchange(derive('crypto:sandbox-webhook').toString('hex'));
+  if (!config.CRYPTO_EXCHANGE_URL) return sandboxOrDisabled(config, 'crypto', () => new SandboxExchange(derive('crypto:sandbox-webhook').toString('hex')));
   return new HttpExchange({
     baseUrl: config.CRYPTO_EXCHANGE_URL,
     apiKey: () => secrets.get(providerCredential('crypto_exchange', 'api_key')),

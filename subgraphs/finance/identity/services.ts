@@ -1,6 +1,7 @@
 import type { Store } from '../../../lib/database';
 import { createMailer } from '../../../lib/mailer';
 import { KeyedLimiter } from '../../../lib/rate-limits';
+import { AttemptThrottle, CODE_ATTEMPTS, SIGN_IN_ATTEMPTS } from '../../../lib/attempts';
 import { purposeBox } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
@@ -38,6 +39,20 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
   const gate = new NodeGate(nodeStateFromSupergraph(supergraph));
   const tokens = secrets.serverJwtKey ? new TokenService(secrets.serverJwtKey, config.APP_NAME) : undefined;
   const totpBox = usableSecret(secrets.frameworkSecretKey) ? purposeBox(secrets.frameworkSecretKey!, 'identity.totp') : undefined;
+  const attempts = {
+    signIn: new AttemptThrottle(
+      store,
+      'sign-in',
+      SIGN_IN_ATTEMPTS,
+      (s) => `Too many failed sign-ins. Request was throttled. Expected available in ${s} seconds.`,
+    ),
+    codes: new AttemptThrottle(
+      store,
+      'otp',
+      CODE_ATTEMPTS,
+      (s) => `Too many one-time code attempts. Request was throttled. Expected available in ${s} seconds.`,
+    ),
+  };
   const users = new IdentityStore(store);
   const accountStore = new OnboardingStore(store);
   const sessions = new SessionService(accountStore, () => {
@@ -45,7 +60,7 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     return tokens;
   });
   const recoveryCodes = new RecoveryCodes(accountStore);
-  const identity = new IdentityService(users, gate, tokens, totpBox, config.APP_NAME, { sessions, recoveryCodes });
+  const identity = new IdentityService(users, gate, tokens, totpBox, config.APP_NAME, { sessions, recoveryCodes }, attempts);
   const onboarding = new OnboardingService({
     store: accountStore,
     users,

@@ -109,6 +109,7 @@ export function NodePolicy(policy: GatePolicy): MethodDecorator {
 export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set([
   'nodeLogin',
   'startAdminSession',
+  'completeAdminTotpEnrolment',
   'endAdminSession',
   'updateNodeSettings',
   'installNodeLicence',

@@ -1,5 +1,6 @@
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import { IdempotentRequests } from '../../../lib/idempotency';
+import { sandboxOrDisabled } from '../kernel/sandbox';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { FxDesk } from './domain/fx';
 import { LedgerClient } from '../../../lib/ledger-client';
@@ -23,7 +24,7 @@ export function createPaymentsServices({ store, supergraph, config }: SubgraphDe
   const paymentsStore = new PaymentsStore(store);
   const requests = new IdempotentRequests(store);
   const ledger = new LedgerClient(supergraph);
-  const rates = config.FX_RATES_URL ? new HttpRates(config.FX_RATES_URL) : new SandboxRates();
+  const rates = config.FX_RATES_URL ? new HttpRates(config.FX_RATES_URL) : sandboxOrDisabled(config, 'fx', () => new SandboxRates());
   return {
     gate,
     store: paymentsStore,

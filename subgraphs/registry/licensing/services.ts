@@ -1,7 +1,7 @@
 import type { Config } from '../../../lib/config';
 import { badInput } from '../../../lib/errors';
 import { createMailer } from '../../../lib/mailer';
-import { KeyedLimiter } from '../../../lib/rate-limits';
+import { AttemptThrottle, SIGN_IN_ATTEMPTS } from '../../../lib/attempts';
 import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
 import { secretBoxFor } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
@@ -59,7 +59,6 @@ function baseUrlOf(config: Config) {
 }
 
 /** Sign-in failures allowed per e-mail address within 15 minutes before 429. */
-const SIGN_IN_FAILURES = { points: 5, durationSeconds: 900 };
 
 export function createLicensingServices(
   { store, config, logger, jobs }: SubgraphDeps,
@@ -109,7 +108,7 @@ export function createLicensingServices(
     licences,
     audit,
     createMailer(config, logger),
-    new KeyedLimiter(store, 'workspace-sign-in', SIGN_IN_FAILURES),
+    new AttemptThrottle(store, 'workspace-sign-in', SIGN_IN_ATTEMPTS, () => 'Too many failed sign-ins for this address; try again later.'),
     { sessionTtlSeconds: config.WORKSPACE_SESSION_TTL_SECONDS, baseUrl: () => baseUrl() },
     clock,
   );

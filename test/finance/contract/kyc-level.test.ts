@@ -1,6 +1,6 @@
 import { PRODUCT_NAMES } from '../../../subgraphs/products';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, graphql, installValidLicence, login } from '../../support/finance';
+import { adminSignIn, createUser, graphql, installValidLicence, login } from '../../support/finance';
 
 /**
  * A user's KYC level (none, basic, enhanced) lives with the user in the identity subgraph: the
@@ -8,10 +8,13 @@ import { createUser, graphql, installValidLicence, login } from '../../support/f
  * every operation of the user carries it in their principal: the next request sees a change.
  */
 let t: TestApp;
+/** The node's administrator: a superuser's console session (the prediction API's administrator keys have no say here). */
+let asNodeAdmin: Record<string, string>;
 beforeAll(async () => {
   // all three products: the other products' administrator key is refused
   t = await startTestApp({}, { products: PRODUCT_NAMES });
   await installValidLicence(t);
+  asNodeAdmin = { cookie: (await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username)).cookie };
 });
 afterAll(() => t?.stop());
 
@@ -24,7 +27,7 @@ it('starts at NONE; an administrator sets it by user name, and the same token ca
   const user = await createUser(t);
   const token = await login(t, user.username);
   expect(await levelOf(token)).toBe('NONE');
-  const res = await setLevel(user.username, 'BASIC', { authorization: `Bearer ${t.adminKey}` });
+  const res = await setLevel(user.username, 'BASIC', asNodeAdmin);
   expect(res.body).toEqual({ data: { setNodeUserKycLevel: { username: user.username, kycLevel: 'BASIC' } } });
   expect(await levelOf(token)).toBe('BASIC');
   expect((await t.app.gateway.execute({ query: '{ nodeUser { id } }' }, { headers: bearer(token) }, 'kyc')).status).toBe(200);
@@ -37,9 +40,11 @@ it('refuses the user themselves, an unknown user (404) and a level outside the l
   const user = await createUser(t);
   const token = await login(t, user.username);
   expect((await setLevel(user.username, 'ENHANCED', bearer(token))).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  // nor the prediction API's administrator key
+  expect((await setLevel(user.username, 'ENHANCED', { authorization: `Bearer ${t.adminKey}` })).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   expect(await levelOf(token)).toBe('NONE');
-  expect((await setLevel('nobody_here', 'BASIC', { authorization: `Bearer ${t.adminKey}` })).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-  const bad = await setLevel(user.username, 'PLATINUM', { authorization: `Bearer ${t.adminKey}` });
+  expect((await setLevel('nobody_here', 'BASIC', asNodeAdmin)).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  const bad = await setLevel(user.username, 'PLATINUM', asNodeAdmin);
   expect(bad.status).toBe(400);
   await expect(t.app.services.identity.identity.setKycLevel(user.id, 'platinum' as never)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
 });
@@ -71,7 +76,7 @@ it('GET /api/v1/kyc/ answers the level the money modules check: one source, whoe
   expect(await kyc()).toMatchObject({ level: 'none', required_level: 'basic' });
   expect((await quote()).body).toMatchObject({ code: 'kyc_required', level: 'none' });
   // an administrator verifies the user at the basic level (no verification of the user's own)
-  expect((await setLevel(user.username, 'BASIC', { authorization: `Bearer ${t.adminKey}` })).body.errors).toBeUndefined();
+  expect((await setLevel(user.username, 'BASIC', asNodeAdmin)).body.errors).toBeUndefined();
   expect(await kyc()).toMatchObject({ level: 'basic', required_level: 'basic' });
   expect((await quote()).status).toBe(201);
 });

@@ -75,6 +75,15 @@ describe('workspace accounts', () => {
     expect(throttled.session).toBeUndefined();
   });
 
+  it('reserves each attempt before checking it: 40 concurrent wrong passwords, at most 5 evaluated (401), the rest 429', async () => {
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "erin@demo.example", name: "Erin" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('erin@demo.example')[0]), password: 'erin password 1' });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn('erin@demo.example', `wrong ${i}`)));
+    const evaluated = answers.filter((a) => a.status === 401).length;
+    expect(evaluated).toBeLessThanOrEqual(5);
+    expect(evaluated + answers.filter((a) => a.status === 429).length).toBe(40);
+  });
+
   it("keeps an organisation's user away from another organisation's licence", async () => {
     await gql(t, 'mutation { createRegistryOrganisation(input: { name: "Other Co", slug: "other-co" }) { id } }');
     await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "other-co", email: "dave@other.example", name: "Dave" }) { email } }');

@@ -3,6 +3,7 @@ import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { generate as totpGenerate, generateSecret, generateURI, verify as totpVerify } from 'otplib';
 import { DomainError, badInput, conflict, invalidCredentials, notFound } from '../../../../lib/errors';
+import type { AttemptThrottle } from '../../../../lib/attempts';
 import type { PurposeBox } from '../../../../lib/secret-box';
 import type { NodeGate } from '../../kernel/gate';
 import { KYC_LEVELS, type KycLevel } from '../../kernel/kyc';
@@ -13,9 +14,6 @@ import { ENROLMENT_TOKEN_TTL_SECONDS, type TokenClaims, type TokenService } from
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Failed sign-ins of one user name allowed per window before 429 (Retry-After: the window's end). */
-export const LOGIN_FAILURE_LIMIT = 5;
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const ADMIN_SESSION_SECONDS = 14 * 24 * 3600;
 const USER_CACHE_TTL_MS = 60_000;
 
@@ -40,6 +38,14 @@ export interface NewUser {
   superuser?: boolean;
 }
 
+/** What the console's sign-in gives: a session, or (2FA enforced, not enrolled yet) the enrolment to confirm first. */
+export interface AdminSignIn {
+  username: string;
+  session: string | null;
+  expiresAt: Date | null;
+  enrolment: { secret: string; otpauthUri: string; enrolmentToken: string; expiresIn: number } | null;
+}
+
 export interface AccessToken {
   access: string;
   tokenType: 'Bearer';
@@ -62,6 +68,8 @@ export class IdentityService {
     private readonly issuer: string,
     /** Sign-in sessions (revocable tokens) and 2FA recovery codes (domain/sessions.ts, recovery-codes.ts). */
     private readonly account: { sessions: SessionService; recoveryCodes: RecoveryCodes },
+    /** Password and one-time-code guesses, reserved before they are verified (lib/attempts.ts). */
+    private readonly attempts: { signIn: AttemptThrottle; codes: AttemptThrottle },
   ) {}
 
   /** A user changed (here or in another process): its cached row goes. */
@@ -111,23 +119,19 @@ export class IdentityService {
     return this.store.byUsername(normaliseUsername(username));
   }
 
-  /** Checks a user name and password, throttled per user name; the password hash is checked even for unknown names (no timing oracle). */
-  private async checkPassword(usernameInput: string, password: string): Promise<UserRow> {
+  /**
+   * Checks a user name and password. The attempt is reserved first (per address, per user name and
+   * both: lib/attempts.ts), so concurrent guesses cannot outrun the limit; a success gives it back.
+   * The password hash is checked even for unknown names (no timing oracle).
+   */
+  private async checkPassword(usernameInput: string, password: string, clientAddress: string | undefined): Promise<UserRow> {
     const username = normaliseUsername(usernameInput);
-    const failures = await this.store.failures(username, LOGIN_WINDOW_SECONDS);
-    if (failures && failures.failures >= LOGIN_FAILURE_LIMIT) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((failures.windowStart.getTime() + LOGIN_WINDOW_SECONDS * 1000 - Date.now()) / 1000));
-      throw new DomainError('RATE_LIMITED', 429, `Too many failed sign-ins. Request was throttled. Expected available in ${retryAfterSeconds} seconds.`, {
-        retryAfterSeconds,
-      });
-    }
+    const attempt = await this.attempts.signIn.reserve(username, clientAddress);
     const user = username ? await this.store.byUsername(username) : undefined;
     this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
     const matches = await argon2Verify(user?.passwordHash ?? (await this.dummyHash), password ?? '').catch(() => false);
-    if (!user || !matches || !user.isActive) {
-      if (username) await this.store.recordFailure(username, LOGIN_WINDOW_SECONDS);
-      throw noActiveAccount();
-    }
+    if (!user || !matches || !user.isActive) throw noActiveAccount();
+    await attempt.succeeded();
     return user;
   }
 
@@ -139,10 +143,10 @@ export class IdentityService {
     usernameInput: string,
     password: string,
     otp?: string | null,
-    opts: { recoveryCode?: string | null; meta?: SessionMeta } = {},
+    opts: { recoveryCode?: string | null; meta?: SessionMeta; clientAddress?: string } = {},
   ): Promise<AccessToken> {
     const tokens = this.tokenService();
-    const user = await this.checkPassword(usernameInput, password);
+    const user = await this.checkPassword(usernameInput, password, opts.clientAddress);
     const enrolled = user.totpConfirmedAt !== null;
     if (enrolled) {
       const recovery = !otp && opts.recoveryCode;
@@ -152,10 +156,8 @@ export class IdentityService {
           401,
           'A one-time code is required: send the 6-digit code of your authenticator app as "otp" (or a recovery code as "recovery_code").',
         );
-      if (!(recovery ? await this.account.recoveryCodes.use(user.id, recovery) : await this.checkTotp(user, otp!))) {
-        await this.store.recordFailure(user.username, LOGIN_WINDOW_SECONDS);
-        throw new DomainError('OTP_INVALID', 401, 'The one-time code is not valid.');
-      }
+      const valid = recovery ? await this.checkRecoveryCode(user, recovery, opts.clientAddress) : await this.checkTotp(user, otp!, opts.clientAddress);
+      if (!valid) throw new DomainError('OTP_INVALID', 401, 'The one-time code is not valid.');
     } else if ((await this.gate.state()).enforce2fa) {
       const enrolmentToken = await tokens.issue(
         { userId: user.id, username: user.username, scope: 'enrol-2fa', version: user.tokenVersion },
@@ -238,22 +240,32 @@ export class IdentityService {
     return this.store.recipient('username', normaliseUsername(ref));
   }
 
-  /** A six-digit code of the user's confirmed 2FA secret, used once (no replay). */
-  async checkTotp(user: UserRow, code: string): Promise<boolean> {
-    if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
-    const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
-    return result.valid && this.store.useTotpStep(user.id, result.step);
+  /** A recovery code instead of the one-time code: reserved like a code guess (lib/attempts.ts), each code works once. */
+  private async checkRecoveryCode(user: UserRow, code: string, clientAddress: string | undefined): Promise<boolean> {
+    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
+    if (!(await this.account.recoveryCodes.use(user.id, code))) return false;
+    await attempt.succeeded();
+    return true;
   }
 
-  /** A six-digit code against a sealed secret (±30 s): whether it is valid, and the time step it belongs to. */
+  /** A one-time code of the user's confirmed 2FA secret: the attempt reserved first (lib/attempts.ts), the step recorded (no replay). */
+  async checkTotp(user: UserRow, code: string, clientAddress?: string): Promise<boolean> {
+    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
+    if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
+    const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
+    if (!(result.valid && (await this.store.useTotpStep(user.id, result.step)))) return false;
+    await attempt.succeeded();
+    return true;
+  }
+
+  /**
+   * A six-digit code against a sealed secret (±30 s): whether it is valid, and the time step that
+   * matched (otplib's `timeStep` is that step already; `delta` only says how far it is from now).
+   */
   private async verifyTotp(sealed: string, token: string): Promise<{ valid: boolean; step: number }> {
     const secret = this.box().open(sealed);
-    const result = (await totpVerify({ secret, token, epochTolerance: 30 } as Parameters<typeof totpVerify>[0])) as {
-      valid: boolean;
-      timeStep?: number;
-      delta?: number;
-    };
-    return { valid: result.valid, step: (result.timeStep ?? Math.floor(Date.now() / 30_000)) + (result.delta ?? 0) };
+    const result = (await totpVerify({ secret, token, epochTolerance: 30 } as Parameters<typeof totpVerify>[0])) as { valid: boolean; timeStep?: number };
+    return result.valid && result.timeStep !== undefined ? { valid: true, step: result.timeStep } : { valid: false, step: -1 };
   }
 
   /** Starts (or restarts) 2FA enrolment: a new secret and its otpauth:// URI for an authenticator app. */
@@ -266,11 +278,12 @@ export class IdentityService {
     return { secret, otpauthUri: generateURI({ issuer: this.issuer, label: user.username, secret }) };
   }
 
-  async confirmTotpEnrolment(userId: string, code: string): Promise<void> {
+  async confirmTotpEnrolment(userId: string, code: string, clientAddress?: string): Promise<void> {
     const user = await this.store.byId(userId);
     if (!user) throw notFound('No such user.');
     if (user.totpConfirmedAt) throw conflict('Two-factor authentication is already enabled for this account.');
     if (!user.totpSecretSealed) throw conflict('Start the enrolment first (POST /api/auth/2fa/enrol/).');
+    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
     const invalid = () => badInput('The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
     // otplib throws on a token that is not six digits: check the shape first
     const token = (code ?? '').trim();
@@ -278,6 +291,7 @@ export class IdentityService {
     const result = await this.verifyTotp(user.totpSecretSealed, token);
     if (!result.valid) throw invalid();
     await this.store.confirmTotp(user.id, result.step);
+    await attempt.succeeded();
     this.forget(user.id);
   }
 
@@ -288,15 +302,45 @@ export class IdentityService {
     return totpGenerate({ secret: this.box().open(user.totpSecretSealed) });
   }
 
-  /** Admin console sign-in: superusers only. The session token goes into the `sessionid` cookie; only its hash is stored. */
-  async startAdminSession(username: string, password: string): Promise<{ session: string; username: string; expiresAt: Date }> {
-    const user = await this.checkPassword(username, password);
+  /**
+   * Admin console sign-in: superusers only. A superuser enrolled in 2FA also gives the code of their
+   * authenticator app; with "Enforce 2FA on login" on, one not enrolled yet gets no session but an
+   * enrolment (secret, otpauth URI and a short enrolment token) to confirm with
+   * `completeAdminTotpEnrolment`. The session token goes into the `sessionid` cookie; only its hash is stored.
+   */
+  async startAdminSession(username: string, password: string, otp?: string | null, clientAddress?: string): Promise<AdminSignIn> {
+    const user = await this.checkPassword(username, password, clientAddress);
     if (!user.isSuperuser) throw new DomainError('NO_ACTIVE_ACCOUNT', 401, 'Please enter the correct username and password for a staff account.');
+    if (user.totpConfirmedAt !== null) {
+      if (!otp) throw new DomainError('OTP_REQUIRED', 401, 'Enter the one-time code of your authenticator app.');
+      if (!(await this.checkTotp(user, otp, clientAddress))) throw new DomainError('OTP_INVALID', 401, 'The one-time code is not valid.');
+    } else if ((await this.gate.state()).enforce2fa) {
+      const enrolment = await this.startTotpEnrolment(user.id);
+      const enrolmentToken = await this.tokenService().issue(
+        { userId: user.id, username: user.username, scope: 'enrol-2fa', version: user.tokenVersion },
+        ENROLMENT_TOKEN_TTL_SECONDS,
+      );
+      return { username: user.username, session: null, expiresAt: null, enrolment: { ...enrolment, enrolmentToken, expiresIn: ENROLMENT_TOKEN_TTL_SECONDS } };
+    }
+    return this.openAdminSession(user);
+  }
+
+  /** The console's enrolment step: the enrolment token of `startAdminSession` and a code of the new secret; then the session. */
+  async completeAdminTotpEnrolment(enrolmentToken: string, otp: string, clientAddress?: string): Promise<AdminSignIn> {
+    const claims = await this.tokenService().verify(enrolmentToken);
+    const user = await this.store.byId(claims.userId);
+    if (claims.scope !== 'enrol-2fa' || !user?.isActive || !user.isSuperuser || user.tokenVersion !== claims.version)
+      throw invalidCredentials('Token is invalid.');
+    await this.confirmTotpEnrolment(user.id, otp, clientAddress);
+    return this.openAdminSession(user);
+  }
+
+  private async openAdminSession(user: UserRow): Promise<AdminSignIn> {
     const session = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + ADMIN_SESSION_SECONDS * 1000);
     await this.store.insertSession(sessionHash(session), user.id, expiresAt);
     await this.store.recordSuccess(user.id, user.username);
-    return { session, username: user.username, expiresAt };
+    return { session, username: user.username, expiresAt, enrolment: null };
   }
 
   authenticateAdminSession(session: string): Promise<{ userId: string; username: string } | undefined> {

@@ -261,12 +261,9 @@ export class OnboardingService {
     return this.d.sessions.grant({ ...user, tokenVersion: user.tokenVersion + 1 }, meta);
   }
 
-  /** A signed-in user's one-time code (throttled per user). */
+  /** A signed-in user's one-time code (each guess reserved first: identity.checkTotp, lib/attempts.ts). */
   private async checkOtp(user: UserRow, otp: string): Promise<void> {
-    const message = 'Too many wrong codes: try again later.';
-    await this.d.limits.secondChecks.assertOpen(`otp:${user.id}`, message);
     if (!(await this.d.identity.checkTotp(user, otp ?? ''))) {
-      await this.d.limits.secondChecks.tryConsume(`otp:${user.id}`);
       throw new DomainError('OTP_INVALID', 400, 'The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
     }
   }
@@ -279,8 +276,8 @@ export class OnboardingService {
   }
 
   /** Confirms 2FA enrolment and answers the first set of recovery codes (shown once). */
-  async confirmTotp(userId: string, otp: string): Promise<string[]> {
-    await this.d.identity.confirmTotpEnrolment(userId, otp);
+  async confirmTotp(userId: string, otp: string, clientAddress?: string): Promise<string[]> {
+    await this.d.identity.confirmTotpEnrolment(userId, otp, clientAddress);
     return this.d.recoveryCodes.renew(userId);
   }
 

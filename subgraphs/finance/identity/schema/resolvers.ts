@@ -53,7 +53,7 @@ export class IdentityResolver {
     @Arg('recoveryCode', () => String, { nullable: true, description: 'A 2FA recovery code instead of `otp` (each works once).' }) recoveryCode?: string | null,
     @Arg('userAgent', () => String, { nullable: true, description: "The client's User-Agent (shown in the list of sessions)." }) userAgent?: string | null,
   ) {
-    return this.services.identity.login(username, password, otp, { recoveryCode, meta: { userAgent, ip: ctx.clientAddress } });
+    return this.services.identity.login(username, password, otp, { recoveryCode, meta: { userAgent, ip: ctx.clientAddress }, clientAddress: ctx.clientAddress });
   }
 
   @Authorized('node-user')
@@ -70,7 +70,7 @@ export class IdentityResolver {
   })
   async confirmTotpEnrolment(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<TotpConfirmation> {
     const id = userIdOf(ctx);
-    const recoveryCodes = await this.services.onboarding.confirmTotp(id, otp);
+    const recoveryCodes = await this.services.onboarding.confirmTotp(id, otp, ctx.clientAddress);
     const user = toUser((await this.services.identity.user(id))!);
     return { username: user.username, twoFactorEnabled: user.twoFactorEnabled, recoveryCodes };
   }
@@ -114,8 +114,19 @@ export class IdentityResolver {
 
   @NodePolicy({ maintenance: 'exempt' })
   @Mutation(() => NodeAdminSession, { description: 'Admin console sign-in (superusers); the session goes into the sessionid cookie.' })
-  startAdminSession(@Arg('username') username: string, @Arg('password') password: string): Promise<NodeAdminSession> {
-    return this.services.identity.startAdminSession(username, password);
+  startAdminSession(
+    @Arg('username') username: string,
+    @Arg('password') password: string,
+    @Arg('otp', () => String, { nullable: true, description: 'The one-time code (superusers enrolled in 2FA).' }) otp: string | null | undefined,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<NodeAdminSession> {
+    return this.services.identity.startAdminSession(username, password, otp, ctx.clientAddress);
+  }
+
+  @NodePolicy({ maintenance: 'exempt' })
+  @Mutation(() => NodeAdminSession, { description: 'Admin console 2FA enrolment: the enrolment token of startAdminSession and a code of the new secret; then the session.' })
+  completeAdminTotpEnrolment(@Arg('enrolmentToken') enrolmentToken: string, @Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<NodeAdminSession> {
+    return this.services.identity.completeAdminTotpEnrolment(enrolmentToken, otp, ctx.clientAddress);
   }
 
   @Authorized('node-admin')
@@ -136,10 +147,11 @@ export class IdentityResolver {
   }
 
   /**
-   * Sets a user's identity-verification level: an administrator of the node (or of the system), or the
-   * outcome of a verification (the service principal of a subgraph in KYC_LEVEL_WRITERS).
+   * Sets a user's identity-verification level: an administrator of the node (its admin console), or the
+   * outcome of a verification (the service principal of a subgraph in KYC_LEVEL_WRITERS). No other
+   * product's credential: the prediction API's administrator keys have no say on the node.
    */
-  @Authorized('node-admin', 'admin', 'service')
+  @Authorized('node-admin', 'service')
   @Mutation(() => NodeUser, { description: "Sets a user's KYC level (by id or user name); their next request carries it." })
   async setNodeUserKycLevel(
     @Arg('user', () => ID) user: string,

@@ -57,11 +57,23 @@ export class TotpEnrolment {
   @Field() otpauthUri: string;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'An admin console session (the value of the sessionid cookie).' })
+@ObjectType({ simpleResolvers: true, description: "The console's 2FA enrolment: the secret for the authenticator app, and the token that confirms it with a code." })
+export class AdminTotpEnrolment {
+  @Field() secret: string;
+  @Field() otpauthUri: string;
+  @Field() enrolmentToken: string;
+  @Field(() => Int) expiresIn: number;
+}
+
+@ObjectType({
+  simpleResolvers: true,
+  description: 'An admin console sign-in: the session (the value of the sessionid cookie), or, when 2FA is enforced and the superuser is not enrolled yet, the enrolment to confirm first (no session).',
+})
 export class NodeAdminSession {
-  @Field() session: string;
+  @Field(() => String, { nullable: true }) session: string | null;
   @Field() username: string;
-  @Field() expiresAt: Date;
+  @Field(() => Date, { nullable: true }) expiresAt: Date | null;
+  @Field(() => AdminTotpEnrolment, { nullable: true }) enrolment: AdminTotpEnrolment | null;
 }
 
 /** What the gateway learns when it verifies an access token. Internal. */

@@ -3,10 +3,11 @@ import { IdentityInit1733000000100 } from './migrations/1733000000100-IdentityIn
 import { IdentityKycLevel1733000000200 } from './migrations/1733000000200-IdentityKycLevel';
 import { IdentityPhone1734100000100 } from './migrations/1734100000100-IdentityPhone';
 import { IdentityOnboarding1795900000100 } from './migrations/1795900000100-IdentityOnboarding';
+import { IdentityAttempts1795900000500 } from './migrations/1795900000500-IdentityAttempts';
 
 /** The finance node's users, admin sessions and sign-in throttling (schema `identity`), read and written with SQL (store/identity-store.ts). */
 export const identityStore: StoreDefinition = {
   schema: 'identity',
   entities: [],
-  migrations: [IdentityInit1733000000100, IdentityKycLevel1733000000200, IdentityPhone1734100000100, IdentityOnboarding1795900000100],
+  migrations: [IdentityInit1733000000100, IdentityKycLevel1733000000200, IdentityPhone1734100000100, IdentityOnboarding1795900000100, IdentityAttempts1795900000500],
 };

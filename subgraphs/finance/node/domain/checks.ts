@@ -1,6 +1,7 @@
 import { isDevelopment, type Config } from '../../../../lib/config';
 import { CLIENT_HEADERS } from '../../kernel/contract';
 import { PROVIDER_CREDENTIALS } from '../../kernel/provider-credentials';
+import { SANDBOX_PROVIDERS, sandboxAllowed, sandboxProvidersSelected } from '../../kernel/sandbox';
 import { FRAMEWORK_SECRET_KEY_LENGTH, type NodeSecrets } from '../../kernel/secrets';
 
 export { CLIENT_HEADERS };
@@ -38,6 +39,8 @@ export const CHECK_CATALOGUE: Record<string, string> = {
   'app.W008': 'VENDOR_LICENSE_ENGINE_URL is set without VENDOR_API_KEY: finance:activate cannot register',
   'app.W009': 'PORT is not 8000, the contract default',
   'app.W010': 'A provider is configured (its URL, KYC_PROVIDER=sumsub) but a credential it needs is neither set nor in the admin console',
+  'app.W011': 'An offline sandbox provider is active in production (ALLOW_SANDBOX_PROVIDERS)',
+  'app.W012': 'A provider is not configured and its offline sandbox is disabled in production: its calls answer 503',
   'app.I001': 'Datastores: how DATABASE_URL/POSTGRES_*, REDIS_PASSWORD and CELERY_* are used',
   'app.I002': 'The assistant has no provider key: it answers with a generic failure message',
   'app.I003': 'No brokerage credentials: the equities brokerage runs in paper mode',
@@ -150,6 +153,7 @@ export function configurationChecks(config: Config, secrets: NodeSecrets, held: 
   if (config.PORT !== 8000) {
     out.push({ id: 'app.W009', level: 'WARNING', msg: `PORT is ${config.PORT}; the node's documented port is 8000.` });
   }
+  if (production) out.push(...sandboxChecks(config));
   // providers used for real (not their offline sandbox) whose credential is in neither place: their calls answer 503
   const configured: Record<string, boolean> = {
     banking: Boolean(config.BANKING_PROVIDER_URL),
@@ -190,6 +194,25 @@ export function configurationChecks(config: Config, secrets: NodeSecrets, held: 
     });
   }
   return out;
+}
+
+/** In production: each sandbox provider the configuration selects, active (allowed by ALLOW_SANDBOX_PROVIDERS) or disabled. */
+function sandboxChecks(config: Config): CheckMessage[] {
+  return sandboxProvidersSelected(config).map((p) =>
+    sandboxAllowed(config, p)
+      ? {
+          id: 'app.W011',
+          level: 'WARNING' as const,
+          msg: `The sandbox ${p} provider is active in production (${SANDBOX_PROVIDERS[p]}; ALLOW_SANDBOX_PROVIDERS allows it): it has no real counterparty.`,
+          hint: 'Configure the real provider, and take it out of ALLOW_SANDBOX_PROVIDERS.',
+        }
+      : {
+          id: 'app.W012',
+          level: 'WARNING' as const,
+          msg: `The ${p} provider is not configured (${SANDBOX_PROVIDERS[p]}) and its sandbox is disabled in production: its calls answer 503.`,
+          hint: `Configure the provider, or set ALLOW_SANDBOX_PROVIDERS=${p} to run its sandbox on purpose.`,
+        },
+  );
 }
 
 function datastoreSummary(config: Config): string {

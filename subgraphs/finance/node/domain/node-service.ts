@@ -33,6 +33,22 @@ export type LicenceSource = 'environment' | 'admin' | 'cli' | 'registry' | 'api'
 
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 const URLISH = /^(https?:\/\/\S+|data:image\/[a-z+.-]+;base64,[A-Za-z0-9+/=]+|\/\S*)?$/;
+/** Raster images a data: URI may carry, by their magic bytes (SVG is refused: it can carry scripts, as the registry workspace refuses it). */
+const RASTER_MAGIC: [string, number[]][] = [
+  ['png', [0x89, 0x50, 0x4e, 0x47]],
+  ['jpeg', [0xff, 0xd8, 0xff]],
+  ['gif', [0x47, 0x49, 0x46, 0x38]],
+  ['webp', [0x52, 0x49, 0x46, 0x46]],
+  ['x-icon', [0x00, 0x00, 0x01, 0x00]],
+];
+/** Whether a data: URI holds a raster image (PNG, JPEG, GIF, WebP, ICO): its declared type and its bytes. */
+function rasterDataUri(value: string): boolean {
+  const m = /^data:image\/([a-z+.-]+);base64,(.*)$/.exec(value);
+  if (!m) return true;
+  if (!['png', 'jpeg', 'jpg', 'gif', 'webp', 'x-icon', 'vnd.microsoft.icon'].includes(m[1])) return false;
+  const bytes = Buffer.from(m[2].slice(0, 32), 'base64');
+  return RASTER_MAGIC.some(([, magic]) => magic.every((b, i) => bytes[i] === b));
+}
 
 /**
  * The node's settings record, branding, licence and provider credentials. The settings and the
@@ -146,6 +162,8 @@ export class NodeService {
       const value = typeof raw === 'string' ? raw.trim() : '';
       if (field.startsWith('color_') && !COLOUR.test(value)) errors[field] = ['A colour as #RRGGBB.'];
       else if ((field.endsWith('_url') && !URLISH.test(value)) || value.length > 100_000) errors[field] = ['An http(s) URL, a path or a data:image URI.'];
+      else if (field.endsWith('_url') && !rasterDataUri(value))
+        errors[field] = ['A data:image URI holds a PNG, JPEG, GIF, WebP or ICO image (SVG is refused: it can carry scripts).'];
       else if (field === 'organisation_name' && (!value || value.length > 200)) errors[field] = ['1 to 200 characters.'];
       else if (field === 'support_email' && value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) errors[field] = ['An e-mail address.'];
       else if (!field.endsWith('_url') && value.length > 300) errors[field] = ['At most 300 characters.'];

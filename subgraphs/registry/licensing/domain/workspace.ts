@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import type { AttemptThrottle } from '../../../../lib/attempts';
 import { badInput, DomainError, forbidden, notFound } from '../../../../lib/errors';
 import type { Mailer } from '../../../../lib/mailer';
 import type { PrincipalOf } from '../../../../lib/principal';
-import type { KeyedLimiter } from '../../../../lib/rate-limits';
 import type { WorkspaceAccount, WorkspaceStore } from '../store/workspace-store';
 import type { AuditLog } from './audit';
 import type { CatalogueService } from './catalogue';
@@ -42,24 +42,25 @@ export class WorkspaceService {
     private readonly licences: LicenceService,
     private readonly audit: AuditLog,
     private readonly mailer: Mailer,
-    private readonly signInFailures: KeyedLimiter,
+    private readonly signInAttempts: AttemptThrottle,
     private readonly settings: WorkspaceSettings,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Checks e-mail and password; failures are counted per e-mail address, and past the allowance answer 429. */
-  async signIn(emailInput: string, password: string): Promise<{ session: string; expiresAt: Date; user: WorkspaceAccount }> {
+  /**
+   * Checks e-mail and password. The attempt is reserved before the hash is checked (per client
+   * address, per e-mail address and both: lib/attempts.ts), so concurrent guesses cannot outrun the
+   * limit; past it, 429. A success gives the attempt back.
+   */
+  async signIn(emailInput: string, password: string, clientAddress?: string): Promise<{ session: string; expiresAt: Date; user: WorkspaceAccount }> {
     const email = (emailInput ?? '').trim().toLowerCase();
-    const throttleKey = email || 'empty';
-    await this.signInFailures.assertOpen(throttleKey, 'Too many failed sign-ins for this address; try again later.');
+    const attempt = await this.signInAttempts.reserve(email || 'empty', clientAddress);
     const account = email ? await this.store.accountByEmail(email) : undefined;
     // the hash is checked even without an account: no timing difference tells which addresses exist
     this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
     const matches = await argon2Verify(account?.passwordHash ?? (await this.dummyHash), password ?? '').catch(() => false);
-    if (!account?.passwordHash || !matches) {
-      await this.signInFailures.tryConsume(throttleKey);
-      throw signInRefused();
-    }
+    if (!account?.passwordHash || !matches) throw signInRefused();
+    await attempt.succeeded();
     const session = newToken();
     const expiresAt = new Date(this.clock().getTime() + this.settings.sessionTtlSeconds * 1000);
     await this.store.insertSession({ tokenHash: sha256(session), userId: account.id, expiresAt });

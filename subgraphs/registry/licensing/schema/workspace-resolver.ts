@@ -71,8 +71,8 @@ export class WorkspaceResolver {
   constructor(private readonly services: LicensingServices) {}
 
   @Mutation(() => WorkspaceSession, { description: 'Workspace sign-in (e-mail and password; throttled per address). The session goes into the workspace_session cookie.' })
-  signInWorkspace(@Arg('email') email: string, @Arg('password') password: string): Promise<WorkspaceSession> {
-    return this.services.workspace.signIn(email, password);
+  signInWorkspace(@Arg('email') email: string, @Arg('password') password: string, @Ctx() ctx: SubgraphContext): Promise<WorkspaceSession> {
+    return this.services.workspace.signIn(email, password, ctx.clientAddress);
   }
 
   @Mutation(() => Boolean, { description: 'Ends a workspace session.' })

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { Store } from './database';
+import { KeyedLimiter, tooManyRequests, type Allowance } from './rate-limits';
+
+/**
+ * Throttles of guesses (passwords, one-time codes) that hold under concurrency: each attempt is
+ * reserved atomically BEFORE it is verified (rate-limiter-flexible's PostgreSQL store: one
+ * INSERT … ON CONFLICT DO UPDATE … RETURNING per limit), and given back when it succeeds. Forty
+ * concurrent guesses are forty reservations: only the allowance's worth are ever verified.
+ *
+ * Three limits, so that a few bad attempts from one address cannot lock an account out for everyone:
+ * - one client address on one account: strict (`pair`, e.g. 5 per 15 minutes);
+ * - one client address on any account (password spraying): `address`;
+ * - one account from anywhere (a distributed guesser): `account`, higher, in steps that back off
+ *   (e.g. 20 per 15 minutes, then 60 per day).
+ * A refused attempt gives back what it took from the other limits, so that only evaluated attempts
+ * count. The subgraph's migrations create `<schema>.rate_limit` (lib/rate-limits.ts).
+ */
+export interface AttemptPolicy {
+  pair: Allowance;
+  address: Allowance;
+  account: Allowance[];
+}
+
+/** Sign-in passwords (finance users, the admin console, the registry workspace). */
+export const SIGN_IN_ATTEMPTS: AttemptPolicy = {
+  pair: { points: 5, durationSeconds: 15 * 60 },
+  address: { points: 50, durationSeconds: 15 * 60 },
+  account: [
+    { points: 20, durationSeconds: 15 * 60 },
+    { points: 60, durationSeconds: 24 * 3600 },
+  ],
+};
+
+/** One-time codes (2FA sign-in, 2FA enrolment, phone verification): six digits, so fewer guesses. */
+export const CODE_ATTEMPTS: AttemptPolicy = {
+  pair: { points: 5, durationSeconds: 15 * 60 },
+  address: { points: 50, durationSeconds: 15 * 60 },
+  account: [
+    { points: 10, durationSeconds: 15 * 60 },
+    { points: 30, durationSeconds: 24 * 3600 },
+  ],
+};
+
+/** A reserved attempt: `succeeded()` gives it back (and clears the address's count on that account). */
+export interface Attempt {
+  succeeded(): Promise<void>;
+}
+
+/** Account names are stored hashed (the table holds no user names or e-mail addresses, and keys stay short). */
+const digest = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 32);
+
+export class AttemptThrottle {
+  private readonly pair: KeyedLimiter;
+  private readonly address: KeyedLimiter;
+  private readonly account: KeyedLimiter[];
+
+  constructor(
+    store: Store,
+    /** Names the throttle (`sign-in`, `totp`, …): each has its own counts. */
+    name: string,
+    policy: AttemptPolicy,
+    /** The 429's message, given the seconds until an attempt is allowed again. */
+    private readonly message: (retryAfterSeconds: number) => string,
+  ) {
+    this.pair = new KeyedLimiter(store, `${name}-pair`, policy.pair);
+    this.address = new KeyedLimiter(store, `${name}-addr`, policy.address);
+    this.account = policy.account.map((a, i) => new KeyedLimiter(store, `${name}-acct${i}`, a));
+  }
+
+  /** Reserves one attempt of `account` from `clientAddress`, or throws 429 (Retry-After) without verifying anything. */
+  async reserve(account: string, clientAddress: string | undefined): Promise<Attempt> {
+    const acct = digest(account || '-');
+    const addr = clientAddress || 'unknown';
+    const steps: [KeyedLimiter, string][] = [
+      [this.pair, `${addr}|${acct}`],
+      [this.address, addr],
+      ...this.account.map((l): [KeyedLimiter, string] => [l, acct]),
+    ];
+    const taken: [KeyedLimiter, string][] = [];
+    for (const [limiter, key] of steps) {
+      const { allowed, retryAfterSeconds } = await limiter.take(key);
+      if (!allowed) {
+        // not evaluated: what it took from the other limits goes back
+        await Promise.all(taken.map(([l, k]) => l.giveBack(k)));
+        throw tooManyRequests(this.message(Math.max(1, Math.ceil(retryAfterSeconds))), retryAfterSeconds);
+      }
+      taken.push([limiter, key]);
+    }
+    return {
+      succeeded: async () => {
+        await Promise.all(taken.map(([l, k]) => (l === this.pair ? l.clear(k) : l.giveBack(k))));
+      },
+    };
+  }
+}
