@@ -1,0 +1,4 @@
+import { Page } from '../ui/kit';
+export function Cards() {
+  return <Page title="Cards" />;
+}

@@ -1,0 +1,4 @@
+import { Page } from '../ui/kit';
+export function Rewards() {
+  return <Page title="Rewards" />;
+}

@@ -1,0 +1,4 @@
+import { Page } from '../ui/kit';
+export function Settings() {
+  return <Page title="Settings" />;
+}
