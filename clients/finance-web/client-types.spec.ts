@@ -21,4 +21,13 @@ describe('the web client API types', () => {
     );
     expect(check).toEqual({ code: 0, stderr: '' });
   }, 60_000);
+
+  it('type-check the client against them (the root tsconfig leaves the browser code to its own)', async () => {
+    const tsc = join(projectRoot(), 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '-p', join(projectRoot(), 'clients', 'finance-web', 'tsconfig.json')], { cwd: projectRoot() }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(result).toBe('');
+  }, 120_000);
 });

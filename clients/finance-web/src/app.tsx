@@ -2,9 +2,10 @@
 import type { ComponentType } from 'preact';
 import { ErrorBoundary, LocationProvider, Router, Route, lazy, useLocation } from 'preact-iso';
 import { useEffect, useRef } from 'preact/hooks';
-import { CLIENT_VERSION, session } from './api/client';
-import { NAV, type NavItem } from './nav';
-import { BASE, NodeContext, baked, displayName, moduleOn, to, useNode, useNodeState, useToken, type NodeState } from './state';
+import { CLIENT_VERSION, call, session } from './api/client';
+import { NAV } from './nav';
+import { visible } from './nav-visible';
+import { BASE, NodeContext, baked, displayName, to, useNode, useNodeState, useToken } from './state';
 import { Home } from './pages/home';
 import { SignIn } from './pages/sign-in';
 import { Page } from './ui/kit';
@@ -54,9 +55,6 @@ const PAGES: Record<string, PageComponent> = {
   kyc: Kyc,
   settings: Settings,
 };
-
-export const visible = (node: NodeState, item: NavItem): boolean =>
-  !item.module || (Array.isArray(item.module) ? item.module : [item.module]).some((module) => moduleOn(node, module));
 
 function NotAvailable() {
   return (
@@ -146,8 +144,19 @@ function Banners() {
   );
 }
 
+/** Ends the session at the node (older nodes without the endpoint: the token is simply forgotten), then the sign-in page. */
+function useSignOut(): () => void {
+  const location = useLocation();
+  return () => {
+    void call('/api/auth/logout/', { method: 'POST' }).catch(() => undefined);
+    session.set(null);
+    location.route(BASE);
+  };
+}
+
 function Header(props: { signedIn: boolean }) {
   const node = useNode();
+  const signOut = useSignOut();
   const logo = !baked.custom && node.config?.branding.logo_url?.startsWith('/') ? node.config.branding.logo_url : baked.logo;
   return (
     <header class="site-header">
@@ -156,7 +165,7 @@ function Header(props: { signedIn: boolean }) {
         <span>{displayName(node.config)}</span>
       </a>
       {props.signedIn ? (
-        <button type="button" class="secondary" onClick={() => session.set(null)}>
+        <button type="button" class="secondary" onClick={signOut}>
           Sign out
         </button>
       ) : null}

@@ -24,6 +24,15 @@ export const session = {
     else sessionStorage.removeItem(TOKEN_KEY);
     listeners.forEach((listener) => listener());
   },
+  /** The user name the access token names (its `username` claim), for re-entering the password. */
+  username(): string | null {
+    try {
+      const payload = JSON.parse(atob((token ?? '').split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as { username?: unknown };
+      return typeof payload.username === 'string' ? payload.username : null;
+    } catch {
+      return null;
+    }
+  },
   subscribe(listener: () => void): () => void {
     listeners.add(listener);
     return () => listeners.delete(listener);
