@@ -1,4 +1,5 @@
 /** Home: balances per currency (available, and what is pending), recent activity, quick actions. */
+import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client';
 import { amount, dateTime, money, subtract } from '../format';
 import { to } from '../state';
@@ -9,8 +10,8 @@ type Balance = { currency: string; available: { amount: string }; posted: { amou
 /** The node's `pending` is posted plus what is pending both ways: what is pending is the difference. */
 export const pendingOf = (balance: Balance): string => subtract(balance.pending.amount, balance.posted.amount);
 
-export function Balances() {
-  const { data, error } = useLoad(() => unwrap(api.GET('/api/balance/')));
+export function Balances(props: { onLoaded?: () => void }) {
+  const { data, error } = useLoad(() => unwrap(api.GET('/api/balance/')).finally(() => props.onLoaded?.()));
   if (error) return <ErrorNote error={error} />;
   if (!data) return <Loading what="your balances" />;
   if (data.balances.length === 0) return <Empty>You hold no money yet.</Empty>;
@@ -84,10 +85,12 @@ export function TransactionList(props: { items: Transaction[] }) {
 }
 
 export function Home() {
+  // the activity is asked for once the balances are in: on a busy node the balances, what the page is for, come first
+  const [balancesIn, setBalancesIn] = useState(false);
   return (
     <Page title="Home">
       <h2>Balances</h2>
-      <Balances />
+      <Balances onLoaded={() => setBalancesIn(true)} />
       <p class="actions">
         <a class="button" href={to('send')}>
           Send money
@@ -97,7 +100,7 @@ export function Home() {
         </a>
       </p>
       <h2>Recent activity</h2>
-      <RecentActivity />
+      {balancesIn ? <RecentActivity /> : <Loading what="recent activity" />}
       <p>
         <a href={to('activity')}>All activity</a>
       </p>
