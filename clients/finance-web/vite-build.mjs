@@ -28,7 +28,7 @@ await build({
   configFile: false,
   // never node_modules/.vite: in the image node_modules belongs to root and the services run as `node`
   cacheDir: spec.cacheDir,
-  envFile: false,
+  envDir: false,
   logLevel: 'warn',
   define: { __CLIENT_VERSION__: JSON.stringify(spec.version) },
   // Preact's JSX, and no dev-only helpers in the build (prefresh and devtools are off outside `vite dev`)

@@ -193,6 +193,15 @@ describe('banking in the web client', () => {
     await inspect('invest-ordered');
     // open until the brokerage fills it, then a position: either way the page shows it
     await page.locator('#open-orders li:has-text("AAPL"), #portfolio tr[data-symbol="AAPL"]').first().waitFor();
+    // the buy's cost is reserved (a pending transfer): home shows it as the pending amount, beside what is
+    // still available — not the whole balance as pending, as the old client did
+    if ((await page.locator('#open-orders li:has-text("AAPL")').count()) > 0) {
+      await go('', 'Home');
+      const usd = page.locator('#balances li[data-currency="USD"]');
+      await usd.locator('.pending').waitFor();
+      expect(await usd.locator('.pending').textContent()).toMatch(/^-\$[1-9][\d,]*\.\d\d pending$/);
+      expect(await usd.locator('.available').textContent()).not.toBe('$1,000.00');
+    }
   }, 90_000);
 
   it('checks out a cart and pays the pending order from the wallet', async () => {
