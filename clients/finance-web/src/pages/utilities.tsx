@@ -33,6 +33,66 @@ function Requests(props: { tick: number }) {
   );
 }
 
+type Catalogue = {
+  operators: { code: string; name: string; country: string; plans: { id: string; name: string; price: { amount: string; currency: string } }[] }[];
+  billers: { code: string; name: string; country: string; account_format: string; min_amount: { currency: string } }[];
+};
+
+/** A data bundle (a plan of the operator's) and a bill payment: recorded like top-ups, never dispatched yet. */
+function DataAndBills(props: { catalogue: Catalogue; onDone: (message: string) => void }) {
+  const action = useAction();
+  const plans = props.catalogue.operators.flatMap((o) =>
+    o.plans.map((p): [string, string] => [`${o.code}|${p.id}`, `${o.name}: ${p.name}, ${money(p.price)}`]),
+  );
+  const data = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const [operator, plan_id] = formValue(form, 'plan').split('|');
+    void action.run(async () => {
+      const request = await unwrap(api.POST('/api/v1/utilities/data/', { body: { operator, plan_id, phone_number: formValue(form, 'data-phone') } }));
+      props.onDone(`Your data bundle is ${STATUS[request.status] ?? words(request.status)}.`);
+    });
+  };
+  const bill = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const biller = props.catalogue.billers.find((b) => b.code === formValue(form, 'biller'));
+    const value = parseAmount(formValue(form, 'bill-amount'), 2);
+    if (!biller || !value) return action.setError(new Error('Choose a biller and enter an amount.'));
+    const body = { biller: biller.code, account_number: formValue(form, 'bill-account'), amount: value, currency: biller.min_amount.currency };
+    void action.run(async () => {
+      const request = await unwrap(api.POST('/api/v1/utilities/bills/', { body }));
+      props.onDone(`Your bill payment is ${STATUS[request.status] ?? words(request.status)}.`);
+    });
+  };
+  return (
+    <>
+      {plans.length ? (
+        <form class="card narrow" onSubmit={data} noValidate>
+          <h2>Data bundle</h2>
+          <Select id="plan" label="Plan" options={plans} />
+          <Field id="data-phone" label="Phone number for the bundle" type="tel" autoComplete="tel" />
+          <button type="submit" disabled={action.busy}>
+            Request bundle
+          </button>
+        </form>
+      ) : null}
+      {props.catalogue.billers.length ? (
+        <form class="card narrow" onSubmit={bill} noValidate>
+          <h2>Pay a bill</h2>
+          <Select id="biller" label="Biller" options={props.catalogue.billers.map((b): [string, string] => [b.code, `${b.name} (${b.country})`])} />
+          <Field id="bill-account" label="Account or meter number" autoComplete="off" />
+          <Field id="bill-amount" label="Amount to pay" inputMode="decimal" />
+          <button type="submit" disabled={action.busy}>
+            Request payment
+          </button>
+        </form>
+      ) : null}
+      <ErrorNote error={action.error} />
+    </>
+  );
+}
+
 export function Utilities() {
   const { data, error } = useLoad(() => unwrap(api.GET('/api/v1/utilities/catalogue/')));
   const [tick, setTick] = useState(0);
@@ -71,6 +131,7 @@ export function Utilities() {
           </button>
         </form>
       ) : null}
+      {data ? <DataAndBills catalogue={data} onDone={(message) => (setDone(message), setTick(tick + 1))} /> : null}
       <Requests tick={tick} />
     </Page>
   );
