@@ -3,7 +3,22 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', '.cache/**', '**/build/**', 'schema/**', 'data/**', 'coverage/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.data/**',
+      '.cache/**',
+      '**/build/**',
+      'schema/**',
+      'data/**',
+      'coverage/**',
+      'clients/finance-web/src/api/schema.d.ts',
+      '**/*.mjs',
+      '**/*.js',
+      '**/*.cjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -35,7 +50,7 @@ export default tseslint.config(
     // Product and platform code: a function over 80 lines does too much. Today's exceptions are listed
     // in eslint-suppressions.json (ESLint's bulk suppressions): that list only shrinks
     // (`npx eslint --prune-suppressions` after a split), and a new long function fails lint.
-    files: ['lib/**/*.ts', 'subgraphs/**/*.ts', 'rest-adapter/**/*.ts', 'gateway/**/*.ts', 'bot/**/*.ts', 'clients/**/*.ts', 'bin/**/*.ts'],
+    files: ['lib/**/*.ts', 'subgraphs/**/*.ts', 'rest-adapter/**/*.ts', 'gateway/**/*.ts', 'bot/**/*.ts', 'clients/**/*.ts', 'clients/**/*.tsx', 'bin/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/store/migrations/**'],
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
   },

@@ -1,6 +1,7 @@
 // Runs Vite's build for build.ts in a process of its own (Vite is an ES module, and a build should not
 // share the caller's heap). Input: the JSON file named by argv[2] (written by build.ts).
 import { readFileSync } from 'node:fs';
+import preact from '@preact/preset-vite';
 import { build } from 'vite';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -27,9 +28,10 @@ await build({
   configFile: false,
   // never node_modules/.vite: in the image node_modules belongs to root and the services run as `node`
   cacheDir: spec.cacheDir,
-  envFile: false,
+  envDir: false,
   logLevel: 'warn',
   define: { __CLIENT_VERSION__: JSON.stringify(spec.version) },
-  plugins: [branding],
+  // Preact's JSX, and no dev-only helpers in the build (prefresh and devtools are off outside `vite dev`)
+  plugins: [preact({ prefreshEnabled: false, devToolsEnabled: false }), branding],
   build: { outDir: spec.outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
 });

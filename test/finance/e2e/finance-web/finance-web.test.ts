@@ -11,7 +11,7 @@ import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, PA
 
 /**
  * The finance web client (clients/finance-web) as the node serves it at /app/, in headless Chromium:
- * read-only banner, sign-in, the balance with the seven client headers, a module page that goes away
+ * read-only banner, sign-in, the balances with the seven client headers, a module page that goes away
  * when its toggle goes off, the maintenance notice, accessibility (axe, WCAG 2 AA) at desktop and
  * phone size; and how the files are served (caching, SPA fallback).
  */
@@ -86,7 +86,7 @@ async function signIn(page: Page, username: string): Promise<void> {
   await page.getByLabel('User name').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Balance', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
 }
 
 describe('the finance web client in Chromium', () => {
@@ -98,7 +98,7 @@ describe('the finance web client in Chromium', () => {
     expect(await page.locator('#read-only-banner').textContent()).toContain('no valid licence');
     expect(await accessibilityViolations(page)).toEqual([]);
     await signIn(page, user.username);
-    await page.locator('#no-balance').waitFor();
+    await page.getByText('You hold no money yet.').waitFor();
     await page.close();
   }, 60_000);
 
@@ -120,12 +120,14 @@ describe('the finance web client in Chromium', () => {
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('#sign-in-error:not(:empty)').waitFor();
-    expect(await page.getByRole('heading', { name: 'Balance' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Home' }).count()).toBe(0);
 
     await signIn(page, user.username);
-    const row = page.locator('#balances tr[data-currency="EUR"]');
+    const row = page.locator('#balances li[data-currency="EUR"]');
     await row.waitFor();
-    expect(await row.locator('td').allTextContents()).toEqual(['42.00', '42.00', '42.00']);
+    // available in the currency's format; nothing pending, so no pending line (the old client showed the whole balance as pending)
+    expect(await row.locator('.available').textContent()).toBe('€42.00');
+    expect(await row.locator('.pending').count()).toBe(0);
     const sent = await balanceRequests[0].allHeaders();
     expect(CLIENT_HEADERS.filter((name) => !sent[name])).toEqual([]);
     expect(sent.authorization).toMatch(/^Bearer .+/);
@@ -134,22 +136,22 @@ describe('the finance web client in Chromium', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // the shop's page is in the menu; keyboard: the link is reachable and opens with Enter
-    const shop = page.getByRole('link', { name: 'Shop and utilities' });
+    const shop = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shop', exact: true });
     await shop.focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Shop and utilities', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Shop', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/app/shop/');
-    await page.locator('.coming-soon, .operations').first().waitFor();
 
     await saveSettings({ shopEnabled: null });
     await page.reload();
     await page.getByRole('heading', { name: 'Not available', level: 1 }).waitFor();
-    expect(await page.getByRole('link', { name: 'Shop and utilities' }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Investments and stocks' }).count()).toBe(1);
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    expect(await menu.getByRole('link', { name: 'Shop', exact: true }).count()).toBe(0);
+    expect(await menu.getByRole('link', { name: 'Invest', exact: true }).count()).toBe(1);
 
     await saveSettings({});
     await page.reload();
-    await page.getByRole('heading', { name: 'Shop and utilities', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Shop', level: 1 }).waitFor();
     await page.close();
     expect(external).toEqual([]);
   }, 90_000);
@@ -190,7 +192,7 @@ describe('the finance web client in Chromium', () => {
       const next = await totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 } as Parameters<typeof totpGenerate>[0]);
       await page.getByLabel('One-time code from your authenticator app').fill(next);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { name: 'Balance', level: 1 }).waitFor();
+      await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
       await page.close();
     } finally {
       await changeNode(t, () => t.app.services.node.node.updateSettings({ enforce_2fa: false }, 'test'));

@@ -1,0 +1,5 @@
+import './style.css';
+import { render } from 'preact';
+import { App } from './app';
+
+render(<App />, document.getElementById('root')!);

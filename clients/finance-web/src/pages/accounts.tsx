@@ -1,0 +1,81 @@
+/** Bank accounts: open a virtual IBAN (EUR, GBP) or NUBAN (NGN), and the details to share with whoever pays you. */
+import { useState } from 'preact/hooks';
+import { api, unwrap } from '../api/client';
+import { moduleOn, useNode } from '../state';
+import { Details, Empty, ErrorNote, Loading, Page, Select, formValue, useAction, useLoad } from '../ui/kit';
+
+type Account = { id: string; currency: string; rail: string; account_number: string; bank_code: string; bank_name: string; holder_name: string };
+
+const shareText = (a: Account) =>
+  `${a.holder_name}\n${a.rail === 'iban' ? 'IBAN' : 'Account number'}: ${a.account_number}\n${a.rail === 'iban' ? 'BIC' : 'Bank code'}: ${a.bank_code}\n${a.bank_name}`;
+
+function AccountView(props: { account: Account }) {
+  const { account } = props;
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    const text = shareText(account);
+    if (navigator.share) await navigator.share({ title: `My ${account.currency} account`, text }).catch(() => undefined);
+    else
+      await navigator.clipboard?.writeText(text).then(
+        () => setCopied(true),
+        () => undefined,
+      );
+  };
+  return (
+    <li class="card" data-currency={account.currency}>
+      <h2>
+        {account.currency} account ({account.rail === 'iban' ? 'IBAN' : 'NUBAN'})
+      </h2>
+      <Details
+        rows={[
+          ['Account holder', account.holder_name],
+          [account.rail === 'iban' ? 'IBAN' : 'Account number', <code key="n">{account.account_number}</code>],
+          [account.rail === 'iban' ? 'BIC' : 'Bank code', <code key="c">{account.bank_code}</code>],
+          ['Bank', account.bank_name],
+        ]}
+      />
+      <div class="actions">
+        <button type="button" class="secondary" onClick={() => void copy()}>
+          Share details
+        </button>
+        {copied ? <span role="status">Copied</span> : null}
+      </div>
+    </li>
+  );
+}
+
+export function Accounts() {
+  const node = useNode();
+  const { data, error, reload } = useLoad(() => unwrap(api.GET('/api/v1/virtual-accounts/')));
+  const action = useAction();
+  const held = new Set((data?.results ?? []).map((a) => a.currency));
+  const currencies = [...(moduleOn(node, 'virtual_iban') ? ['EUR', 'GBP'] : []), ...(moduleOn(node, 'african_accounts') ? ['NGN'] : [])].filter(
+    (c) => !held.has(c),
+  );
+  const open = (event: Event) => {
+    event.preventDefault();
+    const currency = formValue(event.currentTarget as HTMLFormElement, 'account-currency');
+    void action.run(async () => (await unwrap(api.POST('/api/v1/virtual-accounts/', { body: { currency } })), reload()));
+  };
+  return (
+    <Page title="Bank accounts" lead="Your own account details: money sent to them arrives in your wallet in that currency.">
+      {currencies.length ? (
+        <form class="card narrow" onSubmit={open}>
+          <Select id="account-currency" label="Currency" options={currencies} />
+          <ErrorNote error={action.error} />
+          <button type="submit" disabled={action.busy}>
+            Open an account
+          </button>
+        </form>
+      ) : null}
+      <ErrorNote error={error} />
+      {!data && !error ? <Loading what="your accounts" /> : null}
+      {data && !data.results.length ? <Empty>You have no account details yet.</Empty> : null}
+      <ul class="grid" id="virtual-accounts">
+        {(data?.results ?? []).map((account) => (
+          <AccountView key={account.id} account={account} />
+        ))}
+      </ul>
+    </Page>
+  );
+}

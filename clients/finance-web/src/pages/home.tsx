@@ -1,0 +1,109 @@
+/** Home: balances per currency (available, and what is pending), recent activity, quick actions. */
+import { useState } from 'preact/hooks';
+import { api, unwrap } from '../api/client';
+import { amount, dateTime, money, subtract } from '../format';
+import { to } from '../state';
+import { Empty, ErrorNote, Loading, Page, useLoad } from '../ui/kit';
+
+type Balance = { currency: string; available: { amount: string }; posted: { amount: string }; pending: { amount: string } };
+
+/** The node's `pending` is posted plus what is pending both ways: what is pending is the difference. */
+export const pendingOf = (balance: Balance): string => subtract(balance.pending.amount, balance.posted.amount);
+
+export function Balances(props: { onLoaded?: () => void }) {
+  const { data, error } = useLoad(() => unwrap(api.GET('/api/balance/')).finally(() => props.onLoaded?.()));
+  if (error) return <ErrorNote error={error} />;
+  if (!data) return <Loading what="your balances" />;
+  if (data.balances.length === 0) return <Empty>You hold no money yet.</Empty>;
+  return (
+    <ul class="balances" id="balances" aria-label="Your balances">
+      {data.balances.map((balance) => {
+        const pending = pendingOf(balance);
+        return (
+          <li key={balance.currency} class="balance card" data-currency={balance.currency}>
+            <span class="currency">{balance.currency}</span>
+            <span class="available" data-testid="available">
+              {amount(balance.available.amount, balance.currency)}
+            </span>
+            <span class="sub">available</span>
+            {Number(pending) !== 0 ? (
+              <span class="pending" data-testid="pending">
+                {amount(pending, balance.currency)} pending
+              </span>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function RecentActivity() {
+  const { data, error } = useLoad(() => unwrap(api.GET('/api/v1/transactions/', { params: { query: { limit: 5 } } })));
+  if (error) return <ErrorNote error={error} />;
+  if (!data) return <Loading what="recent activity" />;
+  if (data.results.length === 0) return <Empty>No activity yet.</Empty>;
+  return <TransactionList items={data.results} />;
+}
+
+export type Transaction = {
+  id: string;
+  direction: 'debit' | 'credit';
+  code: string;
+  status: string;
+  amount: { amount: string; currency: string };
+  description?: string | null;
+  counterparty?: string | null;
+  created_at: string;
+};
+
+export const describe = (t: Transaction): string =>
+  t.description || (t.counterparty ? `${t.direction === 'debit' ? 'To' : 'From'} ${t.counterparty}` : t.code.replace(/_/g, ' '));
+
+export function TransactionList(props: { items: Transaction[] }) {
+  return (
+    <ul class="transactions">
+      {props.items.map((t) => (
+        <li key={t.id}>
+          <a href={to(`activity/${t.id}`)} class="row">
+            <span class="what">
+              {describe(t)}
+              <small>
+                {dateTime(t.created_at)}
+                {t.status !== 'posted' ? ` · ${t.status}` : ''}
+              </small>
+            </span>
+            <span class={t.direction === 'credit' ? 'amount credit' : 'amount debit'}>
+              {t.direction === 'credit' ? '+' : '−'}
+              {money(t.amount)}
+            </span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Home() {
+  // the activity is asked for once the balances are in: on a busy node the balances, what the page is for, come first
+  const [balancesIn, setBalancesIn] = useState(false);
+  return (
+    <Page title="Home">
+      <h2>Balances</h2>
+      <Balances onLoaded={() => setBalancesIn(true)} />
+      <p class="actions">
+        <a class="button" href={to('send')}>
+          Send money
+        </a>
+        <a class="button secondary" href={to('convert')}>
+          Convert
+        </a>
+      </p>
+      <h2>Recent activity</h2>
+      {balancesIn ? <RecentActivity /> : <Loading what="recent activity" />}
+      <p>
+        <a href={to('activity')}>All activity</a>
+      </p>
+    </Page>
+  );
+}

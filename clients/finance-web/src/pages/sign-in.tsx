@@ -1,0 +1,107 @@
+/** Sign in (user name, password, and the 2FA code or a recovery code); enrols in 2FA when the node requires it. */
+import { useEffect, useState } from 'preact/hooks';
+import { api, session, unwrap } from '../api/client';
+import { ApiError } from '../api/errors';
+import { displayName, to, useNode } from '../state';
+import { ErrorNote, Field, Page, formValue, useAction } from '../ui/kit';
+
+export function SignIn() {
+  const node = useNode();
+  const [otpShown, setOtpShown] = useState(false);
+  const [recovery, setRecovery] = useState(false);
+  const [enrolmentToken, setEnrolmentToken] = useState<string | null>(null);
+  const action = useAction();
+  const showOtp = otpShown || !!node.config?.auth.enforce_2fa;
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const [username, password, otp, code] = ['username', 'password', 'otp', 'recovery_code'].map((name) => formValue(form, name));
+    if (!username || !password) return action.setError(new Error('Enter your user name and password.'));
+    const body = { username, password, ...(otp ? { otp } : {}), ...(code ? { recovery_code: code } : {}) };
+    void action.run(async () => {
+      try {
+        const result = await unwrap(api.POST('/api/login/', { body: body as { username: string; password: string } }));
+        session.set(result.access);
+      } catch (failure) {
+        if (failure instanceof ApiError && (failure.code === 'otp_required' || failure.code === 'otp_invalid')) setOtpShown(true);
+        if (failure instanceof ApiError && failure.code === 'otp_enrolment_required' && typeof failure.body.enrolment_token === 'string') {
+          setEnrolmentToken(failure.body.enrolment_token);
+        }
+        throw failure;
+      }
+    });
+  };
+
+  return (
+    <Page title={`Sign in to ${displayName(node.config)}`}>
+      <form class="card narrow" onSubmit={submit} noValidate>
+        <Field id="username" label="User name" autoComplete="username" required />
+        <Field id="password" label="Password" type="password" autoComplete="current-password" required />
+        <div hidden={!showOtp || recovery}>
+          <Field id="otp" label="One-time code from your authenticator app" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} />
+        </div>
+        {recovery ? <Field id="recovery_code" label="Recovery code" autoComplete="off" /> : null}
+        {showOtp ? (
+          <button type="button" class="link" onClick={() => setRecovery(!recovery)}>
+            {recovery ? 'Use a code from the app instead' : 'Lost your phone? Use a recovery code'}
+          </button>
+        ) : null}
+        <ErrorNote id="sign-in-error" error={action.error} />
+        <button type="submit" disabled={action.busy}>
+          Sign in
+        </button>
+      </form>
+      {enrolmentToken ? <Enrol token={enrolmentToken} onDone={() => setOtpShown(true)} /> : null}
+      <p class="aside">
+        <a href={to('signup')}>Create an account</a> · <a href={to('reset')}>Forgot your password?</a>
+      </p>
+    </Page>
+  );
+}
+
+/** Sign-in needs 2FA and the user has none yet: enrol here with the secret and its otpauth link, then sign in with a code. */
+export function Enrol(props: { token?: string; onDone: () => void }) {
+  const [secret, setSecret] = useState<{ secret: string; otpauth_uri: string } | null>(null);
+  const [done, setDone] = useState(false);
+  const start = useAction();
+  const confirm = useAction();
+  const headers = props.token ? { Authorization: `Bearer ${props.token}` } : undefined;
+  useEffect(() => {
+    void start.run(async () => setSecret(await unwrap(api.POST('/api/auth/2fa/enrol/', { headers }))));
+  }, [props.token]);
+  if (done) return <p role="status">Two-factor authentication is on. Sign in with a new code.</p>;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const otp = formValue(event.currentTarget as HTMLFormElement, 'enrol-otp');
+    void confirm.run(async () => {
+      await unwrap(api.POST('/api/auth/2fa/confirm/', { headers, body: { otp } }));
+      setDone(true);
+      props.onDone();
+    });
+  };
+  return (
+    <section class="card narrow" aria-labelledby="enrol-title">
+      <h2 id="enrol-title">Set up two-factor authentication</h2>
+      <ErrorNote error={start.error} />
+      {secret ? (
+        <>
+          <p>Add this key to your authenticator app (or open the link on this phone), then enter the code it shows.</p>
+          <p>
+            <code id="otp-secret">{secret.secret}</code>
+          </p>
+          <p>
+            <a href={secret.otpauth_uri}>Open in your authenticator app</a>
+          </p>
+          <form onSubmit={submit}>
+            <Field id="enrol-otp" label="Confirmation code from your authenticator app" inputMode="numeric" autoComplete="one-time-code" required />
+            <ErrorNote id="enrolment-error" error={confirm.error} />
+            <button type="submit" disabled={confirm.busy}>
+              Confirm
+            </button>
+          </form>
+        </>
+      ) : null}
+    </section>
+  );
+}

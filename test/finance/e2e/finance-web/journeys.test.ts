@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
+import { startTestApp, type TestApp } from '../../../support/app';
+import { changeNode, createUser, installValidLicence, PASSWORD } from '../../../support/finance';
+import { startProviders, type Providers } from '../../../support/investing';
+
+/**
+ * The finance web client's journeys in headless Chromium against a real node (finance only): a user
+ * receives money, sends some to another user (confirmation, receipt), disputes that payment from its
+ * receipt, converts currencies, buys a share, checks out a cart and pays, uploads a KYC document.
+ * Every page is checked at 390 px and 1280 px: no sideways scrolling, axe (WCAG 2 A/AA) clean; the
+ * screenshots are kept in SHOTS for a human to look at.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = process.env.FINANCE_WEB_SHOTS ?? join(tmpdir(), 'finance-web-screenshots');
+const WIDTHS = [1280, 390];
+
+let t: TestApp;
+let p: Providers;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let alice: { id: string; username: string };
+let bob: { id: string; username: string };
+const external: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (or set CHROMIUM_PATH).`);
+  mkdirSync(SHOTS, { recursive: true });
+  await buildFinanceClient({ outDir: DEFAULT_CLIENT_DIR });
+  p = await startProviders();
+  // the finance node alone (the helpers of test/support/finance.ts take any app: they use its finance URL and services only)
+  t = (await startTestApp(p.env, { products: ['finance'] })) as unknown as TestApp;
+  await changeNode(t, () => installValidLicence(t));
+  await t.app.services.investing.investing.syncInstruments({ provider: 'equities', trigger: 'test' });
+  alice = await createUser(t);
+  bob = await createUser(t);
+  await t.app.services.identity.identity.setKycLevel(alice.id, 'basic');
+  // the money she receives: a deposit in euros and dollars
+  await t.app.services.ledger.ledger.fund(alice.id, 'EUR', 500_00n, randomUUID(), 'deposit');
+  await t.app.services.ledger.ledger.fund(alice.id, 'USD', 1000_00n, randomUUID(), 'deposit');
+  await t.app.services.commerce.shop.createProduct({ name: 'Desk lamp', description: 'A warm light', price: '19.90', currency: 'EUR', stock: 5 });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route('**/*', (route) => {
+    const { protocol, hostname } = new URL(route.request().url());
+    if (['data:', 'blob:'].includes(protocol) || hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
+    external.push(route.request().url());
+    return route.abort('blockedbyclient');
+  });
+  page = await context.newPage();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.stop();
+  await p?.close();
+});
+
+const url = (route = '') => `${t.urls.finance}/app/${route}`;
+
+/** At each width: nothing scrolls sideways, axe finds nothing, and a screenshot is kept. */
+async function inspect(name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+    // (a locator, not waitForFunction: the page's CSP forbids the eval a polled predicate needs)
+    await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 });
+    const [scrollWidth, innerWidth] = await page.evaluate<number[]>('[document.documentElement.scrollWidth, window.innerWidth]');
+    expect({ name, width, overflow: scrollWidth > innerWidth }).toEqual({ name, width, overflow: false });
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect({ name, width, violations: axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) }).toEqual({
+      name,
+      width,
+      violations: [],
+    });
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+async function go(route: string, heading: string): Promise<void> {
+  await page.goto(url(route));
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+describe('banking in the web client', () => {
+  it('signs in and shows the money received, per currency', async () => {
+    await page.goto(url());
+    await page.getByLabel('User name').fill(alice.username);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await inspect('sign-in');
+    // keyboard only: the password field's Enter submits the form
+    await page.getByLabel('Password').press('Enter');
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await page.locator('#balances li[data-currency="EUR"] .available').waitFor();
+    expect(await page.locator('#balances li[data-currency="EUR"] .available').textContent()).toBe('€500.00');
+    expect(await page.locator('#balances li[data-currency="USD"] .available').textContent()).toBe('$1,000.00');
+    await inspect('home');
+  }, 90_000);
+
+  it('sends money to another user: confirmation, then a receipt', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Send money' }).click();
+    await page.getByRole('heading', { name: 'Send money', level: 1 }).waitFor();
+    await page.getByLabel('To (user name, e-mail or phone)').fill(bob.username);
+    await page.getByLabel('Amount').fill('0');
+    await page.getByRole('button', { name: 'Review' }).click();
+    expect(await page.locator('#amount-error').textContent()).toContain('greater than zero');
+    await page.getByLabel('Amount').fill('25');
+    await page.getByLabel('Currency').selectOption('EUR');
+    await page.getByLabel('Note (optional)').fill('Dinner');
+    await inspect('send-form');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('heading', { name: 'Confirm the payment' }).waitFor();
+    await inspect('send-confirm');
+    await page.getByRole('button', { name: 'Send €25.00' }).click();
+    await page.locator('#transfer-receipt').waitFor();
+    expect(await page.locator('#transfer-receipt [role="status"]').textContent()).toBe(`You sent €25.00 to ${bob.username}.`);
+    await inspect('send-receipt');
+    const bobs = await t.app.services.ledger.ledger.balances(bob.id);
+    expect(bobs.find((b) => b.currency === 'EUR')?.posted).toMatchObject({ amount: '25.00' });
+  }, 90_000);
+
+  it('finds the payment in the activity, opens its receipt and disputes it from there', async () => {
+    await page.getByRole('link', { name: 'See your activity' }).click();
+    await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+    await page.getByRole('link', { name: /−€25\.00/ }).waitFor();
+    await page.getByLabel('Money').selectOption('credit');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('link', { name: /−€25\.00/ }).waitFor({ state: 'detached' });
+    await page.getByLabel('Money').selectOption('');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = await (await download.createReadStream()).toArray();
+    expect(Buffer.concat(csv).toString()).toMatch(/^date,description,direction,amount,currency,status,id\r\n.*,debit,-25\.00,EUR,posted,/s);
+    await inspect('activity');
+    await page.getByRole('link', { name: /−€25\.00/ }).click();
+    await page.getByRole('heading', { name: 'Receipt', level: 1 }).waitFor();
+    expect(await page.locator('#receipt .big').textContent()).toBe('−€25.00');
+    await inspect('receipt');
+    await page.getByRole('link', { name: 'Dispute this payment' }).click();
+    await page.getByRole('heading', { name: 'Dispute a payment' }).waitFor();
+    await page.getByLabel('What went wrong?').selectOption('not_received');
+    await page.getByLabel('Tell us what happened').fill('short');
+    await page.getByRole('button', { name: 'Raise the dispute' }).click();
+    expect(await page.locator('#dispute-error').textContent()).toContain('at least 10 characters');
+    await page.getByLabel('Tell us what happened').fill('Bob never paid his share of the dinner back.');
+    await inspect('dispute-new');
+    await page.getByRole('button', { name: 'Raise the dispute' }).click();
+    await page.getByRole('heading', { name: 'Dispute', level: 1 }).waitFor();
+    expect(await page.locator('#dispute-status').textContent()).toBe('open');
+    await page.getByLabel('Write to support').fill('Receipt attached to the first message.');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await page.getByText('Receipt attached to the first message.', { exact: true }).waitFor();
+    await inspect('dispute');
+  }, 90_000);
+
+  it('converts euros into dollars after showing the rate, the fee and the expiry', async () => {
+    await go('convert/', 'Convert');
+    await page.getByLabel('From').selectOption('EUR');
+    await page.getByLabel('Amount to convert').fill('100');
+    await page.getByLabel('To', { exact: true }).selectOption('USD');
+    await inspect('convert-form');
+    await page.getByRole('button', { name: 'Get a quote' }).click();
+    await page.locator('#quote').waitFor();
+    const quote = await page.locator('#quote').textContent();
+    expect(quote).toMatch(/You pay€100\.00/);
+    expect(quote).toMatch(/Fee \(included\)€0\.50/);
+    expect(quote).toMatch(/Rate1 EUR = [\d.]+ USD/);
+    expect(quote).toMatch(/Quote expiresin \d+ s/);
+    await inspect('convert-quote');
+    await page.getByRole('button', { name: 'Convert €100.00' }).click();
+    await page.locator('#conversion-done').waitFor();
+    expect(await page.locator('#conversion-done [role="status"]').textContent()).toMatch(/^You converted €100\.00 into \$[\d,.]+\.$/);
+    await inspect('convert-done');
+  }, 90_000);
+
+  it('buys a share: search, live quote, confirmation; the order and the portfolio show it', async () => {
+    await go('invest/', 'Invest');
+    await page.getByLabel('Search by name or symbol').fill('apple');
+    await page.getByRole('button', { name: /^AAPL/ }).click();
+    await page.locator('#live-quote').waitFor();
+    expect(await page.locator('#live-quote').textContent()).toMatch(/^AAPL: \$200\.00/);
+    await page.getByLabel('Shares').fill('2');
+    await inspect('invest');
+    await page.getByRole('button', { name: 'Review order' }).click();
+    await page.getByRole('button', { name: 'Confirm buy' }).click();
+    await page.locator('#order-placed').waitFor();
+    expect(await page.locator('#order-placed').textContent()).toMatch(/^Order placed: buy AAPL/);
+    await inspect('invest-ordered');
+    // open until the brokerage fills it, then a position: either way the page shows it
+    await page.locator('#open-orders li:has-text("AAPL"), #portfolio tr[data-symbol="AAPL"]').first().waitFor();
+    // the buy's cost is reserved (a pending transfer): home shows it as the pending amount, beside what is
+    // still available — not the whole balance as pending, as the old client did
+    if ((await page.locator('#open-orders li:has-text("AAPL")').count()) > 0) {
+      await go('', 'Home');
+      const usd = page.locator('#balances li[data-currency="USD"]');
+      await usd.locator('.pending').waitFor();
+      expect(await usd.locator('.pending').textContent()).toMatch(/^-\$[1-9][\d,]*\.\d\d pending$/);
+      expect(await usd.locator('.available').textContent()).not.toBe('$1,000.00');
+    }
+  }, 90_000);
+
+  it('checks out a cart and pays the pending order from the wallet', async () => {
+    await go('shop/', 'Shop');
+    await page.getByRole('button', { name: 'Add Desk lamp to the cart' }).click();
+    await page.locator('#cart').getByText('Desk lamp × 1').waitFor();
+    await page.getByRole('button', { name: 'One more Desk lamp' }).click();
+    await page.locator('#cart').getByText('Desk lamp × 2').waitFor();
+    await inspect('shop-cart');
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await page.getByRole('button', { name: 'Pay €39.80' }).waitFor();
+    await inspect('shop-order');
+    await page.getByRole('button', { name: 'Pay €39.80' }).click();
+    await page.getByText('Paid. Thank you!').waitFor();
+  }, 90_000);
+
+  it('uploads an identity document (the phone camera input) and follows the verification', async () => {
+    const carol = await createUser(t);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('User name').fill(carol.username);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await go('kyc/', 'Identity');
+    await page.getByLabel('First name').fill('Carol');
+    await page.getByLabel('Last name').fill('Approve');
+    await page.getByRole('button', { name: 'Start' }).click();
+    const file = page.getByLabel('Photo or scan (JPEG, PNG or PDF)');
+    await file.waitFor();
+    expect(await file.getAttribute('capture')).toBe('environment');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    expect(await page.locator('#kyc-error').textContent()).toContain('Choose a file');
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    await page.getByLabel('Document').selectOption('passport');
+    await file.setInputFiles({ name: 'passport.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.locator('#documents li').first().waitFor();
+    expect(await page.locator('#documents').textContent()).toContain('passport');
+    await inspect('kyc-upload');
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.locator('.kyc-state:not(:text("unverified"))').first().waitFor();
+    expect(await page.locator('.kyc-state').first().textContent()).not.toBe('unverified');
+    await inspect('kyc-submitted');
+  }, 90_000);
+
+  it('every other page fits a phone and a desktop and is accessible, with no request leaving the machine', async () => {
+    for (const [route, heading] of [
+      ['', 'Home'],
+      ['accounts/', 'Bank accounts'],
+      ['cards/', 'Cards'],
+      ['utilities/', 'Airtime and bills'],
+      ['gift-cards/', 'Gift cards'],
+      ['mobile-money/', 'Mobile money'],
+      ['crypto/', 'Crypto'],
+      ['ramps/', 'Buy and sell crypto'],
+      ['rewards/', 'Rewards'],
+      ['disputes/', 'Disputes'],
+      ['settings/', 'Settings'],
+      ['more/', 'More'],
+    ]) {
+      await go(route, heading);
+      await inspect(route.replace(/\/$/, '') || 'home-new-user');
+    }
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    for (const [route, heading] of [
+      ['signup/', 'Create an account'],
+      ['reset/', 'Reset your password'],
+    ]) {
+      await go(route, heading);
+      await inspect(route.replace(/\/$/, ''));
+    }
+    // this node has no sign-up endpoint yet (another branch adds it): the page says so in words
+    await go('signup/', 'Create an account');
+    await page.getByLabel('User name').fill('dora');
+    await page.getByLabel('E-mail').fill('dora@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('a long enough password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.locator('#signup-error:not(:empty)').waitFor();
+    expect(await page.locator('#signup-error').textContent()).toMatch(/Sign-up is not available on this node yet|Check your e-mail/);
+    expect(external).toEqual([]);
+  }, 180_000);
+});
