@@ -176,7 +176,13 @@ const schema = z.object({
   MAX_QUERY_COST: z.coerce.number().int().min(10).default(5000),
   /** Root fields of one operation (aliases and fragments counted). */
   MAX_ROOT_FIELDS: z.coerce.number().int().min(1).default(20),
-  /** Aliases of one operation (GraphQL Armor's max-aliases). */
+  /**
+   * Fields of one operation with its fragments expanded, `__typename` included (counted in linear
+   * time before anything else measures the operation; the largest shipped operation has 79, the
+   * full introspection query about 230).
+   */
+  MAX_QUERY_FIELDS: z.coerce.number().int().min(250).default(1000),
+  /** Aliases of one operation (GraphQL Armor's max-aliases; `__typename` aliases count). */
   MAX_QUERY_ALIASES: z.coerce.number().int().min(0).default(30),
   /** Directives of one operation (GraphQL Armor's max-directives). */
   MAX_QUERY_DIRECTIVES: z.coerce.number().int().min(0).default(50),
