@@ -41,6 +41,8 @@ export const financeErrors: ErrorCatalogue = {
   PROVIDER_REJECTED: { code: 'provider_rejected' },
   // the ledger's refusal of a debit beyond the balance, one label for every module
   EXCEEDS_CREDITS: { code: 'insufficient_funds' },
+  // a movement beyond the ledger's maximum (MAX_AMOUNT_MINOR) or beyond what an account's sums hold
+  AMOUNT_TOO_LARGE: { code: 'amount_too_large' },
   INVALID_STATE: { code: 'invalid_state', fields: ['status'] },
   OUT_OF_STOCK: { code: 'out_of_stock', fields: ['available'] },
   PRICE_CHANGED: { code: 'price_changed', fields: ['price'] },
