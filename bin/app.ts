@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../lib/config';
 import { isDevelopment } from '../lib/config';
-import { NotificationListener, Notifications, ensureDatabase, openStore, type Store } from '../lib/database';
+import { NotificationListener, Notifications, ensureDatabase, openStore, poolOptions, type Store } from '../lib/database';
 import { startJobQueue, type JobQueue } from '../lib/jobs';
 import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
@@ -96,7 +96,7 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
   try {
     const definitions: readonly SubgraphDefinition<unknown>[] = loadSubgraphs(products);
     stores.push(
-      ...(await Promise.all(definitions.map((def) => openStore(def.store, { url: opts.databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true })))),
+      ...(await Promise.all(definitions.map((def) => openStore(def.store, { url: opts.databaseUrl, ...poolOptions(config), logger, migrate: true })))),
     );
     jobs = await startJobQueue({ url: opts.databaseUrl, logger });
     const supergraphClients: DeferredSupergraphClient[] = [];

@@ -76,6 +76,12 @@ const schema = z.object({
   /** Connections of each subgraph's pool; at least 2: a start holds one for the migration lock while another migrates. */
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   /**
+   * Each statement's bound, in ms (PostgreSQL's statement_timeout, and node-postgres's query_timeout
+   * for a server that does not answer at all): a request then gets its 503 with Retry-After instead
+   * of hanging while the database is frozen. 0: none. Migrations are not bounded.
+   */
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
+  /**
    * The products this process runs (comma-separated: predictions, registry, finance; default all). The
    * finance node alone (PRODUCTS=finance) is what customers self-host: it reaches the registry over HTTP only.
    */
