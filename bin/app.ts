@@ -140,12 +140,12 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
     stopListening = gateway.listenForChanges(listener);
     const executor = inProcessExecutor(gateway);
     const port = (p: number) => (opts.randomPorts ? 0 : p);
-    const gatewayServer = await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT));
+    const gatewayServer = await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT), { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
     servers.push(gatewayServer);
     const urls = { gateway: gatewayServer.url } as App<P>['urls'];
     for (const [name, { surface, port: surfacePort }] of surfaceEntries(products)) {
       const app = createSurfaceApp(surface, { config, executor, logger, bodyLimit: config.REST_BODY_LIMIT, trustProxy: config.TRUST_PROXY, readiness });
-      const server = await listen(app, config.HOST, port(surfacePort(config)));
+      const server = await listen(app, config.HOST, port(surfacePort(config)), { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
       servers.push(server);
       (urls as Record<string, string>)[name] = server.url;
     }

@@ -194,6 +194,11 @@ const schema = z.object({
   MAX_QUERY_DIRECTIVES: z.coerce.number().int().min(0).default(50),
   /** Tokens the GraphQL parser reads before it gives up. */
   MAX_QUERY_TOKENS: z.coerce.number().int().min(200).default(2000),
+  /**
+   * A request's headers and body arrive within this many ms on every HTTP listener, else 408 and the
+   * connection closes (a body shorter than its Content-Length holds a connection no longer).
+   */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   /** Largest request body the gateway reads (a season's fixtures for importMatches fit). */
   GATEWAY_BODY_LIMIT: z.string().default('256kb'),
   REST_BODY_LIMIT: z.string().default('100kb'),

@@ -99,7 +99,7 @@ export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>): Promise<vo
     );
 
     const notes = await def.start?.(services, deps);
-    const server = await listen(app, config.HOST, config.SUBGRAPH_PORT);
+    const server = await listen(app, config.HOST, config.SUBGRAPH_PORT, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
     onShutdown(
       async () => {
         shutdown.abort();
