@@ -291,3 +291,18 @@ function argumentValue(type: GraphQLInputType, at: string[], target: string[], v
   if (isEnumType(inner)) return inner.getValues()[0].value;
   return inner.name === 'Int' || inner.name === 'Float' ? 1 : inner.name === 'Boolean' ? false : inner.name === 'ID' ? randomUUID() : 'x';
 }
+
+describe('one code per refusal on REST and GraphQL (issue 27, smaller points)', () => {
+  it('refuses a transfer beyond the balance as insufficient_funds over REST and INSUFFICIENT_FUNDS over GraphQL', async () => {
+    const [payer, payee] = [await user(), await user()];
+    const rest = await send('POST', '/api/v1/transfers/', payer.token, { recipient: payee.username, amount: '5.00', currency: 'EUR' });
+    expect([rest.status, rest.body.code]).toEqual([422, 'insufficient_funds']);
+    const gql = await graphql(
+      t as unknown as TestApp,
+      'mutation($r: String!) { createTransfer(recipient: $r, amount: "5.00", currency: "EUR") { id } }',
+      { r: payee.username },
+      { authorization: `Bearer ${payer.token}` },
+    );
+    expect(gql.body.errors?.[0]?.extensions?.code).toBe('INSUFFICIENT_FUNDS');
+  });
+});

@@ -229,7 +229,7 @@ export class Ledger {
           if (code === '23514') {
             const constraint = (err as { constraint?: string }).constraint;
             if (constraint === 'account_no_overcredit') throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.');
-            throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.');
+            throw ledgerError('INSUFFICIENT_FUNDS', 'Insufficient funds: the transfer would take the account below zero.');
           }
           throw err;
         }
@@ -298,7 +298,8 @@ export class Ledger {
     if (r.accounts < 2) throw accountNotFound();
     if (r.currencies !== 1) throw ledgerError('ACCOUNTS_MUST_HAVE_THE_SAME_CURRENCY', 'Both accounts of a transfer are in one currency.');
     if (r.tooLarge) throw amountTooLarge(r.tooLarge);
-    if (r.short) throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: row.debitAccountId });
+    if (r.short)
+      throw ledgerError('INSUFFICIENT_FUNDS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: row.debitAccountId });
     if (r.over) throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: row.creditAccountId });
     if (limits && r.outflow) refuseOverLimits(limits, new Map([[r.accountsCurrency!, row.amount]]), new Map([[r.accountsCurrency!, BigInt(r.spent ?? '0')]]));
     throw new Error(`transfer ${row.id} was neither inserted nor refused`);
@@ -382,7 +383,7 @@ export class Ledger {
       if (!withinTotals(d)) throw amountTooLarge(d.id);
       if (!withinTotals(cr)) throw amountTooLarge(cr.id);
       if (d.debitsMustNotExceedCredits && d.debitsPosted + d.debitsPending > d.creditsPosted) {
-        throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: d.id });
+        throw ledgerError('INSUFFICIENT_FUNDS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: d.id });
       }
       if (cr.creditsMustNotExceedDebits && cr.creditsPosted + cr.creditsPending > cr.debitsPosted) {
         throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: cr.id });
