@@ -49,7 +49,7 @@ async function ledgerLoad(ledger: Ledger, wallets: string[], seconds: number, co
           { id: randomUUID(), debitAccountId: a, creditAccountId: b, amount: 1n + BigInt(Math.floor(Math.random() * 100)), code: 'bench' },
         ]);
       } catch (err) {
-        if ((err as { code?: string }).code !== 'EXCEEDS_CREDITS') throw err;
+        if ((err as { code?: string }).code !== 'INSUFFICIENT_FUNDS') throw err;
         refused++;
       }
       latencies.push(Number(process.hrtime.bigint() - started) / 1e6);

@@ -27,7 +27,8 @@ const { values: args } = parseArgs({
 const MINUTES = Number(args.minutes);
 const CONNECTIONS = Number(args.connections);
 const WINDOW_S = 10;
-const ADMIN_KEY = 'soak_admin_key_0123456789abcdefghijklmno';
+// random-looking: the configuration refuses a too regular administrator key
+const ADMIN_KEY = 'sOak_Adm1n_K3y_x7Qp2LmZ9vRt4WbN8cYh';
 
 interface Window {
   t: number;
@@ -100,6 +101,8 @@ async function main() {
   const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `matchday_soak_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server.replace(/\/[^/]*$/, '/postgres') });
+  // a connection terminated by the server (a restart, an administrator) must not crash the report
+  admin.on('error', () => undefined);
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
   let app: ChildProcess | undefined;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../lib/config';
 import { isDevelopment } from '../lib/config';
-import { NotificationListener, Notifications, ensureDatabase, openStore, type Store } from '../lib/database';
+import { NotificationListener, Notifications, ensureDatabase, openStore, poolOptions, type Store } from '../lib/database';
 import { startJobQueue, type JobQueue } from '../lib/jobs';
 import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
@@ -96,7 +96,7 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
   try {
     const definitions: readonly SubgraphDefinition<unknown>[] = loadSubgraphs(products);
     stores.push(
-      ...(await Promise.all(definitions.map((def) => openStore(def.store, { url: opts.databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true })))),
+      ...(await Promise.all(definitions.map((def) => openStore(def.store, { url: opts.databaseUrl, ...poolOptions(config), logger, migrate: true })))),
     );
     jobs = await startJobQueue({ url: opts.databaseUrl, logger });
     const supergraphClients: DeferredSupergraphClient[] = [];
@@ -140,12 +140,12 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
     stopListening = gateway.listenForChanges(listener);
     const executor = inProcessExecutor(gateway);
     const port = (p: number) => (opts.randomPorts ? 0 : p);
-    const gatewayServer = await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT));
+    const gatewayServer = await listen(gateway.app, config.HOST, port(config.GATEWAY_PORT), { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
     servers.push(gatewayServer);
     const urls = { gateway: gatewayServer.url } as App<P>['urls'];
     for (const [name, { surface, port: surfacePort }] of surfaceEntries(products)) {
       const app = createSurfaceApp(surface, { config, executor, logger, bodyLimit: config.REST_BODY_LIMIT, trustProxy: config.TRUST_PROXY, readiness });
-      const server = await listen(app, config.HOST, port(surfacePort(config)));
+      const server = await listen(app, config.HOST, port(surfacePort(config)), { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
       servers.push(server);
       (urls as Record<string, string>)[name] = server.url;
     }

@@ -43,6 +43,7 @@ export const gatewayLimits = (config: Config): GatewayLimits => ({
   maxDepth: config.MAX_QUERY_DEPTH,
   maxCost: config.MAX_QUERY_COST,
   maxRootFields: config.MAX_ROOT_FIELDS,
+  maxFields: config.MAX_QUERY_FIELDS,
   maxAliases: config.MAX_QUERY_ALIASES,
   maxDirectives: config.MAX_QUERY_DIRECTIVES,
   maxTokens: config.MAX_QUERY_TOKENS,

@@ -87,8 +87,10 @@ async function main() {
   });
   const listener = config.DATABASE_URL && gateway.cache ? new NotificationListener(config.DATABASE_URL, logger) : undefined;
   if (listener) gateway.listenForChanges(listener);
-  const server = await listen(gateway.app, config.HOST, config.GATEWAY_PORT);
-  const internal = await listen(gateway.internalApp!, config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT);
+  const server = await listen(gateway.app, config.HOST, config.GATEWAY_PORT, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
+  const internal = await listen(gateway.internalApp!, config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, {
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+  });
   onShutdown(
     async () => {
       await Promise.all([server.close(), internal.close()]);

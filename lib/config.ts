@@ -76,6 +76,12 @@ const schema = z.object({
   /** Connections of each subgraph's pool; at least 2: a start holds one for the migration lock while another migrates. */
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   /**
+   * Each statement's bound, in ms (PostgreSQL's statement_timeout, and node-postgres's query_timeout
+   * for a server that does not answer at all): a request then gets its 503 with Retry-After instead
+   * of hanging while the database is frozen. 0: none. Migrations are not bounded.
+   */
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
+  /**
    * The products this process runs (comma-separated: predictions, registry, finance; default all). The
    * finance node alone (PRODUCTS=finance) is what customers self-host: it reaches the registry over HTTP only.
    */
@@ -178,12 +184,23 @@ const schema = z.object({
   MAX_QUERY_COST: z.coerce.number().int().min(10).default(5000),
   /** Root fields of one operation (aliases and fragments counted). */
   MAX_ROOT_FIELDS: z.coerce.number().int().min(1).default(20),
-  /** Aliases of one operation (GraphQL Armor's max-aliases). */
+  /**
+   * Fields of one operation with its fragments expanded, `__typename` included (counted in linear
+   * time before anything else measures the operation; the largest shipped operation has 79, the
+   * full introspection query about 230).
+   */
+  MAX_QUERY_FIELDS: z.coerce.number().int().min(250).default(1000),
+  /** Aliases of one operation (GraphQL Armor's max-aliases; `__typename` aliases count). */
   MAX_QUERY_ALIASES: z.coerce.number().int().min(0).default(30),
   /** Directives of one operation (GraphQL Armor's max-directives). */
   MAX_QUERY_DIRECTIVES: z.coerce.number().int().min(0).default(50),
   /** Tokens the GraphQL parser reads before it gives up. */
   MAX_QUERY_TOKENS: z.coerce.number().int().min(200).default(2000),
+  /**
+   * A request's headers and body arrive within this many ms on every HTTP listener, else 408 and the
+   * connection closes (a body shorter than its Content-Length holds a connection no longer).
+   */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   /** Largest request body the gateway reads (a season's fixtures for importMatches fit). */
   GATEWAY_BODY_LIMIT: z.string().default('256kb'),
   REST_BODY_LIMIT: z.string().default('100kb'),

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import pg from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { Config } from './config';
 import type { Logger } from './logger';
 
 // COUNT(*) and bigint ids fit in a JS number for this system's sizes; numeric stays a string (money).
@@ -32,27 +33,59 @@ export interface OpenStoreOptions {
   logger: Logger;
   /** Run pending migrations (under an advisory lock, so replicas starting together do not race). */
   migrate: boolean;
+  /** DB_QUERY_TIMEOUT_MS: each statement's bound (0: none). Default DEFAULT_QUERY_TIMEOUT_MS. */
+  queryTimeoutMs?: number;
 }
 
+/** The pool settings of the configuration (DB_POOL_SIZE, DB_QUERY_TIMEOUT_MS). */
+export const poolOptions = (config: Pick<Config, 'DB_POOL_SIZE' | 'DB_QUERY_TIMEOUT_MS'>) => ({
+  poolSize: config.DB_POOL_SIZE,
+  queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
+});
+
+/** Default of DB_QUERY_TIMEOUT_MS: every statement of a request, and every wait for a pool connection, ends within it. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
+
 export async function openStore(def: StoreDefinition, opts: OpenStoreOptions): Promise<Store> {
-  const dataSource = new DataSource({
-    type: 'postgres',
+  const timeout = opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const options = {
+    type: 'postgres' as const,
     url: opts.url,
     schema: def.schema,
     entities: def.entities,
     migrations: def.migrations,
     migrationsTableName: 'migrations',
-    migrationsTransactionMode: 'each',
-    uuidExtension: 'pgcrypto',
+    migrationsTransactionMode: 'each' as const,
+    uuidExtension: 'pgcrypto' as const,
     installExtensions: false,
     synchronize: false,
     logging: false,
-    // a connection attempt to an unreachable server fails after 5 s (503 for the caller) instead of waiting forever
-    extra: { max: opts.poolSize, application_name: `matchday:${def.schema}`, connectionTimeoutMillis: 5_000 },
+  };
+  // migrations take the time they need: their own short-lived pool, without the statement timeout
+  if (opts.migrate) {
+    const migrating = new DataSource({ ...options, extra: { max: 2, application_name: `matchday:${def.schema}:migrate`, connectionTimeoutMillis: 5_000 } });
+    await migrating.initialize();
+    try {
+      await migrate(migrating, def.schema, opts.logger);
+    } finally {
+      await migrating.destroy();
+    }
+  }
+  const dataSource = new DataSource({
+    ...options,
+    // a connection attempt to an unreachable server, or a wait for a free connection, fails after 5 s
+    // (503 for the caller) instead of waiting forever; so does a statement (the server cancels it;
+    // the client gives up on a server that does not answer at all, e.g. stopped)
+    extra: {
+      max: opts.poolSize,
+      application_name: `matchday:${def.schema}`,
+      connectionTimeoutMillis: 5_000,
+      ...(timeout > 0 ? { statement_timeout: timeout, query_timeout: timeout + 500 } : {}),
+    },
   });
   await dataSource.initialize();
-  if (opts.migrate) await migrate(dataSource, def.schema, opts.logger);
   const pool = (dataSource.driver as PostgresDriver).master as pg.Pool;
+  if (timeout > 0) dropTimedOutConnections(pool);
   let closed = false;
   return {
     schema: def.schema,
@@ -66,6 +99,39 @@ export async function openStore(def: StoreDefinition, opts: OpenStoreOptions): P
     },
   };
 }
+
+/**
+ * A connection whose statement got no answer in time (node-postgres's `query_timeout`: "Query read
+ * timeout") may still be running it, or be inside a transaction nobody will finish: it is closed, so
+ * that the pool never hands it out again (queries queued on it fail as a lost connection, 503).
+ */
+function dropTimedOutConnections(pool: pg.Pool): void {
+  const guard = (client: pg.PoolClient | pg.Client) => {
+    const guarded = client as typeof client & { [GUARDED]?: true; connection?: { stream?: { destroy(): void } } };
+    if (guarded[GUARDED]) return;
+    guarded[GUARDED] = true;
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    const drop = (err: unknown) => {
+      if (err instanceof Error && err.message === 'Query read timeout') guarded.connection?.stream?.destroy();
+    };
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const last = args[args.length - 1];
+      if (typeof last === 'function') {
+        args[args.length - 1] = (err: unknown, ...rest: unknown[]) => {
+          drop(err);
+          return (last as (...a: unknown[]) => unknown)(err, ...rest);
+        };
+        return query(...args);
+      }
+      const result = query(...args);
+      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, drop);
+      return result;
+    };
+  };
+  pool.on('connect', guard);
+  for (const client of (pool as unknown as { _clients?: pg.PoolClient[] })._clients ?? []) guard(client);
+}
+const GUARDED = Symbol('matchday:guarded');
 
 async function migrate(dataSource: DataSource, schema: string, logger: Logger): Promise<void> {
   const runner = dataSource.createQueryRunner();

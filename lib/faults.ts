@@ -7,13 +7,14 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 /**
  * SQLSTATEs of a server that is down, restarting or out of resources: class 08 (connection
  * exception), class 53 (insufficient resources: disk full, too many connections), 57P01–57P03
- * (administrator or crash shutdown, "the database system is starting up").
+ * (administrator or crash shutdown, "the database system is starting up"), 57014 (a statement
+ * cancelled by its statement_timeout: the server is too slow right now).
  */
-const UNAVAILABLE_STATE = /^(08...|53...|57P0[123])$/;
+const UNAVAILABLE_STATE = /^(08...|53...|57P0[123]|57014)$/;
 
 /** What node-postgres says when a connection dies under it (it attaches no code). */
 const LOST_CONNECTION =
-  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable|Cannot use a pool after calling end|Query read timeout)/;
 
 /**
  * Whether an error means the database is unreachable or unable to serve right now (rather than a

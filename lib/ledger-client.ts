@@ -81,8 +81,11 @@ export interface LedgerAccountState {
 /** The owner id of system accounts (clearing, revenue): the nil uuid. */
 export const SYSTEM_OWNER = '00000000-0000-0000-0000-000000000000';
 
-/** The ledger refused because the user's account would go below zero (every surface labels it `insufficient_funds`). */
-export const INSUFFICIENT_FUNDS = 'EXCEEDS_CREDITS';
+/**
+ * The ledger refused because the account would go below zero: one code for this refusal everywhere,
+ * INSUFFICIENT_FUNDS over GraphQL (ledger and every module) and `insufficient_funds` over REST.
+ */
+export const INSUFFICIENT_FUNDS = 'INSUFFICIENT_FUNDS';
 
 /** The ledger refused because the batch passes the user's per-transaction or daily limit (403). */
 export const LIMIT_EXCEEDED = 'LIMIT_EXCEEDED';

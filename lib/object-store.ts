@@ -1,12 +1,12 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from './config';
-import { DomainError } from './errors';
+import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors';
 import { secretBoxFor } from './secret-box';
 
 /**
@@ -85,19 +85,46 @@ class Digest extends Transform {
   }
 }
 
-/** Streams `body` into `path` (through a temporary file, renamed at the end), returning its size and SHA-256. */
+/** Filesystem errors that mean the store cannot be written (read-only, immutable, full, or its folder is not one). */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EEXIST', 'EISDIR', 'ENOENT']);
+
+/** The store cannot take the upload right now: 503 STORAGE_UNAVAILABLE with Retry-After, never a 500. */
+export const storageUnavailable = () =>
+  new DomainError('STORAGE_UNAVAILABLE', 503, 'The file store cannot be written right now; please retry later.', {
+    retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+  });
+
+const asStorageError = (err: unknown) => (UNWRITABLE.has((err as { code?: string }).code ?? '') ? storageUnavailable() : err);
+
+/** Streams `body` into `path` (through a temporary `.part` file, renamed at the end, removed on failure), returning its size and SHA-256. */
 async function spool(body: Readable | Buffer, path: string): Promise<{ size: number; sha256: string }> {
-  await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(6).toString('hex')}.part`;
   const digest = new Digest();
   try {
+    await mkdir(dirname(path), { recursive: true });
     await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, digest, createWriteStream(temporary, { flags: 'wx' }));
     await rename(temporary, path);
   } catch (err) {
-    await rm(temporary, { force: true });
-    throw err;
+    // the cleanup's own failure (ENOTDIR, EROFS…) must not hide why the write failed
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw asStorageError(err);
   }
   return { size: digest.size, sha256: digest.hex() };
+}
+
+/** Removes the `.part` files an interrupted write left under `dir`; a folder that is missing or not one is nothing to sweep. */
+export async function sweepPartials(dir: string): Promise<number> {
+  let removed = 0;
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isFile() || !e.name.endsWith('.part')) continue;
+    const parent = (e as { parentPath?: string; path?: string }).parentPath ?? (e as { path?: string }).path ?? dir;
+    await rm(join(parent, e.name), { force: true }).then(
+      () => (removed += 1),
+      () => undefined,
+    );
+  }
+  return removed;
 }
 
 const linkError = (code: string, status: number, message: string) => new DomainError(code, status, message);
@@ -124,7 +151,10 @@ export class FilesystemObjectStore implements ObjectStore {
     private readonly root: string,
     private readonly signingKey: Buffer,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    // what an interrupted write left behind (a crash, a full or read-only disk) goes at start
+    void sweepPartials(join(root, 'data'));
+  }
 
   private dataPath(key: string) {
     assertObjectKey(key);
@@ -142,8 +172,13 @@ export class FilesystemObjectStore implements ObjectStore {
       await this.delete(key);
       throw new DomainError('BAD_USER_INPUT', 400, `Expected ${opts.size} bytes, received ${size}.`);
     }
-    await mkdir(dirname(this.metaPath(key)), { recursive: true });
-    await writeFile(this.metaPath(key), JSON.stringify({ contentType: opts.contentType, sha256, size }));
+    try {
+      await mkdir(dirname(this.metaPath(key)), { recursive: true });
+      await writeFile(this.metaPath(key), JSON.stringify({ contentType: opts.contentType, sha256, size }));
+    } catch (err) {
+      await rm(path, { force: true }).catch(() => undefined);
+      throw asStorageError(err);
+    }
     return { key, size, sha256, contentType: opts.contentType, lastModified: (await stat(path)).mtime };
   }
 

@@ -9,7 +9,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { loadConfig } from './config';
-import { NotificationListener, Notifications, ensureDatabase, openStore } from './database';
+import { NotificationListener, Notifications, ensureDatabase, openStore, poolOptions } from './database';
 import { requireSettings, runEntry } from './entry';
 import { asServiceUnavailable } from './faults';
 import { keepRawBody, rawBody, requestContext } from './http';
@@ -37,7 +37,7 @@ export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>): Promise<vo
     const logger = createLogger(config.LOG_LEVEL, def.name);
     const databaseUrl = config.DATABASE_URL;
     await ensureDatabase(databaseUrl);
-    const store = await openStore(def.store, { url: databaseUrl, poolSize: config.DB_POOL_SIZE, logger, migrate: true });
+    const store = await openStore(def.store, { url: databaseUrl, ...poolOptions(config), logger, migrate: true });
     const jobs = await startJobQueue({ url: databaseUrl, logger });
     // aborted first on shutdown: background work waiting for the gateway stops waiting
     const shutdown = new AbortController();
@@ -99,7 +99,7 @@ export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>): Promise<vo
     );
 
     const notes = await def.start?.(services, deps);
-    const server = await listen(app, config.HOST, config.SUBGRAPH_PORT);
+    const server = await listen(app, config.HOST, config.SUBGRAPH_PORT, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
     onShutdown(
       async () => {
         shutdown.abort();

@@ -19,7 +19,7 @@ async function main() {
   const servers: RunningServer[] = [];
   for (const [, { surface, port }] of surfaceEntries()) {
     const app = createSurfaceApp(surface, { config, executor, logger, bodyLimit: config.REST_BODY_LIMIT, trustProxy: config.TRUST_PROXY, readiness });
-    servers.push(await listen(app, config.HOST, port(config)));
+    servers.push(await listen(app, config.HOST, port(config), { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS }));
   }
   onShutdown(
     async () => {

@@ -40,8 +40,10 @@ export const financeErrors: ErrorCatalogue = {
   PROVIDER_UNAVAILABLE: { code: 'provider_unavailable' },
   TRANSFER_NOT_PENDING: { code: 'transfer_not_pending' },
   PROVIDER_REJECTED: { code: 'provider_rejected' },
-  // the ledger's refusal of a debit beyond the balance, one label for every module
-  EXCEEDS_CREDITS: { code: 'insufficient_funds' },
+  // a movement beyond the ledger's maximum (MAX_AMOUNT_MINOR) or beyond what an account's sums hold
+  AMOUNT_TOO_LARGE: { code: 'amount_too_large' },
+  // the object store cannot be written (read-only, full): 503 with Retry-After
+  STORAGE_UNAVAILABLE: { code: 'storage_unavailable' },
   INVALID_STATE: { code: 'invalid_state', fields: ['status'] },
   OUT_OF_STOCK: { code: 'out_of_stock', fields: ['available'] },
   PRICE_CHANGED: { code: 'price_changed', fields: ['price'] },

@@ -21,6 +21,10 @@ export interface OwnPostgres {
   pid(): number;
   /** `kill -9` of the postmaster; resolves when it and every backend it had are gone. */
   kill(): Promise<void>;
+  /** SIGSTOP of the postmaster and every backend (frozen, as a hung host or a paused VM): nothing answers, nothing closes. */
+  freeze(): number[];
+  /** SIGCONT of what `freeze` stopped. */
+  thaw(): void;
   /** Starts it again on the same data (crash recovery) and port. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -69,6 +73,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   embedded('start', dir, port);
   const pidFile = join(dir, 'postmaster.pid');
   const pid = () => Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  let frozen: number[] = [];
   return {
     // the superuser's password the embedded server generated at its first start
     url: `postgres://postgres:${encodeURIComponent(readFileSync(join(root, 'pg-password'), 'utf8').trim())}@127.0.0.1:${port}/matchday`,
@@ -83,10 +88,37 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       // the backends notice their postmaster's death and exit; a new postmaster needs them gone
       await until(() => !alive(postmaster) && backends.every((b) => !alive(b)), 'the killed PostgreSQL to be gone');
     },
+    freeze() {
+      const postmaster = pid();
+      const backends = execFileSync('ps', ['--ppid', String(postmaster), '-o', 'pid='], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => Number(line.trim()))
+        .filter(Boolean);
+      frozen = [postmaster, ...backends];
+      for (const p of frozen) process.kill(p, 'SIGSTOP');
+      return frozen;
+    },
+    thaw() {
+      for (const p of frozen) {
+        try {
+          process.kill(p, 'SIGCONT');
+        } catch {
+          // gone meanwhile
+        }
+      }
+      frozen = [];
+    },
     async restart() {
       embedded('start', dir, port);
     },
     async stop() {
+      for (const p of frozen.splice(0)) {
+        try {
+          process.kill(p, 'SIGCONT');
+        } catch {
+          // gone meanwhile
+        }
+      }
       if (existsSync(pidFile) && alive(pid())) embedded('stop', dir, port);
       rmSync(root, { recursive: true, force: true });
     },
@@ -97,7 +129,7 @@ export interface NodeApp {
   pid: number;
   /** Its DATA_DIR (outbox, …): the caller removes it. */
   dataDir: string;
-  urls: { gateway: string; predictions: string };
+  urls: { gateway: string; predictions: string; registry: string; finance: string };
   adminKey: string;
   /** Whether the process still runs. */
   running(): boolean;
@@ -160,7 +192,12 @@ export async function startNodeApp(databaseUrl: string, opts: { env?: Record<str
   return {
     pid,
     dataDir,
-    urls: { gateway: `http://127.0.0.1:${gateway}`, predictions: `http://127.0.0.1:${predictions}` },
+    urls: {
+      gateway: `http://127.0.0.1:${gateway}`,
+      predictions: `http://127.0.0.1:${predictions}`,
+      registry: `http://127.0.0.1:${registry}`,
+      finance: `http://127.0.0.1:${finance}`,
+    },
     adminKey: TEST_ADMIN_KEY,
     running: () => child.exitCode === null && child.signalCode === null,
     output: () => out,

@@ -53,6 +53,8 @@ interface Walk {
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   visiting: Set<string>;
+  /** A named fragment's measure, by name, connection size and introspection: each is walked once. */
+  measured: Map<string, Tally>;
 }
 
 interface Tally {
@@ -77,7 +79,8 @@ function fieldDefinition(parent: GraphQLCompositeType, name: string, w: Walk): G
 /**
  * Depth, cost (one per field, multiplied through lists by their size: `first`/`limit`, on the list
  * field or on the connection above its `nodes`/`edges`, else 20) and the number of fields at this
- * level. Fragments are expanded. Introspection counts in depth (a type reference's `ofType` chain
+ * level. Fragments are expanded, each named fragment measured once (memoised: a document that spreads
+ * a fragment twice in each of 30 nested fragments costs 30 walks, not 2^30). Introspection counts in depth (a type reference's `ofType` chain
  * excepted) and its entry points (`__schema`, `__type`) are counted, which bounds repetition.
  */
 function measure(selectionSet: SelectionSetNode, parent: GraphQLCompositeType, w: Walk, connectionSize: number | undefined, introspection: boolean): Tally {
@@ -110,18 +113,21 @@ function measure(selectionSet: SelectionSetNode, parent: GraphQLCompositeType, w
       const spread = sel.kind === Kind.FRAGMENT_SPREAD ? sel.name.value : undefined;
       const frag = spread ? w.fragments.get(spread) : sel.kind === Kind.INLINE_FRAGMENT ? sel : undefined;
       if (!frag || (spread && w.visiting.has(spread))) continue;
-      if (spread) w.visiting.add(spread);
-      const typeName = frag.typeCondition?.name.value;
-      const condition = typeName ? (w.schema.getType(typeName) as GraphQLCompositeType | undefined) : parent;
-      if (condition) {
-        const inner = measure(frag.selectionSet, condition, w, connectionSize, introspection);
-        m.depth = Math.max(m.depth, inner.depth);
-        m.cost += inner.cost;
-        m.fields += inner.fields;
-        m.schemaSelections += inner.schemaSelections;
-        m.typeSelections += inner.typeSelections;
+      const key = spread && `${spread}\u0000${connectionSize ?? ''}\u0000${introspection}`;
+      let inner = key ? w.measured.get(key) : undefined;
+      if (!inner) {
+        if (spread) w.visiting.add(spread);
+        const typeName = frag.typeCondition?.name.value;
+        const condition = typeName ? (w.schema.getType(typeName) as GraphQLCompositeType | undefined) : parent;
+        inner = condition ? measure(frag.selectionSet, condition, w, connectionSize, introspection) : empty();
+        if (spread) w.visiting.delete(spread);
+        if (key) w.measured.set(key, inner);
       }
-      if (spread) w.visiting.delete(spread);
+      m.depth = Math.max(m.depth, inner.depth);
+      m.cost += inner.cost;
+      m.fields += inner.fields;
+      m.schemaSelections += inner.schemaSelections;
+      m.typeSelections += inner.typeSelections;
     }
   }
   return m;
@@ -141,7 +147,13 @@ export function measureOperation(
   if (!root) return { depth: 0, cost: 0, rootFields: 0, introspectionSelections: { schema: 0, type: 0 } };
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  const m = measure(operation.selectionSet, root, { schema, fragments, variables: withDefaults(operation, variables), visiting: new Set() }, undefined, false);
+  const m = measure(
+    operation.selectionSet,
+    root,
+    { schema, fragments, variables: withDefaults(operation, variables), visiting: new Set(), measured: new Map() },
+    undefined,
+    false,
+  );
   return {
     depth: m.depth,
     cost: m.cost,

@@ -78,7 +78,7 @@ it('refuses amounts finer than the currency, unknown accounts, and a batch that 
     { id: randomUUID(), debitAccountId: clearing, creditAccountId: wallet, amount: '1.00', code: 'deposit' },
     { id: randomUUID(), debitAccountId: wallet, creditAccountId: clearing, amount: '2.00', code: 'withdrawal' },
   ];
-  expect(code(await payments(TRANSFER, { transfers: linked }))).toBe('EXCEEDS_CREDITS');
+  expect(code(await payments(TRANSFER, { transfers: linked }))).toBe('INSUFFICIENT_FUNDS');
   const token = await login(t, user.username);
   const balance = await graphql(t, '{ balances { posted { amount } } }', {}, { authorization: `Bearer ${token}` });
   expect(balance.body.data.balances).toEqual([{ posted: { amount: '0.00' } }]);

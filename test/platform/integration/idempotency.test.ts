@@ -91,14 +91,14 @@ it("remembers a client error (the request's outcome) and replays it without runn
   let runs = 0;
   const refuse = async () => {
     runs++;
-    throw new DomainError('EXCEEDS_CREDITS', 422, 'Insufficient funds.', { available: '3.00' });
+    throw new DomainError('INSUFFICIENT_FUNDS', 422, 'Insufficient funds.', { available: '3.00' });
   };
-  await expect(requests().run(request('k-4'), refuse)).rejects.toMatchObject({ code: 'EXCEEDS_CREDITS' });
+  await expect(requests().run(request('k-4'), refuse)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
   const replayed = await requests()
     .run(request('k-4'), refuse)
     .catch((e: unknown) => e);
   expect(replayed).toBeInstanceOf(DomainError);
-  expect(replayed).toMatchObject({ code: 'EXCEEDS_CREDITS', status: 422, message: 'Insufficient funds.', extensions: { details: { available: '3.00' } } });
+  expect(replayed).toMatchObject({ code: 'INSUFFICIENT_FUNDS', status: 422, message: 'Insufficient funds.', extensions: { details: { available: '3.00' } } });
   expect(runs).toBe(1);
 });
 

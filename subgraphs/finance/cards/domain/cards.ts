@@ -124,7 +124,7 @@ const startOfUtcDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now
 function limitOf(value: string | null | undefined, currency: string, field: string): bigint | null | undefined {
   if (value === undefined) return undefined;
   if (value === null) return null;
-  const minor = toMinor(value, currency);
+  const minor = toMinor(value, currency, field);
   if (minor <= 0n) throw badInput(`${field} must be positive.`, { [field]: ['A positive amount.'] });
   return minor;
 }

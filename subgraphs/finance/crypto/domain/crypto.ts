@@ -142,7 +142,7 @@ export class CryptoService {
     const from = assetOf(input.fromAsset, 'fromAsset');
     const to = assetOf(input.toAsset, 'toAsset');
     if (from === to) throw badInput('A swap is between two different assets.', { toAsset: ['Not the asset sold.'] });
-    const fromAmount = toMinor(input.fromAmount, from);
+    const fromAmount = toMinor(input.fromAmount, from, 'from_amount');
     if (fromAmount <= 0n) throw badInput('fromAmount must be positive.', { fromAmount: ['A positive amount.'] });
     const rate = await this.exchange.rate(from, to);
     // the fee is rounded up to the minor unit, the amount bought down: never more out than in

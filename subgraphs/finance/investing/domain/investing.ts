@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { badInput, DomainError, notFound } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import type { Logger } from '../../../../lib/logger';
-import { exponentOf } from '../../../../lib/money';
+import { exponentOf, maxAmount } from '../../../../lib/money';
 import type { KycLevel } from '../../kernel/kyc';
 import { BROKERAGE_PROVIDERS } from '../../kernel/contract';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
@@ -58,9 +58,15 @@ export interface Trader {
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
+/** The most shares of one order; money (notional, limit price) is bounded like every amount (lib/money.ts, 2 decimals). */
+const MAX_QUANTITY = new Decimal(10).pow(9);
+const MAX_MONEY = new Decimal(maxAmount('USD'));
 const positive = (field: string, v: string) => {
-  if (!DECIMAL.test(v) || new Decimal(v).lte(0))
+  if (typeof v !== 'string' || v.length > 64 || !DECIMAL.test(v) || new Decimal(v).lte(0))
     throw badInput(`${field} must be a positive decimal string.`, { [field]: ['A positive decimal string such as "1.5".'] });
+  const max = field === 'qty' ? MAX_QUANTITY : MAX_MONEY;
+  if (new Decimal(v).gt(max))
+    throw badInput(`${field} is at most ${max.toFixed()}.`, { [field]: [`Ensure this value is less than or equal to ${max.toFixed()}.`] });
   if (new Decimal(v).decimalPlaces() > QUANTITY_DECIMALS)
     throw badInput(`${field} has at most ${QUANTITY_DECIMALS} decimals.`, { [field]: [`At most ${QUANTITY_DECIMALS} decimals.`] });
   return new Decimal(v).toString();

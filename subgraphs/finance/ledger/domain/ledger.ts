@@ -4,7 +4,7 @@ import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput } from '../../../../lib/errors';
 import { derivedUuid } from '../../../../lib/idempotency';
 import type { AccountRow, LedgerStore, ReconciliationRow, StatementRow, TransferRow } from '../store/ledger-store';
-import { exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX, MAX_AMOUNT_MINOR, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
 import type { KycLevel } from '../../kernel/kyc';
 import { LIMIT_SCALE, isKycLevel, limitExceeded, limitFor, startOfUtcDay } from './limits';
 
@@ -69,6 +69,25 @@ export interface TransferOutcome {
 }
 
 export const ledgerError = (code: string, message: string, details?: unknown) => new DomainError(code, 422, message, details);
+
+/**
+ * A movement larger than the ledger takes (more than MAX_AMOUNT_MINOR minor units: 400), or one that
+ * would take an account's sums beyond LEDGER_TOTAL_MAX (422, like the other refusals that depend on
+ * an account's state): refused before anything is written.
+ */
+export const amountTooLarge = (accountId?: string) =>
+  new DomainError(
+    'AMOUNT_TOO_LARGE',
+    accountId === undefined ? 400 : 422,
+    accountId !== undefined
+      ? 'The amount is too large: the account cannot hold it.'
+      : `The amount is too large: at most ${MAX_AMOUNT_MINOR} minor units of its currency move at once.`,
+    accountId ? { accountId } : undefined,
+  );
+
+/** Whether an account's sums stay within what the ledger holds. */
+const withinTotals = (a: Pick<AccountRow, 'debitsPending' | 'debitsPosted' | 'creditsPending' | 'creditsPosted'>) =>
+  a.debitsPending <= LEDGER_TOTAL_MAX && a.debitsPosted <= LEDGER_TOTAL_MAX && a.creditsPending <= LEDGER_TOTAL_MAX && a.creditsPosted <= LEDGER_TOTAL_MAX;
 const accountNotFound = () => ledgerError('ACCOUNT_NOT_FOUND', 'The debit or the credit account does not exist.');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -205,10 +224,12 @@ export class Ledger {
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) {
+          // a sum out of bigint's range: the checks above keep every sum far below it; should one be missed, a clear refusal
+          if (code === '22003') throw amountTooLarge('');
           if (code === '23514') {
             const constraint = (err as { constraint?: string }).constraint;
             if (constraint === 'account_no_overcredit') throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.');
-            throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.');
+            throw ledgerError('INSUFFICIENT_FUNDS', 'Insufficient funds: the transfer would take the account below zero.');
           }
           throw err;
         }
@@ -276,7 +297,9 @@ export class Ledger {
     }
     if (r.accounts < 2) throw accountNotFound();
     if (r.currencies !== 1) throw ledgerError('ACCOUNTS_MUST_HAVE_THE_SAME_CURRENCY', 'Both accounts of a transfer are in one currency.');
-    if (r.short) throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: row.debitAccountId });
+    if (r.tooLarge) throw amountTooLarge(r.tooLarge);
+    if (r.short)
+      throw ledgerError('INSUFFICIENT_FUNDS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: row.debitAccountId });
     if (r.over) throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: row.creditAccountId });
     if (limits && r.outflow) refuseOverLimits(limits, new Map([[r.accountsCurrency!, row.amount]]), new Map([[r.accountsCurrency!, BigInt(r.spent ?? '0')]]));
     throw new Error(`transfer ${row.id} was neither inserted nor refused`);
@@ -357,8 +380,10 @@ export class Ledger {
         d.debitsPending += amount;
         cr.creditsPending += amount;
       }
+      if (!withinTotals(d)) throw amountTooLarge(d.id);
+      if (!withinTotals(cr)) throw amountTooLarge(cr.id);
       if (d.debitsMustNotExceedCredits && d.debitsPosted + d.debitsPending > d.creditsPosted) {
-        throw ledgerError('EXCEEDS_CREDITS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: d.id });
+        throw ledgerError('INSUFFICIENT_FUNDS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: d.id });
       }
       if (cr.creditsMustNotExceedDebits && cr.creditsPosted + cr.creditsPending > cr.debitsPosted) {
         throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: cr.id });
@@ -618,7 +643,7 @@ function validate(inputs: TransferInput[]): void {
     if ((kind === 'single' || kind === 'pending') && (t.amount === undefined || t.amount <= 0n))
       throw ledgerError('AMOUNT_MUST_BE_POSITIVE', 'The amount must be positive.');
     if (kind === 'post_pending' && t.amount !== undefined && t.amount <= 0n) throw ledgerError('AMOUNT_MUST_BE_POSITIVE', 'The amount must be positive.');
-    if (t.amount !== undefined && t.amount >= 2n ** 63n) throw badInput('The amount is too large.');
+    if (t.amount !== undefined && t.amount > MAX_AMOUNT_MINOR) throw amountTooLarge();
     if (t.debitAccountId && t.debitAccountId === t.creditAccountId) throw ledgerError('ACCOUNTS_MUST_BE_DIFFERENT', 'Debit and credit accounts must differ.');
     if (kind === 'pending' && t.timeoutSeconds !== undefined && (!Number.isInteger(t.timeoutSeconds) || t.timeoutSeconds < 1)) {
       throw badInput('timeoutSeconds is a positive whole number.');

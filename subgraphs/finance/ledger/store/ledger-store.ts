@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Store } from '../../../../lib/database';
+import { LEDGER_TOTAL_MAX } from '../../../../lib/money';
 
 export interface AccountRow {
   id: string;
@@ -218,6 +219,8 @@ export class LedgerStore {
       accountsCurrency: string | null;
       short: boolean | null;
       over: boolean | null;
+      /** The account whose posted sum would pass LEDGER_TOTAL_MAX, if any: nothing is written. */
+      tooLarge: string | null;
       outflow: boolean | null;
       spent: string | null;
     }>({
@@ -228,6 +231,8 @@ export class LedgerStore {
                SELECT min(currency) AS currency,
                       bool_or(id = $2 AND debits_must_not_exceed_credits AND debits_posted + debits_pending + $4::bigint > credits_posted) AS short,
                       bool_or(id = $3 AND credits_must_not_exceed_debits AND credits_posted + credits_pending + $4::bigint > debits_posted) AS over,
+                      (array_agg(id) FILTER (WHERE (id = $2 AND debits_posted > $13::bigint - $4::bigint)
+                                                OR (id = $3 AND credits_posted > $13::bigint - $4::bigint)))[1] AS too_large,
                       $8::uuid IS NOT NULL AND bool_or(id = $2 AND owner_type = 'user' AND owner_id = $8::uuid)
                         AND NOT bool_or(id = $3 AND owner_type = 'user' AND owner_id = $8::uuid) AS outflow
                  FROM locked HAVING count(*) = 2 AND count(DISTINCT currency) = 1),
@@ -239,7 +244,7 @@ export class LedgerStore {
              ins AS (
                INSERT INTO ledger.transfer (id, debit_account_id, credit_account_id, amount, currency, code, kind, batch_id, metadata)
                SELECT $1, $2, $3, $4::bigint, p.currency, $5, 'single', $6, $7::jsonb FROM pair p
-                WHERE NOT p.short AND NOT p.over
+                WHERE NOT p.short AND NOT p.over AND p.too_large IS NULL
                   AND (NOT p.outflow OR EXISTS (SELECT 1 FROM lim WHERE $4::bigint <= lim.per_transaction AND lim.spent + $4::bigint <= lim.daily))
                ON CONFLICT (id) DO NOTHING RETURNING id, currency, created_at),
              upd AS (
@@ -252,6 +257,7 @@ export class LedgerStore {
                     (SELECT count(DISTINCT currency) FROM locked)::int AS currencies, (SELECT count(*) FROM upd)::int AS updated,
                     (SELECT currency FROM ins) AS currency, (SELECT created_at FROM ins) AS "createdAt",
                     (SELECT currency FROM pair) AS "accountsCurrency", (SELECT short FROM pair) AS short, (SELECT over FROM pair) AS over, (SELECT outflow FROM pair) AS outflow,
+                    (SELECT too_large FROM pair) AS "tooLarge",
                     (SELECT spent::text FROM lim) AS spent`,
       values: [
         t.id,
@@ -266,6 +272,7 @@ export class LedgerStore {
         limits?.table.map((l) => l.currency) ?? [],
         limits?.table.map((l) => l.perTransaction.toString()) ?? [],
         limits?.table.map((l) => l.daily.toString()) ?? [],
+        LEDGER_TOTAL_MAX.toString(),
       ],
     });
     return rows[0];

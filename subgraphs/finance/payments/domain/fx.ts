@@ -78,7 +78,7 @@ export class FxDesk {
       if (!FX_CURRENCIES.includes(c)) throw badInput(`${c} is not converted here.`, { [field]: [`One of ${FX_CURRENCIES.join(', ')}.`] });
     }
     if (input.sourceCurrency === input.targetCurrency) throw badInput('Source and target currencies differ.', { target_currency: ['Another currency.'] });
-    const source = toMinor(input.sourceAmount, input.sourceCurrency);
+    const source = toMinor(input.sourceAmount, input.sourceCurrency, 'source_amount');
     if (source <= 0n) throw badInput('source_amount must be positive.', { source_amount: ['A positive amount.'] });
     await assertKyc(this.gate, user);
     const rate = await this.rates.rate(input.sourceCurrency, input.targetCurrency);

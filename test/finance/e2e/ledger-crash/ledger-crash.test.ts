@@ -47,7 +47,7 @@ const { createLogger } = require('./dist/lib/logger.js');
         ]);
         process.stdout.write('ACK ' + ids.join(',') + '\\n');
       } catch (err) {
-        if (err.code !== 'EXCEEDS_CREDITS') { process.stderr.write(String(err.stack) + '\\n'); process.exit(2); }
+        if (err.code !== 'INSUFFICIENT_FUNDS') { process.stderr.write(String(err.stack) + '\\n'); process.exit(2); }
       }
     }
   };

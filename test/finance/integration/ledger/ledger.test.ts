@@ -52,7 +52,7 @@ describe('under concurrency', () => {
     // 20 of them are sent twice at the same moment, as a client that retries after a timeout
     const sends = [...inputs, ...inputs.slice(0, 20)].sort(() => Math.random() - 0.5);
     const results = await Promise.allSettled(sends.map((t) => ledger.createTransfers([t])));
-    for (const r of results) if (r.status === 'rejected') expect(errorCode(r.reason)).toBe('EXCEEDS_CREDITS');
+    for (const r of results) if (r.status === 'rejected') expect(errorCode(r.reason)).toBe('INSUFFICIENT_FUNDS');
     for (const retried of inputs.slice(0, 20)) {
       const outcomes = results.flatMap((r, i) => (sends[i].id === retried.id && r.status === 'fulfilled' ? [r.value[0].result] : []));
       // at most one of the two created it; the other was told it exists (or was refused for funds at its moment)
@@ -95,12 +95,12 @@ describe('under concurrency', () => {
     const count = async () => Number((await store.pool.query('SELECT count(*) FROM ledger.account WHERE owner_id = $1', [owner])).rows[0].count);
     // refused: the payer has 1,000 only; the recipient's account is not left behind
     await expect(ledger.createTransfers([{ id: randomUUID(), debitAccountId: payer, creditAccount: key, amount: 1_001n, code: 'p2p' }])).rejects.toMatchObject({
-      code: 'EXCEEDS_CREDITS',
+      code: 'INSUFFICIENT_FUNDS',
     });
     // nor when the keyed account is the one short of funds
     await expect(
       ledger.createTransfers([{ id: randomUUID(), debitAccount: { ...key, code: 'savings' }, creditAccountId: payer, amount: 1n, code: 'p2p' }]),
-    ).rejects.toMatchObject({ code: 'EXCEEDS_CREDITS' });
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
     expect(await count()).toBe(0);
     // ten first transfers at once: one account, every transfer applied to it
     const ids = Array.from({ length: 10 }, () => randomUUID());
@@ -146,7 +146,7 @@ describe('two-phase and linked transfers', () => {
     // the reservation cannot be spent twice
     await expect(
       ledger.createTransfers([{ id: randomUUID(), debitAccountId: wallet.id, creditAccountId: merchant, amount: 7_000n, code: 'p2p' }]),
-    ).rejects.toMatchObject({ code: 'EXCEEDS_CREDITS' });
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
     await ledger.createTransfers([{ id: randomUUID(), pendingId, amount: 2_500n, code: 'order_fill', kind: 'post_pending' }]);
     [balance] = await ledger.balances(owner);
     expect([balance.posted.amount, balance.available.amount]).toEqual(['75.00', '75.00']);
@@ -188,7 +188,7 @@ describe('two-phase and linked transfers', () => {
         { id: first, debitAccountId: a, creditAccountId: b, amount: 500n, code: 'fx_leg' },
         { id: randomUUID(), debitAccountId: b, creditAccountId: c, amount: 99_999n, code: 'fx_leg' },
       ]),
-    ).rejects.toMatchObject({ code: 'EXCEEDS_CREDITS' });
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
     expect(await ledger.transfer(first)).toBeUndefined();
     const id = randomUUID();
     const [created] = await ledger.createTransfers([{ id, debitAccountId: a, creditAccountId: b, amount: 100n, code: 'p2p' }]);
@@ -235,7 +235,7 @@ describe('property: any sequence of operations keeps the invariants', () => {
             }
           } catch (err) {
             // refusals are fine; lost or created money is not
-            expect(['EXCEEDS_CREDITS', 'PENDING_TRANSFER_ALREADY_RESOLVED', 'EXCEEDS_PENDING_TRANSFER_AMOUNT']).toContain(errorCode(err));
+            expect(['INSUFFICIENT_FUNDS', 'PENDING_TRANSFER_ALREADY_RESOLVED', 'EXCEEDS_PENDING_TRANSFER_AMOUNT']).toContain(errorCode(err));
           }
         }
         await invariants(store, currency);

@@ -1,0 +1,73 @@
+/**
+ * Issue 27 #4: PostgreSQL frozen (every one of its processes SIGSTOPped: the sockets stay open and
+ * nothing answers, as on a hung host). Requests on connections the pool already holds used to wait
+ * for as long as the freeze lasted (sign-in 60 s); every statement now has its bound
+ * (DB_QUERY_TIMEOUT_MS), so each request gets 503 with Retry-After within ~5 s, sign-in included,
+ * and everything answers again once PostgreSQL resumes. Runs its own PostgreSQL (never the shared one).
+ */
+import { rmSync } from 'node:fs';
+import { http } from '../../../support/app';
+import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/faults';
+
+let pg: OwnPostgres;
+let app: NodeApp;
+let key: string;
+
+beforeAll(async () => {
+  pg = await startOwnPostgres();
+  app = await startNodeApp(pg.url, {
+    env: {
+      DB_QUERY_TIMEOUT_MS: process.env.FROZEN_DB_QUERY_TIMEOUT_MS ?? '5000',
+      // a production node with its secrets (without them its sign-in answers 503 improperly_configured)
+      SERVER_JWT_KEY: 'database-frozen-test-jwt-key-0123456789abcdef',
+      FRAMEWORK_SECRET_KEY: 'database-frozen-test-framework-key-0123456789abcdef',
+    },
+  });
+  const created = await http(`${app.urls.gateway}/graphql`, {
+    method: 'POST',
+    key: app.adminKey,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'mutation { createApiKey(input: { name: "frozen", plan: enterprise }) { key } }' }),
+  });
+  key = created.body.data.createApiKey.key;
+}, 180_000);
+
+afterAll(async () => {
+  pg?.thaw();
+  await app?.stop();
+  await pg?.stop();
+  if (app) rmSync(app.dataDir, { recursive: true, force: true });
+});
+
+const timed = async (send: () => Promise<{ status: number; headers: Headers; body: unknown }>) => {
+  const started = Date.now();
+  const res = await send();
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), seconds: (Date.now() - started) / 1000 };
+};
+const latest = () => http(`${app.urls.predictions}/api/predictions/latest/?limit=5`, { key, signal: AbortSignal.timeout(30_000) });
+const signIn = () =>
+  http(`${app.urls.finance}/api/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'nobody', password: 'not the password' }),
+    signal: AbortSignal.timeout(30_000),
+  });
+
+it('answers 503 with Retry-After within ~5 s while PostgreSQL is frozen (a request on a held connection, sign-in), and recovers once it resumes', async () => {
+  // warm: the pools hold open connections, the key is known
+  expect((await latest()).status).toBe(200);
+  const before = await signIn();
+  expect([before.status, before.body.code]).toEqual([401, expect.any(String)]);
+
+  pg.freeze();
+  try {
+    const [request, login] = await Promise.all([timed(latest), timed(signIn)]);
+    expect({ ...request, seconds: request.seconds < 8 }).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), seconds: true });
+    expect({ ...login, seconds: login.seconds < 8 }).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), seconds: true });
+  } finally {
+    pg.thaw();
+  }
+  // back without help
+  await until(async () => (await latest()).status === 200 && (await signIn()).status === 401, 'the surfaces to answer again', 60_000, 500);
+  expect(app.running()).toBe(true);
+}, 180_000);

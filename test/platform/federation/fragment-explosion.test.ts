@@ -1,0 +1,88 @@
+import { http, startTestApp, type TestApp } from '../../support/app';
+
+/**
+ * Issue 27 #1: a 1 kB anonymous document whose fragments double at each level froze the whole
+ * process (every port) while its limits were measured, before its credential was even looked at.
+ * Now its size once expanded is counted in linear time during validation: it is refused at once,
+ * and the other surfaces keep answering meanwhile.
+ */
+
+let t: TestApp<'registry'>;
+beforeAll(async () => {
+  t = await startTestApp({ NODE_ENV: 'production' }, { products: ['registry'] });
+  // warm both paths up (first requests compile code): what is measured is the refusal, not a cold start
+  for (let i = 0; i < 5; i++) {
+    await fetch(`${t.urls.registry}/healthz`).then((r) => r.arrayBuffer());
+    await post(doublingFragments(12));
+  }
+}, 120_000);
+afterAll(() => t?.stop());
+
+/** `query { ...Fn }`, each `fragment Fi on Query { ...Fi-1 ...Fi-1 }`: 2^n fields once expanded. */
+export const doublingFragments = (n: number) => {
+  let s = `query { ...F${n} }\nfragment F0 on Query { __typename }\n`;
+  for (let i = 1; i <= n; i++) s += `fragment F${i} on Query { ...F${i - 1} ...F${i - 1} }\n`;
+  return s;
+};
+
+const post = (query: string, headers: Record<string, string> = {}) =>
+  http(`${t.urls.gateway}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+    signal: AbortSignal.timeout(20_000),
+  });
+
+/** Polls another surface's /healthz every 10 ms until `done`, and returns the slowest answer (ms). */
+async function slowestHealthz(done: () => boolean): Promise<{ slowest: number; probes: number }> {
+  let slowest = 0;
+  let probes = 0;
+  while (!done()) {
+    const started = performance.now();
+    const res = await fetch(`${t.urls.registry}/healthz`, { signal: AbortSignal.timeout(30_000) });
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    slowest = Math.max(slowest, performance.now() - started);
+    probes += 1;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { slowest, probes };
+}
+
+describe.each([26, 30])('the doubling-fragment document with n = %i', (n) => {
+  it('is refused with 400 (limit: fields) before any credential is checked, and /healthz elsewhere answers within 100 ms meanwhile', async () => {
+    const query = doublingFragments(n);
+    if (n === 26) expect(Buffer.byteLength(JSON.stringify({ query }))).toBeLessThan(1_200);
+    let finished = false;
+    const started = performance.now();
+    const refused = post(query).finally(() => (finished = true));
+    const [res, health] = await Promise.all([refused, slowestHealthz(() => finished)]);
+    const elapsed = performance.now() - started;
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'fields' });
+    expect(res.body.errors[0].message).toMatch(/once its fragments are expanded; the limit is 1000\./);
+    expect(health.probes).toBeGreaterThan(0);
+    expect(health.slowest).toBeLessThan(100);
+    expect(elapsed).toBeLessThan(2_000);
+    // with a credential (a bogus one of a known format): the same refusal, no verification first
+    const bogus = await post(query, { 'x-license-key': 'LIC-ABCD-EFGH-JKLM' });
+    expect(bogus.status).toBe(400);
+    expect(bogus.body.errors[0].extensions.limit).toBe('fields');
+  }, 60_000);
+});
+
+it('still runs a document whose fragments expand within the limit', async () => {
+  const res = await post(doublingFragments(9)); // 512 × __typename
+  expect(res.status).toBe(200);
+  expect(res.body.data).toEqual({ __typename: 'Query' });
+});
+
+it('counts root __typename aliases toward the alias limit (150 were accepted)', async () => {
+  const res = await post(`{ ${Array.from({ length: 150 }, (_, i) => `t${i}: __typename`).join(' ')} }`);
+  expect(res.status).toBe(400);
+  expect(res.body.errors).toEqual([
+    { message: 'Aliases limit of 30 exceeded, found 150.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'aliases' } },
+  ]);
+  const few = await post(`{ ${Array.from({ length: 30 }, (_, i) => `t${i}: __typename`).join(' ')} }`);
+  expect(few.status).toBe(200);
+});
