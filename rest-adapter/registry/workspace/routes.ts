@@ -310,6 +310,7 @@ interface BrandingData {
     logo: { contentType: string; size: number } | null;
     faviconUrl: string | null;
     favicon: { contentType: string; size: number } | null;
+    publicUrl: string | null;
     primaryContrast: { againstWhite: number; againstBlack: number; textColour: string };
     accentContrast: { againstWhite: number; againstBlack: number; textColour: string };
     createdAt: string;
@@ -383,6 +384,7 @@ function brandingPage(d: BrandingData, input: RouteInput, opts: { status?: numbe
     accentColor: current?.accentColor ?? '#8e2c9a',
     logoUrl: current?.logoUrl ?? '',
     faviconUrl: current?.faviconUrl ?? '',
+    publicUrl: current?.publicUrl ?? '',
   };
   const saved = (input.query as { saved?: string }).saved;
   const builds = d.builds.map(
@@ -424,6 +426,8 @@ function brandingPage(d: BrandingData, input: RouteInput, opts: { status?: numbe
           <label for="faviconUrl">Favicon URL (up to 500 kB)</label><input type="url" id="faviconUrl" name="faviconUrl" value="${v.faviconUrl}" />
           <label for="faviconFile">…or upload a favicon</label><input type="file" id="faviconFile" accept="image/png,image/x-icon,image/gif" />
           <input type="hidden" name="faviconBase64" value="" />
+          <label for="publicUrl">Your finance node's public address (https; the Android and iOS apps open it)</label
+          ><input type="url" id="publicUrl" name="publicUrl" placeholder="https://wallet.example.com/app/" value="${v.publicUrl}" />
           <button type="submit" class="primary">Save branding</button>
         </form>
         <div id="preview" aria-label="Live preview" style="flex:1 1 280px;border:1px solid #d9e2ec;border-radius:6px;overflow:hidden">
@@ -552,6 +556,7 @@ const brandingValues = (body: Record<string, unknown>) => ({
   accentColor: str(body.accentColor),
   logoUrl: str(body.logoUrl),
   faviconUrl: str(body.faviconUrl),
+  publicUrl: str(body.publicUrl),
 });
 
 /** The pages of a signed-in user: the session cookie only (a licence key means nothing here). */

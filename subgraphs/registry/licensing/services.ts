@@ -14,6 +14,7 @@ import { CatalogueService } from './domain/catalogue';
 import { DemoCatalogue } from './domain/demo';
 import { DeploymentService } from './domain/deployments';
 import { LicenceService } from './domain/licences';
+import { MobileSigningKeys } from './domain/mobile-signing';
 import { ReleaseService } from './domain/releases';
 import { SigningService } from './domain/signing';
 import { WorkspaceService } from './domain/workspace';
@@ -97,6 +98,7 @@ export function createLicensingServices(
     audit,
     () => jobs,
     builders,
+    new MobileSigningKeys(workspaceStore, box),
     { product: 'finance-node', clientUrl: config.FRONTEND_URL ?? 'http://localhost:8000/app/' },
     logger,
     clock,

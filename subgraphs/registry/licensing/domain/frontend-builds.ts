@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { conflict, DomainError, notFound } from '../../../../lib/errors';
@@ -12,6 +12,7 @@ import { WHITELABEL_ENTITLEMENT, type BrandingService } from './branding';
 import type { CatalogueService } from './catalogue';
 import { buildImageArchive } from './docker-archive';
 import type { ManifestArtifact } from './manifests/model';
+import type { MadeSigningKey, MobileSigningKeys } from './mobile-signing';
 
 /** pg-boss queue of custom frontend builds (payload: the build id). */
 export const FRONTEND_BUILD_QUEUE = 'licensing-frontend-build';
@@ -37,7 +38,15 @@ export interface ClientBuilders {
     branding: ClientBranding;
     clientUrl: string;
     applicationId: string;
+    signingKey?: { keystore: string; password: string; alias: string };
+    versionCode?: number;
   }): Promise<{ file: string; sha256: string; size: number; kind: 'apk' | 'project' }>;
+  /** A new Android signing key (PKCS#12), made once per organisation. */
+  createAndroidSigningKey(opts: { commonName: string }): Promise<MadeSigningKey>;
+  /** The build tools this machine lacks (empty when builds can run). */
+  missingAndroidTools(): Promise<string[]>;
+  /** How the vendor installs them. */
+  readonly androidToolsInstall: string;
   buildIosProject(opts: {
     outFile: string;
     branding: ClientBranding;
@@ -49,9 +58,18 @@ export interface ClientBuilders {
 export interface FrontendBuildSettings {
   /** The product whose frontend component a build replaces. */
   product: string;
-  /** Where the mobile shells open the client: the finance node's FRONTEND_URL as customers deploy it. */
+  /**
+   * Where the mobile shells open the client when the branding names no public address: the finance
+   * node's FRONTEND_URL as customers deploy it, used only when it is https.
+   */
   clientUrl: string;
 }
+
+/** What a customer reads when the vendor's build machine lacks tools (the vendor's log and start-up check say which). */
+export const BUILDS_UNAVAILABLE = 'Builds are unavailable right now; your vendor has been told. Please try again later.';
+
+export const publicUrlRequired = () =>
+  new DomainError('PUBLIC_URL_REQUIRED', 409, 'Save your finance node’s public https address with the branding first: the Android and iOS apps open it.');
 
 /** Where the web client is served inside the frontend image (the generic image's layout). */
 const WEB_ROOT = 'usr/share/finance-node-web';
@@ -72,6 +90,7 @@ export class FrontendBuildService {
     private readonly audit: AuditLog,
     private readonly jobs: () => JobQueue,
     private readonly builders: () => ClientBuilders,
+    private readonly signingKeys: MobileSigningKeys,
     private readonly settings: FrontendBuildSettings,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
@@ -82,6 +101,7 @@ export class FrontendBuildService {
     await this.branding.assertEntitled(organisationId);
     const current = await this.branding.current(organisationId);
     if (!current) throw new DomainError('BRANDING_REQUIRED', 409, 'Save a branding first; the build bakes it in.');
+    if (!this.clientUrlOf(current)) throw publicUrlRequired();
     let build: BuildRow;
     try {
       build = await this.store.insertBuild({ organisationId, brandingVersion: current.version, requestedBy: actor });
@@ -194,24 +214,14 @@ export class FrontendBuildService {
       const frontend = await this.packageFrontend(build, organisation.slug, web.outDir);
       await step(65, `frontend image ${frontend.image} (${frontend.imageId}), archive ${frontend.size} bytes, sha256 ${frontend.sha256}`);
       const appId = `com.${organisation.slug.replace(/[^a-z0-9]/g, '')}.finance`;
-      const android = await builders.buildAndroidPackage({
-        outFile: join(work, 'android.apk'),
-        branding: clientBranding,
-        clientUrl: this.settings.clientUrl,
-        applicationId: appId,
-      });
-      const androidPackage = await this.storePackage(
-        build,
-        'android',
-        android.file,
-        android.kind === 'apk' ? 'application/vnd.android.package-archive' : 'application/zip',
-        android.kind,
-      );
-      await step(85, `Android ${android.kind} ${androidPackage.filename}, ${androidPackage.size} bytes`);
+      const clientUrl = this.clientUrlOf(branding);
+      if (!clientUrl) throw publicUrlRequired();
+      const { android: androidPackage, versionCode } = await this.buildAndroid(build, organisation.name, builders, { work, clientBranding, clientUrl, appId });
+      await step(85, `Android ${androidPackage.kind} ${androidPackage.filename}, versionCode ${versionCode}, opens ${clientUrl}, ${androidPackage.size} bytes`);
       const ios = await builders.buildIosProject({
         outFile: join(work, 'ios-project.zip'),
         branding: clientBranding,
-        clientUrl: this.settings.clientUrl,
+        clientUrl,
         bundleId: appId,
       });
       const iosPackage = await this.storePackage(build, 'ios', ios.file, 'application/zip', 'project');
@@ -226,8 +236,12 @@ export class FrontendBuildService {
         details: { image: frontend.image, sha256: frontend.sha256 },
       });
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      this.logger.warn({ buildId, reason }, 'frontend build failed');
+      const detail = err instanceof Error ? err.message : String(err);
+      // a missing tool is the vendor's to fix: the customer is told builds are unavailable, the vendor's log says what to install
+      const toolsMissing = err instanceof BuildToolsMissing || (err instanceof Error && err.name === 'MobileToolsMissing');
+      const reason = toolsMissing ? BUILDS_UNAVAILABLE : detail;
+      if (toolsMissing) this.logger.error({ buildId, reason: detail }, 'frontend build failed: build tools missing on this machine');
+      else this.logger.warn({ buildId, reason }, 'frontend build failed');
       await this.store.finish(buildId, { error: reason.slice(0, 1000) }, this.clock());
       await this.audit.record(undefined, {
         action: 'frontend_build.failed',
@@ -240,6 +254,49 @@ export class FrontendBuildService {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  }
+
+  /** The APK, signed with the organisation's one key (made by its first build) and its next versionCode. */
+  private async buildAndroid(
+    build: BuildRow,
+    organisationName: string,
+    builders: ClientBuilders,
+    opts: { work: string; clientBranding: ClientBranding; clientUrl: string; appId: string },
+  ): Promise<{ android: BuiltPackage; versionCode: number }> {
+    const missing = await builders.missingAndroidTools();
+    if (missing.length) throw new BuildToolsMissing(missing, builders.androidToolsInstall);
+    const key = await this.signingKeys.forBuild(build.organisationId, () => builders.createAndroidSigningKey({ commonName: organisationName }));
+    const keystore = join(opts.work, 'signing.p12');
+    await writeFile(keystore, key.keystore, { mode: 0o600 });
+    const android = await builders.buildAndroidPackage({
+      outFile: join(opts.work, 'android.apk'),
+      branding: opts.clientBranding,
+      clientUrl: opts.clientUrl,
+      applicationId: opts.appId,
+      signingKey: { keystore, password: key.password, alias: key.alias },
+      versionCode: key.versionCode,
+    });
+    const contentType = android.kind === 'apk' ? 'application/vnd.android.package-archive' : 'application/zip';
+    return { android: await this.storePackage(build, 'android', android.file, contentType, android.kind), versionCode: key.versionCode };
+  }
+
+  /** Where the mobile apps open the client: the branding's public address, else the configured one when it is https. */
+  private clientUrlOf(branding: { publicUrl: string | null }): string | null {
+    if (branding.publicUrl) return branding.publicUrl;
+    return this.settings.clientUrl.startsWith('https://') ? this.settings.clientUrl : null;
+  }
+
+  /** The system check at start: the tools a build needs, missing ones logged for the vendor with how to install them. */
+  async checkBuildTools(): Promise<string[]> {
+    const builders = this.builders();
+    const missing = await builders.missingAndroidTools();
+    if (missing.length) {
+      this.logger.error(
+        { missing, install: builders.androidToolsInstall },
+        `custom frontend builds are unavailable: ${missing.join(', ')} missing on this machine (${builders.androidToolsInstall})`,
+      );
+    }
+    return missing;
   }
 
   /** The built client as a one-layer `docker load` archive serving it like the generic frontend image. */
@@ -288,6 +345,17 @@ export class FrontendBuildService {
     if (build.status !== 'succeeded' || !pkg) throw conflict('This build has not succeeded.');
     const { url } = await this.objects.presign(pkg.key, { expiresInSeconds: ttlSeconds, filename: pkg.filename, contentType: pkg.contentType, baseUrl });
     return url;
+  }
+}
+
+/** The build machine lacks tools: the vendor's problem, said in the vendor's words (the log), never the customer's. */
+export class BuildToolsMissing extends Error {
+  constructor(
+    readonly missing: string[],
+    install: string,
+  ) {
+    super(`Cannot build: ${missing.join(', ')} missing (${install}).`);
+    this.name = 'BuildToolsMissing';
   }
 }
 

@@ -222,6 +222,8 @@ describe('the customer workspace in a browser', () => {
 
     await page.fill('#primaryColor', '#1a4f8b');
     await page.fill('#logoUrl', `${assetBase}/logo.png`);
+    // the mobile apps open the node's public https address
+    await page.fill('#publicUrl', 'https://pay.acme.example/app/');
     // the live preview follows the form
     expect(
       await page
