@@ -48,6 +48,12 @@ export interface BuiltPackage extends StoredAsset {
   kind?: string;
 }
 
+/** A branded frontend image for one release version, with the id its download link names. */
+export interface FrontendImage extends BuiltPackage {
+  id: string;
+  version: string;
+}
+
 export type BuildStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
 export interface BuildRow {
@@ -61,6 +67,8 @@ export interface BuildRow {
   frontend: BuiltPackage | null;
   android: BuiltPackage | null;
   ios: BuiltPackage | null;
+  /** One runnable frontend image per release version (`frontend` is the newest version's). */
+  frontendImages: FrontendImage[];
   requestedBy: string;
   createdAt: Date;
   finishedAt: Date | null;
@@ -70,7 +78,7 @@ const ACCOUNT = `id, organisation_id AS "organisationId", email, name, role, pas
 const BRANDING = `organisation_id AS "organisationId", version, display_name AS "displayName", primary_color AS "primaryColor",
   accent_color AS "accentColor", logo_url AS "logoUrl", logo, favicon_url AS "faviconUrl", favicon, public_url AS "publicUrl", created_at AS "createdAt", created_by AS "createdBy"`;
 const BUILD = `id, organisation_id AS "organisationId", branding_version AS "brandingVersion", status, progress, log, error, frontend, android, ios,
-  requested_by AS "requestedBy", created_at AS "createdAt", finished_at AS "finishedAt"`;
+  frontend_images AS "frontendImages", requested_by AS "requestedBy", created_at AS "createdAt", finished_at AS "finishedAt"`;
 
 /** SQL of the customer workspace: accounts and sessions, entitlements, branding versions and frontend builds. */
 export class WorkspaceStore {
@@ -261,7 +269,19 @@ export class WorkspaceStore {
     );
   }
 
-  async finish(id: string, outcome: { frontend: BuiltPackage; android: BuiltPackage; ios: BuiltPackage } | { error: string }, now: Date): Promise<void> {
+  /** The build holding the frontend image of that id. */
+  async buildOfImage(imageId: string): Promise<BuildRow | undefined> {
+    const { rows } = await this.store.pool.query<BuildRow>(`SELECT ${BUILD} FROM licensing.frontend_build WHERE frontend_images @> $1::jsonb`, [
+      JSON.stringify([{ id: imageId }]),
+    ]);
+    return rows[0];
+  }
+
+  async finish(
+    id: string,
+    outcome: { frontend: BuiltPackage; frontendImages: FrontendImage[]; android: BuiltPackage; ios: BuiltPackage } | { error: string },
+    now: Date,
+  ): Promise<void> {
     if ('error' in outcome) {
       await this.store.pool.query(
         `UPDATE licensing.frontend_build SET status = 'failed', error = $2, log = array_append(log, 'failed: ' || $2), finished_at = $3 WHERE id = $1`,
@@ -270,8 +290,8 @@ export class WorkspaceStore {
     } else {
       await this.store.pool.query(
         `UPDATE licensing.frontend_build SET status = 'succeeded', progress = 100, frontend = $2, android = $3, ios = $4,
-                log = array_append(log, 'done'), finished_at = $5 WHERE id = $1`,
-        [id, outcome.frontend, outcome.android, outcome.ios, now],
+                log = array_append(log, 'done'), finished_at = $5, frontend_images = $6 WHERE id = $1`,
+        [id, outcome.frontend, outcome.android, outcome.ios, now, JSON.stringify(outcome.frontendImages)],
       );
     }
   }
