@@ -181,11 +181,22 @@ function home(d: HomeData, input: RouteInput): Reply {
         <td>${when(n.lastHeartbeatAt)}</td>
         <td>${n.reportedStatus ?? '—'}${n.uptimeSeconds !== null ? html`, up ${Math.round(n.uptimeSeconds / 3600)} h` : ''}</td>
         <td class="muted">${d.licences.find((l) => l.id === n.licenceId)?.key ?? ''}</td>
+        <td>
+          <form method="post" action="/workspace/deployments/${n.id}/release/">
+            ${csrfInput(input.csrfToken)}<button type="submit" class="small" data-testid="release-seat">Release seat</button>
+          </form>
+        </td>
       </tr>`,
   );
   return page(
     input,
-    { title: 'Licences', user: userOf(d.account) },
+    {
+      title: 'Licences',
+      user: userOf(d.account),
+      banners: (input.query as { released?: string }).released
+        ? [{ level: 'ok' as const, text: `The seat of ${(input.query as { released: string }).released} is free.` }]
+        : [],
+    },
     html`<h1>${d.account.organisation.name}</h1>
       <section class="card" aria-labelledby="licences">
         <h2 id="licences">Licences</h2>
@@ -222,6 +233,7 @@ function home(d: HomeData, input: RouteInput): Reply {
               <th scope="col">Last heartbeat</th>
               <th scope="col">Metrics</th>
               <th scope="col">Licence</th>
+              <th scope="col"></th>
             </tr>
           </thead>
           <tbody>
@@ -229,7 +241,7 @@ function home(d: HomeData, input: RouteInput): Reply {
               deploymentRows.length
                 ? deploymentRows
                 : html`<tr>
-                    <td colspan="6">No node has registered yet.</td>
+                    <td colspan="7">No node has registered yet.</td>
                   </tr>`
             }
           </tbody>
@@ -738,6 +750,30 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
     variables: ({ params }: Input<{ licenceId: string }>) => ({ licenceId: params.licenceId }),
     respond: (data: { key: string }) => ({ kind: 'json', body: { key: data.key }, headers: { 'cache-control': 'no-store' } }),
     response: { description: 'The full key' },
+    errors: [403, 404],
+  },
+  {
+    method: 'POST',
+    path: '/workspace/deployments/:deploymentId/release/',
+    documented: false,
+    summary: 'Workspace: release a seat',
+    description:
+      'The Release seat button of the deployments table (form with the CSRF token): the deployment is removed, its seat free at once and its ' +
+      'deploymentKey stops working, audited (deployment.released) as POST /api/v1/deployments/<id>/release is. Another organisation’s: 404.',
+    ...SIGNED_IN,
+    operation: 'WorkspaceReleaseDeployment',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    params: z.object({ deploymentId: uuid }),
+    variables: ({ params }: Input<{ deploymentId: string }>) => ({ id: params.deploymentId }),
+    respond: (data: { released: { hostname: string } }) => ({
+      kind: 'redirect',
+      status: 303,
+      location: `/workspace/?released=${encodeURIComponent(data.released.hostname)}`,
+    }),
+    respondError: pageError('Licences'),
+    response: { description: 'Back to the licences and deployments' },
     errors: [403, 404],
   },
   {
