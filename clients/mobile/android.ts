@@ -11,11 +11,27 @@ import { iconPng } from './icons';
 
 const run = promisify(execFile);
 
-/** The Android tools are not installed here: `apt-get install aapt zipalign apksigner android-framework-res` (and a JDK's keytool). */
+/** What the vendor installs for APK builds (Debian's packages; a JDK brings keytool). */
+export const ANDROID_TOOLS_INSTALL = 'apt-get install aapt zipalign apksigner android-framework-res default-jre-headless';
+
+/** The Android tools are not installed here. The message is for the vendor's operators, never for a customer. */
 export class MobileToolsMissing extends Error {
   constructor(readonly missing: string[]) {
-    super(`Cannot build an APK: ${missing.join(', ')} missing (apt-get install aapt zipalign apksigner android-framework-res default-jre-headless).`);
+    super(`Cannot build an APK: ${missing.join(', ')} missing (${ANDROID_TOOLS_INSTALL}).`);
+    this.name = 'MobileToolsMissing';
   }
+}
+
+/** A public https address (the mobile shells allow no cleartext traffic): anything else is refused. */
+export function httpsClientUrl(clientUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(clientUrl);
+  } catch {
+    throw new TypeError('clientUrl must be an https URL');
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) throw new TypeError('clientUrl must be an https URL (the app allows no cleartext traffic)');
+  return url;
 }
 
 /** Debian's android-framework-res: the platform resources aapt links against (API 29). */
@@ -56,11 +72,53 @@ const resourceString = (s: string) =>
 
 export const APPLICATION_ID = /^[a-zA-Z][a-zA-Z0-9_]*(\.[a-zA-Z][a-zA-Z0-9_]*)+$/;
 
-/** A signing key for the APK: the caller's PKCS#12 keystore, or a new one made for this build. */
+/** A signing key for the APK: the caller's PKCS#12 keystore file, or a new one made for this build. */
 export interface AndroidSigningKey {
   keystore: string;
   password: string;
   alias: string;
+}
+
+/**
+ * A new PKCS#12 signing key (RSA 2048, valid 10,000 days) made with keytool: the bytes of the keystore
+ * and its password. An organisation makes one, keeps it (sealed) and signs every build with it, so an
+ * update installs over the last one.
+ */
+export async function createAndroidSigningKey(opts: { commonName: string }): Promise<{ keystore: Buffer; password: string; alias: string }> {
+  if (!onPath('keytool')) throw new MobileToolsMissing(['keytool']);
+  const work = await mkdtemp(join(tmpdir(), 'finance-apk-key-'));
+  try {
+    const key = { keystore: join(work, 'signing.p12'), password: randomBytes(24).toString('hex'), alias: 'app' };
+    await generateKeystore(key, opts.commonName);
+    return { keystore: await readFile(key.keystore), password: key.password, alias: key.alias };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function generateKeystore(key: AndroidSigningKey, commonName: string): Promise<void> {
+  const dname = `CN=${commonName.replace(/[,+="<>#;\\]/g, ' ')}`;
+  await run('keytool', [
+    '-genkeypair',
+    '-keystore',
+    key.keystore,
+    '-storetype',
+    'PKCS12',
+    '-storepass',
+    key.password,
+    '-keypass',
+    key.password,
+    '-alias',
+    key.alias,
+    '-keyalg',
+    'RSA',
+    '-keysize',
+    '2048',
+    '-validity',
+    '10000',
+    '-dname',
+    dname,
+  ]);
 }
 
 export async function buildApk(opts: {
@@ -69,20 +127,24 @@ export async function buildApk(opts: {
   clientUrl: string;
   applicationId: string;
   signingKey?: AndroidSigningKey;
+  /** Grows with every build of the application (Android installs an update only over a lower versionCode). */
+  versionCode?: number;
 }): Promise<{ file: string; sha256: string; size: number; kind: 'apk' }> {
   if (!APPLICATION_ID.test(opts.applicationId) || opts.applicationId.length > 150) throw new TypeError('applicationId must look like com.example.wallet');
-  const url = new URL(opts.clientUrl);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('clientUrl must be http(s)');
+  const url = httpsClientUrl(opts.clientUrl);
+  const versionCode = opts.versionCode ?? 1;
+  if (!Number.isInteger(versionCode) || versionCode < 1 || versionCode > 2_100_000_000)
+    throw new TypeError('versionCode must be an integer from 1 to 2100000000');
   const missing = await missingAndroidTools();
   if (missing.length) throw new MobileToolsMissing(missing);
   const work = await mkdtemp(join(tmpdir(), 'finance-apk-'));
   try {
     const { branding } = opts;
     const manifest = `<?xml version="1.0" encoding="utf-8"?>
-<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="${opts.applicationId}" android:versionCode="1" android:versionName="1.0">
+<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="${opts.applicationId}" android:versionCode="${versionCode}" android:versionName="1.${versionCode}">
   <uses-sdk android:minSdkVersion="21" android:targetSdkVersion="29" />
   <uses-permission android:name="android.permission.INTERNET" />
-  <application android:label="@string/app_name" android:icon="@mipmap/ic_launcher" android:theme="@style/AppTheme" android:allowBackup="false"${url.protocol === 'http:' ? ' android:usesCleartextTraffic="true"' : ''}>
+  <application android:label="@string/app_name" android:icon="@mipmap/ic_launcher" android:theme="@style/AppTheme" android:allowBackup="false" android:usesCleartextTraffic="false">
     <activity android:name=".MainActivity" android:exported="true" android:configChanges="orientation|screenSize|keyboardHidden">
       <intent-filter>
         <action android:name="android.intent.action.MAIN" />
@@ -129,27 +191,7 @@ export async function buildApk(opts: {
     if (!key) {
       // no key given: a new one for this build (an update to an installed app needs the same key)
       key = { keystore: join(work, 'signing.p12'), password: randomBytes(24).toString('hex'), alias: 'app' };
-      await run('keytool', [
-        '-genkeypair',
-        '-keystore',
-        key.keystore,
-        '-storetype',
-        'PKCS12',
-        '-storepass',
-        key.password,
-        '-keypass',
-        key.password,
-        '-alias',
-        key.alias,
-        '-keyalg',
-        'RSA',
-        '-keysize',
-        '2048',
-        '-validity',
-        '10000',
-        '-dname',
-        `CN=${opts.applicationId}`,
-      ]);
+      await generateKeystore(key, opts.applicationId);
     }
     const signed = join(work, 'signed.apk');
     await run('apksigner', [

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { tar } from '../../lib/tar';
 import type { ClientBranding } from '../finance-web/build';
+import { httpsClientUrl } from './android';
 import { iconPng } from './icons';
 import { zip } from './zip';
 
@@ -51,7 +52,8 @@ function colorComponents(hex: string) {
 export function iosProjectFiles(opts: { branding: ClientBranding; clientUrl: string; bundleId: string }): { path: string; content: string | Buffer }[] {
   const { branding } = opts;
   const name = targetName(branding.displayName);
-  const url = new URL(opts.clientUrl);
+  // https only: App Transport Security stays as Apple ships it (no NSAllowsArbitraryLoads)
+  const url = httpsClientUrl(opts.clientUrl);
   const files: { path: string; content: string | Buffer }[] = [];
   const add = (path: string, content: string | Buffer) => files.push({ path: `${name}/${path}`, content });
 
@@ -139,15 +141,6 @@ class WebViewController: UIViewController, WKNavigationDelegate {
 }
 `,
   );
-  const ats =
-    url.protocol === 'http:'
-      ? `  <key>NSAppTransportSecurity</key>
-  <dict>
-    <key>NSAllowsArbitraryLoads</key>
-    <true/>
-  </dict>
-`
-      : '';
   add(
     `${name}/Info.plist`,
     `<?xml version="1.0" encoding="UTF-8"?>
@@ -176,7 +169,7 @@ class WebViewController: UIViewController, WKNavigationDelegate {
   <string>${xml(url.href)}</string>
   <key>LSRequiresIPhoneOS</key>
   <true/>
-${ats}  <key>UILaunchScreen</key>
+  <key>UILaunchScreen</key>
   <dict>
     <key>UIColorName</key>
     <string>PrimaryColor</string>
@@ -468,8 +461,7 @@ export async function buildIosArchive(opts: {
   if (!BUNDLE_ID.test(opts.bundleId) || opts.bundleId.length > 155) throw new TypeError('bundleId must look like com.example.wallet');
   const format = /\.(tar\.gz|tgz)$/.test(opts.outFile) ? 'tar.gz' : opts.outFile.endsWith('.zip') ? 'zip' : undefined;
   if (!format) throw new TypeError('the iOS project archive is a .zip or a .tar.gz');
-  const url = new URL(opts.clientUrl);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('clientUrl must be http(s)');
+  httpsClientUrl(opts.clientUrl);
   const files = iosProjectFiles(opts);
   const directories = new Set<string>();
   for (const file of files) {

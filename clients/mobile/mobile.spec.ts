@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildAndroidPackage, buildIosProject, MobileToolsMissing, missingAndroidTools } from '.';
+import { buildAndroidPackage, buildIosProject, createAndroidSigningKey, MobileToolsMissing, missingAndroidTools } from '.';
 import { IOS_ICONS } from './ios';
 
 /**
@@ -49,6 +49,37 @@ describe('buildAndroidPackage', () => {
     expect(dex).toContain('Landroid/webkit/WebView;.loadUrl:(Ljava/lang/String;)V');
     expect(dex).toContain('Landroid/webkit/WebSettings;.setJavaScriptEnabled:(Z)V');
   }, 120_000);
+
+  it('signs every build of an organisation with its one key and a growing versionCode, https only', async () => {
+    const missing = await missingAndroidTools();
+    if (missing.length) throw new Error(`This test needs ${missing.join(', ')} (as .ci/run installs them).`);
+    const made = await createAndroidSigningKey({ commonName: 'Acme Ltd' });
+    expect(made.keystore.length).toBeGreaterThan(1000);
+    const keystore = join(dir, 'org.p12');
+    writeFileSync(keystore, made.keystore, { mode: 0o600 });
+    const signingKey = { keystore, password: made.password, alias: made.alias };
+    const build = (versionCode: number) =>
+      buildAndroidPackage({
+        outFile: join(dir, `acme-${versionCode}.apk`),
+        branding,
+        clientUrl: 'https://wallet.acme.example/app/',
+        applicationId: 'com.acme.wallet',
+        signingKey,
+        versionCode,
+      });
+    const [first, second] = [await build(1), await build(2)];
+    const certificate = async (file: string) =>
+      /certificate SHA-256 digest: ([0-9a-f]{64})/.exec((await run('apksigner', ['verify', '--print-certs', file])).stdout)![1];
+    expect(await certificate(second.file)).toBe(await certificate(first.file));
+    const versionCode = async (file: string) => Number(/versionCode='(\d+)'/.exec((await run('aapt', ['dump', 'badging', file])).stdout)![1]);
+    expect([await versionCode(first.file), await versionCode(second.file)]).toEqual([1, 2]);
+    const manifest = (await run('aapt', ['dump', 'xmltree', second.file, 'AndroidManifest.xml'])).stdout;
+    // android:usesCleartextTraffic(0x010104ec)=(type 0x12)0x0: false
+    expect(manifest).toMatch(/usesCleartextTraffic\(0x010104ec\)=\(type 0x12\)0x0\b/);
+    await expect(
+      buildAndroidPackage({ outFile: join(dir, 'http.apk'), branding, clientUrl: 'http://localhost:8000/app/', applicationId: 'com.acme.wallet', signingKey }),
+    ).rejects.toThrow(/https/);
+  }, 180_000);
 
   it('refuses a malformed application id, and says which tools are missing when they are', async () => {
     await expect(buildAndroidPackage({ outFile: join(dir, 'x.apk'), branding, clientUrl: 'https://a.example/', applicationId: 'wallet' })).rejects.toThrow(
@@ -112,15 +143,14 @@ describe('buildIosProject', () => {
 
   it('writes the same project as a .zip', async () => {
     const outFile = join(dir, 'acme-ios.zip');
-    await buildIosProject({ outFile, branding, clientUrl: 'http://localhost:8000/app/', bundleId: 'com.acme.wallet' });
+    await buildIosProject({ outFile, branding, clientUrl: 'https://wallet.acme.example/app/', bundleId: 'com.acme.wallet' });
     const root = join(dir, 'ios-zip');
     // Info-ZIP's unzip (.ci/run installs it) tests every entry's CRC, then extracts
     expect((await run('unzip', ['-t', outFile])).stdout).toMatch(/No errors detected/);
     await run('unzip', ['-q', outFile, '-d', root]);
     const plist = readFileSync(join(root, 'AcmesWallet/AcmesWallet/Info.plist'), 'utf8');
     expect(plist).toContain('<key>CFBundleIdentifier</key>\n  <string>com.acme.wallet</string>');
-    // a plain-HTTP client needs App Transport Security's exception
-    expect(plist).toContain('<key>NSAllowsArbitraryLoads</key>');
+    expect(plist).not.toContain('NSAllowsArbitraryLoads');
     const icons = JSON.parse(readFileSync(join(root, 'AcmesWallet/AcmesWallet/Assets.xcassets/AppIcon.appiconset/Contents.json'), 'utf8'));
     for (const image of icons.images as { filename: string }[])
       expect(
@@ -128,6 +158,12 @@ describe('buildIosProject', () => {
           .subarray(1, 4)
           .toString(),
       ).toBe('PNG');
+  });
+
+  it('refuses a plain-HTTP client address: App Transport Security keeps no exception', async () => {
+    await expect(
+      buildIosProject({ outFile: join(dir, 'http.zip'), branding, clientUrl: 'http://localhost:8000/app/', bundleId: 'com.acme.wallet' }),
+    ).rejects.toThrow(/https/);
   });
 
   it('refuses a malformed bundle id and an archive name it does not write', async () => {

@@ -181,11 +181,22 @@ function home(d: HomeData, input: RouteInput): Reply {
         <td>${when(n.lastHeartbeatAt)}</td>
         <td>${n.reportedStatus ?? '—'}${n.uptimeSeconds !== null ? html`, up ${Math.round(n.uptimeSeconds / 3600)} h` : ''}</td>
         <td class="muted">${d.licences.find((l) => l.id === n.licenceId)?.key ?? ''}</td>
+        <td>
+          <form method="post" action="/workspace/deployments/${n.id}/release/">
+            ${csrfInput(input.csrfToken)}<button type="submit" class="small" data-testid="release-seat">Release seat</button>
+          </form>
+        </td>
       </tr>`,
   );
   return page(
     input,
-    { title: 'Licences', user: userOf(d.account) },
+    {
+      title: 'Licences',
+      user: userOf(d.account),
+      banners: (input.query as { released?: string }).released
+        ? [{ level: 'ok' as const, text: `The seat of ${(input.query as { released: string }).released} is free.` }]
+        : [],
+    },
     html`<h1>${d.account.organisation.name}</h1>
       <section class="card" aria-labelledby="licences">
         <h2 id="licences">Licences</h2>
@@ -222,6 +233,7 @@ function home(d: HomeData, input: RouteInput): Reply {
               <th scope="col">Last heartbeat</th>
               <th scope="col">Metrics</th>
               <th scope="col">Licence</th>
+              <th scope="col"></th>
             </tr>
           </thead>
           <tbody>
@@ -229,7 +241,7 @@ function home(d: HomeData, input: RouteInput): Reply {
               deploymentRows.length
                 ? deploymentRows
                 : html`<tr>
-                    <td colspan="6">No node has registered yet.</td>
+                    <td colspan="7">No node has registered yet.</td>
                   </tr>`
             }
           </tbody>
@@ -310,6 +322,7 @@ interface BrandingData {
     logo: { contentType: string; size: number } | null;
     faviconUrl: string | null;
     favicon: { contentType: string; size: number } | null;
+    publicUrl: string | null;
     primaryContrast: { againstWhite: number; againstBlack: number; textColour: string };
     accentContrast: { againstWhite: number; againstBlack: number; textColour: string };
     createdAt: string;
@@ -383,6 +396,7 @@ function brandingPage(d: BrandingData, input: RouteInput, opts: { status?: numbe
     accentColor: current?.accentColor ?? '#8e2c9a',
     logoUrl: current?.logoUrl ?? '',
     faviconUrl: current?.faviconUrl ?? '',
+    publicUrl: current?.publicUrl ?? '',
   };
   const saved = (input.query as { saved?: string }).saved;
   const builds = d.builds.map(
@@ -424,6 +438,8 @@ function brandingPage(d: BrandingData, input: RouteInput, opts: { status?: numbe
           <label for="faviconUrl">Favicon URL (up to 500 kB)</label><input type="url" id="faviconUrl" name="faviconUrl" value="${v.faviconUrl}" />
           <label for="faviconFile">…or upload a favicon</label><input type="file" id="faviconFile" accept="image/png,image/x-icon,image/gif" />
           <input type="hidden" name="faviconBase64" value="" />
+          <label for="publicUrl">Your finance node's public address (https; the Android and iOS apps open it)</label
+          ><input type="url" id="publicUrl" name="publicUrl" placeholder="https://wallet.example.com/app/" value="${v.publicUrl}" />
           <button type="submit" class="primary">Save branding</button>
         </form>
         <div id="preview" aria-label="Live preview" style="flex:1 1 280px;border:1px solid #d9e2ec;border-radius:6px;overflow:hidden">
@@ -552,6 +568,7 @@ const brandingValues = (body: Record<string, unknown>) => ({
   accentColor: str(body.accentColor),
   logoUrl: str(body.logoUrl),
   faviconUrl: str(body.faviconUrl),
+  publicUrl: str(body.publicUrl),
 });
 
 /** The pages of a signed-in user: the session cookie only (a licence key means nothing here). */
@@ -733,6 +750,30 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
     variables: ({ params }: Input<{ licenceId: string }>) => ({ licenceId: params.licenceId }),
     respond: (data: { key: string }) => ({ kind: 'json', body: { key: data.key }, headers: { 'cache-control': 'no-store' } }),
     response: { description: 'The full key' },
+    errors: [403, 404],
+  },
+  {
+    method: 'POST',
+    path: '/workspace/deployments/:deploymentId/release/',
+    documented: false,
+    summary: 'Workspace: release a seat',
+    description:
+      'The Release seat button of the deployments table (form with the CSRF token): the deployment is removed, its seat free at once and its ' +
+      'deploymentKey stops working, audited (deployment.released) as POST /api/v1/deployments/<id>/release is. Another organisation’s: 404.',
+    ...SIGNED_IN,
+    operation: 'WorkspaceReleaseDeployment',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    params: z.object({ deploymentId: uuid }),
+    variables: ({ params }: Input<{ deploymentId: string }>) => ({ id: params.deploymentId }),
+    respond: (data: { released: { hostname: string } }) => ({
+      kind: 'redirect',
+      status: 303,
+      location: `/workspace/?released=${encodeURIComponent(data.released.hostname)}`,
+    }),
+    respondError: pageError('Licences'),
+    response: { description: 'Back to the licences and deployments' },
     errors: [403, 404],
   },
   {

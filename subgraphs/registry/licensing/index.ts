@@ -51,6 +51,8 @@ export const licensingSubgraph = defineSubgraph<LicensingServices, 'licensing'>(
     notifications.on(LICENCE_CHANGED, (id) => services.licences.forget(id));
     // a wrong master key fails here, at start, not at the first checkout
     await services.signing.ensureKey();
+    // the system check of the build machine: missing tools are the vendor's to install (logged), customers read "unavailable"
+    await services.builds.checkBuildTools();
     if (isDevelopment(config)) await services.demo.ensure();
     await jobs.boss.createQueue(UPKEEP_QUEUE);
     // our worker loop (lib/jobs.ts), not boss.work: a database outage must not end the process

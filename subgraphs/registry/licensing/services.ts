@@ -8,12 +8,13 @@ import type { SubgraphDeps } from '../../../lib/subgraph';
 import { loadClientBuilders } from './client-builders';
 import { ArtifactService } from './domain/artifacts';
 import { BrandingService } from './domain/branding';
-import { FrontendBuildService, type ClientBuilders } from './domain/frontend-builds';
+import { FrontendBuildService, type ClientBuilders, type ReleaseFrontend } from './domain/frontend-builds';
 import { AuditLog } from './domain/audit';
 import { CatalogueService } from './domain/catalogue';
 import { DemoCatalogue } from './domain/demo';
 import { DeploymentService } from './domain/deployments';
 import { LicenceService } from './domain/licences';
+import { MobileSigningKeys } from './domain/mobile-signing';
 import { ReleaseService } from './domain/releases';
 import { SigningService } from './domain/signing';
 import { WorkspaceService } from './domain/workspace';
@@ -88,7 +89,7 @@ export function createLicensingServices(
     allowPrivateAssetHosts: config.WORKSPACE_ASSET_FETCH_ALLOW_PRIVATE,
     fetchTimeoutMs: 10_000,
   });
-  const builds = new FrontendBuildService(
+  const builds: FrontendBuildService = new FrontendBuildService(
     workspaceStore,
     branding,
     catalogue,
@@ -96,11 +97,14 @@ export function createLicensingServices(
     audit,
     () => jobs,
     builders,
+    new MobileSigningKeys(workspaceStore, box),
+    // the latest release of each channel (releases is made below: it needs the builds)
+    (): Promise<ReleaseFrontend[]> => releases.latestFrontends('finance-node'),
     { product: 'finance-node', clientUrl: config.FRONTEND_URL ?? 'http://localhost:8000/app/' },
     logger,
     clock,
   );
-  const releases = new ReleaseService(releaseStore, catalogue, licences, signing, audit, clock, builds);
+  const releases: ReleaseService = new ReleaseService(releaseStore, catalogue, licences, signing, audit, clock, builds);
   const baseUrl = baseUrlOf(config);
   const workspace = new WorkspaceService(
     workspaceStore,

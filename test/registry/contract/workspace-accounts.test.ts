@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outboxDir } from '../../../lib/mailer';
 import { startTestApp, type TestApp } from '../../support/app';
-import { call, createLicence, gql } from '../../support/registry';
+import { call, createLicence, database, gql, registryClient } from '../../support/registry';
 
 /**
  * Workspace accounts through the registry's port: password reset by mail (single-use link, the same
@@ -98,5 +98,45 @@ describe('workspace accounts', () => {
     });
     expect(reveal.status).toBe(404);
     expect(reveal.text).not.toContain(demoLicence.key);
+  });
+
+  it('a user releases a seat from the deployments page: POST with the CSRF token, audited as the API is; another organisation’s seat is 404', async () => {
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "erin@demo.example", name: "Erin" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('erin@demo.example')[0]), password: 'erin password 1' });
+    const { session } = await signIn('erin@demo.example', 'erin password 1');
+    const licence = await createLicence(t);
+    const client = registryClient(t, licence.key);
+    const registered = await client.post('/api/v1/deployments/register', { hostname: 'seat-1.example.com', ipAddress: '10.0.0.9', currentVersion: '1.1.0' });
+    expect(registered.status).toBe(201);
+    const id = registered.body.data.id as string;
+
+    const home = await call(`${t.urls.registry}/workspace/`, { headers: { cookie: `workspace_session=${session}` } });
+    expect(home.text).toContain(`action="/workspace/deployments/${id}/release/"`);
+    // without the CSRF token: refused, the seat kept
+    const forged = await call(`${t.urls.registry}/workspace/deployments/${id}/release/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `workspace_session=${session}` },
+      body: '',
+    });
+    expect(forged.status).toBe(403);
+    // a user of another organisation: 404, the seat kept
+    await gql(t, 'mutation { createRegistryOrganisation(input: { name: "Seat Co", slug: "seat-co" }) { id } }');
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "seat-co", email: "frank@seat.example", name: "Frank" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('frank@seat.example')[0]), password: 'frank password 1' });
+    const other = await signIn('frank@seat.example', 'frank password 1');
+    expect((await post(`/workspace/deployments/${id}/release/`, {}, `workspace_session=${other.session}`)).status).toBe(404);
+    expect((await client.get('/api/v1/license')).body.data.nodesInUse).toBe(1);
+
+    const released = await post(`/workspace/deployments/${id}/release/`, {}, `workspace_session=${session}`);
+    expect(released.status).toBe(303);
+    expect(released.headers.get('location')).toBe('/workspace/?released=seat-1.example.com');
+    expect((await client.get('/api/v1/license')).body.data.nodesInUse).toBe(0);
+    const db = await database(t);
+    try {
+      const { rows } = await db.query(`SELECT actor, licence_id FROM licensing.audit_event WHERE action = 'deployment.released' AND subject_id = $1`, [id]);
+      expect(rows).toEqual([{ actor: expect.stringMatching(/^workspace-user:/), licence_id: licence.id }]);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -100,6 +100,26 @@ export interface BrandingInput {
   /** Uploaded instead of a URL (base64 in GraphQL, a file field in the workspace form). */
   logo?: Buffer | null;
   favicon?: Buffer | null;
+  /** The finance node's public address (https only): where the Android and iOS apps open the client. */
+  publicUrl?: string | null;
+}
+
+/** The node's public address as the mobile apps open it: https, no credentials, or nothing. */
+export function parsePublicUrl(value: string | null | undefined): string | null {
+  const text = value?.trim();
+  if (!text) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || url.protocol !== 'https:' || url.username || url.password || text.length > 2000) {
+    throw badInput('publicUrl must be the https address of your finance node’s web client, such as https://wallet.example.com/app/.', {
+      publicUrl: ['an https URL'],
+    });
+  }
+  return url.href;
 }
 
 export interface BrandingSettings {
@@ -145,6 +165,7 @@ export class BrandingService {
     const accentColor = parseHexColour(input.accentColor, 'accentColor');
     checkContrast(primaryColor, 'primaryColor');
     checkContrast(accentColor, 'accentColor');
+    const publicUrl = parsePublicUrl(input.publicUrl);
     const previous = await this.store.branding(organisationId);
     const logo = await this.asset(organisationId, 'logo', input.logo, input.logoUrl, previous?.logoUrl, previous?.logo);
     const favicon = await this.asset(organisationId, 'favicon', input.favicon, input.faviconUrl, previous?.faviconUrl, previous?.favicon);
@@ -157,6 +178,7 @@ export class BrandingService {
       logo: logo.stored,
       faviconUrl: favicon.url,
       favicon: favicon.stored,
+      publicUrl,
       createdBy: actor,
     });
     await this.audit.record(undefined, {
@@ -165,7 +187,15 @@ export class BrandingService {
       organisationId,
       subjectType: 'branding',
       subjectId: `${organisationId}:${row.version}`,
-      details: { version: row.version, displayName, primaryColor, accentColor, logo: logo.stored?.sha256 ?? null, favicon: favicon.stored?.sha256 ?? null },
+      details: {
+        version: row.version,
+        displayName,
+        primaryColor,
+        accentColor,
+        publicUrl,
+        logo: logo.stored?.sha256 ?? null,
+        favicon: favicon.stored?.sha256 ?? null,
+      },
     });
     return row;
   }

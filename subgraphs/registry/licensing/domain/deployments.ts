@@ -250,7 +250,15 @@ export class DeploymentService {
    * The customer frees one of their licence's seats (a machine taken out of service): the deployment is
    * removed and its key stops working. Another licence's deployment does not exist for them (404).
    */
-  async release(licence: LicencePrincipal, id: string, actor: string): Promise<DeploymentRow> {
+  /** A workspace user frees a seat of one of the organisation's licences (the same release, audited likewise). */
+  async releaseForOrganisation(organisationId: string, id: string, actor: string): Promise<DeploymentRow> {
+    const found = /^[0-9a-f-]{36}$/i.test(id) ? await this.store.byId(id) : undefined;
+    const licence = found && (await this.licences.byId(found.licenceId));
+    if (!found || !licence || licence.organisationId !== organisationId) throw notFound('No deployment of your organisation has that id.');
+    return this.release({ licenceId: licence.id, organisationId }, id, actor);
+  }
+
+  async release(licence: Pick<LicencePrincipal, 'licenceId' | 'organisationId'>, id: string, actor: string): Promise<DeploymentRow> {
     return inTransaction(this.store.pool, async (tx) => {
       await this.licences.lock(tx, licence.licenceId);
       const row = /^[0-9a-f-]{36}$/i.test(id) ? await this.store.delete(tx, id) : undefined;

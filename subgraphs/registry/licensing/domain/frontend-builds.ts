@@ -1,17 +1,20 @@
-import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { conflict, DomainError, notFound } from '../../../../lib/errors';
 import type { JobQueue } from '../../../../lib/jobs';
 import type { Logger } from '../../../../lib/logger';
 import type { ObjectStore } from '../../../../lib/object-store';
-import type { BuildRow, BuiltPackage, WorkspaceStore } from '../store/workspace-store';
+import type { BuildRow, BuiltPackage, FrontendImage, WorkspaceStore } from '../store/workspace-store';
 import type { AuditLog } from './audit';
 import { WHITELABEL_ENTITLEMENT, type BrandingService } from './branding';
 import type { CatalogueService } from './catalogue';
-import { buildImageArchive } from './docker-archive';
+import { addImageLayer } from './docker-layer';
 import type { ManifestArtifact } from './manifests/model';
+import type { MadeSigningKey, MobileSigningKeys } from './mobile-signing';
 
 /** pg-boss queue of custom frontend builds (payload: the build id). */
 export const FRONTEND_BUILD_QUEUE = 'licensing-frontend-build';
@@ -37,7 +40,15 @@ export interface ClientBuilders {
     branding: ClientBranding;
     clientUrl: string;
     applicationId: string;
+    signingKey?: { keystore: string; password: string; alias: string };
+    versionCode?: number;
   }): Promise<{ file: string; sha256: string; size: number; kind: 'apk' | 'project' }>;
+  /** A new Android signing key (PKCS#12), made once per organisation. */
+  createAndroidSigningKey(opts: { commonName: string }): Promise<MadeSigningKey>;
+  /** The build tools this machine lacks (empty when builds can run). */
+  missingAndroidTools(): Promise<string[]>;
+  /** How the vendor installs them. */
+  readonly androidToolsInstall: string;
   buildIosProject(opts: {
     outFile: string;
     branding: ClientBranding;
@@ -49,12 +60,27 @@ export interface ClientBuilders {
 export interface FrontendBuildSettings {
   /** The product whose frontend component a build replaces. */
   product: string;
-  /** Where the mobile shells open the client: the finance node's FRONTEND_URL as customers deploy it. */
+  /**
+   * Where the mobile shells open the client when the branding names no public address: the finance
+   * node's FRONTEND_URL as customers deploy it, used only when it is https.
+   */
   clientUrl: string;
 }
 
-/** Where the web client is served inside the frontend image (the generic image's layout). */
+/** What a customer reads when the vendor's build machine lacks tools (the vendor's log and start-up check say which). */
+export const BUILDS_UNAVAILABLE = 'Builds are unavailable right now; your vendor has been told. Please try again later.';
+
+export const publicUrlRequired = () =>
+  new DomainError('PUBLIC_URL_REQUIRED', 409, 'Save your finance node’s public https address with the branding first: the Android and iOS apps open it.');
+
+/** Where the branded client lies in the layer added to the generic frontend image (WEB_ROOT of web-main.ts). */
 const WEB_ROOT = 'usr/share/finance-node-web';
+
+/** A release's generic frontend image: the `docker save` archive `registry releases ship` uploaded. */
+export interface ReleaseFrontend {
+  version: string;
+  objectKey: string;
+}
 const FRONTEND_COMPONENT = 'frontend';
 
 /**
@@ -72,6 +98,9 @@ export class FrontendBuildService {
     private readonly audit: AuditLog,
     private readonly jobs: () => JobQueue,
     private readonly builders: () => ClientBuilders,
+    private readonly signingKeys: MobileSigningKeys,
+    /** The generic frontend images a build brands: the latest published release of each channel. */
+    private readonly releaseFrontends: () => Promise<ReleaseFrontend[]>,
     private readonly settings: FrontendBuildSettings,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
@@ -82,6 +111,7 @@ export class FrontendBuildService {
     await this.branding.assertEntitled(organisationId);
     const current = await this.branding.current(organisationId);
     if (!current) throw new DomainError('BRANDING_REQUIRED', 409, 'Save a branding first; the build bakes it in.');
+    if (!this.clientUrlOf(current)) throw publicUrlRequired();
     let build: BuildRow;
     try {
       build = await this.store.insertBuild({ organisationId, brandingVersion: current.version, requestedBy: actor });
@@ -146,25 +176,26 @@ export class FrontendBuildService {
   }
 
   /**
-   * The components that replace a release's for this organisation: the custom frontend of its newest
-   * succeeded build while it holds the whitelabel entitlement.
+   * The components that replace a release's for this organisation: the custom frontend image of that
+   * release version from its newest succeeded build, while it holds the whitelabel entitlement. A
+   * version the build made no image for keeps the generic frontend (the next build brands it).
    */
-  async overridesFor(organisationId: string, baseUrl: string): Promise<ManifestArtifact[]> {
+  async overridesFor(organisationId: string, baseUrl: string, version: string): Promise<ManifestArtifact[]> {
     const build = await this.store.latestSucceeded(organisationId);
-    if (!build?.frontend) return [];
+    const image = build?.frontendImages.find((i) => i.version === version);
+    if (!image) return [];
     if (!(await this.store.entitlements(organisationId)).includes(WHITELABEL_ENTITLEMENT)) return [];
-    const f = build.frontend;
     return [
       {
-        id: build.id,
+        id: image.id,
         component: FRONTEND_COMPONENT,
-        filename: f.filename,
-        size: f.size,
-        sha256: f.sha256,
-        mediaType: f.contentType,
-        image: f.image!,
-        imageId: f.imageId ?? null,
-        downloadUrl: customFrontendUrl(baseUrl, build.id),
+        filename: image.filename,
+        size: image.size,
+        sha256: image.sha256,
+        mediaType: image.contentType,
+        image: image.image!,
+        imageId: image.imageId ?? null,
+        downloadUrl: customFrontendUrl(baseUrl, image.id),
       },
     ];
   }
@@ -189,34 +220,34 @@ export class FrontendBuildService {
       };
       await step(10, `branding version ${branding.version}: ${branding.displayName}, ${branding.primaryColor} / ${branding.accentColor}`);
       const builders = this.builders();
-      const web = await builders.buildFinanceClient({ outDir: join(work, 'web'), branding: clientBranding, basePath: '/' });
-      await step(50, `web client built: ${web.files.length} files, first load ${web.firstLoadGzipBytes} bytes gzipped`);
-      const frontend = await this.packageFrontend(build, organisation.slug, web.outDir);
-      await step(65, `frontend image ${frontend.image} (${frontend.imageId}), archive ${frontend.size} bytes, sha256 ${frontend.sha256}`);
+      const web = await builders.buildFinanceClient({ outDir: join(work, 'web'), branding: clientBranding });
+      await step(40, `web client built: ${web.files.length} files, first load ${web.firstLoadGzipBytes} bytes gzipped`);
+      const bases = await this.releaseFrontends();
+      if (!bases.length) throw new DomainError('NO_FRONTEND_RELEASE', 409, 'No published release carries a frontend image yet.');
+      const frontendImages: FrontendImage[] = [];
+      for (const base of bases) {
+        const image = await this.packageFrontend(build, organisation.slug, web.outDir, base, work);
+        frontendImages.push(image);
+        await step(
+          45 + Math.round((20 * frontendImages.length) / bases.length),
+          `frontend image ${image.image} (${image.imageId}), archive ${image.size} bytes`,
+        );
+      }
+      const frontend = frontendImages[0];
       const appId = `com.${organisation.slug.replace(/[^a-z0-9]/g, '')}.finance`;
-      const android = await builders.buildAndroidPackage({
-        outFile: join(work, 'android.apk'),
-        branding: clientBranding,
-        clientUrl: this.settings.clientUrl,
-        applicationId: appId,
-      });
-      const androidPackage = await this.storePackage(
-        build,
-        'android',
-        android.file,
-        android.kind === 'apk' ? 'application/vnd.android.package-archive' : 'application/zip',
-        android.kind,
-      );
-      await step(85, `Android ${android.kind} ${androidPackage.filename}, ${androidPackage.size} bytes`);
+      const clientUrl = this.clientUrlOf(branding);
+      if (!clientUrl) throw publicUrlRequired();
+      const { android: androidPackage, versionCode } = await this.buildAndroid(build, organisation.name, builders, { work, clientBranding, clientUrl, appId });
+      await step(85, `Android ${androidPackage.kind} ${androidPackage.filename}, versionCode ${versionCode}, opens ${clientUrl}, ${androidPackage.size} bytes`);
       const ios = await builders.buildIosProject({
         outFile: join(work, 'ios-project.zip'),
         branding: clientBranding,
-        clientUrl: this.settings.clientUrl,
+        clientUrl,
         bundleId: appId,
       });
       const iosPackage = await this.storePackage(build, 'ios', ios.file, 'application/zip', 'project');
       await step(95, `iOS project ${iosPackage.filename}, ${iosPackage.size} bytes`);
-      await this.store.finish(buildId, { frontend, android: androidPackage, ios: iosPackage }, this.clock());
+      await this.store.finish(buildId, { frontend, frontendImages, android: androidPackage, ios: iosPackage }, this.clock());
       await this.audit.record(undefined, {
         action: 'frontend_build.succeeded',
         actor: 'system',
@@ -226,8 +257,12 @@ export class FrontendBuildService {
         details: { image: frontend.image, sha256: frontend.sha256 },
       });
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      this.logger.warn({ buildId, reason }, 'frontend build failed');
+      const detail = err instanceof Error ? err.message : String(err);
+      // a missing tool is the vendor's to fix: the customer is told builds are unavailable, the vendor's log says what to install
+      const toolsMissing = err instanceof BuildToolsMissing || (err instanceof Error && err.name === 'MobileToolsMissing');
+      const reason = toolsMissing ? BUILDS_UNAVAILABLE : detail;
+      if (toolsMissing) this.logger.error({ buildId, reason: detail }, 'frontend build failed: build tools missing on this machine');
+      else this.logger.warn({ buildId, reason }, 'frontend build failed');
       await this.store.finish(buildId, { error: reason.slice(0, 1000) }, this.clock());
       await this.audit.record(undefined, {
         action: 'frontend_build.failed',
@@ -242,30 +277,85 @@ export class FrontendBuildService {
     }
   }
 
-  /** The built client as a one-layer `docker load` archive serving it like the generic frontend image. */
-  private async packageFrontend(build: BuildRow, slug: string, outDir: string): Promise<BuiltPackage> {
-    const files = await filesUnder(outDir);
-    const tag = `${this.settings.product}/frontend-${slug}:build-${build.id.slice(0, 8)}`;
-    const image = buildImageArchive({
-      repoTag: tag,
-      created: this.clock(),
-      files: await Promise.all(files.map(async (path) => ({ path: `${WEB_ROOT}/${relative(outDir, path)}`, content: await readFile(path) }))),
-      config: {
-        Env: ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
-        Cmd: ['httpd', '-f', '-p', '80', '-h', `/${WEB_ROOT}`],
-        ExposedPorts: { '80/tcp': {} },
-        Labels: { 'org.opencontainers.image.title': `${this.settings.product} frontend (${slug})`, 'org.opencontainers.image.revision': build.id },
-      },
+  /** The APK, signed with the organisation's one key (made by its first build) and its next versionCode. */
+  private async buildAndroid(
+    build: BuildRow,
+    organisationName: string,
+    builders: ClientBuilders,
+    opts: { work: string; clientBranding: ClientBranding; clientUrl: string; appId: string },
+  ): Promise<{ android: BuiltPackage; versionCode: number }> {
+    const missing = await builders.missingAndroidTools();
+    if (missing.length) throw new BuildToolsMissing(missing, builders.androidToolsInstall);
+    const key = await this.signingKeys.forBuild(build.organisationId, () => builders.createAndroidSigningKey({ commonName: organisationName }));
+    const keystore = join(opts.work, 'signing.p12');
+    await writeFile(keystore, key.keystore, { mode: 0o600 });
+    const android = await builders.buildAndroidPackage({
+      outFile: join(opts.work, 'android.apk'),
+      branding: opts.clientBranding,
+      clientUrl: opts.clientUrl,
+      applicationId: opts.appId,
+      signingKey: { keystore, password: key.password, alias: key.alias },
+      versionCode: key.versionCode,
     });
-    const filename = `${this.settings.product}-frontend-${slug}-${build.id.slice(0, 8)}.docker.tar.gz`;
+    const contentType = android.kind === 'apk' ? 'application/vnd.android.package-archive' : 'application/zip';
+    return { android: await this.storePackage(build, 'android', android.file, contentType, android.kind), versionCode: key.versionCode };
+  }
+
+  /** Where the mobile apps open the client: the branding's public address, else the configured one when it is https. */
+  private clientUrlOf(branding: { publicUrl: string | null }): string | null {
+    if (branding.publicUrl) return branding.publicUrl;
+    return this.settings.clientUrl.startsWith('https://') ? this.settings.clientUrl : null;
+  }
+
+  /** The system check at start: the tools a build needs, missing ones logged for the vendor with how to install them. */
+  async checkBuildTools(): Promise<string[]> {
+    const builders = this.builders();
+    const missing = await builders.missingAndroidTools();
+    if (missing.length) {
+      this.logger.error(
+        { missing, install: builders.androidToolsInstall },
+        `custom frontend builds are unavailable: ${missing.join(', ')} missing on this machine (${builders.androidToolsInstall})`,
+      );
+    }
+    return missing;
+  }
+
+  /**
+   * A runnable frontend image for one release version: the release's generic frontend image (streamed
+   * from the object store) plus one layer with the branded client, served from WEB_ROOT by the image's
+   * own server (its command and port unchanged).
+   */
+  private async packageFrontend(build: BuildRow, slug: string, outDir: string, base: ReleaseFrontend, work: string): Promise<FrontendImage> {
+    const files = await filesUnder(outDir);
+    const tag = `${this.settings.product}/frontend-${slug}:${base.version}-${build.id.slice(0, 8)}`;
+    const filename = `${this.settings.product}-frontend-${slug}-${base.version}-${build.id.slice(0, 8)}.docker.tar.gz`;
+    const file = join(work, filename);
+    const image = await addImageLayer(
+      (await this.objects.get(base.objectKey)) as Readable,
+      { gzipped: true },
+      {
+        repoTag: tag,
+        created: this.clock(),
+        files: await Promise.all(files.map(async (path) => ({ path: `${WEB_ROOT}/${relative(outDir, path)}`, content: await readFile(path) }))),
+        env: { WEB_ROOT: `/${WEB_ROOT}` },
+        labels: { 'org.opencontainers.image.title': `${this.settings.product} frontend (${slug})`, 'org.opencontainers.image.revision': build.id },
+      },
+      createWriteStream(file),
+    );
     const key = `builds/${build.organisationId}/${build.id}/${filename}`;
-    await this.objects.put(key, image.archive, { contentType: 'application/gzip', size: image.archive.length });
+    const { size } = await stat(file);
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+    await this.objects.put(key, createReadStream(file), { contentType: 'application/gzip', size });
+    await rm(file, { force: true });
     return {
+      id: randomUUID(),
+      version: base.version,
       key,
       filename,
       contentType: 'application/gzip',
-      size: image.archive.length,
-      sha256: createHash('sha256').update(image.archive).digest('hex'),
+      size,
+      sha256: hash.digest('hex'),
       image: image.repoTag,
       imageId: image.imageId,
     };
@@ -282,12 +372,25 @@ export class FrontendBuildService {
 
   /** A presigned link to one of a build's packages, for its own organisation. */
   async packageLink(organisationId: string, buildId: string, which: 'frontend' | 'android' | 'ios', baseUrl: string, ttlSeconds: number): Promise<string> {
-    const build = await this.store.build(buildId);
+    // a frontend image of one release version is named by its own id (the manifest's), the build's newest by the build's
+    const byImage = which === 'frontend' && !(await this.store.build(buildId)) ? await this.store.buildOfImage(buildId) : undefined;
+    const build = byImage ?? (await this.store.build(buildId));
     if (!build || build.organisationId !== organisationId) throw notFound('No such build.');
-    const pkg = build[which];
+    const pkg = byImage ? byImage.frontendImages.find((i) => i.id === buildId) : build[which];
     if (build.status !== 'succeeded' || !pkg) throw conflict('This build has not succeeded.');
     const { url } = await this.objects.presign(pkg.key, { expiresInSeconds: ttlSeconds, filename: pkg.filename, contentType: pkg.contentType, baseUrl });
     return url;
+  }
+}
+
+/** The build machine lacks tools: the vendor's problem, said in the vendor's words (the log), never the customer's. */
+export class BuildToolsMissing extends Error {
+  constructor(
+    readonly missing: string[],
+    install: string,
+  ) {
+    super(`Cannot build: ${missing.join(', ')} missing (${install}).`);
+    this.name = 'BuildToolsMissing';
   }
 }
 

@@ -68,7 +68,7 @@ export class ReleaseService {
     private readonly audit: AuditLog,
     private readonly clock: () => Date = () => new Date(),
     /** Components that replace the release's for an organisation (its custom frontend build). */
-    private readonly overrides?: { overridesFor(organisationId: string, baseUrl: string): Promise<ManifestArtifact[]> },
+    private readonly overrides?: { overridesFor(organisationId: string, baseUrl: string, version: string): Promise<ManifestArtifact[]> },
   ) {}
 
   /**
@@ -178,7 +178,7 @@ export class ReleaseService {
         downloadUrl: downloadUrlOf(input.baseUrl, a.id),
       });
     }
-    for (const override of (await this.overrides?.overridesFor(licence.organisationId, input.baseUrl)) ?? []) {
+    for (const override of (await this.overrides?.overridesFor(licence.organisationId, input.baseUrl, release.version)) ?? []) {
       if (manifestArtifacts.has(override.component)) manifestArtifacts.set(override.component, override);
     }
     const services: ManifestService[] = Object.entries(template.services).map(([name, s]) => {
@@ -221,6 +221,23 @@ export class ReleaseService {
       artifactsSignature: await this.signing.signDetached(artifactList([...manifestArtifacts.values()])),
     };
     return render(model);
+  }
+
+  /**
+   * The generic frontend image of the newest published release of each channel (one per version), the
+   * bases a custom frontend build brands: newest version first.
+   */
+  async latestFrontends(productCode: string): Promise<{ version: string; objectKey: string }[]> {
+    const product = await this.catalogue.product(productCode);
+    const published = (await this.store.list({ productId: product.id, statuses: ['published'] })).sort(byVersionDescending);
+    const artifacts = await this.store.artifactsOf(published.map((r) => r.id));
+    const seen = new Map<string, { version: string; objectKey: string }>();
+    for (const release of published) {
+      const frontend = artifacts.find((a) => a.releaseId === release.id && a.component === 'frontend' && a.status === 'uploaded');
+      if (frontend && !seen.has(release.channel)) seen.set(release.channel, { version: release.version, objectKey: frontend.objectKey });
+    }
+    const unique = new Map([...seen.values()].map((f) => [f.version, f]));
+    return [...unique.values()].sort(byVersionDescending);
   }
 
   async create(input: NewRelease, actor: string): Promise<ReleaseRow> {

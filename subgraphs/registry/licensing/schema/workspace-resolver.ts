@@ -127,6 +127,15 @@ export class WorkspaceResolver {
   }
 
   @Authorized('workspace-user')
+  @Mutation(() => Deployment, {
+    description: "Frees a seat of one of the organisation's licences: the deployment is removed and its key stops working (audited, as the API's release).",
+  })
+  async releaseWorkspaceDeployment(@Ctx() ctx: SubgraphContext, @Arg('id', () => ID) id: string): Promise<Deployment> {
+    const released = await this.services.deployments.releaseForOrganisation(userOf(ctx).organisationId, id, actorOf(ctx.principal));
+    return toDeployment(released, DeploymentStatusEnum.dead);
+  }
+
+  @Authorized('workspace-user')
   @Query(() => [Deployment], { description: "The deployment nodes of the organisation's licences." })
   async workspaceDeployments(@Ctx() ctx: SubgraphContext): Promise<Deployment[]> {
     const licences = await this.services.licences.ofOrganisations([userOf(ctx).organisationId]);

@@ -79,6 +79,8 @@ export class Branding {
   @Field(() => BrandingAsset, { nullable: true }) logo: BrandingAsset | null;
   @Field(() => String, { nullable: true }) faviconUrl: string | null;
   @Field(() => BrandingAsset, { nullable: true }) favicon: BrandingAsset | null;
+  @Field(() => String, { nullable: true, description: 'The finance node’s public https address: where the mobile apps open the client.' })
+  publicUrl: string | null;
   @Field(() => ColourContrast) primaryContrast: ColourContrast;
   @Field(() => ColourContrast) accentContrast: ColourContrast;
   @Field() createdAt: Date;
@@ -122,6 +124,8 @@ export class SaveBrandingInput {
   @Field(() => String, { nullable: true }) faviconUrl?: string | null;
   @Field(() => String, { nullable: true, description: 'Uploaded logo, base64 (instead of logoUrl).' }) logoBase64?: string | null;
   @Field(() => String, { nullable: true, description: 'Uploaded favicon, base64 (instead of faviconUrl).' }) faviconBase64?: string | null;
+  @Field(() => String, { nullable: true, description: 'The finance node’s public https address, where the mobile apps open the client.' })
+  publicUrl?: string | null;
 }
 
 @InputType()

@@ -3,9 +3,11 @@ import { OrganisationRow, PlanRow, ProductRow, WorkspaceUserRow } from './entiti
 import { LicensingInit1732400000000 } from './migrations/1732400000000-LicensingInit';
 import { Workspace1764000000000 } from './migrations/1764000000000-Workspace';
 import { MachineFingerprint1765000000000 } from './migrations/1765000000000-MachineFingerprint';
+import { MobileSigning1766000000000 } from './migrations/1766000000000-MobileSigning';
+import { FrontendImages1766100000000 } from './migrations/1766100000000-FrontendImages';
 
 export const licensingStore: StoreDefinition = {
   schema: 'licensing',
   entities: [OrganisationRow, WorkspaceUserRow, ProductRow, PlanRow],
-  migrations: [LicensingInit1732400000000, Workspace1764000000000, MachineFingerprint1765000000000],
+  migrations: [LicensingInit1732400000000, Workspace1764000000000, MachineFingerprint1765000000000, MobileSigning1766000000000, FrontendImages1766100000000],
 };

@@ -27,8 +27,17 @@ export interface BrandingRow {
   logo: StoredAsset | null;
   faviconUrl: string | null;
   favicon: StoredAsset | null;
+  /** The finance node's public https address: where the mobile apps open the client. */
+  publicUrl: string | null;
   createdAt: Date;
   createdBy: string;
+}
+
+/** An organisation's Android signing key, sealed (the secret box opens it for a build). */
+export interface SealedSigningKey {
+  keystoreSealed: string;
+  passwordSealed: string;
+  alias: string;
 }
 
 /** A built package: the object and its checksum (the frontend also its image). */
@@ -37,6 +46,12 @@ export interface BuiltPackage extends StoredAsset {
   image?: string;
   imageId?: string;
   kind?: string;
+}
+
+/** A branded frontend image for one release version, with the id its download link names. */
+export interface FrontendImage extends BuiltPackage {
+  id: string;
+  version: string;
 }
 
 export type BuildStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -52,6 +67,8 @@ export interface BuildRow {
   frontend: BuiltPackage | null;
   android: BuiltPackage | null;
   ios: BuiltPackage | null;
+  /** One runnable frontend image per release version (`frontend` is the newest version's). */
+  frontendImages: FrontendImage[];
   requestedBy: string;
   createdAt: Date;
   finishedAt: Date | null;
@@ -59,9 +76,9 @@ export interface BuildRow {
 
 const ACCOUNT = `id, organisation_id AS "organisationId", email, name, role, password_hash AS "passwordHash"`;
 const BRANDING = `organisation_id AS "organisationId", version, display_name AS "displayName", primary_color AS "primaryColor",
-  accent_color AS "accentColor", logo_url AS "logoUrl", logo, favicon_url AS "faviconUrl", favicon, created_at AS "createdAt", created_by AS "createdBy"`;
+  accent_color AS "accentColor", logo_url AS "logoUrl", logo, favicon_url AS "faviconUrl", favicon, public_url AS "publicUrl", created_at AS "createdAt", created_by AS "createdBy"`;
 const BUILD = `id, organisation_id AS "organisationId", branding_version AS "brandingVersion", status, progress, log, error, frontend, android, ios,
-  requested_by AS "requestedBy", created_at AS "createdAt", finished_at AS "finishedAt"`;
+  frontend_images AS "frontendImages", requested_by AS "requestedBy", created_at AS "createdAt", finished_at AS "finishedAt"`;
 
 /** SQL of the customer workspace: accounts and sessions, entitlements, branding versions and frontend builds. */
 export class WorkspaceStore {
@@ -153,10 +170,21 @@ export class WorkspaceStore {
   /** Saves a new branding version (the next number, computed under the insert's own conflict check). */
   async insertBranding(row: Omit<BrandingRow, 'version' | 'createdAt'>): Promise<BrandingRow> {
     const { rows } = await this.store.pool.query<BrandingRow>(
-      `INSERT INTO licensing.branding (organisation_id, version, display_name, primary_color, accent_color, logo_url, logo, favicon_url, favicon, created_by)
-       SELECT $1, COALESCE(MAX(version), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9 FROM licensing.branding WHERE organisation_id = $1
+      `INSERT INTO licensing.branding (organisation_id, version, display_name, primary_color, accent_color, logo_url, logo, favicon_url, favicon, created_by, public_url)
+       SELECT $1, COALESCE(MAX(version), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM licensing.branding WHERE organisation_id = $1
        RETURNING ${BRANDING}`,
-      [row.organisationId, row.displayName, row.primaryColor, row.accentColor, row.logoUrl, row.logo, row.faviconUrl, row.favicon, row.createdBy],
+      [
+        row.organisationId,
+        row.displayName,
+        row.primaryColor,
+        row.accentColor,
+        row.logoUrl,
+        row.logo,
+        row.faviconUrl,
+        row.favicon,
+        row.createdBy,
+        row.publicUrl,
+      ],
     );
     return rows[0];
   }
@@ -167,6 +195,29 @@ export class WorkspaceStore {
       [organisationId, version ?? null],
     );
     return rows[0];
+  }
+
+  /** The organisation's Android signing key: the stored one, or `made` stored now if it has none (the first of concurrent makers wins). */
+  async signingKey(organisationId: string, made: () => Promise<SealedSigningKey>): Promise<SealedSigningKey> {
+    const select = `SELECT keystore_sealed AS "keystoreSealed", password_sealed AS "passwordSealed", alias FROM licensing.mobile_signing_key WHERE organisation_id = $1`;
+    const existing = await this.store.pool.query<SealedSigningKey>(select, [organisationId]);
+    if (existing.rows[0]) return existing.rows[0];
+    const key = await made();
+    await this.store.pool.query(
+      `INSERT INTO licensing.mobile_signing_key (organisation_id, keystore_sealed, password_sealed, alias) VALUES ($1, $2, $3, $4) ON CONFLICT (organisation_id) DO NOTHING`,
+      [organisationId, key.keystoreSealed, key.passwordSealed, key.alias],
+    );
+    return (await this.store.pool.query<SealedSigningKey>(select, [organisationId])).rows[0];
+  }
+
+  /** The next Android versionCode of the organisation (atomic: every build gets a larger one). */
+  async nextVersionCode(organisationId: string): Promise<number> {
+    const { rows } = await this.store.pool.query<{ versionCode: number }>(
+      `UPDATE licensing.mobile_signing_key SET version_code = version_code + 1 WHERE organisation_id = $1 RETURNING version_code AS "versionCode"`,
+      [organisationId],
+    );
+    if (!rows[0]) throw new Error('The organisation has no signing key yet.');
+    return rows[0].versionCode;
   }
 
   async setBrandingAsset(organisationId: string, version: number, kind: 'logo' | 'favicon', asset: StoredAsset): Promise<void> {
@@ -218,7 +269,19 @@ export class WorkspaceStore {
     );
   }
 
-  async finish(id: string, outcome: { frontend: BuiltPackage; android: BuiltPackage; ios: BuiltPackage } | { error: string }, now: Date): Promise<void> {
+  /** The build holding the frontend image of that id. */
+  async buildOfImage(imageId: string): Promise<BuildRow | undefined> {
+    const { rows } = await this.store.pool.query<BuildRow>(`SELECT ${BUILD} FROM licensing.frontend_build WHERE frontend_images @> $1::jsonb`, [
+      JSON.stringify([{ id: imageId }]),
+    ]);
+    return rows[0];
+  }
+
+  async finish(
+    id: string,
+    outcome: { frontend: BuiltPackage; frontendImages: FrontendImage[]; android: BuiltPackage; ios: BuiltPackage } | { error: string },
+    now: Date,
+  ): Promise<void> {
     if ('error' in outcome) {
       await this.store.pool.query(
         `UPDATE licensing.frontend_build SET status = 'failed', error = $2, log = array_append(log, 'failed: ' || $2), finished_at = $3 WHERE id = $1`,
@@ -227,8 +290,8 @@ export class WorkspaceStore {
     } else {
       await this.store.pool.query(
         `UPDATE licensing.frontend_build SET status = 'succeeded', progress = 100, frontend = $2, android = $3, ios = $4,
-                log = array_append(log, 'done'), finished_at = $5 WHERE id = $1`,
-        [id, outcome.frontend, outcome.android, outcome.ios, now],
+                log = array_append(log, 'done'), finished_at = $5, frontend_images = $6 WHERE id = $1`,
+        [id, outcome.frontend, outcome.android, outcome.ios, now, JSON.stringify(outcome.frontendImages)],
       );
     }
   }

@@ -222,6 +222,8 @@ describe('the customer workspace in a browser', () => {
 
     await page.fill('#primaryColor', '#1a4f8b');
     await page.fill('#logoUrl', `${assetBase}/logo.png`);
+    // the mobile apps open the node's public https address
+    await page.fill('#publicUrl', 'https://pay.acme.example/app/');
     // the live preview follows the form
     expect(
       await page
@@ -239,13 +241,13 @@ describe('the customer workspace in a browser', () => {
     expect(await waitForBuild()).toEqual({ status: 'succeeded', error: null });
     const log = (await page.textContent('[data-testid=build-log]'))!;
     expect(log).toContain('branding version 1: Acme Pay, #1a4f8b / #8e2c9a');
-    expect(log).toMatch(/frontend image finance-node\/frontend-acme-ltd:build-[0-9a-f]{8}/);
+    expect(log).toMatch(/frontend image finance-node\/frontend-acme-ltd:[0-9.]+-[0-9a-f]{8}/);
 
     const after = await manifestFor(licence.key);
     expect(after.release.id).toBe(before.release.id);
     expect(before.text).toContain(`finance-node/frontend:${before.release.version}`);
     expect(after.text).not.toContain(`finance-node/frontend:${before.release.version}`);
-    expect(after.text).toMatch(/finance-node\/frontend-acme-ltd:build-[0-9a-f]{8}/);
+    expect(after.text).toMatch(/finance-node\/frontend-acme-ltd:[0-9.]+-[0-9a-f]{8}/);
     // the other components as released
     expect(after.text).toContain(`finance-node/backend:${before.release.version}`);
 
@@ -311,7 +313,7 @@ describe('the customer workspace in a browser', () => {
     await page.waitForURL(/\/workspace\/builds\/[0-9a-f-]{36}\/$/);
     expect(await waitForBuild()).toEqual({ status: 'failed', error: `Cannot fetch ${assetBase}/missing.png: the server answered 404.` });
     const after = await manifestFor(licence.key);
-    const image = (text: string) => /finance-node\/frontend-acme-ltd:build-[0-9a-f]{8}/.exec(text)![0];
+    const image = (text: string) => /finance-node\/frontend-acme-ltd:[0-9.]+-[0-9a-f]{8}/.exec(text)![0];
     expect(image(after.text)).toBe(image(before.text));
 
     const failedId = /\/workspace\/builds\/([0-9a-f-]{36})\//.exec(page.url())![1];
