@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { http, startTestApp, type TestApp } from '../../../support/app';
 import { assertBuilt } from '../../../support/child-app';
 import { createTestDatabase } from '../../../support/database';
-import { adminSignIn, changeNode, createUser, licenceKeys, licenceToken, runCli } from '../../../support/finance';
+import { adminSignIn, createUser, licenceKeys, licenceToken, runCli } from '../../../support/finance';
 
 /**
  * Activation with the licence registry and heartbeats, against a local server that answers exactly
