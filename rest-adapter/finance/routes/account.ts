@@ -155,7 +155,60 @@ export const accountRoutes: Route[] = [
   changePassword,
   ...sessionRoutes(),
   ...twoFactorRoutes(),
+  profileRoute(),
 ];
+
+interface ProfileData {
+  nodeUser: {
+    id: string;
+    username: string;
+    email: string;
+    emailVerified: boolean;
+    phone: string | null;
+    twoFactorEnabled: boolean;
+    kycLevel: string;
+    dateJoined: string;
+  };
+}
+
+function profileRoute(): Route {
+  return account({
+    method: 'GET',
+    path: '/api/v1/profile/',
+    summary: 'Your profile',
+    description:
+      '`{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}`: who the token belongs to, whether the e-mail address is verified ' +
+      '(money moves only then), the phone number transfers can reach, 2FA, and the KYC level the limits follow.',
+    security: 'bearer',
+    operation: 'Profile',
+    response: {
+      description: 'Profile',
+      schema: z.object({
+        id: z.string().uuid(),
+        username: z.string(),
+        email: z.string(),
+        email_verified: z.boolean(),
+        phone: z.string().nullable(),
+        twofa_enabled: z.boolean(),
+        kyc_level: z.string(),
+        created_at: z.string(),
+      }),
+    },
+    respond: ({ nodeUser: u }: ProfileData) => ({
+      kind: 'json',
+      body: {
+        id: u.id,
+        username: u.username,
+        email: u.email,
+        email_verified: u.emailVerified,
+        phone: u.phone,
+        twofa_enabled: u.twoFactorEnabled,
+        kyc_level: u.kycLevel.toLowerCase(),
+        created_at: u.dateJoined,
+      },
+    }),
+  });
+}
 
 function sessionRoutes(): Route[] {
   return [

@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import { projectRoot } from '../../../lib/paths';
 import { financeProduct } from '../../../subgraphs/finance/product';
+import { PRODUCT_NAMES } from '../../../subgraphs/products';
 import { startTestApp, type TestApp } from '../../support/app';
 import { graphql, installValidLicence } from '../../support/finance';
 import { createLicence } from '../../support/registry';
@@ -32,7 +33,8 @@ import { createLicence } from '../../support/registry';
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // all three products: the other products' credentials are made by them
+  t = await startTestApp({}, { products: PRODUCT_NAMES });
   await installValidLicence(t);
 }, 240_000);
 afterAll(() => t?.stop());
@@ -124,6 +126,8 @@ const PUBLIC = [
   ...['nodeStatus', 'nodeInfo', 'nodeSettings', 'nodeBranding', 'nodeBankingRails'],
   ...['receiveBankingWebhook', 'receiveCardIssuerEvent', 'receiveKycWebhook', 'receiveCryptoExchangeEvent'],
   ...['nodeLogin', 'startAdminSession', 'completeAdminTotpEnrolment'],
+  // joining: anyone may sign up, verify an address and reset a forgotten password (the sign-up mode is public configuration)
+  ...['nodeSignupMode', 'nodeSignup', 'verifyNodeEmail', 'requestNodePasswordReset', 'confirmNodePasswordReset'],
 ];
 type Answer = { code: string; data: unknown };
 const answerOf = (body: { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] }): Answer => ({

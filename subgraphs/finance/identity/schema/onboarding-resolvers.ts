@@ -119,13 +119,13 @@ export class OnboardingResolver {
     return this.services.onboarding.signupMode();
   }
 
-  @Authorized('node-admin', 'admin')
+  @Authorized('node-admin')
   @Mutation(() => String, { description: 'Sets how people join: open or invite_only (admin console).' })
   setNodeSignupMode(@Arg('mode') mode: string, @Ctx() ctx: SubgraphContext): Promise<string> {
     return this.services.onboarding.setSignupMode(mode, adminOf(ctx));
   }
 
-  @Authorized('node-admin', 'admin')
+  @Authorized('node-admin')
   @Mutation(() => NodeInviteCreated, { description: 'A new invite code (shown once); optional note and expiry in days.' })
   createNodeInvite(
     @Ctx() ctx: SubgraphContext,
@@ -135,7 +135,7 @@ export class OnboardingResolver {
     return this.services.onboarding.createInvite(adminOf(ctx), { note: note ?? '', expiresInDays: expiresInDays ?? null });
   }
 
-  @Authorized('node-admin', 'admin')
+  @Authorized('node-admin')
   @Query(() => [NodeInvite], { description: 'Invitations, newest first (admin console).' })
   nodeInvites(@Arg('first', () => Int, { defaultValue: 100 }) first: number): Promise<NodeInvite[]> {
     return this.services.onboarding.invites(Math.min(Math.max(first, 1), 500));
