@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance';
+import { adminPost, adminSignIn, createUser, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance';
 
 /**
  * The finance admin console on the console kit (rest-adapter/console/): every app answers its index
@@ -80,4 +80,48 @@ it('users: search, filters, paging and CSV export', async () => {
   const second = await get(`/admin/identity/user/?q=many_${tag}&page=2`);
   expect(second.body).toContain('60 rows · page 2 of 2');
   expect((await get('/admin/identity/user/?page=nope')).status).toBe(400);
+});
+
+it("a user's page: freeze (no sign-in, every token ends, no money moves), unfreeze, set the KYC level", async () => {
+  const user = await createUser(t as unknown as TestApp);
+  const token = await login(t as unknown as TestApp, user.username);
+  const list = await get(`/admin/identity/user/?q=${user.username}`);
+  expect(list.body).toContain(`href="/admin/identity/user/${user.id}/"`);
+  const page = await get(`/admin/identity/user/${user.id}/`);
+  expect(page.status).toBe(200);
+  expect(page.body).toContain('Freeze');
+
+  const frozen = await adminPost(t as unknown as TestApp, admin, `/admin/identity/user/${user.id}/active/`, { active: 'no' });
+  expect([frozen.status, frozen.headers.get('location')]).toEqual([302, `/admin/identity/user/${user.id}/?saved=1`]);
+  expect((await get(`/admin/identity/user/${user.id}/`)).body).toContain('frozen');
+  const balance = await http(`${t.urls.finance}/api/balance/`, { key: token });
+  expect(balance.status).toBe(401);
+  const transfer = await http(`${t.urls.finance}/api/v1/transfers/`, {
+    method: 'POST',
+    key: token,
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ recipient: 'anyone', amount: '1.00', currency: 'EUR' }),
+  });
+  expect(transfer.status).toBe(401);
+  const signIn = await http(`${t.urls.finance}/api/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, password: PASSWORD }),
+  });
+  expect([signIn.status, signIn.body.code]).toEqual([401, 'no_active_account']);
+
+  expect((await adminPost(t as unknown as TestApp, admin, `/admin/identity/user/${user.id}/active/`, { active: 'yes' })).status).toBe(302);
+  await login(t as unknown as TestApp, user.username);
+
+  expect((await adminPost(t as unknown as TestApp, admin, `/admin/identity/user/${user.id}/kyc/`, { level: 'enhanced' })).status).toBe(302);
+  expect((await t.app.services.identity.identity.user(user.id))?.kycLevel).toBe('enhanced');
+  expect((await get('/admin/identity/user/00000000-0000-4000-8000-000000000000/')).status).toBe(404);
+  // without the CSRF token: refused, nothing changed
+  const forged = await http(`${t.urls.finance}/admin/identity/user/${user.id}/active/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: admin.cookie },
+    body: 'active=no',
+  });
+  expect(forged.status).toBe(403);
+  expect((await t.app.services.identity.identity.user(user.id))?.isActive).toBe(true);
 });
