@@ -146,6 +146,44 @@ const changePassword = account({
   respond: (data: { access: unknown }) => ({ kind: 'json', body: data.access }),
 });
 
+const profile = account({
+  method: 'GET',
+  path: '/api/v1/profile/',
+  summary: 'Your profile',
+  description: '`{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}`; `kyc_level`: none, basic or enhanced.',
+  security: 'bearer',
+  operation: 'Profile',
+  response: {
+    description: 'Profile',
+    schema: z.object({
+      id: z.string().uuid(),
+      username: z.string(),
+      email: z.string(),
+      email_verified: z.boolean(),
+      phone: z.string().nullable(),
+      twofa_enabled: z.boolean(),
+      kyc_level: z.enum(['none', 'basic', 'enhanced']),
+      created_at: z.string(),
+    }),
+  },
+  respond: (data: { nodeUser: Record<string, unknown> }) => {
+    const u = data.nodeUser;
+    return {
+      kind: 'json',
+      body: {
+        id: u.id,
+        username: u.username,
+        email: u.email,
+        email_verified: u.emailVerified,
+        phone: u.phone,
+        twofa_enabled: u.twoFactorEnabled,
+        kyc_level: String(u.kycLevel as string).toLowerCase(),
+        created_at: u.dateJoined,
+      },
+    };
+  },
+});
+
 export const accountRoutes: Route[] = [
   signup,
   verifyEmail,
@@ -153,6 +191,7 @@ export const accountRoutes: Route[] = [
   resetPassword,
   confirmReset,
   changePassword,
+  profile,
   ...sessionRoutes(),
   ...twoFactorRoutes(),
 ];
