@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
-import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
-import { adminPage, csrfInput, table } from './layout';
+import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
+import { csrfInput, financeError, financePage, table, when } from './layout';
 
 /**
  * The admin console's banking pages: virtual accounts, rail and mobile-money movements (a stuck
  * pending one can be voided: the ledger releases its hold) and the providers' webhooks as received.
  */
-
-const siteName = (input: RouteInput) => (input.req.app.locals.siteName as string | undefined) ?? 'Finance Node';
-const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) + ' UTC' : '—');
 
 function page(
   input: RouteInput,
@@ -18,23 +15,22 @@ function page(
   body: Raw,
   opts: { status?: number; banners?: { level: 'error' | 'ok'; text: string }[] } = {},
 ): Reply {
-  return {
-    kind: 'html',
-    status: opts.status,
-    html: adminPage(
-      { title, siteName: siteName(input), user, csrfToken: input.csrfToken, banners: opts.banners, breadcrumbs: [{ label: 'Banking' }, { label: title }] },
-      html`<a class="back" href="/admin/">← Back to the dashboard</a>${body}`,
-    ),
-  };
+  return financePage(
+    input,
+    {
+      title,
+      user,
+      status: opts.status,
+      banners: opts.banners,
+      breadcrumbs: [{ label: 'Banking', href: '/admin/banking/' }, { label: title }],
+      back: { href: '/admin/banking/', label: 'Back to Banking' },
+    },
+    body,
+  );
 }
 
-/** Not signed in → the sign-in page; any other failure (read-only, not pending…) → the message on a page. */
-const pageError =
-  (title: string) =>
-  (error: RouteError, input: RouteInput): Reply =>
-    error.status === 401
-      ? { kind: 'redirect', status: 302, location: `/admin/login/?next=${encodeURIComponent(input.req.originalUrl)}` }
-      : page(input, title, undefined, html``, { status: error.status, banners: [{ level: 'error', text: error.message }] });
+/** Not signed in → the sign-in page; any other failure (read-only, not pending…) → the message on a page (the console kit's). */
+const pageError = (title: string) => financeError(title, { breadcrumbs: [{ label: 'Banking', href: '/admin/banking/' }, { label: title }] });
 
 type AdminUser = { nodeAdminUser?: { username: string } };
 

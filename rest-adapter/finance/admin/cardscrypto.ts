@@ -1,45 +1,28 @@
-import type { Request } from 'express';
-import { html, type Raw } from '../../../lib/html';
+import { html } from '../../../lib/html';
 import type { AuthorisationView, CardView } from '../../../subgraphs/finance/cards/domain/cards';
 import type { DepositView, SwapView } from '../../../subgraphs/finance/crypto/domain/crypto';
-import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
-import { adminPage, table } from './layout';
+import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
+import { financeError, financePage, table, when } from './layout';
 
 /**
  * Admin console pages of the cards and crypto modules: read-only lists (cards masked, never a full
  * number), each with a back link to the dashboard. Registered in admin/routes.ts with one line.
  */
 
-const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
-const when = (iso: string | Date | null | undefined) => (iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—');
 const amount = (m: { amount: string; currency: string } | null) => (m ? `${m.amount} ${m.currency}` : '—');
 
-function listPage(input: RouteInput, title: string, head: string[], rows: unknown[][], user?: string, status?: number, error?: string): Reply {
-  const body: Raw = html`<a class="back" href="/admin/">← Back to the dashboard</a> ${table(title, head, rows)}`;
-  return {
-    kind: 'html',
-    status,
-    html: adminPage(
-      {
-        title,
-        siteName: siteName(input.req),
-        csrfToken: input.csrfToken,
-        user: user ?? (input.req.res?.locals.adminUser as string | undefined),
-        breadcrumbs: [{ label: title }],
-        banners: error ? [{ level: 'error', text: error }] : [],
-      },
-      body,
-    ),
-  };
+/** A list page of the cards or crypto app (the console kit's frame), with a link back to its app. */
+function listPage(input: RouteInput, title: string, head: string[], rows: unknown[][], user?: string): Reply {
+  const app = input.req.path.startsWith('/admin/crypto/') ? { label: 'Crypto', href: '/admin/crypto/' } : { label: 'Cards', href: '/admin/cards/' };
+  return financePage(
+    input,
+    { title, user, breadcrumbs: [app, { label: title }], back: { href: app.href, label: `Back to ${app.label}` } },
+    table(title, head, rows),
+  );
 }
 
 /** Not signed in → the sign-in page (as every console page); another failure → the message on the page. */
-const pageError =
-  (title: string) =>
-  (error: RouteError, input: RouteInput): Reply =>
-    error.status === 401
-      ? { kind: 'redirect', status: 302, location: `/admin/login/?next=${encodeURIComponent(input.req.originalUrl)}` }
-      : listPage(input, title, [], [], undefined, error.status, error.message);
+const pageError = (title: string) => financeError(title);
 
 const withUser = (data: { nodeAdminUser?: { username: string } }) => data.nodeAdminUser?.username;
 

@@ -1,11 +1,10 @@
-import type { Request } from 'express';
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
 import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/finance/kernel/contract';
 import { POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/domain/order-updates';
 import { ORDER_STATUSES } from '../../../subgraphs/finance/investing/domain/providers/types';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
-import { adminPage, table, yesNo } from './layout';
+import { financePage, table, when, yesNo } from './layout';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
@@ -13,8 +12,6 @@ import { adminPage, table, yesNo } from './layout';
  * admin/routes.ts: a persisted operation run as the signed-in superuser, server-rendered.
  */
 
-const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
-const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) + ' UTC' : '—');
 const NAV = [
   { label: 'Instruments', href: '/admin/investing/instrument/' },
   { label: 'Orders', href: '/admin/investing/order/' },
@@ -23,14 +20,17 @@ const NAV = [
 
 function page(input: RouteInput, title: string, user: string | undefined, body: Raw, status?: number): Reply {
   const nav = html`<p class="investing-nav">${NAV.map((n) => html`<a href="${n.href}">${n.label}</a> `)}</p>`;
-  return {
-    kind: 'html',
-    status,
-    html: adminPage(
-      { title, siteName: siteName(input.req), csrfToken: input.csrfToken, user, breadcrumbs: [{ label: 'Investing' }, { label: title }] },
-      html`<a class="back" href="/admin/">← Back to the dashboard</a>${nav}${body}`,
-    ),
-  };
+  return financePage(
+    input,
+    {
+      title,
+      user,
+      status,
+      breadcrumbs: [{ label: 'Investing', href: '/admin/investing/' }, { label: title }],
+      back: { href: '/admin/investing/', label: 'Back to Investing' },
+    },
+    html`${nav}${body}`,
+  );
 }
 
 function selectField(name: string, label: string, options: readonly { value: string; label: string }[], selected: string | undefined): Raw {

@@ -1,9 +1,8 @@
-import type { Request } from 'express';
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
 import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/domain/states';
 import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
-import { adminPage, csrfInput } from './layout';
+import { csrfInput, financePage, when } from './layout';
 
 /** The admin console's KYC reviews (/admin/compliance/verification/): the list, and approve / reject / ask for resubmission. */
 
@@ -23,26 +22,21 @@ interface VerificationData {
   documents: { id: string; kind: string; contentType: string; size: number }[];
 }
 
-const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
-const when = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 19)} UTC` : '—');
 const str = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
 
 function page(input: AnyRouteInput, opts: { status?: number; user?: string; banners?: { level: 'error' | 'ok'; text: string }[] }, body: Raw): Reply {
-  return {
-    kind: 'html',
-    status: opts.status,
-    html: adminPage(
-      {
-        title: TITLE,
-        siteName: siteName(input.req),
-        user: opts.user,
-        csrfToken: input.csrfToken,
-        banners: opts.banners,
-        breadcrumbs: [{ label: 'Compliance', href: '/admin/compliance/' }, { label: TITLE }],
-      },
-      html`<a class="back" href="/admin/compliance/">← Back to Compliance</a>${body}`,
-    ),
-  };
+  return financePage(
+    input,
+    {
+      title: TITLE,
+      user: opts.user,
+      status: opts.status,
+      banners: opts.banners,
+      breadcrumbs: [{ label: 'Compliance', href: '/admin/compliance/' }, { label: TITLE }],
+      back: { href: '/admin/compliance/', label: 'Back to Compliance' },
+    },
+    body,
+  );
 }
 
 /** Not signed in → the sign-in page; any other refusal (409 with the current state, 400…) → the message on the page. */

@@ -146,55 +146,29 @@ const changePassword = account({
   respond: (data: { access: unknown }) => ({ kind: 'json', body: data.access }),
 });
 
-export const accountRoutes: Route[] = [
-  signup,
-  verifyEmail,
-  resendVerification,
-  resetPassword,
-  confirmReset,
-  changePassword,
-  ...sessionRoutes(),
-  ...twoFactorRoutes(),
-  profileRoute(),
-];
-
-interface ProfileData {
-  nodeUser: {
-    id: string;
-    username: string;
-    email: string;
-    emailVerified: boolean;
-    phone: string | null;
-    twoFactorEnabled: boolean;
-    kycLevel: string;
-    dateJoined: string;
-  };
-}
-
-function profileRoute(): Route {
-  return account({
-    method: 'GET',
-    path: '/api/v1/profile/',
-    summary: 'Your profile',
-    description:
-      '`{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}`: who the token belongs to, whether the e-mail address is verified ' +
-      '(money moves only then), the phone number transfers can reach, 2FA, and the KYC level the limits follow.',
-    security: 'bearer',
-    operation: 'Profile',
-    response: {
-      description: 'Profile',
-      schema: z.object({
-        id: z.string().uuid(),
-        username: z.string(),
-        email: z.string(),
-        email_verified: z.boolean(),
-        phone: z.string().nullable(),
-        twofa_enabled: z.boolean(),
-        kyc_level: z.string(),
-        created_at: z.string(),
-      }),
-    },
-    respond: ({ nodeUser: u }: ProfileData) => ({
+const profile = account({
+  method: 'GET',
+  path: '/api/v1/profile/',
+  summary: 'Your profile',
+  description: '`{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}`; `kyc_level`: none, basic or enhanced.',
+  security: 'bearer',
+  operation: 'Profile',
+  response: {
+    description: 'Profile',
+    schema: z.object({
+      id: z.string().uuid(),
+      username: z.string(),
+      email: z.string(),
+      email_verified: z.boolean(),
+      phone: z.string().nullable(),
+      twofa_enabled: z.boolean(),
+      kyc_level: z.enum(['none', 'basic', 'enhanced']),
+      created_at: z.string(),
+    }),
+  },
+  respond: (data: { nodeUser: Record<string, unknown> }) => {
+    const u = data.nodeUser;
+    return {
       kind: 'json',
       body: {
         id: u.id,
@@ -203,12 +177,25 @@ function profileRoute(): Route {
         email_verified: u.emailVerified,
         phone: u.phone,
         twofa_enabled: u.twoFactorEnabled,
-        kyc_level: u.kycLevel.toLowerCase(),
+        kyc_level: String(u.kycLevel as string).toLowerCase(),
         created_at: u.dateJoined,
       },
-    }),
-  });
-}
+    };
+  },
+});
+
+export const accountRoutes: Route[] = [
+  signup,
+  verifyEmail,
+  resendVerification,
+  resetPassword,
+  confirmReset,
+  changePassword,
+  profile,
+  ...sessionRoutes(),
+  ...twoFactorRoutes(),
+];
+
 
 function sessionRoutes(): Route[] {
   return [

@@ -16,6 +16,7 @@ export const PASSWORD_RESET_TTL_SECONDS = 3600;
 export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite_only'];
 
 const USERNAME = /^[a-z0-9_.@+-]{1,150}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
 export const signupClosed = () => new DomainError('SIGNUP_CLOSED', 403, 'Sign-up on this node is by invitation only: an invite code is required.');
@@ -259,6 +260,22 @@ export class OnboardingService {
     await this.d.store.transaction((db) => this.d.store.replacePassword(db, user.id, passwordHash));
     this.d.identity.forget(user.id);
     return this.d.sessions.grant({ ...user, tokenVersion: user.tokenVersion + 1 }, meta);
+  }
+
+  /** Freezes or unfreezes a user (by id or user name): a frozen user cannot sign in or move money (every token ends). */
+  async setActive(ref: string, active: boolean): Promise<UserRow> {
+    const user = UUID.test(ref) ? await this.d.users.byId(ref) : await this.d.users.byUsername(normaliseUsername(ref));
+    if (!user) throw notFound('No such user.');
+    const updated = await this.d.store.setActive(user.id, active);
+    this.d.identity.forget(user.id);
+    return updated!;
+  }
+
+  /** A user by id (the console's detail page); 404 when there is none. */
+  async user(id: string): Promise<UserRow> {
+    const user = UUID.test(id) ? await this.d.users.byId(id) : undefined;
+    if (!user) throw notFound('No such user.');
+    return user;
   }
 
   /** A signed-in user's one-time code (each guess reserved first: identity.checkTotp, lib/attempts.ts). */

@@ -3,8 +3,8 @@ import { unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { NodePolicy } from '../../kernel/gate';
 import type { IdentityServices } from '../services';
-import { userIdOf } from './resolvers';
-import { NodeAccessToken, NodeInvite, NodeInviteCreated, NodeSession, NodeSignup } from './types';
+import { toUser, userIdOf } from './resolvers';
+import { NodeAccessToken, NodeInvite, NodeInviteCreated, NodeSession, NodeSignup, NodeUser } from './types';
 
 function sessionOf(ctx: SubgraphContext): { userId: string; sessionId?: string } {
   const p = ctx.principal;
@@ -133,6 +133,18 @@ export class OnboardingResolver {
     @Arg('expiresInDays', () => Int, { nullable: true }) expiresInDays?: number | null,
   ): Promise<NodeInviteCreated> {
     return this.services.onboarding.createInvite(adminOf(ctx), { note: note ?? '', expiresInDays: expiresInDays ?? null });
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => NodeUser, { description: 'Freezes (active: false) or unfreezes a user: a frozen user cannot sign in or move money; every token of theirs ends.' })
+  async setNodeUserActive(@Arg('user', () => ID) user: string, @Arg('active') active: boolean): Promise<NodeUser> {
+    return toUser(await this.services.onboarding.setActive(user, active));
+  }
+
+  @Authorized('node-admin')
+  @Query(() => NodeUser, { description: 'One user by id (admin console).' })
+  async nodeUserDetail(@Arg('id', () => ID) id: string): Promise<NodeUser> {
+    return toUser(await this.services.onboarding.user(id));
   }
 
   @Authorized('node-admin')

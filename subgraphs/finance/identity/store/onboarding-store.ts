@@ -199,6 +199,22 @@ export class OnboardingStore {
     return rows[0]?.n ?? 0;
   }
 
+  /**
+   * Freezes (inactive) or unfreezes a user. A frozen user cannot sign in, and every token and session
+   * of theirs stops working at once (NOTIFY); undefined when there is no such user.
+   */
+  async setActive(userId: string, active: boolean): Promise<UserRow | undefined> {
+    const { rows } = await this.store.pool.query<UserRow>(
+      `WITH u AS (UPDATE identity.node_user SET is_active = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}),
+            s AS (UPDATE identity.user_session SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND NOT $2),
+            a AS (DELETE FROM identity.admin_session WHERE user_id = $1 AND NOT $2),
+            n AS (SELECT pg_notify($3, id::text) FROM u)
+       SELECT u.* FROM u, n`,
+      [userId, active, USER_CHANGED],
+    );
+    return rows[0];
+  }
+
   // ---- 2FA recovery codes
 
   async replaceRecoveryCodes(userId: string, hashes: Buffer[]): Promise<void> {

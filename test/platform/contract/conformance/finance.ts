@@ -860,6 +860,14 @@ Object.assign(success, {
     const { token, secret } = await enrolledUser(ctx);
     return json('POST', '/api/auth/2fa/recovery-codes/', bearer(token), { otp: await totpAt(secret, 1) });
   },
+  'GET /admin/identity/user/:id/': (ctx: CaseContext) => ({
+    method: 'GET',
+    path: `/admin/identity/user/${stateOf(ctx).userId}/`,
+    headers: { cookie: stateOf(ctx).session.cookie },
+  }),
+  // the replayed user stays active and at the enhanced level (what the other cases need)
+  'POST /admin/identity/user/:id/active/': (ctx: CaseContext) => form(ctx, `/admin/identity/user/${stateOf(ctx).userId}/active/`, { active: 'yes' }),
+  'POST /admin/identity/user/:id/kyc/': (ctx: CaseContext) => form(ctx, `/admin/identity/user/${stateOf(ctx).userId}/kyc/`, { level: 'enhanced' }),
   'DELETE /api/auth/2fa/': async (ctx: CaseContext) => {
     const { token, secret } = await enrolledUser(ctx);
     return json('DELETE', '/api/auth/2fa/', bearer(token), { otp: await totpAt(secret, 1) });

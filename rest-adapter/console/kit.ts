@@ -1,0 +1,218 @@
+import type { Request } from 'express';
+import { html, raw, type Raw } from '../../lib/html';
+import { CSRF_FIELD } from '../core/csrf';
+import type { AnyRouteInput, Reply, RouteError } from '../core/route';
+
+/**
+ * The console kit: ONE page frame, error page, date format, CSRF field and table for every
+ * server-rendered console (the finance admin console, the registry workspace). A console describes
+ * itself once (`ConsoleFrame`: where its home, sign-in and sign-out are) and its modules build their
+ * pages with `consolePage`, their errors with `consoleError`, their lists with `listView` (list.ts).
+ */
+
+export interface ConsoleFrame {
+  /** The console's home, e.g. `/admin/`. */
+  home: string;
+  /** The header's suffix after the site name, e.g. "administration". */
+  label: string;
+  loginPath: string;
+  logoutPath: string;
+  /** The site name when the app has none (`req.app.locals.siteName`). */
+  defaultSiteName: string;
+  /** A link in the user tools (e.g. the API documentation). */
+  docs?: { href: string; label: string };
+}
+
+/** A date as every console shows it: `2026-11-27 17:12:47 UTC` (or `—`). */
+export function when(value: string | Date | null | undefined, opts: { seconds?: boolean } = {}): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value as string);
+  return `${date
+    .toISOString()
+    .replace('T', ' ')
+    .slice(0, opts.seconds === false ? 16 : 19)} UTC`;
+}
+
+export const siteNameOf = (req: Request, frame: Pick<ConsoleFrame, 'defaultSiteName'>) =>
+  (req.app.locals.siteName as string | undefined) ?? frame.defaultSiteName;
+
+/** The signed-in operator's name, as the page's operation reported it (`res.locals.adminUser`). */
+export const consoleUserOf = (req: Request) => req.res?.locals.adminUser as string | undefined;
+
+export function csrfInput(token: string | undefined): Raw {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token ?? ''}" />`;
+}
+
+export const yesNo = (v: boolean) => (v ? html`<span class="on">✔ on</span>` : html`<span class="off">✘ off</span>`);
+
+export interface Banner {
+  level: 'error' | 'warning' | 'ok';
+  text: string;
+}
+
+export interface FrameOptions {
+  title: string;
+  siteName: string;
+  /** Signed in as (absent on the sign-in page). */
+  user?: string;
+  csrfToken?: string;
+  breadcrumbs?: { label: string; href?: string }[];
+  banners?: Banner[];
+}
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.5 -apple-system,"Segoe UI",system-ui,Roboto,"Helvetica Neue",Arial,sans-serif;color:#333;background:#f8f8f8}
+a{color:#447e9b;text-decoration:none}a:hover{color:#036}
+#header{display:flex;justify-content:space-between;align-items:center;padding:10px 40px;background:#417690;color:#ffc}
+#header h1{margin:0;font-size:18px;font-weight:400}#header h1 a{color:#f5dd5d}
+#user-tools{font-size:12px;text-transform:uppercase;letter-spacing:.5px}#user-tools form{display:inline}
+#user-tools a{color:#fff;text-decoration:underline}#user-tools button{background:none;border:0;color:#fff;cursor:pointer;font:inherit;text-transform:uppercase;text-decoration:underline}
+.breadcrumbs{background:#79aec8;padding:10px 40px;color:#c4dce8}.breadcrumbs a{color:#fff}
+#content{padding:20px 40px}h2.title{font-size:20px;font-weight:300;color:#666;margin:0 0 16px}
+.banner{padding:10px 14px;margin:0 0 16px;border-radius:4px}.banner.error{background:#ba2121;color:#fff}.banner.warning{background:#ffc;border:1px solid #e6db55}.banner.ok{background:#dfd;border:1px solid #b3d9b3}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:20px}
+.module{background:#fff;border:1px solid #e5e5e5;border-radius:4px;margin-bottom:20px;overflow:hidden}
+.module h2,.module caption{margin:0;padding:8px 12px;font-size:13px;font-weight:400;text-align:left;background:#79aec8;color:#fff;text-transform:uppercase;letter-spacing:.5px}
+.module .body{padding:10px 12px}.stat{font-size:28px;font-weight:300;color:#417690}
+table{width:100%;border-collapse:collapse}th,td{padding:8px 12px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+thead th{background:#f6f6f6;color:#666;font-size:11px;text-transform:uppercase}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.on{color:#2e7d32;font-weight:600}.off{color:#999}
+form.aligned .row{display:flex;gap:16px;padding:10px 0;border-bottom:1px solid #eee}form.aligned label.name{width:240px;font-weight:600}
+form.aligned .help{color:#999;font-size:12px}input[type=text],input[type=password],input[type=url],input[type=email],textarea,select{padding:6px;border:1px solid #ccc;border-radius:4px;font:inherit;min-width:320px}
+textarea{min-height:80px}.submit-row{padding:12px;background:#f8f8f8;text-align:right}
+button.default,input.default{background:#417690;color:#fff;border:0;border-radius:4px;padding:8px 16px;cursor:pointer;font:inherit}
+button.delete{background:#ba2121;color:#fff;border:0;border-radius:4px;padding:4px 10px;cursor:pointer}
+.errorlist{color:#ba2121;margin:4px 0;padding:0;list-style:none}.back{display:inline-block;margin:0 0 12px}
+.login{max-width:380px;margin:80px auto;background:#fff;border:1px solid #eaeaea;border-radius:4px}
+.login h1{margin:0;padding:14px;background:#417690;color:#f5dd5d;font-size:18px;font-weight:400;text-align:center}.login form{padding:20px}
+.login .row{margin-bottom:14px}.login label{display:block;font-weight:600;margin-bottom:4px}.login input{width:100%;min-width:0}
+code{background:#f0f0f0;padding:1px 4px;border-radius:3px;word-break:break-all}
+.toolbar{display:flex;flex-wrap:wrap;gap:8px;align-items:end;margin:0 0 12px}.toolbar label{display:block;font-size:11px;color:#666;text-transform:uppercase}
+.toolbar input[type=search],.toolbar select{min-width:0;width:auto;max-width:100%}.pager{display:flex;gap:12px;align-items:center;margin:8px 0}
+.scroll{overflow-x:auto;max-width:100%}.actions form{display:inline-block;margin:0 8px 8px 0}
+@media (max-width:700px){#header,.breadcrumbs,#content{padding-left:12px;padding-right:12px}#header{flex-wrap:wrap;gap:6px}
+input[type=text],input[type=password],input[type=url],input[type=email],input[type=number],textarea,select{min-width:0;width:100%}
+form.aligned .row{flex-direction:column;gap:4px}form.aligned label.name{width:auto}th,td{padding:6px}}
+`;
+
+/** The whole HTML document of a console page: header, breadcrumbs, banners, body; no external assets. */
+export function consoleDocument(frame: ConsoleFrame, opts: FrameOptions, body: Raw): string {
+  const crumbs = opts.breadcrumbs?.length
+    ? html`<div class="breadcrumbs">
+        <a href="${frame.home}">Home</a>${opts.breadcrumbs.map((b) => html` › ${b.href ? html`<a href="${b.href}">${b.label}</a>` : b.label}`)}
+      </div>`
+    : '';
+  const docs = frame.docs ? html`<a href="${frame.docs.href}">${frame.docs.label}</a> /` : '';
+  const tools = opts.user
+    ? html`<div id="user-tools">
+        Welcome, <strong>${opts.user}</strong>. ${docs}
+        <form method="post" action="${frame.logoutPath}">${csrfInput(opts.csrfToken)}<button type="submit">Log out</button></form>
+      </div>`
+    : '';
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${opts.title} | ${opts.siteName} ${frame.label}</title>
+        <style>
+          ${raw(STYLE)}
+        </style>
+      </head>
+      <body>
+        <div id="header">
+          <h1><a href="${frame.home}">${opts.siteName} ${frame.label}</a></h1>
+          ${tools}
+        </div>
+        ${crumbs}
+        <div id="content">
+          ${(opts.banners ?? []).map((b) => html`<div class="banner ${b.level}" role="${b.level === 'error' ? 'alert' : 'status'}">${b.text}</div>`)} ${body}
+        </div>
+      </body>
+    </html>`.value;
+}
+
+export interface PageOptions {
+  title: string;
+  status?: number;
+  /** Default: the operator the page's operation named. */
+  user?: string;
+  breadcrumbs?: { label: string; href?: string }[];
+  banners?: Banner[];
+  /** A back link above the body. */
+  back?: { href: string; label: string };
+}
+
+/** A console page as a route's reply. */
+export function consolePage(input: AnyRouteInput, frame: ConsoleFrame, opts: PageOptions, body: Raw): Reply {
+  const back = opts.back ? html`<a class="back" href="${opts.back.href}">← ${opts.back.label}</a>` : '';
+  return {
+    kind: 'html',
+    status: opts.status,
+    html: consoleDocument(
+      frame,
+      {
+        title: opts.title,
+        siteName: siteNameOf(input.req, frame),
+        user: opts.user ?? consoleUserOf(input.req),
+        csrfToken: input.csrfToken,
+        breadcrumbs: opts.breadcrumbs ?? [{ label: opts.title }],
+        banners: opts.banners,
+      },
+      html`${back}${body}`,
+    ),
+  };
+}
+
+/**
+ * A console page's error reply: not signed in → the sign-in page with `?next=` (as Django's admin
+ * does); any other refusal → the message (and each field's problems) on a page of its status.
+ */
+export function consoleError(frame: ConsoleFrame, title: string, opts: Omit<PageOptions, 'title' | 'status' | 'banners'> = {}) {
+  return (error: RouteError, input: AnyRouteInput): Reply => {
+    if (error.status === 401) return { kind: 'redirect', status: 302, location: `${frame.loginPath}?next=${encodeURIComponent(input.req.originalUrl)}` };
+    const fields = Object.entries(error.fields ?? {}).map(([f, m]) => html`<li><strong>${f}</strong>: ${Array.isArray(m) ? m.join(' ') : String(m)}</li>`);
+    return consolePage(
+      input,
+      frame,
+      { back: { href: 'javascript:history.back()', label: 'Back' }, ...opts, title, status: error.status, banners: [{ level: 'error', text: error.message }] },
+      fields.length
+        ? html`<ul class="errorlist">
+            ${fields}
+          </ul>`
+        : html``,
+    );
+  };
+}
+
+/** A captioned table of a console page, or its empty message (wide tables scroll on a phone, the page does not). */
+export function table(caption: string, head: string[], rows: unknown[][], empty = 'None.'): Raw {
+  return html`<div class="module scroll">
+    <table>
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${head.map((h) => html`<th scope="col">${h}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          rows.length
+            ? rows.map(
+                (r) =>
+                  html`<tr>
+                    ${r.map((c) => html`<td>${c}</td>`)}
+                  </tr>`,
+              )
+            : html`<tr>
+                <td colspan="${head.length || 1}">${empty}</td>
+              </tr>`
+        }
+      </tbody>
+    </table>
+  </div>`;
+}

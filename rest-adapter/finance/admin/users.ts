@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { html } from '../../../lib/html';
+import { listQueryWith, listView, type ListSpec } from '../../console/list';
+import type { AnyRouteInput, Reply, Route } from '../../core/route';
+import { csrfInput, financeError, financePage, table, when, yesNo } from './layout';
+
+/** The console's users: a list with search, filters, paging and CSV export (the console kit's list). */
+
+interface UserRow {
+  id: string;
+  username: string;
+  email: string;
+  emailVerified: boolean;
+  phone: string | null;
+  kycLevel: string;
+  isSuperuser: boolean;
+  isActive: boolean;
+  twoFactorEnabled: boolean;
+  dateJoined: string;
+  lastLogin: string | null;
+}
+
+const yes = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+] as const;
+const is = (flag: boolean, value: string) => flag === (value === 'yes');
+
+export const USERS_LIST: ListSpec<UserRow> = {
+  title: 'Users',
+  path: '/admin/identity/user/',
+  filename: 'users',
+  columns: [
+    { label: 'Username', cell: (u) => html`<a href="/admin/identity/user/${u.id}/">${u.username}</a>`, csv: (u) => u.username },
+    { label: 'E-mail', cell: (u) => u.email },
+    { label: 'Verified', cell: (u) => yesNo(u.emailVerified), csv: (u) => u.emailVerified },
+    { label: 'Phone', cell: (u) => u.phone ?? '—', csv: (u) => u.phone },
+    { label: 'KYC', cell: (u) => u.kycLevel.toLowerCase() },
+    { label: 'Superuser', cell: (u) => yesNo(u.isSuperuser), csv: (u) => u.isSuperuser },
+    { label: 'Active', cell: (u) => yesNo(u.isActive), csv: (u) => u.isActive },
+    { label: '2FA', cell: (u) => yesNo(u.twoFactorEnabled), csv: (u) => u.twoFactorEnabled },
+    { label: 'Joined', cell: (u) => when(u.dateJoined), csv: (u) => u.dateJoined },
+    { label: 'Last login', cell: (u) => when(u.lastLogin), csv: (u) => u.lastLogin },
+    { label: 'Id', cell: (u) => html`<code>${u.id}</code>`, csv: (u) => u.id },
+  ],
+  searchable: (u) => [u.username, u.email, u.phone, u.id],
+  filters: [
+    { name: 'active', label: 'Active', options: yes, matches: (u, v) => is(u.isActive, v) },
+    { name: 'superuser', label: 'Superuser', options: yes, matches: (u, v) => is(u.isSuperuser, v) },
+    { name: 'verified', label: 'E-mail verified', options: yes, matches: (u, v) => is(u.emailVerified, v) },
+    {
+      name: 'kyc',
+      label: 'KYC level',
+      options: ['none', 'basic', 'enhanced'].map((l) => ({ value: l, label: l })),
+      matches: (u, v) => u.kycLevel.toLowerCase() === v,
+    },
+  ],
+};
+
+function usersPage(data: { nodeUsers: UserRow[] }, input: AnyRouteInput): Reply {
+  const view = listView(USERS_LIST, data.nodeUsers, input);
+  if (view.kind === 'file') return view.reply;
+  return financePage(
+    input,
+    {
+      title: 'Users',
+      breadcrumbs: [{ label: 'Identity', href: '/admin/identity/' }, { label: 'Users' }],
+      back: { href: '/admin/identity/', label: 'Back to Identity' },
+    },
+    view.body,
+  );
+}
+
+export const userAdminRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/admin/identity/user/',
+    summary: 'Admin console: users',
+    description: 'Search (`q`: user name, e-mail, phone, id), filters, 50 a page; `?format=csv` exports the filtered list.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminUsers',
+    query: listQueryWith({ active: ['yes', 'no'], superuser: ['yes', 'no'], verified: ['yes', 'no'], kyc: ['none', 'basic', 'enhanced'] }),
+    response: { description: 'List (HTML), or CSV with ?format=csv', contentType: 'text/html' },
+    respond: usersPage,
+    respondError: financeError('Users'),
+  },
+];
+
+const USER_PATH = '/admin/identity/user/';
+const LEVELS = ['none', 'basic', 'enhanced'] as const;
+
+/** A user's page: what the node knows of them, freeze / unfreeze, and their KYC level. */
+function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Reply {
+  const u = data.nodeUserDetail;
+  const level = u.kycLevel.toLowerCase();
+  const saved = (input.query as { saved?: string }).saved ? [{ level: 'ok' as const, text: `The user "${u.username}" was changed successfully.` }] : [];
+  const facts: [string, unknown][] = [
+    ['Username', u.username],
+    ['E-mail', u.email || '—'],
+    ['E-mail verified', yesNo(u.emailVerified)],
+    ['Phone', u.phone ?? '—'],
+    ['KYC level', level],
+    ['Superuser', yesNo(u.isSuperuser)],
+    ['Active', u.isActive ? yesNo(true) : html`<strong class="off">frozen</strong>`],
+    ['2FA', yesNo(u.twoFactorEnabled)],
+    ['Joined', when(u.dateJoined)],
+    ['Last login', when(u.lastLogin)],
+    ['Id', html`<code>${u.id}</code>`],
+  ];
+  const freeze = html`<form method="post" action="${USER_PATH}${u.id}/active/">
+    ${csrfInput(input.csrfToken)}<input type="hidden" name="active" value="${u.isActive ? 'no' : 'yes'}" />
+    <button class="${u.isActive ? 'delete' : 'default'}" type="submit">${u.isActive ? 'Freeze' : 'Unfreeze'}</button>
+  </form>`;
+  const kyc = html`<form method="post" action="${USER_PATH}${u.id}/kyc/">
+    ${csrfInput(input.csrfToken)}<label for="id_level">KYC level</label>
+    <select name="level" id="id_level">
+      ${LEVELS.map((l) => html`<option value="${l}" ${l === level ? 'selected' : ''}>${l}</option>`)}
+    </select>
+    <button class="default" type="submit">Set level</button>
+  </form>`;
+  return financePage(
+    input,
+    {
+      title: u.username,
+      banners: saved,
+      breadcrumbs: [{ label: 'Identity', href: '/admin/identity/' }, { label: 'Users', href: USER_PATH }, { label: u.username }],
+      back: { href: USER_PATH, label: 'Back to Users' },
+    },
+    html`${table(
+        'User',
+        ['Field', 'Value'],
+        facts.map(([k, v]) => [k, v]),
+      )}
+      <div class="module">
+        <h2>Actions</h2>
+        <div class="body actions">${freeze}${kyc}</div>
+      </div>`,
+  );
+}
+
+const idParam = z.object({ id: z.string().uuid() });
+const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? body[name] : '');
+const back = (input: AnyRouteInput): Reply => ({ kind: 'redirect', status: 302, location: `${USER_PATH}${(input.params as { id: string }).id}/?saved=1` });
+
+userAdminRoutes.push(
+  {
+    method: 'GET',
+    path: `${USER_PATH}:id/`,
+    summary: 'Admin console: a user',
+    description: 'The user, with the forms to freeze or unfreeze them and to set their KYC level.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminUser',
+    params: idParam,
+    query: z.object({ saved: z.string().optional() }),
+    variables: ({ params }: { params: { id: string } }) => ({ id: params.id }),
+    response: { description: 'The user (HTML)', contentType: 'text/html' },
+    errors: [404],
+    respond: userPage,
+    respondError: financeError('User'),
+  },
+  {
+    method: 'POST',
+    path: `${USER_PATH}:id/active/`,
+    summary: 'Admin console: freeze or unfreeze a user',
+    description: 'Form field `active` (yes: unfreeze, no: freeze) and the CSRF token. A frozen user cannot sign in or move money; every token of theirs ends.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminSetUserActive',
+    consumes: 'form',
+    csrf: true,
+    params: idParam,
+    body: form,
+    variables: ({ params, body }: { params: { id: string }; body: Record<string, unknown> }) => ({ user: params.id, active: field(body, 'active') === 'yes' }),
+    response: { status: 302, description: 'Changed: back to the user' },
+    errors: [404],
+    respond: (_data: unknown, input: AnyRouteInput) => back(input),
+    respondError: financeError('User'),
+  },
+  {
+    method: 'POST',
+    path: `${USER_PATH}:id/kyc/`,
+    summary: "Admin console: set a user's KYC level",
+    description: 'Form field `level` (none, basic, enhanced) and the CSRF token.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminSetUserKycLevel',
+    consumes: 'form',
+    csrf: true,
+    params: idParam,
+    body: form,
+    variables: ({ params, body }: { params: { id: string }; body: Record<string, unknown> }) => ({
+      user: params.id,
+      level: field(body, 'level').toUpperCase(),
+    }),
+    response: { status: 302, description: 'Changed: back to the user' },
+    errors: [400, 404],
+    respond: (_data: unknown, input: AnyRouteInput) => back(input),
+    respondError: financeError('User'),
+  },
+);
