@@ -143,7 +143,14 @@ async function main() {
   await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DATABASE}`);
   const databaseUrl = server.replace(/\/[^/]*$/, `/${DATABASE}`);
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', BACKTEST_SEASONS: '1' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    LOG_LEVEL: 'warn',
+    BACKTEST_SEASONS: '1',
+  });
   const logger = createLogger('warn', 'bench-bot');
   const started = Date.now();
   const app = await startApp(config, logger, { databaseUrl, randomPorts: true });

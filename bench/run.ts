@@ -68,6 +68,7 @@ async function main() {
     ADMIN_API_KEY: ADMIN_KEY,
     BACKTEST_SEASONS: '1',
     NODE_ENV: 'production',
+    PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     DATA_DIR: dataDir,
     // every instance on this database seals and opens the same secrets
     MASTER_KEY: randomBytes(32).toString('base64'),
@@ -163,6 +164,7 @@ async function main() {
     RESPONSE_CACHE: 'off',
     SUBGRAPH_MODE: 'remote',
     NODE_ENV: 'production',
+    PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     GATEWAY_PUBLIC_KEY: keys[keyVariable(GATEWAY_SERVICE, 'public')],
     SUBGRAPH_URL_FOOTBALL: `http://127.0.0.1:${ports.football}/graphql`,
     SUBGRAPH_URL_ACCESS: `http://127.0.0.1:${ports.access}/graphql`,

@@ -47,7 +47,15 @@ const rssMb = (pid: number) => {
 
 function start(databaseUrl: string): Promise<{ child: ChildProcess; urls: Record<string, string> }> {
   const child = spawn(process.execPath, [join(projectRoot(), 'dist/bench/servers/app.js')], {
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, ADMIN_API_KEY: ADMIN_KEY, BACKTEST_SEASONS: '1', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      ADMIN_API_KEY: ADMIN_KEY,
+      BACKTEST_SEASONS: '1',
+      NODE_ENV: 'production',
+      PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

@@ -359,7 +359,14 @@ const schema = z.object({
     .transform((v) => v === 'true'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  /** The licence registry's public address (links in answers, manifests); unset: the request's own address. */
+  /**
+   * Strict-Transport-Security on every REST surface (helmet's hsts): `auto` sends it on requests that
+   * came over TLS (directly, or X-Forwarded-Proto: https from a proxy TRUST_PROXY names), `on` always,
+   * `off` never. Default: `auto` in production, `off` in development and tests.
+   */
+  HSTS: z.enum(['auto', 'on', 'off']).optional(),
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(31_536_000),
+  /** The registry's public URL, base of the links it answers and mails; required in production (links are never built from the Host header there). */
   PUBLIC_URL_REGISTRY: optionalUrl,
   /** Registry requests per licence and minute (429 with Retry-After beyond it). */
   REGISTRY_RATE_LIMIT: z.coerce.number().int().min(1).default(300),
@@ -432,6 +439,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'introspection and the GraphQL IDE to anyone who reaches it: set NODE_ENV=production, or ALLOW_DEVELOPMENT_ON_NETWORK=true to mean it',
     );
   }
+  if (!isDevelopment(cfg) && cfg.PRODUCTS.includes('registry') && !cfg.PUBLIC_URL_REGISTRY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PUBLIC_URL_REGISTRY: required in production when this process runs the licence registry (PRODUCTS): the links of ' +
+        'its answers and mails (downloads, invitations, password resets) would otherwise be built from the Host header a client sends; ' +
+        "set it to the registry's public URL, e.g. https://registry.example.com",
+    );
+  }
   if (cfg.TELEGRAM_WEBHOOK_URL && !cfg.TELEGRAM_WEBHOOK_SECRET) {
     throw new ConfigError('Invalid configuration:\n  TELEGRAM_WEBHOOK_SECRET: required (16+ characters) when TELEGRAM_WEBHOOK_URL is set');
   }
@@ -459,6 +473,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export const isDevelopment = (cfg: Pick<Config, 'NODE_ENV'>) => cfg.NODE_ENV !== 'production';
+
+/** HSTS as configured, or its default: `auto` in production (behind TLS), `off` otherwise. */
+export const hstsMode = (cfg: Pick<Config, 'NODE_ENV' | 'HSTS'>): 'auto' | 'on' | 'off' => cfg.HSTS ?? (isDevelopment(cfg) ? 'off' : 'auto');
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');

@@ -26,7 +26,7 @@ const BASE: Directives = {
 /**
  * helmet's headers for an HTML page (Content-Security-Policy, X-Frame-Options: DENY,
  * X-Content-Type-Options: nosniff, Referrer-Policy, Cross-Origin-Opener-Policy, …), with the page's
- * own additions to the policy. HSTS is left to the TLS terminator (these services speak plain HTTP).
+ * own additions to the policy. HSTS is the surface's, for every response (`strictTransportSecurity`).
  */
 export function htmlSecurityHeaders(extra: Directives = {}): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   const directives: Directives = { ...BASE };
@@ -48,4 +48,18 @@ export function inlineScriptHashes(html: string): string[] {
     hashes.push(`'sha256-${createHash('sha256').update(match[1], 'utf8').digest('base64')}'`);
   }
   return hashes;
+}
+
+/**
+ * Strict-Transport-Security (helmet's hsts) for every response of a surface: `on` always, `auto` on
+ * requests that came over TLS (`req.secure`: TLS here, or X-Forwarded-Proto: https from a trusted
+ * proxy), `off` never (lib/config.ts HSTS, HSTS_MAX_AGE_SECONDS).
+ */
+export function strictTransportSecurity(
+  mode: 'auto' | 'on' | 'off',
+  maxAgeSeconds: number,
+): ((req: IncomingMessage & { secure?: boolean }, res: ServerResponse, next: () => void) => void) | undefined {
+  if (mode === 'off') return undefined;
+  const hsts = helmet.strictTransportSecurity({ maxAge: maxAgeSeconds, includeSubDomains: false });
+  return (req, res, next) => (mode === 'on' || req.secure ? hsts(req, res, next) : next());
 }

@@ -1,6 +1,8 @@
 import express, { type Express } from 'express';
 import { cors, requestContext } from '../../lib/http';
+import { hstsMode } from '../../lib/config';
 import { probeResponder } from '../../lib/probes';
+import { strictTransportSecurity } from '../../lib/security-headers';
 import { loadOperations } from './operations';
 import { credentialForwarder } from './stages/credential';
 import type { SurfaceRuntime } from './stages/exchange';
@@ -27,6 +29,8 @@ export function createSurfaceApp(surface: Surface, opts: SurfaceOptions): Expres
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
   app.set('etag', false);
+  const hsts = strictTransportSecurity(hstsMode(opts.config), opts.config.HSTS_MAX_AGE_SECONDS);
+  if (hsts) app.use(hsts);
   const headers = surface.responseHeaders?.(opts.config);
   if (headers) {
     app.use((_req, res, next) => {

@@ -152,6 +152,7 @@ export async function startNodeApp(databaseUrl: string, opts: { env?: Record<str
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
+    PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,

@@ -11,7 +11,10 @@ let dev: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  [prod, dev] = await Promise.all([startTestApp({ NODE_ENV: 'production' }), startTestApp({ NODE_ENV: 'development' })]);
+  [prod, dev] = await Promise.all([
+    startTestApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090' }),
+    startTestApp({ NODE_ENV: 'development' }),
+  ]);
   key = await prod.createKey('enterprise');
 });
 afterAll(async () => {

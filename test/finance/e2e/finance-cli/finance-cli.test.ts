@@ -74,6 +74,7 @@ describe('finance:check', () => {
     const { code, stdout } = await runCli(['finance:check'], {
       ...env,
       NODE_ENV: 'production',
+      PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
       DEBUG: 'true',
       FRAMEWORK_SECRET_KEY: 'short',
       SILENCED_SYSTEM_CHECKS: 'app.E001,app.E002',

@@ -28,7 +28,7 @@ const COMPETITION_CODES = ['de.1', 'en.1', 'en.2', 'es.1', 'fr.1', 'it.1'];
 let dev: ChildApp;
 let prod: ChildApp;
 beforeAll(async () => {
-  [dev, prod] = await Promise.all([startChildApp(), startChildApp({ NODE_ENV: 'production' })]);
+  [dev, prod] = await Promise.all([startChildApp(), startChildApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090' })]);
 });
 afterAll(async () => {
   await Promise.all([dev?.stop(), prod?.stop()]);

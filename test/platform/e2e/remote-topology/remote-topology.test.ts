@@ -70,7 +70,15 @@ const NODE = process.env.IMAGE_NODE || process.execPath;
 function start(service: Service): void {
   const child = spawn(NODE, [service.entry], {
     cwd: projectRoot(),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', DB_POOL_SIZE: '3', ...service.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+      LOG_LEVEL: 'warn',
+      DB_POOL_SIZE: '3',
+      ...service.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (chunk: Buffer) => (service.output = (service.output + chunk.toString()).slice(-4000));

@@ -55,7 +55,15 @@ let adapterUrls: string[];
 function start(name: string, entry: string, port: number, env: Record<string, string>): Process {
   const child = spawn(NODE, [entry], {
     cwd: projectRoot(),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', DB_POOL_SIZE: '3', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+      LOG_LEVEL: 'warn',
+      DB_POOL_SIZE: '3',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const p: Process = { name, port, child, exit: once(child, 'exit').then(([code]) => code as number | null), output: '' };
