@@ -110,6 +110,10 @@ async function launchTestApp<P extends ProductName>(
     ADMIN_API_KEY: TEMPLATE_ADMIN_KEY,
     MASTER_KEY: TEST_MASTER_KEY,
     DB_POOL_SIZE: '5',
+    // the application mailbox on a free port, in production mode too (several apps run at once)
+    APPLICATION_SMTP_PORT: '0',
+    // a statement bound that a loaded test machine does not reach by itself (the frozen-database test sets its own)
+    DB_QUERY_TIMEOUT_MS: '30000',
     ...env,
   });
   const logger = createLogger(config.LOG_LEVEL, 'test-app');

@@ -62,6 +62,8 @@ export async function startChildApp(env: Record<string, string> = {}, opts: { da
     HOME: process.env.HOME,
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    APPLICATION_SMTP_PORT: '0',
+    DB_QUERY_TIMEOUT_MS: '30000',
     DATABASE_URL: db.url,
     DATA_DIR: dataDir,
     ADMIN_API_KEY: TEST_ADMIN_KEY,

@@ -152,6 +152,8 @@ export async function startNodeApp(databaseUrl: string, opts: { env?: Record<str
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
+    // each process's own application mailbox on a free port (several run at once here)
+    APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     DATABASE_URL: databaseUrl,

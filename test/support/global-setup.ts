@@ -76,6 +76,9 @@ async function buildTemplate(server: string, template: string, logger: ReturnTyp
     ADMIN_API_KEY: TEMPLATE_ADMIN_KEY,
     MASTER_KEY: TEST_MASTER_KEY,
     BACKTEST_SEASONS: '1',
+    // loading and training the template's data: long statements on a loaded machine
+    DB_QUERY_TIMEOUT_MS: '0',
+    APPLICATION_SMTP_PORT: '0',
   });
   const started = Date.now();
   const app = await startApp(config, logger, { databaseUrl: url, randomPorts: true, clock: dataWorldClock });

@@ -66,7 +66,11 @@ export function answer(x: Exchange, outcome: Outcome): void {
   for (const [k, v] of Object.entries(mapped.headers)) if (!res.hasHeader(k)) res.setHeader(k, v);
   if (route.respondError) {
     const fields = mapped.details && typeof mapped.details === 'object' ? (mapped.details as Record<string, string[]>) : undefined;
-    return sendReply(req, res, route.respondError({ status: mapped.status, code: mapped.code, message: mapped.message, fields }, input));
+    const reply = route.respondError({ status: mapped.status, code: mapped.code, message: mapped.message, fields }, input);
+    // the catalogue's fields of an error (a read-only node's `checks`, …) are part of its answer in any format
+    if (mapped.fields && reply.kind === 'json' && reply.body && typeof reply.body === 'object' && !Array.isArray(reply.body))
+      return sendReply(req, res, { ...reply, body: { ...(reply.body as Record<string, unknown>), ...mapped.fields } });
+    return sendReply(req, res, reply);
   }
   const body = surface.errorShape.body(mapped.status, mapped.code, mapped.message, mapped.details) as Record<string, unknown>;
   res.status(mapped.status).json(mapped.fields ? { ...body, ...mapped.fields } : body);

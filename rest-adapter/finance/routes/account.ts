@@ -196,7 +196,6 @@ export const accountRoutes: Route[] = [
   ...twoFactorRoutes(),
 ];
 
-
 function sessionRoutes(): Route[] {
   return [
     account({

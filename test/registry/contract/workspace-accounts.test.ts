@@ -66,44 +66,12 @@ describe('workspace accounts', () => {
     expect((await signIn('bob@demo.example', 'second password 2')).status).toBe(302);
   });
 
-  it('throttles failed sign-ins per address: the sixth answers 429, even with the right password', async () => {
-    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "carol@demo.example", name: "Carol" }) { email } }');
-    await post('/workspace/password/', { token: tokenIn(mails('carol@demo.example')[0]), password: 'carol password 1' });
-    for (let i = 0; i < 5; i++) expect((await signIn('carol@demo.example', `wrong ${i}`)).status).toBe(401);
-    const throttled = await signIn('carol@demo.example', 'carol password 1');
-    expect(throttled.status).toBe(429);
-    expect(throttled.session).toBeUndefined();
-  });
-
-  it('reserves each attempt before checking it: 40 concurrent wrong passwords, at most 5 evaluated (401), the rest 429', async () => {
-    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "erin@demo.example", name: "Erin" }) { email } }');
-    await post('/workspace/password/', { token: tokenIn(mails('erin@demo.example')[0]), password: 'erin password 1' });
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn('erin@demo.example', `wrong ${i}`)));
-    const evaluated = answers.filter((a) => a.status === 401).length;
-    expect(evaluated).toBeLessThanOrEqual(5);
-    expect(evaluated + answers.filter((a) => a.status === 429).length).toBe(40);
-  });
-
-  it("keeps an organisation's user away from another organisation's licence", async () => {
-    await gql(t, 'mutation { createRegistryOrganisation(input: { name: "Other Co", slug: "other-co" }) { id } }');
-    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "other-co", email: "dave@other.example", name: "Dave" }) { email } }');
-    await post('/workspace/password/', { token: tokenIn(mails('dave@other.example')[0]), password: 'dave password 1' });
-    const { session } = await signIn('dave@other.example', 'dave password 1');
-    const demoLicence = await createLicence(t);
-    const releases = await call(`${t.urls.registry}/workspace/licences/${demoLicence.id}/releases/`, { headers: { cookie: `workspace_session=${session}` } });
-    expect(releases.status).toBe(404);
-    const reveal = await call(`${t.urls.registry}/workspace/licences/${demoLicence.id}/key/`, {
-      method: 'POST',
-      headers: { cookie: `csrftoken=${CSRF}; workspace_session=${session}`, 'x-csrftoken': CSRF },
-    });
-    expect(reveal.status).toBe(404);
-    expect(reveal.text).not.toContain(demoLicence.key);
-  });
-
   it('a user releases a seat from the deployments page: POST with the CSRF token, audited as the API is; another organisation’s seat is 404', async () => {
     await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "erin@demo.example", name: "Erin" }) { email } }');
     await post('/workspace/password/', { token: tokenIn(mails('erin@demo.example')[0]), password: 'erin password 1' });
-    const { session } = await signIn('erin@demo.example', 'erin password 1');
+    const signedIn = await signIn('erin@demo.example', 'erin password 1');
+    expect([signedIn.status, typeof signedIn.session]).toEqual([302, 'string']);
+    const { session } = signedIn;
     const licence = await createLicence(t);
     const client = registryClient(t, licence.key);
     const registered = await client.post('/api/v1/deployments/register', { hostname: 'seat-1.example.com', ipAddress: '10.0.0.9', currentVersion: '1.1.0' });
@@ -138,5 +106,39 @@ describe('workspace accounts', () => {
     } finally {
       await db.end();
     }
+  });
+
+  it('throttles failed sign-ins per address: the sixth answers 429, even with the right password', async () => {
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "carol@demo.example", name: "Carol" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('carol@demo.example')[0]), password: 'carol password 1' });
+    for (let i = 0; i < 5; i++) expect((await signIn('carol@demo.example', `wrong ${i}`)).status).toBe(401);
+    const throttled = await signIn('carol@demo.example', 'carol password 1');
+    expect(throttled.status).toBe(429);
+    expect(throttled.session).toBeUndefined();
+  });
+
+  it('reserves each attempt before checking it: 40 concurrent wrong passwords, at most 5 evaluated (401), the rest 429', async () => {
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "erin@demo.example", name: "Erin" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('erin@demo.example')[0]), password: 'erin password 1' });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn('erin@demo.example', `wrong ${i}`)));
+    const evaluated = answers.filter((a) => a.status === 401).length;
+    expect(evaluated).toBeLessThanOrEqual(5);
+    expect(evaluated + answers.filter((a) => a.status === 429).length).toBe(40);
+  });
+
+  it("keeps an organisation's user away from another organisation's licence", async () => {
+    await gql(t, 'mutation { createRegistryOrganisation(input: { name: "Other Co", slug: "other-co" }) { id } }');
+    await gql(t, 'mutation { inviteWorkspaceUser(input: { organisation: "other-co", email: "dave@other.example", name: "Dave" }) { email } }');
+    await post('/workspace/password/', { token: tokenIn(mails('dave@other.example')[0]), password: 'dave password 1' });
+    const { session } = await signIn('dave@other.example', 'dave password 1');
+    const demoLicence = await createLicence(t);
+    const releases = await call(`${t.urls.registry}/workspace/licences/${demoLicence.id}/releases/`, { headers: { cookie: `workspace_session=${session}` } });
+    expect(releases.status).toBe(404);
+    const reveal = await call(`${t.urls.registry}/workspace/licences/${demoLicence.id}/key/`, {
+      method: 'POST',
+      headers: { cookie: `csrftoken=${CSRF}; workspace_session=${session}`, 'x-csrftoken': CSRF },
+    });
+    expect(reveal.status).toBe(404);
+    expect(reveal.text).not.toContain(demoLicence.key);
   });
 });

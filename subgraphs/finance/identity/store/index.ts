@@ -9,5 +9,11 @@ import { IdentityAttempts1795900000500 } from './migrations/1795900000500-Identi
 export const identityStore: StoreDefinition = {
   schema: 'identity',
   entities: [],
-  migrations: [IdentityInit1733000000100, IdentityKycLevel1733000000200, IdentityPhone1734100000100, IdentityOnboarding1795900000100, IdentityAttempts1795900000500],
+  migrations: [
+    IdentityInit1733000000100,
+    IdentityKycLevel1733000000200,
+    IdentityPhone1734100000100,
+    IdentityOnboarding1795900000100,
+    IdentityAttempts1795900000500,
+  ],
 };

@@ -59,6 +59,8 @@ function start(name: string, entry: string, port: number, env: Record<string, st
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
+      // each process's own application mailbox on a free port (several run at once here)
+      APPLICATION_SMTP_PORT: '0',
       PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
       LOG_LEVEL: 'warn',
       DB_POOL_SIZE: '3',
