@@ -8,10 +8,11 @@ export class IdentityAttempts1795900000500 implements MigrationInterface {
   name = 'IdentityAttempts1795900000500';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query('CREATE TABLE identity.rate_limit (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)');
+    // the onboarding migration may have made it already (the same table: rate-limiter-flexible's shape)
+    await q.query('CREATE TABLE IF NOT EXISTS identity.rate_limit (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)');
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE identity.rate_limit');
+    await q.query('DROP TABLE IF EXISTS identity.rate_limit');
   }
 }
