@@ -2,7 +2,7 @@
 import type { ComponentType } from 'preact';
 import { ErrorBoundary, LocationProvider, Router, Route, lazy, useLocation } from 'preact-iso';
 import { useEffect, useRef } from 'preact/hooks';
-import { CLIENT_VERSION, call, session } from './api/client';
+import { CLIENT_VERSION, api, session, unwrap } from './api/client';
 import { NAV } from './nav';
 import { visible } from './nav-visible';
 import { BASE, NodeContext, baked, displayName, to, useNode, useNodeState, useToken } from './state';
@@ -148,7 +148,7 @@ function Banners() {
 function useSignOut(): () => void {
   const location = useLocation();
   return () => {
-    void call('/api/auth/logout/', { method: 'POST' }).catch(() => undefined);
+    void unwrap(api.POST('/api/auth/logout/')).catch(() => undefined);
     session.set(null);
     location.route(BASE);
   };
