@@ -173,7 +173,8 @@ function Header(props: { signedIn: boolean }) {
   );
 }
 
-const PUBLIC = ['signup', 'verify', 'reset', 'reset/confirm'];
+/** Pages without a session; verify-email/ and reset-password/ are the links the node's mails carry. */
+const PUBLIC = ['signup', 'verify', 'verify-email', 'reset', 'reset/confirm', 'reset-password'];
 
 function Routes() {
   const location = useLocation();
@@ -215,6 +216,8 @@ function PageRouter() {
       <Route path={`${BASE}verify`} component={Verify} />
       <Route path={`${BASE}reset`} component={Reset} />
       <Route path={`${BASE}reset/confirm`} component={ResetConfirm} />
+      <Route path={`${BASE}verify-email`} component={Verify} />
+      <Route path={`${BASE}reset-password`} component={ResetConfirm} />
       {GUARDED.map(([route, component]) => (
         <Route key={route} path={`${BASE}${route}`} component={component} />
       ))}
