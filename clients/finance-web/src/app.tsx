@@ -2,7 +2,7 @@
 import type { ComponentType } from 'preact';
 import { ErrorBoundary, LocationProvider, Router, Route, lazy, useLocation } from 'preact-iso';
 import { useEffect, useRef } from 'preact/hooks';
-import { CLIENT_VERSION, call, session } from './api/client';
+import { CLIENT_VERSION, api, session, unwrap } from './api/client';
 import { NAV } from './nav';
 import { visible } from './nav-visible';
 import { BASE, NodeContext, baked, displayName, to, useNode, useNodeState, useToken } from './state';
@@ -148,7 +148,7 @@ function Banners() {
 function useSignOut(): () => void {
   const location = useLocation();
   return () => {
-    void call('/api/auth/logout/', { method: 'POST' }).catch(() => undefined);
+    void unwrap(api.POST('/api/auth/logout/')).catch(() => undefined);
     session.set(null);
     location.route(BASE);
   };
@@ -173,7 +173,8 @@ function Header(props: { signedIn: boolean }) {
   );
 }
 
-const PUBLIC = ['signup', 'verify', 'reset', 'reset/confirm'];
+/** Pages without a session; verify-email/ and reset-password/ are the links the node's mails carry. */
+const PUBLIC = ['signup', 'verify', 'verify-email', 'reset', 'reset/confirm', 'reset-password'];
 
 function Routes() {
   const location = useLocation();
@@ -215,6 +216,8 @@ function PageRouter() {
       <Route path={`${BASE}verify`} component={Verify} />
       <Route path={`${BASE}reset`} component={Reset} />
       <Route path={`${BASE}reset/confirm`} component={ResetConfirm} />
+      <Route path={`${BASE}verify-email`} component={Verify} />
+      <Route path={`${BASE}reset-password`} component={ResetConfirm} />
       {GUARDED.map(([route, component]) => (
         <Route key={route} path={`${BASE}${route}`} component={component} />
       ))}

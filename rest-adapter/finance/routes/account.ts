@@ -146,42 +146,54 @@ const changePassword = account({
   respond: (data: { access: unknown }) => ({ kind: 'json', body: data.access }),
 });
 
+interface ProfileData {
+  nodeUser: {
+    id: string;
+    username: string;
+    email: string | null;
+    emailVerified: boolean;
+    phone: string | null;
+    twoFactorEnabled: boolean;
+    kycLevel: string;
+    dateJoined: string;
+  };
+}
+
 const profile = account({
   method: 'GET',
   path: '/api/v1/profile/',
   summary: 'Your profile',
-  description: '`{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}`; `kyc_level`: none, basic or enhanced.',
+  description:
+    '`{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}` of the user the access token belongs to. `kyc_level`: `none`, ' +
+    '`basic`, `enhanced` (lower case).',
   security: 'bearer',
   operation: 'Profile',
   response: {
-    description: 'Profile',
+    description: 'The profile',
     schema: z.object({
       id: z.string().uuid(),
       username: z.string(),
-      email: z.string(),
+      email: z.string().nullable(),
       email_verified: z.boolean(),
       phone: z.string().nullable(),
       twofa_enabled: z.boolean(),
-      kyc_level: z.enum(['none', 'basic', 'enhanced']),
+      kyc_level: z.string(),
       created_at: z.string(),
     }),
   },
-  respond: (data: { nodeUser: Record<string, unknown> }) => {
-    const u = data.nodeUser;
-    return {
-      kind: 'json',
-      body: {
-        id: u.id,
-        username: u.username,
-        email: u.email,
-        email_verified: u.emailVerified,
-        phone: u.phone,
-        twofa_enabled: u.twoFactorEnabled,
-        kyc_level: String(u.kycLevel as string).toLowerCase(),
-        created_at: u.dateJoined,
-      },
-    };
-  },
+  respond: ({ nodeUser: u }: ProfileData) => ({
+    kind: 'json',
+    body: {
+      id: u.id,
+      username: u.username,
+      email: u.email,
+      email_verified: u.emailVerified,
+      phone: u.phone,
+      twofa_enabled: u.twoFactorEnabled,
+      kyc_level: String(u.kycLevel).toLowerCase(),
+      created_at: u.dateJoined,
+    },
+  }),
 });
 
 export const accountRoutes: Route[] = [
@@ -194,6 +206,7 @@ export const accountRoutes: Route[] = [
   profile,
   ...sessionRoutes(),
   ...twoFactorRoutes(),
+  profile,
 ];
 
 function sessionRoutes(): Route[] {

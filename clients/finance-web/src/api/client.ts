@@ -84,25 +84,5 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   return Promise.reject(error);
 }
 
-/** A call to a path this client's types do not know yet (endpoints still being added to the node). */
-export async function call<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const headers = { ...clientHeaders(), 'Content-Type': 'application/json' };
-  const request = fetch(apiBase() + path, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  }).then(async (response) => {
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return response.ok ? { data: parsed as T, response } : { error: parsed, response };
-  });
-  return unwrap<T>(request);
-}
-
 /** A fresh Idempotency-Key: one per confirmation screen, so a double submit moves money once. */
 export const idempotencyKey = (): string => crypto.randomUUID();

@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * Public configuration: branding, enabled modules, active banking rails
-         * @description What a client configures itself from at start-up. Never a secret. No authentication.
+         * @description What a client configures itself from at start-up. Never a secret. No authentication. `auth.signup`: `open` (anyone signs up) or `invite_only` (an invite code is needed).
          */
         get: operations["PublicConfig"];
         put?: never;
@@ -136,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in: an access token
-         * @description JSON `{username, password}` (and `otp`, the 6-digit code, for users enrolled in 2FA) → `{access, token_type, expires_in}`. Send `Authorization: Bearer <access>` afterwards. Wrong credentials: 401 `no_active_account`; 5 failures of one user name within 15 minutes: 429 `throttled` with Retry-After. With "Enforce 2FA on login" on, a user not enrolled yet gets 403 `otp_enrolment_required` with an `enrolment_token` for the enrolment endpoints. Allowed in licence read-only mode (it changes no data).
+         * @description JSON `{username, password}` (and `otp`, the 6-digit code, for users enrolled in 2FA — or `recovery_code`, one of their recovery codes, each usable once) → `{access, token_type, expires_in}`. Send `Authorization: Bearer <access>` afterwards. Each sign-in is a session (GET /api/auth/sessions/): the token stops working when it ends (POST /api/auth/logout/, logout-all, a password change or reset). Wrong credentials: 401 `no_active_account`; 5 failures of one user name within 15 minutes: 429 `throttled` with Retry-After. With "Enforce 2FA on login" on, a user not enrolled yet gets 403 `otp_enrolment_required` with an `enrolment_token` for the enrolment endpoints. Allowed in licence read-only mode (it changes no data).
          */
         post: operations["Login"];
         delete?: never;
@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the enrolment with a code
-         * @description JSON `{otp}`: the current 6-digit code. From then on, sign-in needs `otp`.
+         * @description JSON `{otp}`: the current 6-digit code. From then on, sign-in needs `otp`. Answers ten one-time `recovery_codes` (shown this once: each signs in once instead of a code, POST /api/login/ with `recovery_code`; POST /api/auth/2fa/recovery-codes/ renews them).
          */
         post: operations["ConfirmTotpEnrolment"];
         delete?: never;
@@ -219,6 +219,266 @@ export interface paths {
          * @description JSON `{question}` → `{answer, model}` from the configured OpenAI-compatible provider (ASSISTANT_API_KEY, ASSISTANT_BASE_URL, ASSISTANT_MODEL). Without a key, or when the provider fails: 503 `assistant_unavailable` with the generic message.
          */
         post: operations["AskAssistant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/signup/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up
+         * @description JSON `{username, email, password, invite_code?}` → 201 `{id, username, email, email_verified: false}`, and a verification mail to the address (its link, or its code sent to POST /api/auth/email/verify/, verifies it). The user can sign in at once, but moves no money until the address is verified (403 `email_unverified`). Sign-up is open or invite-only (admin console, Users → Sign-up): invite-only without `invite_code` is 403 `signup_closed`, with a code that is unknown, used or expired 400 `invalid_invite`. 400 `validation_error`: `{"detail", "code", "error": "validation_error", "fields": {"<field>": "<message>"}}`, one message per field; nothing was changed. User name taken: 409 `username_taken` (`fields.username`); e-mail address taken: 409 `email_taken`. Password: at least 10 characters, not only digits, not the user name. Nothing is created on any refusal. Sign-ups per client address and hour are limited (429 with Retry-After).
+         */
+        post: operations["Signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an e-mail address
+         * @description JSON `{token}`: the code of the verification mail (its link carries it as `?token=`) → `{email_verified: true}`. Each token works once, for 48 hours; unknown, used or expired: 400 `invalid_token`. Attempts per client address and hour are limited (429).
+         */
+        post: operations["VerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email/resend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the verification mail again
+         * @description 202 `{detail}`: a new verification mail (none when the address is verified already). At most 5 per hour (429).
+         */
+        post: operations["ResendEmailVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/reset/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset mail
+         * @description JSON `{email}` → 202 always, whether or not an account has this address (nobody learns which addresses have accounts). Each active account with the address gets a mail with a single-use link valid for one hour (its code goes to POST /api/auth/password/reset/confirm/). Requests per client address and hour are limited (429); at most 3 mails per address and hour.
+         */
+        post: operations["RequestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/reset/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset token
+         * @description JSON `{token, password}` → 200 `{detail}`. Every session and access token of the user ends (sign in again). Unknown, used or expired token: 400 `invalid_token`; a password the policy refuses: 400 `validation_error` with `fields.password` (the token stays usable).
+         */
+        post: operations["ConfirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password
+         * @description JSON `{current_password, password}` → 200 `{access, token_type, expires_in}`: a new token for this client; every other session ends, and the token used for this request too. Wrong current password: 400 `validation_error` with `fields.current_password` (5 wrong in 15 minutes: 429).
+         */
+        post: operations["ChangePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your sessions
+         * @description One entry per sign-in still alive (each access token belongs to one): `[{id, created_at, last_seen_at, user_agent, ip, current}]`, newest first; `current`: the session of the token asking. `last_seen_at` is updated at most every 30 seconds.
+         */
+        get: operations["Sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions
+         * @description 204: its access token stops working at once. Another user's session, or one already ended: 404.
+         */
+        delete: operations["RevokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description 204: the session of this token ends (the token stops working).
+         */
+        post: operations["Logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout-all/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere
+         * @description 204: every session of yours ends, this one included.
+         */
+        post: operations["LogoutAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/2fa/recovery-codes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New 2FA recovery codes
+         * @description JSON `{otp}` → `{recovery_codes: [10 codes]}`, shown this once; the previous codes stop working. Each code signs in once instead of a one-time code (POST /api/login/ with `recovery_code`). Wrong code: 400 `otp_invalid`; 2FA not enabled: 409.
+         */
+        post: operations["RenewRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/2fa/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Switch 2FA off
+         * @description JSON body `{otp}` → `{twofa_enabled: false}`: the secret and the recovery codes go. Wrong code: 400 `otp_invalid`; the node enforces 2FA: 403 `twofa_enforced`; 2FA not enabled: 409.
+         */
+        delete: operations["DisableTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/profile/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your profile
+         * @description `{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}` of the user the access token belongs to. `kyc_level`: `none`, `basic`, `enhanced` (lower case).
+         */
+        get: operations["Profile"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1923,6 +2183,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/login/2fa/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin console: confirm the 2FA enrolment and sign in
+         * @description When "Enforce 2FA on login" is on and the superuser has not enrolled, the sign-in answers the enrolment page; this form (enrolment_token, otp, next, csrfmiddlewaretoken) confirms it with a code of the new secret, sets the session cookie and redirects to `next`.
+         */
+        post: operations["AdminCompleteTotpEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/logout/": {
         parameters: {
             query?: never;
@@ -2800,6 +3080,8 @@ export interface operations {
                         };
                         auth: {
                             enforce_2fa: boolean;
+                            /** @enum {string} */
+                            signup: "open" | "invite_only";
                         };
                         maintenance: {
                             active: boolean;
@@ -2915,6 +3197,8 @@ export interface operations {
                     password: string;
                     /** @description The 6-digit code of the authenticator app: required for users enrolled in 2FA (the "Enforce 2FA on login" toggle makes enrolment mandatory) */
                     otp?: string;
+                    /** @description Instead of `otp`: one of the recovery codes of a user enrolled in 2FA (each works once) */
+                    recovery_code?: string;
                 };
             };
         };
@@ -3309,6 +3593,7 @@ export interface operations {
                     "application/json": {
                         username: string;
                         two_factor_enabled: boolean;
+                        recovery_codes: string[];
                     };
                 };
             };
@@ -3530,6 +3815,1430 @@ export interface operations {
             };
             /** @description Request body must be JSON */
             415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Signup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 150 characters: letters, digits and @ . + - _ (kept in lower case) */
+                    username: string;
+                    /** @description Where the verification mail goes */
+                    email: string;
+                    /** @description At least 10 characters, not only digits, not the user name */
+                    password: string;
+                    /** @description Required when sign-up is invite-only */
+                    invite_code?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new user */
+            201: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        username: string;
+                        email: string;
+                        email_verified: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    VerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Verified */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        email_verified: true;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ResendEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RequestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ConfirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    /** @description At least 10 characters, not only digits, not the user name */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Password changed */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ChangePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    /** @description At least 10 characters, not only digits, not the user name */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A new access token */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The access token: send `Authorization: Bearer <access>` */
+                        access: string;
+                        /** @constant */
+                        token_type: "Bearer";
+                        /** @description Seconds until the token expires; then sign in again (no refresh token) */
+                        expires_in: number;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        created_at: string;
+                        last_seen_at: string;
+                        user_agent: string;
+                        ip: string;
+                        current: boolean;
+                    }[];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RevokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    LogoutAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out everywhere */
+            204: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RenewRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A current 6-digit code of your authenticator app */
+                    otp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Recovery codes */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DisableTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A current 6-digit code of your authenticator app */
+                    otp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 2FA is off */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        twofa_enabled: false;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        username: string;
+                        email: string | null;
+                        email_verified: boolean;
+                        phone: string | null;
+                        twofa_enabled: boolean;
+                        kyc_level: string;
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;
@@ -17946,7 +19655,129 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in: redirect to the console */
+            /** @description Signed in: redirect to the console (or, 2FA enforced and not enrolled yet, the enrolment page: 200) */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be an HTML form (application/x-www-form-urlencoded) */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminCompleteTotpEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Enrolled and signed in: redirect to the console */
             302: {
                 headers: {
                     /** @description APP_NAME: the name of this node */

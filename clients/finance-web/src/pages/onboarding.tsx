@@ -1,7 +1,7 @@
 /** Sign-up, e-mail verification and password reset. A node without these endpoints (404) says so plainly. */
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { call } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { ApiError } from '../api/errors';
 import { to } from '../state';
 import { ErrorNote, Field, Page, formValue, useAction } from '../ui/kit';
@@ -31,7 +31,7 @@ export function SignUp() {
     setFields({});
     void action.run(async () => {
       try {
-        const user = await call<{ email: string }>('/api/auth/signup/', { method: 'POST', body });
+        const user = await unwrap(api.POST('/api/auth/signup/', { body }));
         setDone(user.email);
       } catch (failure) {
         if (failure instanceof ApiError) setFields(failure.fields);
@@ -79,7 +79,7 @@ export function Verify() {
   useEffect(() => {
     if (!token) return action.setError(new Error('This link has no code. Open the link from the e-mail again.'));
     void action.run(async () => {
-      await call('/api/auth/email/verify/', { method: 'POST', body: { token } }).catch((failure: unknown) =>
+      await unwrap(api.POST('/api/auth/email/verify/', { body: { token } })).catch((failure: unknown) =>
         Promise.reject(explain(failure, 'E-mail verification')),
       );
       setOk(true);
@@ -102,9 +102,7 @@ export function Reset() {
     const email = formValue(event.currentTarget as HTMLFormElement, 'reset-email');
     if (!email.includes('@')) return action.setError(new Error('Enter the e-mail address of your account.'));
     void action.run(async () => {
-      await call('/api/auth/password/reset/', { method: 'POST', body: { email } }).catch((failure: unknown) =>
-        Promise.reject(explain(failure, 'Password reset')),
-      );
+      await unwrap(api.POST('/api/auth/password/reset/', { body: { email } })).catch((failure: unknown) => Promise.reject(explain(failure, 'Password reset')));
       setSent(true);
     });
   };
@@ -138,7 +136,7 @@ export function ResetConfirm() {
     const [password, again] = ['reset-password', 'reset-password-again'].map((name) => new FormData(form).get(name) as string);
     if (password !== again) return action.setError(new Error('The two passwords are not the same.'));
     void action.run(async () => {
-      await call('/api/auth/password/reset/confirm/', { method: 'POST', body: { token, password } }).catch((failure: unknown) => {
+      await unwrap(api.POST('/api/auth/password/reset/confirm/', { body: { token, password } })).catch((failure: unknown) => {
         const fields = failure instanceof ApiError ? failure.fields : {};
         return Promise.reject(fields.password ? new Error(fields.password) : explain(failure, 'Password reset'));
       });

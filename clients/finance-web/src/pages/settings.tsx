@@ -1,33 +1,19 @@
 /** Settings: profile and phone, password, two-factor authentication, sessions. Endpoints a node does not have yet say so. */
-import { api, call, session, unwrap } from '../api/client';
+import { api, session, unwrap } from '../api/client';
 import { ApiError } from '../api/errors';
 import { dateTime, words } from '../format';
 import { Details, Empty, ErrorNote, Field, Page, formValue, useAction, useLoad } from '../ui/kit';
 import { Enrol } from './sign-in';
 import { useState } from 'preact/hooks';
 
-interface Profile {
-  username: string;
-  email?: string;
-  email_verified?: boolean;
-  phone?: string | null;
-  twofa_enabled?: boolean;
-  kyc_level?: string;
-}
-interface SessionRow {
-  id: string;
-  created_at: string;
-  last_seen_at: string;
-  user_agent: string;
-  ip: string;
-  current: boolean;
-}
+type Profile = Partial<NonNullable<Awaited<ReturnType<typeof loadProfile>>>> & { username: string };
+const loadProfile = () => unwrap(api.GET('/api/v1/profile/'));
 
 /** A 404 of an account endpoint: this node does not offer it yet (an older version). */
 const missing = (error: unknown) => error instanceof ApiError && error.status === 404;
 
 function ProfileSection() {
-  const profile = useLoad(() => call<Profile>('/api/v1/profile/'));
+  const profile = useLoad(loadProfile);
   const action = useAction();
   const [saved, setSaved] = useState<string | null>(null);
   const shown: Profile = profile.data ?? { username: session.username() ?? '' };
@@ -54,9 +40,7 @@ function ProfileSection() {
         <button
           type="button"
           class="link"
-          onClick={() =>
-            void action.run(async () => (await call('/api/auth/email/resend/', { method: 'POST' }), setSaved('A new verification mail is on its way.')))
-          }
+          onClick={() => void action.run(async () => (await unwrap(api.POST('/api/auth/email/resend/')), setSaved('A new verification mail is on its way.')))}
         >
           Send the verification mail again
         </button>
@@ -92,7 +76,7 @@ function PasswordSection() {
     if (password !== again) return action.setError(new Error('The two new passwords are not the same.'));
     void action.run(async () => {
       try {
-        const result = await call<{ access: string }>('/api/auth/password/', { method: 'POST', body: { current_password, password } });
+        const result = await unwrap(api.POST('/api/auth/password/', { body: { current_password, password } }));
         session.set(result.access);
         setDone(true);
         form.reset();
@@ -119,7 +103,7 @@ function PasswordSection() {
 }
 
 function TwoFactorSection() {
-  const profile = useLoad(() => call<Profile>('/api/v1/profile/'));
+  const profile = useLoad(loadProfile);
   const [enrolling, setEnrolling] = useState(false);
   return (
     <section class="card narrow" aria-labelledby="twofa-title">
@@ -141,10 +125,10 @@ function TwoFactorSection() {
 }
 
 function SessionsSection() {
-  const { data, error, reload } = useLoad(() => call<SessionRow[]>('/api/auth/sessions/'));
+  const { data, error, reload } = useLoad(() => unwrap(api.GET('/api/auth/sessions/')));
   const action = useAction();
-  const end = (id: string) => action.run(async () => (await call(`/api/auth/sessions/${encodeURIComponent(id)}/`, { method: 'DELETE' }), reload()));
-  const everywhere = () => action.run(async () => (await call('/api/auth/logout-all/', { method: 'POST' }), session.set(null)));
+  const end = (id: string) => action.run(async () => (await unwrap(api.DELETE('/api/auth/sessions/{id}/', { params: { path: { id } } })), reload()));
+  const everywhere = () => action.run(async () => (await unwrap(api.POST('/api/auth/logout-all/')), session.set(null)));
   return (
     <section class="card narrow" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Where you are signed in</h2>

@@ -63,20 +63,20 @@ export function SignIn() {
 /** Sign-in needs 2FA and the user has none yet: enrol here with the secret and its otpauth link, then sign in with a code. */
 export function Enrol(props: { token?: string; onDone: () => void }) {
   const [secret, setSecret] = useState<{ secret: string; otpauth_uri: string } | null>(null);
-  const [done, setDone] = useState(false);
+  const [codes, setCodes] = useState<string[] | null>(null);
   const start = useAction();
   const confirm = useAction();
   const headers = props.token ? { Authorization: `Bearer ${props.token}` } : undefined;
   useEffect(() => {
     void start.run(async () => setSecret(await unwrap(api.POST('/api/auth/2fa/enrol/', { headers }))));
   }, [props.token]);
-  if (done) return <p role="status">Two-factor authentication is on. Sign in with a new code.</p>;
+  if (codes) return <RecoveryCodes codes={codes} />;
   const submit = (event: Event) => {
     event.preventDefault();
     const otp = formValue(event.currentTarget as HTMLFormElement, 'enrol-otp');
     void confirm.run(async () => {
-      await unwrap(api.POST('/api/auth/2fa/confirm/', { headers, body: { otp } }));
-      setDone(true);
+      const result = await unwrap(api.POST('/api/auth/2fa/confirm/', { headers, body: { otp } }));
+      setCodes(result.recovery_codes);
       props.onDone();
     });
   };
@@ -102,6 +102,24 @@ export function Enrol(props: { token?: string; onDone: () => void }) {
           </form>
         </>
       ) : null}
+    </section>
+  );
+}
+
+/** Recovery codes, shown this once: each signs in once instead of a code from the app. */
+export function RecoveryCodes(props: { codes: string[] }) {
+  return (
+    <section class="card narrow" aria-labelledby="recovery-title">
+      <p role="status">Two-factor authentication is on.</p>
+      <h2 id="recovery-title">Your recovery codes</h2>
+      <p>Write them down or print them now: they are shown this once. Each signs you in once if you lose your phone.</p>
+      <ul class="list" id="recovery-codes">
+        {props.codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

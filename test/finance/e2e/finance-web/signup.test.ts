@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate as totpGenerate } from 'otplib';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
+import { http, startTestApp, type TestApp } from '../../../support/app';
+import { changeNode, createUser, installValidLicence, login } from '../../../support/finance';
+import { outbox, type ReadMail } from '../../../support/mail';
+
+/**
+ * A new user's whole way in, in headless Chromium against a real node (finance only): sign up at
+ * /app/signup, open the verification link of the mail the node wrote to its outbox, sign in, pass the
+ * sandbox KYC (upload, submit: the sandbox approves any last name but its magic ones), receive money,
+ * send some to another user, convert; reset the password by mail; in the settings change it (the
+ * other sessions end), end a session from the list, switch 2FA on and see the recovery codes once.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = process.env.FINANCE_WEB_SHOTS ?? join(tmpdir(), 'finance-web-screenshots');
+
+let t: TestApp;
+let browser: Browser;
+let page: Page;
+let mail: ReturnType<typeof outbox>;
+let bob: { id: string; username: string };
+const dora = { username: `dora_${randomUUID().slice(0, 6)}`, email: '', password: 'a long enough password', id: '' };
+dora.email = `${dora.username}@example.com`;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (or set CHROMIUM_PATH).`);
+  mkdirSync(SHOTS, { recursive: true });
+  await buildFinanceClient({ outDir: DEFAULT_CLIENT_DIR });
+  t = (await startTestApp({ AUTH_ATTEMPTS_PER_HOUR: '40' }, { products: ['finance'] })) as unknown as TestApp;
+  await changeNode(t, () => installValidLicence(t));
+  mail = outbox(t.config.dataDir);
+  bob = await createUser(t);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.stop();
+});
+
+const url = (route = '') => `${t.urls.finance}/app/${route}`;
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `signup-${name}.png`), fullPage: true });
+
+/** The next mail to `to` the node wrote to its outbox, and the link in it (made absolute on this node). */
+async function linkIn(to: string): Promise<{ mail: ReadMail; link: string }> {
+  for (let i = 0; i < 200; i++) {
+    const got = (await mail.fresh()).find((m) => m.to === to);
+    if (got) {
+      const path = /(?:https?:\/\/[^/\s]+)?(\/app\/[^\s?]+\?token=[A-Za-z0-9_%-]+)/.exec(got.text)?.[1];
+      if (!path) throw new Error(`no link in: ${got.text}`);
+      return { mail: got, link: `${t.urls.finance}${path}` };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+async function signIn(password: string): Promise<void> {
+  await page.goto(url());
+  await page.getByLabel('User name').fill(dora.username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+}
+
+async function go(route: string, heading: string): Promise<void> {
+  await page.goto(url(route));
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+describe('a new user in the web client', () => {
+  it('signs up, verifies the address from the mail and signs in', async () => {
+    await go('signup/', 'Create an account');
+    await page.getByLabel('User name').fill(dora.username);
+    await page.getByLabel('E-mail').fill(dora.email);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.locator('#signup-error:not(:empty), .field-error:not(:empty), [id$="-error"]:not(:empty)').first().waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(dora.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your e-mail', level: 1 }).waitFor();
+    expect(await page.getByRole('status').first().textContent()).toContain(dora.email);
+    await shot('sent');
+    const { mail: verification, link } = await linkIn(dora.email);
+    expect(verification.subject).toMatch(/verify your e-mail address/);
+    await page.goto(link);
+    await page.getByText('Your e-mail address is verified.').waitFor();
+    await shot('verified');
+    await signIn(dora.password);
+    dora.id = (await http(`${t.urls.finance}/api/v1/profile/`, { key: await login(t, dora.username, dora.password) })).body.id;
+  }, 90_000);
+
+  it('passes the sandbox KYC: upload a document, submit, verified', async () => {
+    await go('kyc/', 'Identity');
+    await page.getByLabel('First name').fill('Dora');
+    await page.getByLabel('Last name').fill('Explorer');
+    await page.getByRole('button', { name: 'Start' }).click();
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    await page.getByLabel('Document').selectOption('passport');
+    await page.getByLabel('Photo or scan (JPEG, PNG or PDF)').setInputFiles({ name: 'passport.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.locator('#documents li').first().waitFor();
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page
+      .locator('.kyc-state', { hasText: /^verified$/i })
+      .first()
+      .waitFor();
+    expect(await page.locator('.kyc-state').first().textContent()).toMatch(/^verified$/i);
+    await shot('kyc-verified');
+  }, 90_000);
+
+  it('receives money, sends some to another user and converts', async () => {
+    await t.app.services.ledger.ledger.fund(dora.id, 'EUR', 300_00n, randomUUID(), 'deposit');
+    await go('', 'Home');
+    await page.locator('#balances li[data-currency="EUR"] .available').waitFor();
+    expect(await page.locator('#balances li[data-currency="EUR"] .available').textContent()).toBe('€300.00');
+    await go('send/', 'Send money');
+    await page.getByLabel('To (user name, e-mail or phone)').fill(bob.username);
+    await page.getByLabel('Amount').fill('40');
+    await page.getByLabel('Currency').selectOption('EUR');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Send €40.00' }).click();
+    await page.locator('#transfer-receipt').waitFor();
+    expect(await page.locator('#transfer-receipt [role="status"]').textContent()).toBe(`You sent €40.00 to ${bob.username}.`);
+    await go('convert/', 'Convert');
+    await page.getByLabel('From').selectOption('EUR');
+    await page.getByLabel('Amount to convert').fill('50');
+    await page.getByLabel('To', { exact: true }).selectOption('USD');
+    await page.getByRole('button', { name: 'Get a quote' }).click();
+    await page.getByRole('button', { name: 'Convert €50.00' }).click();
+    await page.locator('#conversion-done').waitFor();
+    const balances = await t.app.services.ledger.ledger.balances(dora.id);
+    expect(balances.find((b) => b.currency === 'EUR')?.posted).toMatchObject({ amount: '210.00' });
+    await shot('converted');
+  }, 90_000);
+
+  it('resets the password by mail', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await go('reset/', 'Reset your password');
+    await page.getByLabel('E-mail').fill(dora.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText(/a reset link is on its way/).waitFor();
+    const { link } = await linkIn(dora.email);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Choose a new password', level: 1 }).waitFor();
+    dora.password = 'another long password';
+    await page.getByLabel('New password', { exact: true }).fill(dora.password);
+    await page.getByLabel('New password again').fill(dora.password);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Your password is changed.').waitFor();
+    await signIn(dora.password);
+  }, 90_000);
+
+  it('settings: ends a session from the list, changes the password (the other sessions end)', async () => {
+    const elsewhere = await login(t, dora.username, dora.password);
+    const profileWith = async (token: string) => (await http(`${t.urls.finance}/api/v1/profile/`, { key: token })).status;
+    expect(await profileWith(elsewhere)).toBe(200);
+    await go('settings/', 'Settings');
+    const other = page.locator('#sessions li', { hasText: 'Sign out this session' });
+    await other.first().waitFor();
+    expect(await page.locator('#sessions li').count()).toBe(2);
+    await shot('sessions');
+    await other.first().getByRole('button', { name: 'Sign out this session' }).click();
+    await page.locator('#sessions li').nth(1).waitFor({ state: 'detached' });
+    expect(await profileWith(elsewhere)).toBe(401);
+
+    const another = await login(t, dora.username, dora.password);
+    await page.getByLabel('Current password').fill(dora.password);
+    dora.password = 'a third long password';
+    await page.getByLabel('New password', { exact: true }).fill(dora.password);
+    await page.getByLabel('New password again').fill(dora.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password is changed. Your other sessions have ended.').waitFor();
+    expect(await profileWith(another)).toBe(401);
+    // this browser keeps working with the new token
+    await go('settings/', 'Settings');
+    await page.locator('#sessions li').first().waitFor();
+  }, 90_000);
+
+  it('settings: switches 2FA on and shows the recovery codes once', async () => {
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    const secret = (await page.locator('#otp-secret').textContent())!;
+    await page.getByLabel('Confirmation code from your authenticator app').fill(await totpGenerate({ secret }));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('#recovery-codes li').first().waitFor();
+    const codes = await page.locator('#recovery-codes li').allTextContents();
+    expect(codes).toHaveLength(10);
+    await shot('recovery-codes');
+    // shown once: the settings page, opened again, lists none
+    await go('settings/', 'Settings');
+    await page.getByText('On: signing in needs a code from your authenticator app.').waitFor();
+    expect(await page.locator('#recovery-codes').count()).toBe(0);
+    // one of them signs in instead of a code
+    const res = await http(`${t.urls.finance}/api/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: dora.username, password: dora.password, recovery_code: codes[0].trim() }),
+    });
+    expect(res.status).toBe(200);
+  }, 90_000);
+});
