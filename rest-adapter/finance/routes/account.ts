@@ -206,7 +206,6 @@ export const accountRoutes: Route[] = [
   profile,
   ...sessionRoutes(),
   ...twoFactorRoutes(),
-  profile,
 ];
 
 function sessionRoutes(): Route[] {
