@@ -97,14 +97,17 @@ function errorStatuses(route: Route<string>, rateLimited: boolean): number[] {
 /**
  * The bodies of an error status. A route that answers its errors in its own format (`respondError`,
  * e.g. an HTML form shown again) does so for what its input checks and its operation report; the
- * core's own refusals (413, 415) and unexpected faults stay JSON.
+ * core's own refusals (413, 415) stay JSON except on a form answered by a page, and faults are JSON too.
  */
 function errorContent(route: Route<string>, status: number): Record<string, unknown> | undefined {
   // a range that cannot be served: no body, its Content-Range says why (RFC 9110 §15.5.17)
   if (status === 416) return undefined;
   const json = { 'application/json': { schema: ERROR_REF } };
-  if (!route.respondError || status === 413 || status === 415) return json;
+  if (!route.respondError) return json;
   const redirects = (route.response.status ?? 200) >= 300 && (route.response.status ?? 200) < 400;
+  // a page that answers a form shows every refusal of it as the page again, the core's 413 and 415 included
+  const page = route.response.contentType === 'text/html' && !redirects;
+  if ((status === 413 || status === 415) && !page) return json;
   // a JSON route that answers its own errors answers them in the surface's error body
   if (!route.response.contentType && !redirects) return json;
   // a form whose success is a redirect shows what went wrong as a page

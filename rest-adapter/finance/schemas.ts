@@ -14,6 +14,8 @@ export const errorBody = z.object({
       'not_authenticated, token_not_valid, no_active_account, permission_denied, licence_read_only, module_disabled, maintenance, throttled, otp_required, otp_invalid, otp_enrolment_required, csrf_failed, disallowed_host, invalid, …',
     ),
   errors: z.record(z.string(), z.array(z.string())).optional().describe('Per-field messages (400)'),
+  error: z.string().optional().describe('The account routes (/api/auth/…, /api/v1/profile/): the code again, as sign-up forms read it'),
+  fields: z.record(z.string(), z.string()).optional().describe('The account routes: one message per field (validation_error, username_taken)'),
   maintenance: z.literal(true).optional().describe('Set on maintenance answers (503)'),
   checks: z
     .array(z.union([z.string(), z.object({ subgraph: z.string(), ready: z.boolean(), database: z.boolean(), pending_migrations: z.array(z.string()) })]))

@@ -20,6 +20,9 @@ export const csrf: Stage = (x) => {
   const policy = x.app.surface.csrf?.(x.app.options.config);
   if (!policy || !protects(policy, x.req)) return undefined;
   if (x.route.csrf) {
+    // a body that could not be read (too large, another format) has no token to check: its own answer, in the core's JSON
+    const unread = x.problem && (CORE_STATUS[x.problem.kind] === 413 || CORE_STATUS[x.problem.kind] === 415) ? x.problem : undefined;
+    if (unread) return { core: { kind: unread.kind, message: unread.message, fields: unread.fields } };
     const refusal = tokenRefusal(x.req);
     if (refusal) return { core: { kind: 'csrf_failed', message: refusal } };
   }

@@ -187,7 +187,7 @@ describe.each(surfaces.map(([name, entry]) => [name, entry] as const))('%s surfa
     // every documented status has a way to produce it
     expect(missing).toEqual([]);
     // every recipe of the fixture belongs to a documented case
-    expect(Object.keys(fixture.recipes).filter((k) => !cases.some((c) => c.name === k))).toEqual([]);
+    expect(Object.keys(fixture.recipes).filter((k) => !cases.some((c) => c.name === k) && !NOT_REPLAYED_YET.some((r) => k.startsWith(`${r} `)))).toEqual([]);
 
     const outcomes: Outcome[] = [];
     for (const c of cases) {

@@ -66,6 +66,10 @@ async function endRun(t: TestApp, gate: TrainingGate, jobId: string) {
 const retrainRequest = (ctx: CaseContext) => ({ method: 'POST', path: '/api/retrain/', headers: { ...ctx.credentials.admin } });
 
 const recipes: Record<string, Recipe> = {
+  // the pairing the success and every derived status start from
+  'GET /api/predict/ 200': {
+    request: (ctx) => ({ method: 'GET', path: '/api/predict/?home=Arsenal&away=Chelsea', headers: { ...ctx.routeCredentials } }),
+  },
   'POST /apply/ 200': {
     request: () => {
       const { body, ...headers } = form(application());
