@@ -108,6 +108,9 @@ export function NodePolicy(policy: GatePolicy): MethodDecorator {
  */
 export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set([
   'nodeLogin',
+  // the enrolment a node that enforces 2FA asks for before sign-in is part of signing in (as in the console)
+  'startTotpEnrolment',
+  'confirmTotpEnrolment',
   'startAdminSession',
   'completeAdminTotpEnrolment',
   'endAdminSession',

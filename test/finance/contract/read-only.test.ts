@@ -21,6 +21,8 @@ const EXEMPT_MUTATIONS = [
   ...['nodeLogin', 'startAdminSession', 'completeAdminTotpEnrolment', 'endAdminSession', 'updateNodeSettings', 'installNodeLicence'],
   // signing out changes no business data: a user can always end their sessions
   ...['nodeLogout', 'nodeLogoutAll', 'revokeNodeSession'],
+  // the 2FA enrolment that sign-in may require
+  ...['startTotpEnrolment', 'confirmTotpEnrolment'],
 ];
 const EXEMPT_ROUTES = [
   'POST /api/login/',
@@ -32,6 +34,8 @@ const EXEMPT_ROUTES = [
   'POST /api/auth/logout/',
   'POST /api/auth/logout-all/',
   'DELETE /api/auth/sessions/:id/',
+  'POST /api/auth/2fa/enrol/',
+  'POST /api/auth/2fa/confirm/',
 ];
 /** Exempt routes that would end this test's own sessions: not called. */
 const SIGN_OUTS = ['/admin/logout/', '/api/auth/logout/', '/api/auth/logout-all/'];

@@ -187,7 +187,9 @@ describe('the finance web client in Chromium', () => {
       await page.locator('#enrolment-error:not(:empty)').waitFor();
       await page.getByLabel('Confirmation code from your authenticator app').fill(await totpGenerate({ secret }));
       await page.getByRole('button', { name: 'Confirm' }).click();
-      await page.getByText('Two-factor authentication is on. Sign in with a new code.').waitFor();
+      // on, and its ten recovery codes shown once
+      await page.getByText('Two-factor authentication is on.').waitFor();
+      expect(await page.locator('#recovery-codes li').count()).toBe(10);
       // the next time step's code: the confirmation used the current one, which is not accepted twice
       const next = await totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 } as Parameters<typeof totpGenerate>[0]);
       await page.getByLabel('One-time code from your authenticator app').fill(next);
