@@ -29,6 +29,26 @@ const routes: Route[] = [
     },
     response: { status: 201, description: 'Created' },
   },
+  {
+    method: 'GET',
+    path: '/api/items/',
+    summary: 'A list with a query schema',
+    security: 'none',
+    operationId: 'listItems',
+    query: z.object({ limit: z.coerce.number().int().optional() }),
+    reply: ({ query }) => ({ kind: 'json', body: { query } }),
+    response: { description: 'Items' },
+  },
+  {
+    method: 'GET',
+    path: '/items/',
+    summary: 'A page of a browser application',
+    security: 'none',
+    operationId: 'itemsPage',
+    documented: false,
+    reply: () => ({ kind: 'html', html: '<p>items</p>' }),
+    response: { description: 'Page', contentType: 'text/html' },
+  },
 ];
 const surface: Surface = {
   product: 'core-idempotency-test',
@@ -76,4 +96,34 @@ it('documents the header and the 400, 409 and 422 answers of an idempotent route
   const op = doc.paths['/api/transfers/'].post;
   expect(op.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
   expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['201', '400', '409', '422']));
+});
+
+it('refuses unknown and bracketed query parameters on an API route with 400 naming them; a page tolerates them', async () => {
+  const get = async (path: string) => {
+    const res = await fetch(`${server.url}${path}`);
+    return [path, res.status, res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text()];
+  };
+  expect(await get('/api/items/?limit=2')).toEqual(['/api/items/?limit=2', 200, { query: { limit: 2 } }]);
+  expect(await get('/api/items/')).toEqual(['/api/items/', 200, { query: {} }]);
+  for (const [path, field] of [
+    ['/api/items/?limit[$ne]=1', 'limit[$ne]'],
+    ['/api/items/?lmit=5', 'lmit'],
+  ]) {
+    const [, status, body] = await get(path);
+    expect([path, status, body]).toEqual([
+      path,
+      400,
+      { detail: 'Unknown query parameters.', code: 'invalid', errors: { [field]: ['Unknown query parameter.'] } },
+    ]);
+  }
+  const post = await fetch(`${server.url}/api/transfers/?amount=1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"amount":"1"}',
+  });
+  expect([post.status, await post.json()]).toEqual([
+    400,
+    { detail: 'Unknown query parameters.', code: 'invalid', errors: { amount: ['Unknown query parameter.'] } },
+  ]);
+  expect(await get('/items/?utm_source=mail')).toEqual(['/items/?utm_source=mail', 200, '<p>items</p>']);
 });

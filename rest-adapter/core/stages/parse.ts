@@ -1,9 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
+import { credentialCarriers } from '../../../lib/credentials';
 import { keepRawBody } from '../../../lib/http';
 import { IDEMPOTENCY_KEY } from '../../../lib/idempotency';
 import { cleanStrings, textProblem } from '../../../lib/text';
+import type { Route } from '../route';
 import type { Exchange, Outcome, Problem, Stage } from './exchange';
 
 /**
@@ -29,6 +31,9 @@ export const validate: Stage = (x) => {
   }
   x.problem ??= idempotencyProblem(x);
   if (x.problem) return undefined;
+  const carriers = credentialCarriers(x.credentials).query;
+  const unknown = unknownQueryFields(route, req.query as Record<string, unknown>, carriers);
+  if (unknown) return void (x.problem = { kind: 'invalid', message: 'Unknown query parameters.', fields: unknown });
   if (route.query) {
     const part = parsePart(route.query, req.query, 'query', true);
     if (part.fields) return void (x.problem = { kind: 'invalid', message: 'Invalid query parameters.', fields: part.fields });
@@ -41,6 +46,24 @@ export const validate: Stage = (x) => {
   }
   return undefined;
 };
+
+/**
+ * An API route takes the query parameters its schema names and no others: `limit[$ne]=1` or a typo
+ * (`lmit=5`) is refused with 400 rather than silently ignored, as bodies are. Pages of a browser
+ * application (HTML, or left out of the API document) tolerate what links and browsers add. A
+ * credential carried in the query string (a download token, a licence key) is a known parameter.
+ */
+export function unknownQueryFields(
+  route: Pick<Route, 'query' | 'response' | 'documented'>,
+  query: Record<string, unknown>,
+  credentialParameters: string[] = [],
+) {
+  const page = route.documented === false || (route.response.contentType !== undefined && !/json/i.test(route.response.contentType));
+  if (page) return undefined;
+  const known = new Set([...Object.keys(route.query?.shape ?? {}), ...credentialParameters]);
+  const unknown = Object.keys(query ?? {}).filter((key) => !known.has(key));
+  return unknown.length ? Object.fromEntries(unknown.map((key) => [key, ['Unknown query parameter.']])) : undefined;
+}
 
 const notFound: Outcome = { core: { kind: 'not_found', message: 'Not found.' } };
 
