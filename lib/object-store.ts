@@ -59,6 +59,12 @@ export interface ObjectStore {
   get(key: string, range?: ByteRange): Promise<Readable>;
   presign(key: string, opts: PresignOptions): Promise<{ url: string; expiresAt: Date }>;
   delete(key: string): Promise<void>;
+  /**
+   * Whether the store takes writes now: undefined when it does, else what stops it (a system check
+   * reports it). The filesystem store writes and removes a probe file in each of its folders; S3
+   * is not probed (its permissions show at the first upload, as a 503 storage_unavailable).
+   */
+  writeProblem(): Promise<string | undefined>;
 }
 
 /** Where the REST surface serves presigned filesystem links: `<path><encoded key>?expires&…&signature`. */
@@ -163,6 +169,21 @@ export class FilesystemObjectStore implements ObjectStore {
 
   private metaPath(key: string) {
     return join(this.root, 'meta', `${key}.json`);
+  }
+
+  async writeProblem(): Promise<string | undefined> {
+    for (const folder of [join(this.root, 'data'), join(this.root, 'meta')]) {
+      // named as a partial write, so that a probe a crash left behind goes with the start's sweep
+      const probe = join(folder, `.write-check-${randomBytes(6).toString('hex')}.part`);
+      try {
+        await mkdir(folder, { recursive: true });
+        await writeFile(probe, 'ok');
+        await rm(probe, { force: true });
+      } catch (err) {
+        return `${folder}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+      }
+    }
+    return undefined;
   }
 
   async put(key: string, body: Readable | Buffer, opts: PutOptions): Promise<StoredObject> {
@@ -315,6 +336,10 @@ export class S3ObjectStore implements ObjectStore {
       });
     }
     return { client: this.client, sdk: this.sdk! };
+  }
+
+  async writeProblem(): Promise<string | undefined> {
+    return undefined;
   }
 
   async put(key: string, body: Readable | Buffer, opts: PutOptions): Promise<StoredObject> {

@@ -79,11 +79,16 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-/** Readiness of a PostgreSQL database: a fresh connection and `SELECT 1` (not the pool, which load may exhaust). */
+/**
+ * Readiness of a PostgreSQL database: a fresh connection and `SELECT 1` (not the pool, which load may
+ * exhaust, and whose held connections may still answer while the server takes no new one). `target`:
+ * a URL, or a pool's connection options.
+ */
 export const databaseCheck =
-  (url: string): ReadinessCheck =>
+  (target: string | pg.ClientConfig): ReadinessCheck =>
   async () => {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CHECK_TIMEOUT_MS, application_name: 'matchday:readiness' });
+    const config = typeof target === 'string' ? { connectionString: target } : target;
+    const client = new pg.Client({ ...config, connectionTimeoutMillis: CHECK_TIMEOUT_MS, application_name: 'matchday:readiness' });
     client.on('error', () => undefined);
     try {
       await client.connect();

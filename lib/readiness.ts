@@ -1,5 +1,6 @@
 import { Directive, Field, ObjectType } from 'type-graphql';
 import type { Store } from './database';
+import { databaseCheck } from './probes';
 
 /**
  * Readiness of one subgraph's store, the same type in every subgraph that reports it (@shareable):
@@ -17,6 +18,9 @@ export class StoreReadiness {
 export async function storeReadiness(subgraph: string, store: Store, timeoutMs = 2_000): Promise<StoreReadiness> {
   try {
     const work = (async () => {
+      // the one readiness rule of every surface (lib/probes.ts): the database takes a new connection and
+      // answers, whatever connections the pool still holds; then this subgraph's migrations are applied
+      await databaseCheck(store.pool.options)();
       await store.pool.query('SELECT 1');
       const applied = new Set((await store.pool.query<{ name: string }>(`SELECT name FROM "${store.schema}".migrations`)).rows.map((r) => r.name));
       return store.dataSource.migrations.map((m) => m.name ?? m.constructor.name).filter((name) => !applied.has(name));

@@ -135,7 +135,7 @@ export const apiRoutes: Route[] = [
     path: '/readyz',
     summary: 'Readiness probe',
     description:
-      "Ready when the database answers and every migration of every finance subgraph's schema is applied (one entry of `checks` per subgraph: node, identity, ledger and each module); else 503. Licence, maintenance and read-only states are business states, not readiness.",
+      "Ready when the database takes a new connection and answers (the one readiness rule of every surface, docs/operations.md) and every migration of every finance subgraph's schema is applied (one entry of `checks` per subgraph: node, identity, ledger and each module); else 503. Licence, maintenance and read-only states are business states, not readiness.",
     tags: ['Probes'],
     security: 'none',
     // a probe reads no credential: whatever an orchestrator or a stranger sends along is ignored

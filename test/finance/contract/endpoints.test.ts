@@ -1,5 +1,7 @@
 import { PRODUCT_NAMES } from '../../../subgraphs/products';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
+import { join } from 'node:path';
 import { generate as totpGenerate } from 'otplib';
 import pg from 'pg';
 import { http, startTestApp, type TestApp } from '../../support/app';
@@ -153,6 +155,26 @@ describe('GET /api/v1/node/ and the licence', () => {
     const admin = await http(url('/api/v1/node/'), asAdmin);
     expect(admin.body).toMatchObject({ ...expected, hostname: expect.any(String), deployment_id: null, licence: { source: 'environment', claims: null } });
     expect(admin.body.checks.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(['app.E001', 'app.E002']));
+  });
+
+  it('an object store that cannot be written is app.E009 in the checks (administrators only), gone once it takes writes again', async () => {
+    const objects = join(t.config.dataDir, 'objects');
+    const ids = async () => (await http(url('/api/v1/node/'), asAdmin)).body.checks.map((c: { id: string }) => c.id);
+    expect(await ids()).not.toContain('app.E009');
+    const moved = existsSync(objects) ? `${objects}.moved` : undefined;
+    if (moved) renameSync(objects, moved);
+    // a file where the store's folder must be: no privilege writes through it (root ignores modes)
+    writeFileSync(objects, 'not a folder');
+    try {
+      const admin = await http(url('/api/v1/node/'), asAdmin);
+      const e009 = admin.body.checks.find((c: { id: string }) => c.id === 'app.E009');
+      expect(e009).toMatchObject({ level: 'ERROR', message: expect.stringMatching(/^The object store cannot be written \(.*objects\/data: ENOTDIR\)/) });
+      expect((await http(url('/api/v1/node/'))).body.checks).toBeUndefined();
+    } finally {
+      rmSync(objects, { force: true });
+      if (moved) renameSync(moved, objects);
+    }
+    expect(await ids()).not.toContain('app.E009');
   });
 
   it('without a licence: read-only, app.E001 and app.E002 in the licence and in the checks', async () => {

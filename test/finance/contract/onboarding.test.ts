@@ -107,6 +107,23 @@ describe('sign-up and e-mail verification', () => {
     expect(await userCount()).toBe(before + 1);
   });
 
+  it('user names are case-insensitive: kept once in lower case; any case, with surrounding spaces, names the same user', async () => {
+    const typed = `Mixed.${name()}`.toUpperCase().replace('NEW_', 'New_');
+    const res = await post('/api/auth/signup/', { username: typed, email: `${name()}@example.com`, password: 'a long enough password' });
+    expect([res.status, res.body.username]).toEqual([201, typed.toLowerCase()]);
+    for (const as of [typed, ` ${typed.toUpperCase()} `, typed.toLowerCase()]) {
+      expect(await profile(await login(t as unknown as TestApp, as, 'a long enough password'))).toMatchObject({ username: typed.toLowerCase() });
+    }
+    // a transfer's recipient (the payments module asks identity through the supergraph's nodeRecipient)
+    expect((await t.app.services.identity.identity.recipient(` ${typed.toUpperCase()} `))?.username).toBe(typed.toLowerCase());
+    // the table itself refuses a name that is not in its one form (the unique index is then case-insensitive)
+    const stored = await t.app.services.ledger.store.pool.query(`SELECT count(*)::int AS n FROM identity.node_user WHERE lower(username) = lower($1)`, [typed]);
+    expect(stored.rows[0].n).toBe(1);
+    await expect(
+      t.app.services.ledger.store.pool.query(`UPDATE identity.node_user SET username = $1 WHERE username = $2`, [typed, typed.toLowerCase()]),
+    ).rejects.toThrow(/check/);
+  });
+
   it('invite-only: 403 signup_closed without a code, 400 invalid_invite with a bad or used one; a console invite works once', async () => {
     const set = await admin('mutation { setNodeSignupMode(mode: "invite_only") }');
     expect(set.body).toEqual({ data: { setNodeSignupMode: 'invite_only' } });

@@ -29,6 +29,7 @@ export const CHECK_CATALOGUE: Record<string, string> = {
   'app.E006': 'FRAMEWORK_SECRET_KEY missing in production, or not 64 characters',
   'app.E007': 'SERVER_JWT_KEY missing in production, shorter than 32 characters, or equal to FRAMEWORK_SECRET_KEY',
   'app.E008': 'A CSRF_TRUSTED_ORIGINS or CORS_ALLOWED_ORIGINS entry is not an origin (scheme://host[:port])',
+  'app.E009': 'The object store cannot be written: KYC document uploads answer 503 storage_unavailable',
   'app.W001': 'Licence token expires within 14 days',
   'app.W002': 'CORS_ALLOWED_HEADERS is set: the name is CORS_ALLOW_HEADERS, the misspelt one is ignored',
   'app.W003': 'CORS_ALLOW_HEADERS lacks some of the seven client headers: browser preflights fail',
@@ -54,6 +55,19 @@ const isOrigin = (value: string) => {
     return false;
   }
 };
+
+/** app.E009 from what the object store says stops its writes (ObjectStore.writeProblem); none when it takes them. */
+export function storageChecks(problem: string | undefined): CheckMessage[] {
+  if (!problem) return [];
+  return [
+    {
+      id: 'app.E009',
+      level: 'ERROR',
+      msg: `The object store cannot be written (${problem}): KYC document uploads answer 503 storage_unavailable.`,
+      hint: 'Make DATA_DIR/objects a folder this process can write (or check OBJECT_STORE and its S3 settings); nothing is lost meanwhile.',
+    },
+  ];
+}
 
 /** The configuration checks (everything but the licence, which `evaluateLicence` checks). */
 /** `held`: the provider credentials the admin console stores, as "provider/name" (they stand in for unset variables). */

@@ -2,13 +2,14 @@ import { hostname } from 'node:os';
 import type { Config } from '../../../../lib/config';
 import { DomainError, badInput, forbidden, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
+import { objectStoreFor } from '../../../../lib/object-store';
 import { maskSecret, purposeBox, type PurposeBox } from '../../../../lib/secret-box';
 import type { NodeState } from '../../kernel/gate';
 import { mayReadProvider } from '../../kernel/provider-credentials';
 import { usableSecret, type NodeSecrets } from '../../kernel/secrets';
 import type { BrandingValues, LicenceRow, NodeStore, ProviderCredentialRow } from '../store/node-store';
 import { BRANDING_FIELDS } from '../store/node-store';
-import { configurationChecks, type CheckMessage } from './checks';
+import { configurationChecks, storageChecks, type CheckMessage } from './checks';
 import { evaluateLicence, type LicenceEvaluation } from './licence';
 import { applySettingsChange, modulesOf, type SettingsRecord } from './settings';
 
@@ -211,9 +212,9 @@ export class NodeService {
 
   /** Every system check, the silenced ones too (`finance:check` counts them). */
   async allChecks(): Promise<CheckMessage[]> {
-    const [licence, credentials] = await Promise.all([this.licence(), this.store.providerCredentials()]);
+    const [licence, credentials, storage] = await Promise.all([this.licence(), this.store.providerCredentials(), objectStoreFor(this.config).writeProblem()]);
     const held = new Set(credentials.map((c) => `${c.provider}/${c.name}`));
-    return [...licence.evaluation.checks, ...configurationChecks(this.config, this.secrets, held)];
+    return [...licence.evaluation.checks, ...configurationChecks(this.config, this.secrets, held), ...storageChecks(storage)];
   }
 
   identity() {

@@ -71,3 +71,23 @@ it('answers 503 with Retry-After within ~5 s while PostgreSQL is frozen (a reque
   await until(async () => (await latest()).status === 200 && (await signIn()).status === 401, 'the surfaces to answer again', 60_000, 500);
   expect(app.running()).toBe(true);
 }, 180_000);
+
+it('one readiness rule on every surface: with only the postmaster stopped (held connections still answer, no new one is taken), every /readyz says 503; all 200 again once it resumes', async () => {
+  const surfaces = Object.entries(app.urls);
+  const readyz = async () =>
+    Promise.all(
+      surfaces.map(async ([name, base]) => {
+        const res = await http(`${base}/readyz`, { signal: AbortSignal.timeout(15_000) });
+        return [name, res.status, res.status === 503 ? res.headers.get('retry-after') !== null : true] as const;
+      }),
+    );
+  expect(await readyz()).toEqual(surfaces.map(([name]) => [name, 200, true]));
+  const postmaster = pg.pid();
+  process.kill(postmaster, 'SIGSTOP');
+  try {
+    expect(await readyz()).toEqual(surfaces.map(([name]) => [name, 503, true]));
+  } finally {
+    process.kill(postmaster, 'SIGCONT');
+  }
+  await until(async () => (await readyz()).every(([, status]) => status === 200), 'every surface to be ready again', 60_000, 500);
+}, 120_000);
