@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Route } from './route';
+import { isPage, type Route } from './route';
 import type { Surface } from './types';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -87,7 +87,8 @@ function errorStatuses(route: Route<string>, rateLimited: boolean): number[] {
   const statuses = new Set<number>([...(route.errors ?? []), ...(route.operation ? (route.faults ?? [500, 503]) : [])]);
   if (route.security !== 'none') statuses.add(401);
   if (route.security !== 'none' && rateLimited) statuses.add(429);
-  if (route.query || route.body) statuses.add(400);
+  // an API route refuses query parameters it does not name (rest-adapter/core/stages/parse.ts)
+  if (route.query || route.body || !isPage(route)) statuses.add(400);
   if (route.body) [413, 415].forEach((s) => statuses.add(s));
   // an idempotent request: 400 for a malformed key, 409 while the first with its key runs, 422 for the key reused
   if (route.idempotent) [400, 409, 422].forEach((s) => statuses.add(s));

@@ -161,3 +161,12 @@ export interface RouteError {
   message: string;
   fields?: Record<string, string[]>;
 }
+
+/**
+ * Whether a route is a page of a browser application (HTML, or left out of the API document) rather
+ * than an API operation: an API route refuses query parameters its schema does not name (400), a page
+ * tolerates what links and browsers add.
+ */
+export function isPage(route: Pick<Route<string>, 'response' | 'documented'>): boolean {
+  return route.documented === false || (route.response.contentType !== undefined && !/json/i.test(route.response.contentType));
+}

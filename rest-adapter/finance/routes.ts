@@ -270,12 +270,12 @@ export const apiRoutes: Route[] = [
     path: '/api/auth/2fa/enrol/',
     summary: 'Start enrolment in two-factor authentication (TOTP)',
     description:
-      'Answers a new secret and its `otpauth://` URI (scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`.',
+      'Answers a new secret and its `otpauth://` URI (scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`. Part of signing in: allowed on a read-only (unlicensed) node too.',
     tags: ['Authentication'],
     security: 'bearer',
     operation: 'StartTotpEnrolment',
     response: { status: 201, description: 'Secret and otpauth URI', schema: z.object({ secret: z.string(), otpauth_uri: z.string() }) },
-    errors: [403, 409],
+    errors: [409],
     respond: (data: { startTotpEnrolment: unknown }) => ({ kind: 'json', status: 201, body: data.startTotpEnrolment }),
   },
   {
@@ -291,7 +291,7 @@ export const apiRoutes: Route[] = [
     body: z.object({ otp: z.string().describe('The 6-digit code of the authenticator app') }),
     variables: ({ body }: { body: { otp: string } }) => ({ otp: body.otp }),
     response: { description: 'Enrolled', schema: z.object({ username: z.string(), two_factor_enabled: z.boolean(), recovery_codes: z.array(z.string()) }) },
-    errors: [403, 409],
+    errors: [409],
     respond: (data: { confirmTotpEnrolment: unknown }) => ({ kind: 'json', body: data.confirmTotpEnrolment }),
   },
   {

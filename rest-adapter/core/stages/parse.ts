@@ -5,7 +5,7 @@ import { credentialCarriers } from '../../../lib/credentials';
 import { keepRawBody } from '../../../lib/http';
 import { IDEMPOTENCY_KEY } from '../../../lib/idempotency';
 import { cleanStrings, textProblem } from '../../../lib/text';
-import type { Route } from '../route';
+import { isPage, type Route } from '../route';
 import type { Exchange, Outcome, Problem, Stage } from './exchange';
 
 /**
@@ -58,8 +58,7 @@ export function unknownQueryFields(
   query: Record<string, unknown>,
   credentialParameters: string[] = [],
 ) {
-  const page = route.documented === false || (route.response.contentType !== undefined && !/json/i.test(route.response.contentType));
-  if (page) return undefined;
+  if (isPage(route)) return undefined;
   const known = new Set([...Object.keys(route.query?.shape ?? {}), ...credentialParameters]);
   const unknown = Object.keys(query ?? {}).filter((key) => !known.has(key));
   return unknown.length ? Object.fromEntries(unknown.map((key) => [key, ['Unknown query parameter.']])) : undefined;

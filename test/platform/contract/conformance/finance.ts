@@ -521,18 +521,9 @@ const recipes: Record<string, Recipe> = {
     },
     request: () => json('POST', '/api/login/', {}, { username: 'throttled-user', password: 'wrong' }),
   },
-  'POST /api/auth/2fa/enrol/ 403': {
-    // enrolling writes: refused while the node has no valid licence
-    ...withoutLicence,
-    request: async (ctx) => json('POST', '/api/auth/2fa/enrol/', bearer(await freshToken(ctx))),
-  },
   'POST /api/auth/2fa/enrol/ 409': { request: (ctx) => json('POST', '/api/auth/2fa/enrol/', bearer(id(ctx, 'enrolledToken'))) },
   'POST /api/auth/2fa/confirm/ 409': {
     request: async (ctx) => json('POST', '/api/auth/2fa/confirm/', bearer(id(ctx, 'enrolledToken')), { otp: await totp(id(ctx, 'enrolledSecret')) }),
-  },
-  'POST /api/auth/2fa/confirm/ 403': {
-    ...withoutLicence,
-    request: async (ctx) => json('POST', '/api/auth/2fa/confirm/', bearer(id(ctx, 'enrolUserToken')), { otp: await totp(id(ctx, 'totpSecret')) }),
   },
   'POST /api/v1/kyc/verifications/ 409': {
     request: (ctx) => kycAs(ctx, 'POST', '/api/v1/kyc/verifications/', { level: 'basic', first_name: 'Grace', last_name: 'Hopper' }),

@@ -1,4 +1,4 @@
-import type { Route as SurfaceRoute } from '../../../../rest-adapter/core/route';
+import { isPage, type Route as SurfaceRoute } from '../../../../rest-adapter/core/route';
 
 /** A route of any surface (each surface names its own security schemes). */
 type Route = SurfaceRoute<string>;
@@ -181,6 +181,8 @@ export function routeCases(route: Route, operation: { responses: Record<string, 
         if (route.body && (route.consumes ?? 'json') === 'json')
           return derived((r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/json' }, body: '{' }));
         if (route.body && route.consumes === 'form') return derived((r) => ({ ...r, headers: { ...r.headers, 'content-type': BODY_TYPE.form }, body: '' }));
+        // a query parameter the route does not name
+        if (!isPage(route)) return derived((r) => ({ ...r, path: `${r.path}${r.path.includes('?') ? '&' : '?'}unknown_parameter=1` }));
         return undefined;
       }
       case 413: {

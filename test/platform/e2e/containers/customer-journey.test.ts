@@ -136,7 +136,7 @@ describeContainers('the customer journey under podman', () => {
     expect(shipped).toContain('Published 1.0.0 on stable');
     await engine([
       'run', '-d', '--name', `${prefix}-registry`, '--network', `${prefix}-vendor`, '--user', 'root',
-      '-v', `${dataDir}:/var/lib/matchday`, '-e', 'NODE_ENV=production', '-e', 'PRODUCTS=registry', '-e', `PUBLIC_URL_REGISTRY=http://${prefix}-registry:8090`, '-e', 'HOST=0.0.0.0',
+      '-v', `${dataDir}:/var/lib/matchday`, '-e', 'NODE_ENV=production', '-e', 'PRODUCTS=registry', '-e', `PUBLIC_URL_REGISTRY=http://127.0.0.1:${registry}`, '-e', 'HOST=0.0.0.0',
       // the database by its container's name: on the customer's network, `postgres` is the customer's
       '-e', 'REGISTRY_PORT=8090', '-e', `DATABASE_URL=postgres://registry:registry-pw@${prefix}-vendor-pg:5432/registry`,
       '-e', 'DATA_DIR=/var/lib/matchday', '-e', `MASTER_KEY=${TEST_MASTER_KEY}`, '-e', 'LOG_LEVEL=warn',
