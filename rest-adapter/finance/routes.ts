@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lib/errors';
 import { detailErrorShape } from '../core/errors';
 import type { Reply, Route, RouteError } from '../core/route';
 import * as schemas from './schemas';
@@ -18,14 +19,17 @@ export const REDOC_PATH = '/redoc/';
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/enforce2fa/, 'enforce_2fa');
 const snakeKeys = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [snake(k), v]));
 
+/** A probe's 503 says when to ask again, as every 503 of the system does. */
+const retryAfter = (ok: boolean): Record<string, string> => (ok ? {} : { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+
 /** Kubernetes probe semantics: 200/503 by status alone; `?verbose` lists the checks for humans. */
 function probe(name: string, checks: { name: string; ok: boolean }[], verbose: boolean): Reply {
   const ok = checks.every((c) => c.ok);
   if (verbose) {
     const lines = [...checks.map((c) => `[${c.ok ? '+' : '-'}]${c.name} ${c.ok ? 'ok' : 'failed'}`), `${name} check ${ok ? 'passed' : 'failed'}`];
-    return { kind: 'text', status: ok ? 200 : 503, body: `${lines.join('\n')}\n` };
+    return { kind: 'text', status: ok ? 200 : 503, body: `${lines.join('\n')}\n`, headers: retryAfter(ok) };
   }
-  return { kind: 'json', status: ok ? 200 : 503, body: { status: ok ? 'ok' : 'unavailable' } };
+  return { kind: 'json', status: ok ? 200 : 503, body: { status: ok ? 'ok' : 'unavailable' }, headers: retryAfter(ok) };
 }
 
 const probeQuery = z.object({ verbose: z.string().optional().describe('Any value: one line per check, as text') });
@@ -49,6 +53,7 @@ function readinessReply(checks: Readiness[], isVerbose: boolean): Reply {
   return {
     kind: 'json',
     status: ok ? 200 : 503,
+    headers: retryAfter(ok),
     body: {
       // not ready is an error answer like any 503 of the surface: detail and code, with the checks
       ...(ok ? {} : { detail: 'Not ready: a database does not answer or a migration is pending.', code: 'unavailable' }),
@@ -154,7 +159,12 @@ export const apiRoutes: Route[] = [
         ? { kind: 'json', status: error.status, body: detailErrorShape.body(error.status, error.code, error.message, error.fields) }
         : verbose(query)
           ? probe('readyz', [{ name: 'database', ok: false }], true)
-          : { kind: 'json', status: 503, body: { ...(detailErrorShape.body(503, 'unavailable', error.message) as object), status: 'unavailable', checks: [] } },
+          : {
+              kind: 'json',
+              status: 503,
+              headers: retryAfter(false),
+              body: { ...(detailErrorShape.body(503, 'unavailable', error.message) as object), status: 'unavailable', checks: [] },
+            },
   },
   {
     method: 'GET',
