@@ -1,5 +1,5 @@
 import type { NodeGate } from '../../subgraphs/finance/kernel/gate';
-import { createPrivateKey, randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { generateLicenceKeyPair, publicKeyLine, signLicenceToken, type LicenceClaims } from '../../lib/licence-token';
 import { projectRoot } from '../../lib/paths';
@@ -10,9 +10,20 @@ type TestApp = AnyTestApp<'finance'> | AnyTestApp;
 import { http } from './app';
 
 /** A licence registry's key pair for tests (the vendor's private key never exists outside tests). */
-export function licenceKeys() {
+type LicenceKeys = { privateKey: KeyObject; publicKeyPem: string; publicKeyLine: string };
+let testVendor: LicenceKeys | undefined;
+
+/**
+ * The test vendor's licence key pair (one per test file: a node trusts only the vendor key its first
+ * licence was signed with, subgraphs/finance/node/domain/licence.ts), or with `fresh` a new pair: a
+ * key of someone else's, e.g. an operator's own.
+ */
+export function licenceKeys(opts: { fresh?: boolean } = {}): LicenceKeys {
+  if (testVendor && !opts.fresh) return testVendor;
   const { privateKeyPem, publicKeyPem } = generateLicenceKeyPair();
-  return { privateKey: createPrivateKey(privateKeyPem), publicKeyPem, publicKeyLine: publicKeyLine(publicKeyPem) };
+  const keys = { privateKey: createPrivateKey(privateKeyPem), publicKeyPem, publicKeyLine: publicKeyLine(publicKeyPem) };
+  if (!opts.fresh) testVendor = keys;
+  return keys;
 }
 
 export const CLAIMS: LicenceClaims = {

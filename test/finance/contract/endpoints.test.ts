@@ -189,7 +189,7 @@ describe('GET /api/v1/node/ and the licence', () => {
 
   it('refuses a licence that does not verify (app.E003) or has expired (app.E004), and installs a valid one without a restart', async () => {
     const keys = licenceKeys();
-    const other = licenceKeys();
+    const other = licenceKeys({ fresh: true });
     const badSignature = t.app.services.node.installLicence(await licenceToken(other), keys.publicKeyLine);
     await expect(badSignature).rejects.toMatchObject({ code: 'LICENCE_INVALID', extensions: { details: { checks: ['app.E003'] } } });
     const expired = t.app.services.node.installLicence(

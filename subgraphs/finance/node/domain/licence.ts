@@ -103,3 +103,54 @@ export async function evaluateLicence(token: string | undefined | null, publicKe
     return { status: 'invalid', checks };
   }
 }
+
+/** A vendor key's identity whatever its notation (PEM, one-line SPKI, raw, JWK): SHA-256 of its SPKI DER, hex; undefined when it is no key. */
+export function vendorKeyFingerprint(key: string): string | undefined {
+  try {
+    return createHash('sha256')
+      .update(parsePublicKey(key.trim()).export({ type: 'spki', format: 'der' }))
+      .digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The vendor keys a node was built with: `vendor-keys.pem` at the application's root (copied into the
+ * image with the code), PEM blocks or one key per line in any notation parsePublicKey reads; `#` comments.
+ * None (no file): the node trusts the key of the first licence it installs and no other (NodeService).
+ */
+export function builtInVendorKeys(text: string | undefined): Set<string> {
+  const keys = new Set<string>();
+  if (!text) return keys;
+  const pem = text.match(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g) ?? [];
+  const lines = text
+    .replace(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  for (const key of [...pem, ...lines]) {
+    const fingerprint = vendorKeyFingerprint(key);
+    if (!fingerprint) throw new Error(`vendor-keys.pem: not a public key: ${key.slice(0, 40)}…`);
+    keys.add(fingerprint);
+  }
+  return keys;
+}
+
+/** Whether a licence's key is one the node trusts: one it was built with, else the pinned one (none pinned yet: any). */
+export function trustsVendorKey(fingerprint: string, builtIn: ReadonlySet<string>, pinned: string | undefined): boolean {
+  return builtIn.size > 0 ? builtIn.has(fingerprint) : pinned === undefined || pinned === fingerprint;
+}
+
+export const UNTRUSTED_KEY_CHECK: CheckMessage = {
+  id: 'app.E010',
+  level: 'ERROR',
+  msg: 'The licence is signed by a key this node does not trust: not a vendor key it was built with, nor the one its first licence was installed with.',
+  hint: 'Install a licence issued by your vendor (finance:activate fetches one from the registry). A vendor that rotates its key ships it in vendor-keys.pem.',
+};
+
+/** A licence that verifies against a key the node does not trust: read-only, as one that does not verify. */
+export const untrusted = (e: LicenceEvaluation): LicenceEvaluation => ({
+  status: 'invalid',
+  checks: [...e.checks.filter((c) => c.level === 'ERROR'), UNTRUSTED_KEY_CHECK],
+});

@@ -1,7 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { Config } from '../../../../lib/config';
 import { DomainError, badInput, forbidden, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
+import { projectRoot } from '../../../../lib/paths';
 import { objectStoreFor } from '../../../../lib/object-store';
 import { maskSecret, purposeBox, type PurposeBox } from '../../../../lib/secret-box';
 import type { NodeState } from '../../kernel/gate';
@@ -10,7 +13,7 @@ import { usableSecret, type NodeSecrets } from '../../kernel/secrets';
 import type { BrandingValues, LicenceRow, NodeStore, ProviderCredentialRow } from '../store/node-store';
 import { BRANDING_FIELDS } from '../store/node-store';
 import { configurationChecks, storageChecks, type CheckMessage } from './checks';
-import { evaluateLicence, type LicenceEvaluation } from './licence';
+import { builtInVendorKeys, evaluateLicence, trustsVendorKey, UNTRUSTED_KEY_CHECK, untrusted, vendorKeyFingerprint, type LicenceEvaluation } from './licence';
 import { applySettingsChange, modulesOf, type SettingsRecord } from './settings';
 
 export const improperlyConfigured = (message: string) => new DomainError('IMPROPERLY_CONFIGURED', 503, message);
@@ -59,6 +62,10 @@ function rasterDataUri(value: string): boolean {
 export class NodeService {
   private snapshot: Promise<Snapshot> | undefined;
   private generation = 0;
+  /** The vendor keys the node was built with (vendor-keys.pem at the application's root); none: the first licence's key is pinned. */
+  private readonly builtInKeys = builtInVendorKeys(readIfPresent(join(projectRoot(), 'vendor-keys.pem')));
+  /** The environment's licence (VENDOR_PUBLIC_KEY) was refused at start: signed by a key the node does not trust. */
+  private environmentRefused = false;
   private readonly box: PurposeBox | undefined;
 
   constructor(
@@ -96,10 +103,24 @@ export class NodeService {
 
   private async loadLicence(): Promise<EffectiveLicence> {
     const installed = await this.store.licence();
-    if (installed) return { ...installed, evaluation: await evaluateLicence(installed.token, installed.publicKey, this.clock()) };
+    if (installed)
+      return { ...installed, evaluation: await this.withTrust(installed.publicKey, await evaluateLicence(installed.token, installed.publicKey, this.clock())) };
     const token = this.config.VENDOR_LICENSE_TOKEN;
     const publicKey = this.config.VENDOR_PUBLIC_KEY;
-    return { token, publicKey, source: 'environment', evaluation: await evaluateLicence(token, publicKey, this.clock()) };
+    return { token, publicKey, source: 'environment', evaluation: await this.withTrust(publicKey, await evaluateLicence(token, publicKey, this.clock())) };
+  }
+
+  /**
+   * A licence that verifies holds only when its key is trusted (issue 23, part 5): one the node was
+   * built with, else the pinned one. A node built without keys and with none pinned yet (a licence
+   * installed before pinning existed) pins the key of the licence it has.
+   */
+  private async withTrust(publicKey: string | undefined | null, evaluation: LicenceEvaluation): Promise<LicenceEvaluation> {
+    if (evaluation.status !== 'valid') return evaluation;
+    const fingerprint = vendorKeyFingerprint(publicKey ?? '')!;
+    let pinned = this.builtInKeys.size ? undefined : (await this.store.vendorKeyPin())?.fingerprint;
+    if (!this.builtInKeys.size && !pinned) pinned = (await this.store.pinVendorKey(fingerprint, publicKey!.trim(), 'licence')).fingerprint;
+    return trustsVendorKey(fingerprint, this.builtInKeys, pinned) ? evaluation : untrusted(evaluation);
   }
 
   async settings(): Promise<SettingsRecord> {
@@ -188,7 +209,15 @@ export class NodeService {
         checks: errors.map((c) => c.id),
       });
     }
-    await this.store.installLicence(token.trim(), publicKey.trim(), source, actor);
+    const fingerprint = vendorKeyFingerprint(publicKey)!;
+    const installed = await this.store.installLicence(
+      { token: token.trim(), publicKey: publicKey.trim(), fingerprint, source, actor },
+      (pinned) => trustsVendorKey(fingerprint, this.builtInKeys, pinned),
+      this.builtInKeys.size === 0,
+    );
+    if (!installed) {
+      throw new DomainError('UNTRUSTED_VENDOR_KEY', 403, `The licence was not installed: ${UNTRUSTED_KEY_CHECK.msg}`, { checks: [UNTRUSTED_KEY_CHECK.id] });
+    }
     this.changed();
     this.logger.info({ source, licenceId: evaluation.claims?.licenceId, expiresAt: evaluation.expiresAt }, 'licence installed');
     return evaluation;
@@ -201,8 +230,16 @@ export class NodeService {
     const installed = await this.store.licence();
     if (installed && installed.token === token.trim() && installed.publicKey === key.trim()) return;
     const evaluation = await evaluateLicence(token, key, this.clock());
-    // an installed licence is not replaced by an environment pair that does not verify
-    if (evaluation.status === 'valid') await this.installLicence(token, key, 'environment', 'environment');
+    // an installed licence is not replaced by an environment pair that does not verify, nor by one signed by a key the node does not trust
+    if (evaluation.status !== 'valid') return;
+    try {
+      await this.installLicence(token, key, 'environment', 'environment');
+      this.environmentRefused = false;
+    } catch (err) {
+      if ((err as DomainError).code !== 'UNTRUSTED_VENDOR_KEY') throw err;
+      this.environmentRefused = true;
+      this.logger.error({ check: UNTRUSTED_KEY_CHECK.id }, 'VENDOR_PUBLIC_KEY is not a key this node trusts: the licence of the environment was not installed');
+    }
   }
 
   /** Every system check: the configuration's (credentials the console holds included) and the licence's, without the silenced ids. */
@@ -214,7 +251,13 @@ export class NodeService {
   async allChecks(): Promise<CheckMessage[]> {
     const [licence, credentials, storage] = await Promise.all([this.licence(), this.store.providerCredentials(), objectStoreFor(this.config).writeProblem()]);
     const held = new Set(credentials.map((c) => `${c.provider}/${c.name}`));
-    return [...licence.evaluation.checks, ...configurationChecks(this.config, this.secrets, held), ...storageChecks(storage)];
+    const refused = this.environmentRefused && !licence.evaluation.checks.some((c) => c.id === UNTRUSTED_KEY_CHECK.id);
+    return [
+      ...licence.evaluation.checks,
+      ...(refused ? [{ ...UNTRUSTED_KEY_CHECK, msg: `VENDOR_PUBLIC_KEY: ${UNTRUSTED_KEY_CHECK.msg} The licence of the environment was not installed.` }] : []),
+      ...configurationChecks(this.config, this.secrets, held),
+      ...storageChecks(storage),
+    ];
   }
 
   identity() {
@@ -275,3 +318,5 @@ export class NodeService {
     return this.store.licence();
   }
 }
+
+const readIfPresent = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);

@@ -1,4 +1,4 @@
-import type { Store } from '../../../../lib/database';
+import { inTransaction, type Store } from '../../../../lib/database';
 import { PROVIDER_CREDENTIAL_CHANGED } from '../../../../lib/provider-secrets';
 import { NODE_STATE_CHANGED } from '../../kernel/gate';
 import { TOGGLES, type SettingsRecord, type SettingsValues } from '../domain/settings';
@@ -28,6 +28,13 @@ export interface ProviderCredentialRow {
   createdAt: Date;
   updatedAt: Date;
   updatedBy: string | null;
+}
+
+export interface VendorKeyPin {
+  fingerprint: string;
+  publicKey: string;
+  source: string;
+  pinnedAt: Date;
 }
 
 export interface LicenceRow {
@@ -148,17 +155,57 @@ export class NodeStore {
     return rows[0];
   }
 
-  async installLicence(token: string, publicKey: string, source: string, actor: string): Promise<void> {
-    await this.store.pool.query(
-      `WITH l AS (
-         INSERT INTO node.licence (id, token, public_key, source, installed_by) VALUES (1, $1, $2, $3, $4)
-         ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token, public_key = EXCLUDED.public_key, source = EXCLUDED.source,
-                                       installed_at = now(), installed_by = EXCLUDED.installed_by
-         RETURNING 1),
-       a AS (INSERT INTO node.audit_log (actor, action, detail) VALUES ($4, 'licence.installed', jsonb_build_object('source', $3::text)))
-       SELECT pg_notify($5, 'licence') FROM l`,
-      [token, publicKey, source, actor, NODE_STATE_CHANGED],
+  /** The vendor key the node is pinned to (the first licence's), if any. */
+  async vendorKeyPin(): Promise<VendorKeyPin | undefined> {
+    const { rows } = await this.store.pool.query<VendorKeyPin>(
+      `SELECT fingerprint, public_key AS "publicKey", source, pinned_at AS "pinnedAt" FROM node.vendor_key WHERE id = 1`,
     );
+    return rows[0];
+  }
+
+  /** Pins a vendor key when none is pinned yet; the pin afterwards (this one, or the one that was there). */
+  async pinVendorKey(fingerprint: string, publicKey: string, source: string): Promise<VendorKeyPin> {
+    await this.store.pool.query(`INSERT INTO node.vendor_key (id, fingerprint, public_key, source) VALUES (1, $1, $2, $3) ON CONFLICT (id) DO NOTHING`, [
+      fingerprint,
+      publicKey,
+      source,
+    ]);
+    return (await this.vendorKeyPin())!;
+  }
+
+  /**
+   * Installs a licence whose key `trusted` accepts, given the pin as it stands inside the transaction
+   * (one installation at a time: two first installations with different keys cannot both pin): pins
+   * the key when `pin` is true and none is pinned. False, and nothing changed, when the key is not trusted.
+   */
+  async installLicence(
+    licence: { token: string; publicKey: string; fingerprint: string; source: string; actor: string },
+    trusted: (pinned: string | undefined) => boolean,
+    pin: boolean,
+  ): Promise<boolean> {
+    return inTransaction(this.store.pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('node.vendor_key'))`);
+      const { rows } = await client.query<{ fingerprint: string }>('SELECT fingerprint FROM node.vendor_key WHERE id = 1');
+      if (!trusted(rows[0]?.fingerprint)) return false;
+      if (pin && !rows[0]) {
+        await client.query(`INSERT INTO node.vendor_key (id, fingerprint, public_key, source) VALUES (1, $1, $2, $3)`, [
+          licence.fingerprint,
+          licence.publicKey,
+          licence.source,
+        ]);
+      }
+      await client.query(
+        `WITH l AS (
+           INSERT INTO node.licence (id, token, public_key, source, installed_by) VALUES (1, $1, $2, $3, $4)
+           ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token, public_key = EXCLUDED.public_key, source = EXCLUDED.source,
+                                         installed_at = now(), installed_by = EXCLUDED.installed_by
+           RETURNING 1),
+         a AS (INSERT INTO node.audit_log (actor, action, detail) VALUES ($4, 'licence.installed', jsonb_build_object('source', $3::text)))
+         SELECT pg_notify($5, 'licence') FROM l`,
+        [licence.token, licence.publicKey, licence.source, licence.actor, NODE_STATE_CHANGED],
+      );
+      return true;
+    });
   }
 
   async deployment(): Promise<DeploymentRow | undefined> {
