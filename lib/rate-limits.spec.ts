@@ -1,7 +1,7 @@
-import { openStore, type Store } from './database';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { openStore, type Store, type StoreDefinition } from './database';
 import { createLogger } from './logger';
 import { KeyedLimiter } from './rate-limits';
-import { accessStore } from '../subgraphs/predictions/access/store';
 import { createTestDatabase } from '../test/support/database';
 
 /**
@@ -9,16 +9,29 @@ import { createTestDatabase } from '../test/support/database';
  * processes would have) share one count in PostgreSQL.
  */
 
+/** A subgraph's store as lib/rate-limits.ts asks for it: its own schema, with the table its migrations create. */
+class RateLimitTable1700000000000 implements MigrationInterface {
+  name = 'RateLimitTable1700000000000';
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('CREATE TABLE rate_limits_spec.rate_limit (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)');
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE rate_limits_spec.rate_limit');
+  }
+}
+const specStore: StoreDefinition = { schema: 'rate_limits_spec', entities: [], migrations: [RateLimitTable1700000000000] };
+
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 const stores: Store[] = [];
 const open = async () => {
-  const store = await openStore(accessStore, { url: db.url, poolSize: 2, logger: createLogger('silent'), migrate: false });
+  const store = await openStore(specStore, { url: db.url, poolSize: 2, logger: createLogger('silent'), migrate: false });
   stores.push(store);
   return store;
 };
 
 beforeAll(async () => {
   db = await createTestDatabase();
+  await (await openStore(specStore, { url: db.url, poolSize: 1, logger: createLogger('silent'), migrate: true })).close();
 });
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));

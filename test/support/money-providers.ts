@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SandboxIssuer } from '../../subgraphs/finance/cards/domain/issuer';
-import { SandboxExchange, type CryptoAsset } from '../../subgraphs/finance/crypto/domain/exchange';
+import { SandboxExchange } from '../../subgraphs/finance/crypto/domain/exchange';
+import type { CryptoAsset } from '../../subgraphs/finance/crypto/vocabulary';
 
 /**
  * A local peer speaking the card issuer's and the crypto exchange's HTTP protocols (what HttpIssuer and

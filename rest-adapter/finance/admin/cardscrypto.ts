@@ -1,6 +1,6 @@
 import { html } from '../../../lib/html';
-import type { AuthorisationView, CardView } from '../../../subgraphs/finance/cards/domain/cards';
-import type { DepositView, SwapView } from '../../../subgraphs/finance/crypto/domain/crypto';
+import type { AuthorisationView, CardView } from '../../../subgraphs/finance/cards/vocabulary';
+import type { DepositView, SwapView } from '../../../subgraphs/finance/crypto/vocabulary';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { financeError, financePage, table, when } from './layout';
 

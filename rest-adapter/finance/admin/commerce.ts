@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Route } from '../../core/route';
-import { csrfInput } from './layout';
-import { adminError, adminQuery, form, modelList, postRedirect, saved, str, when, withAdminUser } from './routes';
+import { adminError, modelList, postRedirect } from './apps';
+import { csrfInput, when } from './layout';
+import { adminQuery, form, saved, str, withAdminUser } from './routes';
 
 /**
  * The admin console's commerce app (/admin/commerce/…): products (create, edit, image), orders

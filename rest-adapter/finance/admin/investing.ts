@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
 import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/finance/kernel/contract';
-import { POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/domain/order-updates';
-import { ORDER_STATUSES } from '../../../subgraphs/finance/investing/domain/providers/types';
+import { ORDER_STATUSES, POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/vocabulary';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
 import { financePage, table, when, yesNo } from './layout';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
-import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/domain/states';
+import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/vocabulary';
 import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
 import { csrfInput, financePage, when } from './layout';
 

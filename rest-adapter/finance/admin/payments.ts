@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { Route } from '../../core/route';
-import { csrfInput } from './layout';
-import { adminError, modelList, postRedirect, when } from './routes';
-
-/** The money pages of the admin console, under the Ledger app: stuck pending transfers (void), reconciliation, provider events. */
-export const PAYMENTS_ADMIN_MODELS = [
-  { label: 'Pending transfers', href: '/admin/ledger/pending/' },
-  { label: 'Reconciliation', href: '/admin/ledger/reconciliation/' },
-  { label: 'Provider events', href: '/admin/ledger/providerevent/' },
-];
+import { adminError, modelList, postRedirect } from './apps';
+import { csrfInput, when } from './layout';
 
 type Transfer = {
   id: string;
@@ -41,6 +34,7 @@ type ProviderEvent = {
   processedAt: string | null;
 };
 
+/** The money pages of the admin console, under the Ledger app (their models: payments-models.ts): stuck pending transfers (void), reconciliation, provider events. */
 export const paymentsAdminRoutes: Route[] = [
   {
     method: 'GET',

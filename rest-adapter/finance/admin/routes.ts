@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { z } from 'zod';
 import { cookieValue } from '../../../lib/credentials';
 import { html, type Raw } from '../../../lib/html';
@@ -6,12 +5,12 @@ import { ADMIN_SESSION_COOKIE } from '../../../subgraphs/finance/identity/creden
 import { BROKERAGE_LABELS, TOGGLES } from '../../../subgraphs/finance/kernel/contract';
 import { PROVIDER_CREDENTIALS } from '../../../subgraphs/finance/kernel/provider-credentials';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { COMMERCE_MODELS } from './commerce-models';
-import { adminPage, csrfInput, financeError, table, when, yesNo, type PageOptions } from './layout';
+import { ADMIN_APPS, adminError, APPS, modelList, page, postRedirect, siteName, userOf, type AppIndexData } from './apps';
+import { adminPage, csrfInput, table, when, yesNo } from './layout';
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
-import { PAYMENTS_ADMIN_MODELS, paymentsAdminRoutes } from './payments';
+import { paymentsAdminRoutes } from './payments';
 
 /**
  * The admin console at /admin/ (contract: superuser sign-in; home is an executive dashboard;
@@ -22,20 +21,7 @@ import { PAYMENTS_ADMIN_MODELS, paymentsAdminRoutes } from './payments';
 
 const SESSION_MAX_AGE = 14 * 24 * 3600;
 
-const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
-/** The signed-in superuser's name, from the page's operation (every console page asks for `nodeAdminUser`). */
-const userOf = (req: Request) => req.res?.locals.adminUser as string | undefined;
-
-function page(input: RouteInput, opts: Omit<PageOptions, 'siteName' | 'csrfToken'> & { status?: number }, body: Raw): Reply {
-  return { kind: 'html', status: opts.status, html: adminPage({ ...opts, siteName: siteName(input.req), csrfToken: input.csrfToken }, body) };
-}
-
 const localPath = (next: unknown) => (typeof next === 'string' && /^\/admin\/[A-Za-z0-9/_.?=&-]*$/.test(next) ? next : '/admin/');
-
-/** Every console page: not signed in → the sign-in page (Django's redirect with ?next=), any other failure → the error on a page (the console kit's). */
-export function adminError(title: string) {
-  return financeError(title);
-}
 
 export const saved = (input: RouteInput, what: string) =>
   (input.query as { saved?: string }).saved ? [{ level: 'ok' as const, text: `The ${what} was changed successfully.` }] : [];
@@ -74,71 +60,6 @@ const BRANDING_FIELDS: { field: string; label: string; type: string }[] = [
   { field: 'privacyUrl', label: 'Privacy URL', type: 'url' },
 ];
 
-/** The apps of /admin/<app>/ and their models. */
-const APPS: Record<string, { label: string; models: { label: string; href: string; count?: (d: AppIndexData) => number }[] }> = {
-  node: {
-    label: 'Node',
-    models: [
-      { label: 'Settings record', href: '/admin/node/settings/' },
-      { label: 'Branding', href: '/admin/node/branding/' },
-      { label: 'Provider credentials', href: '/admin/node/providercredential/', count: (d) => d.nodeProviderCredentials.length },
-      { label: 'Licence', href: '/admin/node/licence/' },
-      { label: 'Activity log', href: '/admin/node/activity/' },
-    ],
-  },
-  identity: { label: 'Identity', models: [{ label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total }] },
-  ledger: {
-    label: 'Ledger',
-    models: [
-      { label: 'Accounts', href: '/admin/ledger/account/', count: (d) => d.ledgerCounts.accounts },
-      { label: 'Transfers', href: '/admin/ledger/transfer/', count: (d) => d.ledgerCounts.transfers },
-      ...PAYMENTS_ADMIN_MODELS,
-    ],
-  },
-  compliance: { label: 'Compliance', models: [{ label: 'KYC reviews', href: '/admin/compliance/verification/' }] },
-  commerce: { label: 'Commerce', models: COMMERCE_MODELS },
-  banking: {
-    label: 'Banking',
-    models: [
-      { label: 'Virtual accounts', href: '/admin/banking/virtualaccount/' },
-      { label: 'Movements', href: '/admin/banking/movement/' },
-      { label: 'Provider webhooks', href: '/admin/banking/event/' },
-    ],
-  },
-  cards: {
-    label: 'Cards',
-    models: [
-      { label: 'Cards', href: '/admin/cards/card/' },
-      { label: 'Authorisations', href: '/admin/cards/authorisation/' },
-    ],
-  },
-  crypto: {
-    label: 'Crypto',
-    models: [
-      { label: 'Deposit addresses', href: '/admin/crypto/address/' },
-      { label: 'Deposits', href: '/admin/crypto/deposit/' },
-      { label: 'Swaps', href: '/admin/crypto/swap/' },
-    ],
-  },
-  investing: {
-    label: 'Investing',
-    models: [
-      { label: 'Instruments', href: '/admin/investing/instrument/' },
-      { label: 'Orders', href: '/admin/investing/order/' },
-      { label: 'Sync and price runs', href: '/admin/investing/run/' },
-    ],
-  },
-};
-
-/** The apps of the console (/admin/<app>/), in the dashboard's order. */
-export const ADMIN_APPS = Object.keys(APPS) as [string, ...string[]];
-
-interface AppIndexData {
-  nodeUserStats: { total: number };
-  ledgerCounts: { accounts: number; transfers: number };
-  nodeProviderCredentials: { id: string }[];
-}
-
 interface DashboardData {
   nodeInfo: {
     name: string;
@@ -165,8 +86,6 @@ interface DashboardData {
   nodeRecentSignIns: { username: string; at: string }[];
   ledgerTransfers: { id: string; code: string; kind: string; createdAt: string; amount: { amount: string; currency: string } }[];
 }
-
-export { when };
 
 function dashboard(d: DashboardData, input: RouteInput): Reply {
   const n = d.nodeInfo;
@@ -360,16 +279,7 @@ function appIndex(d: AppIndexData, input: RouteInput): Reply {
   );
 }
 
-export function modelList(app: string, title: string, head: string[], rows: unknown[][], input: RouteInput, extra?: Raw): Reply {
-  return page(
-    input,
-    { title, user: userOf(input.req), breadcrumbs: [{ label: APPS[app].label, href: `/admin/${app}/` }, { label: title }] },
-    html`<a class="back" href="/admin/${app}/">← Back to ${APPS[app].label}</a>${extra ?? ''}${table(title, head, rows)}`,
-  );
-}
-
 export const str = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
-export const postRedirect = (location: string): Reply => ({ kind: 'redirect', status: 302, location });
 
 /** The console's answer to a sign-in: the session cookie and a redirect, or (2FA enforced, not enrolled) the enrolment page. */
 interface AdminSignInData {

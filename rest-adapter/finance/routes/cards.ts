@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Route } from '../../core/route';
-import { CARD_CURRENCIES, DECLINE_REASONS, ISSUER_EVENTS, type AuthorisationView, type CardView } from '../../../subgraphs/finance/cards/domain/cards';
+import { CARD_CURRENCIES, DECLINE_REASONS, ISSUER_EVENTS, type AuthorisationView, type CardView } from '../../../subgraphs/finance/cards/vocabulary';
 import { money } from '../schemas';
 
 /** The signature header of the providers' webhooks: `t=<unix seconds>,v1=<hex HMAC-SHA256>` (lib/provider-http.ts). */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { HttpMethod, Route } from '../../core/route';
 import * as s from '../commerce-schemas';
-import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/domain/limits';
+import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/vocabulary';
 
 /**
  * The commerce routes of the finance surface: shop (toggle "Shop and utilities"), utilities and

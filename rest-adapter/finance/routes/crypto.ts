@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Route } from '../../core/route';
-import type { AddressView, DepositView, QuoteView, SwapView } from '../../../subgraphs/finance/crypto/domain/crypto';
-import { CRYPTO_ASSETS, NETWORKS } from '../../../subgraphs/finance/crypto/domain/exchange';
-import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/domain/limits';
+import { CRYPTO_ASSETS, NETWORKS, type AddressView, type DepositView, type QuoteView, type SwapView } from '../../../subgraphs/finance/crypto/vocabulary';
+import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/vocabulary';
 import { money } from '../schemas';
 import { listQuery, WEBHOOK_SIGNATURE_HEADER, type WebhookInput } from './cards';
 

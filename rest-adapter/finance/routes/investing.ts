@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { ErrorCatalogue } from '../../core/errors';
 import type { Route } from '../../core/route';
-import { MARKET_BUY_BUFFER_BPS } from '../../../subgraphs/finance/investing/domain/investing';
-import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/domain/limits';
-import { ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from '../../../subgraphs/finance/investing/domain/providers/types';
+import { MARKET_BUY_BUFFER_BPS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from '../../../subgraphs/finance/investing/vocabulary';
+import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/vocabulary';
 import { money } from '../schemas';
 
 /** The investing module's labels (body {"detail", "code"}). */

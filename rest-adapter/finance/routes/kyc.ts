@@ -5,8 +5,14 @@ import { z } from 'zod';
 import type { Config } from '../../../lib/config';
 import { DomainError } from '../../../lib/errors';
 import { objectStoreFor } from '../../../lib/object-store';
-import { DOCUMENT_KINDS, DOCUMENT_TYPES, documentTooLarge, KYC_UPLOAD_PREFIX } from '../../../subgraphs/finance/compliance/domain/documents';
-import { KYC_STATES, VERIFICATION_LEVELS } from '../../../subgraphs/finance/compliance/domain/states';
+import {
+  DOCUMENT_KINDS,
+  DOCUMENT_TYPES,
+  documentTooLarge,
+  KYC_STATES,
+  KYC_UPLOAD_PREFIX,
+  VERIFICATION_LEVELS,
+} from '../../../subgraphs/finance/compliance/vocabulary';
 import { KYC_LEVELS } from '../../../subgraphs/finance/kernel/kyc';
 import type { Route, RouteInput } from '../../core/route';
 
@@ -100,7 +106,7 @@ const verificationParams = z.object({ id: z.string().uuid() });
 async function stageUpload(req: Request, config: Config): Promise<string> {
   const max = config.KYC_DOCUMENT_MAX_BYTES;
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (!DOCUMENT_TYPES.includes(type))
+  if (!(DOCUMENT_TYPES as readonly string[]).includes(type))
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 415, `The body is the file, sent as ${DOCUMENT_TYPES.join(', ')} (Content-Type).`);
   const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
   if (length !== undefined && length > max) throw documentTooLarge(max);

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Route } from '../../core/route';
-import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/domain/limits';
-import { FX_FEE_BPS, FX_QUOTE_TTL_SECONDS } from '../../../subgraphs/finance/payments/domain/fx';
-import { NOTE_MAX_LENGTH } from '../../../subgraphs/finance/payments/domain/transfers';
+import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/vocabulary';
+import { FX_FEE_BPS, FX_QUOTE_TTL_SECONDS, NOTE_MAX_LENGTH } from '../../../subgraphs/finance/payments/vocabulary';
 import { money } from '../schemas';
 
 /**

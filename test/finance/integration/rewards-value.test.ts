@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { CRYPTO_ASSETS, type CryptoAsset } from '../../../subgraphs/finance/crypto/domain/exchange';
+import { CRYPTO_ASSETS, type CryptoAsset } from '../../../subgraphs/finance/crypto/vocabulary';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { adminPost, adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
 import { invariants } from '../../support/ledger';

@@ -45,6 +45,7 @@ const FILES: Record<string, string> = {
   'lib/cycle-b.ts': `import { a } from './cycle-a';\nexport const b = () => a;\n`,
   // lib/ importing a product
   'lib/config.ts': importing('../subgraphs/finance/node/index'),
+  'lib/config.spec.ts': importing('../subgraphs/finance/node/index'),
   'subgraphs/finance/node/index.ts': exporting,
   // one product importing another; and what a product may import
   'subgraphs/finance/node/domain/cross.ts': importing('../../../registry/licensing/domain/keys'),
@@ -55,6 +56,8 @@ const FILES: Record<string, string> = {
   // REST reaching a domain, or another product
   'rest-adapter/finance/routes/domain.ts': importing('../../../subgraphs/finance/ledger/domain/limits'),
   'subgraphs/finance/ledger/domain/limits.ts': exporting,
+  'rest-adapter/finance/routes/vocabulary.ts': importing('../../../subgraphs/finance/ledger/vocabulary'),
+  'subgraphs/finance/ledger/vocabulary.ts': exporting,
   'rest-adapter/finance/routes/other-product.ts': importing('../../../subgraphs/predictions/access/credential'),
   'subgraphs/predictions/access/credential.ts': exporting,
   // another domain's store; a resolver calling its store; a row type
@@ -88,8 +91,9 @@ it('refuses an import cycle', () => {
   expect(refused('lib/cycle-a.ts')).toEqual(['no-circular']);
 });
 
-it('refuses a product in lib/', () => {
+it('refuses a product in lib/, and in the specs of lib/', () => {
   expect(refused('lib/config.ts')).toEqual(['lib-is-platform']);
+  expect(refused('lib/config.spec.ts')).toEqual(['lib-specs-are-platform']);
 });
 
 it("refuses one product importing another's code, and lets it import lib/ and its own folders", () => {
@@ -100,6 +104,8 @@ it("refuses one product importing another's code, and lets it import lib/ and it
 it("refuses a REST route reaching a subgraph's domain/ or store/, or another product", () => {
   expect(refused('rest-adapter/finance/routes/domain.ts')).toEqual(['rest-reaches-no-domain-or-store']);
   expect(refused('rest-adapter/finance/routes/other-product.ts')).toEqual(['rest-surface-of-its-product']);
+  // a subgraph's published words (vocabulary.ts, at its root) are the REST layer's to import
+  expect(refused('rest-adapter/finance/routes/vocabulary.ts')).toEqual([]);
 });
 
 it("refuses a domain importing another domain's store, and resolvers calling their store (a row type is no call)", () => {

@@ -1,7 +1,7 @@
 import { badInput, conflict, DomainError, notFound } from '../../../../lib/errors';
 import { derivedUuid, IdempotentRequests } from '../../../../lib/idempotency';
 import { INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, LedgerClient, type LedgerLimits, type LedgerTransferInput } from '../../../../lib/ledger-client';
-import { toMinor, toMoney, type Money } from '../../../../lib/money';
+import { toMinor, toMoney } from '../../../../lib/money';
 import { keysetPage, keysetResults } from '../../../../lib/pagination';
 import { requireSecret, verifyWebhook } from '../../../../lib/provider-http';
 import type { SecretBox } from '../../../../lib/secret-box';
@@ -9,24 +9,7 @@ import type { KycLevel } from '../../kernel/kyc';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
 import type { AuthorisationRow, CardRow, CardStore } from '../store/card-store';
 import type { CardIssuer } from './issuer';
-
-/** The currencies a card spends from (the holder's wallet in that currency). Defined once; the REST schemas import it. */
-export const CARD_CURRENCIES = ['EUR', 'GBP', 'USD'] as const;
-
-/** Why an authorisation was declined (what the issuer is told, and what the holder sees). */
-export const DECLINE_REASONS = [
-  'card_frozen',
-  'currency_mismatch',
-  'kyc_required',
-  'authorisation_limit',
-  'daily_limit',
-  'insufficient_funds',
-  'limit_exceeded',
-] as const;
-export type DeclineReason = (typeof DECLINE_REASONS)[number];
-
-/** The issuer's webhook event types the node handles (Stripe Issuing's names). */
-export const ISSUER_EVENTS = ['issuing_authorization.request', 'issuing_authorization.captured', 'issuing_authorization.released'] as const;
+import { CARD_CURRENCIES, ISSUER_EVENTS, type AuthorisationView, type CardView, type DeclineReason } from '../vocabulary';
 
 /** A held authorisation is released by the ledger if the issuer never captures nor releases it. */
 const HOLD_SECONDS = 7 * 86400;
@@ -37,33 +20,6 @@ const LEDGER_DECLINES: Record<string, DeclineReason> = { [INSUFFICIENT_FUNDS]: '
 export interface CardHolder {
   userId: string;
   kycLevel: KycLevel;
-}
-
-export interface CardView {
-  id: string;
-  brand: string;
-  last4: string;
-  maskedNumber: string;
-  expMonth: number;
-  expYear: number;
-  currency: string;
-  status: string;
-  perAuthorisationLimit: Money | null;
-  dailyLimit: Money | null;
-  createdAt: Date;
-}
-
-export interface AuthorisationView {
-  id: string;
-  cardId: string;
-  providerAuthorisationId: string;
-  amount: Money;
-  merchantName: string;
-  merchantCategory: string;
-  status: string;
-  declineReason: string | null;
-  capturedAmount: Money | null;
-  createdAt: Date;
 }
 
 export interface Page<T> {

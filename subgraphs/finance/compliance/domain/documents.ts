@@ -1,15 +1,13 @@
-import { badInput, DomainError } from '../../../../lib/errors';
+import { badInput } from '../../../../lib/errors';
+import { DOCUMENT_KINDS, DOCUMENT_TYPES, type DocumentKind, type DocumentType } from '../vocabulary';
 
-/** What a user may upload for a verification (Sumsub's idDocType, lower case). */
-export const DOCUMENT_KINDS = ['passport', 'id_card', 'driving_licence', 'residence_permit', 'selfie', 'proof_of_address'] as const;
-export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
-
-/** The accepted file types, recognised by their first bytes (never by a name or a declared type). */
-const SIGNATURES: { contentType: string; extension: string; magic: Buffer }[] = [
-  { contentType: 'image/jpeg', extension: 'jpg', magic: Buffer.from([0xff, 0xd8, 0xff]) },
-  { contentType: 'image/png', extension: 'png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
-  { contentType: 'application/pdf', extension: 'pdf', magic: Buffer.from('%PDF-', 'latin1') },
-];
+/** How each accepted file type (DOCUMENT_TYPES) is recognised: by its first bytes (never by a name or a declared type). */
+const SIGNATURE: Record<DocumentType, { extension: string; magic: Buffer }> = {
+  'image/jpeg': { extension: 'jpg', magic: Buffer.from([0xff, 0xd8, 0xff]) },
+  'image/png': { extension: 'png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  'application/pdf': { extension: 'pdf', magic: Buffer.from('%PDF-', 'latin1') },
+};
+const SIGNATURES: { contentType: string; extension: string; magic: Buffer }[] = DOCUMENT_TYPES.map((contentType) => ({ contentType, ...SIGNATURE[contentType] }));
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -42,16 +40,3 @@ export function recognise(head: Buffer, field: string): { contentType: string; e
 }
 
 export const MAGIC_BYTES = Math.max(...SIGNATURES.map((s) => s.magic.length));
-
-/** The content types a binary upload may declare (the bytes still decide). */
-export const DOCUMENT_TYPES = SIGNATURES.map((s) => s.contentType);
-
-/**
- * Where the REST surface streams a binary upload before the compliance subgraph takes it (object
- * store key `kyc/uploads/<random uuid>`): the subgraph accepts only keys of this shape.
- */
-export const KYC_UPLOAD_PREFIX = 'kyc/uploads/';
-export const isKycUploadKey = (key: string) => /^kyc\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(key);
-
-export const documentTooLarge = (maxBytes: number) =>
-  new DomainError('PAYLOAD_TOO_LARGE', 413, `The document exceeds ${maxBytes} bytes (KYC_DOCUMENT_MAX_BYTES).`, { max_bytes: maxBytes });

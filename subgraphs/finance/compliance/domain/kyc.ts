@@ -4,19 +4,10 @@ import type { IdempotentRequests } from '../../../../lib/idempotency';
 import type { ObjectStore } from '../../../../lib/object-store';
 import type { KycLevel } from '../../kernel/kyc';
 import type { ComplianceStore, DocumentRow, VerificationRow } from '../store/compliance-store';
-import { checkDocument, checkKind, documentTooLarge, isKycUploadKey, MAGIC_BYTES, recognise } from './documents';
+import { DECIDING_STATES, documentTooLarge, isKycUploadKey, VERIFICATION_LEVELS, type KycState, type VerificationLevel } from '../vocabulary';
+import { checkDocument, checkKind, MAGIC_BYTES, recognise } from './documents';
 import type { ReviewOutcome, VerificationProvider } from './provider';
-import {
-  DECIDING_STATES,
-  effectiveLevel,
-  invalidStateError,
-  OPEN_STATES,
-  VALIDITY_DAYS,
-  VERIFICATION_LEVELS,
-  type KycState,
-  type ReviewDecision,
-  type VerificationLevel,
-} from './states';
+import { effectiveLevel, invalidStateError, OPEN_STATES, VALIDITY_DAYS, type ReviewDecision } from './states';
 
 /** Writes a user's effective level where every principal reads it (identity's setNodeUserKycLevel). */
 export type KycLevelWriter = (userId: string, level: KycLevel) => Promise<void>;

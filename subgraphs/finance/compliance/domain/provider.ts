@@ -1,4 +1,5 @@
-import type { ReviewDecision, VerificationLevel } from './states';
+import type { VerificationLevel } from '../vocabulary';
+import type { ReviewDecision } from './states';
 
 /** A provider's decision on an applicant. */
 export interface ReviewOutcome {

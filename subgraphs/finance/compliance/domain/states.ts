@@ -1,23 +1,11 @@
 import { DomainError } from '../../../../lib/errors';
 import type { KycLevel } from '../../kernel/kyc';
+import type { KycState, VerificationLevel } from '../vocabulary';
 
-/** The levels a user verifies at (identity's KYC_LEVELS without `none`); enhanced requires basic. */
-export const VERIFICATION_LEVELS = ['basic', 'enhanced'] as const;
-export type VerificationLevel = (typeof VERIFICATION_LEVELS)[number];
-
-/**
- * A verification's states (Sumsub/Onfido): created `unverified`; documents are uploaded while it is
- * `unverified`, `resubmission_required` or `expired`; submitting makes it `pending` at the provider,
- * which decides `verified`, `rejected` (final) or `resubmission_required` (retry), or holds it
- * `in_review` for a person (the admin console's review); a `verified` level lapses to `expired`.
- */
-export const KYC_STATES = ['unverified', 'pending', 'in_review', 'verified', 'rejected', 'resubmission_required', 'expired'] as const;
-export type KycState = (typeof KYC_STATES)[number];
+/* The verification levels and states, and the states awaiting a decision, are the subgraph's published words (../vocabulary.ts). */
 
 /** States in which documents may be added and the verification submitted. */
 export const OPEN_STATES: readonly KycState[] = ['unverified', 'resubmission_required', 'expired'];
-/** States awaiting a decision (the provider's or an administrator's). */
-export const DECIDING_STATES: readonly KycState[] = ['pending', 'in_review'];
 
 /** A decision on a submitted verification. */
 export const REVIEW_DECISIONS = ['verified', 'rejected', 'resubmission_required', 'in_review'] as const;

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { DomainError } from '../../../../lib/errors';
 import { requireSecret, webhookSignatureInvalid, type SecretSource } from '../../../../lib/provider-http';
 import type { ReviewOutcome, VerificationProvider, WebhookEvent } from './provider';
-import type { VerificationLevel } from './states';
+import type { VerificationLevel } from '../vocabulary';
 
 /** The three secrets are read at each use (the environment, else the admin console's `kyc` records). */
 export interface SumsubSettings {

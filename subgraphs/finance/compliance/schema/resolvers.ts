@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-g
 import { badInput, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { requiredKycLevel } from '../../kernel/gate';
-import { KYC_STATES, type KycState } from '../domain/states';
+import { KYC_STATES, type KycState } from '../vocabulary';
 import type { ComplianceServices } from '../services';
 import { KycDocument, KycStatus, KycVerification, KycWebhookReceipt } from './types';
 

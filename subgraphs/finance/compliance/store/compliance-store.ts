@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction, type Store } from '../../../../lib/database';
-import type { KycState, VerificationLevel } from '../domain/states';
+import type { KycState, VerificationLevel } from '../vocabulary';
 
 export interface VerificationRow {
   id: string;

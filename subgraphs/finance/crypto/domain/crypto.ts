@@ -9,7 +9,8 @@ import { requireSecret, verifyWebhook } from '../../../../lib/provider-http';
 import type { KycLevel } from '../../kernel/kyc';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
 import type { AddressRow, CryptoStore, DepositRow, QuoteRow, SwapRow } from '../store/crypto-store';
-import { CRYPTO_ASSETS, type CryptoAsset, type CryptoExchange } from './exchange';
+import { CRYPTO_ASSETS, type AddressView, type CryptoAsset, type DepositView, type QuoteView, type SwapView } from '../vocabulary';
+import type { CryptoExchange } from './exchange';
 
 /** The exchange's webhook event types the node handles. */
 export const EXCHANGE_EVENTS = ['deposit.confirmed'] as const;
@@ -24,45 +25,6 @@ export const quoteExpired = () => new DomainError('QUOTE_EXPIRED', 422, 'The quo
 export interface CryptoUser {
   userId: string;
   kycLevel: KycLevel;
-}
-
-export interface AddressView {
-  id: string;
-  asset: string;
-  network: string;
-  address: string;
-  createdAt: Date;
-}
-
-export interface DepositView {
-  id: string;
-  asset: string;
-  amount: Money;
-  address: string;
-  txHash: string;
-  status: string;
-  createdAt: Date;
-  creditedAt: Date | null;
-}
-
-export interface QuoteView {
-  id: string;
-  fromAmount: Money;
-  fee: Money;
-  toAmount: Money;
-  rate: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
-
-export interface SwapView {
-  id: string;
-  quoteId: string;
-  fromAmount: Money;
-  fee: Money;
-  toAmount: Money;
-  rate: string;
-  createdAt: Date;
 }
 
 export interface ExchangeEvent {

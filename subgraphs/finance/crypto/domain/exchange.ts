@@ -2,11 +2,7 @@ import { createHash } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { DomainError } from '../../../../lib/errors';
 import { fixedSecret, ProviderClient, ProviderRejected, type SecretSource } from '../../../../lib/provider-http';
-
-/** The assets the node holds for users (8 decimals each in lib/money.ts), with the network of their deposit addresses. Defined once. */
-export const CRYPTO_ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
-export type CryptoAsset = (typeof CRYPTO_ASSETS)[number];
-export const NETWORKS: Record<CryptoAsset, string> = { BTC: 'bitcoin', ETH: 'ethereum', USDC: 'ethereum', USDT: 'ethereum' };
+import { NETWORKS, type CryptoAsset } from '../vocabulary';
 
 export interface DepositAddress {
   providerAddressId: string;

@@ -10,12 +10,8 @@ import type { InstrumentRow, InvestingStore, OrderRow } from '../store/investing
 import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
 import type { Brokerage, OrderRequest, ProviderOrder, Quote } from './providers/types';
 import { TERMINAL_STATUSES, tradingNotSupported } from './providers/types';
+import { MARKET_BUY_BUFFER_BPS } from '../vocabulary';
 
-/**
- * What a market buy by quantity reserves above the live ask (basis points): the fill may come at a
- * higher price than the quote. The reservation is posted at the fill price and the rest released.
- */
-export const MARKET_BUY_BUFFER_BPS = 500;
 /** Quantities keep at most 9 decimals (Alpaca's fractional precision). */
 export const QUANTITY_DECIMALS = 9;
 /**

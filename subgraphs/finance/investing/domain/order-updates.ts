@@ -1,9 +1,7 @@
 import type { Logger } from '../../../../lib/logger';
 import type { Investing } from './investing';
 import { AlpacaTradeStream, type TradeStreamStatus, type TradeStreamTarget } from './providers/alpaca-stream';
-
-/** While the stream is up the scheduled poll (every minute) only runs this often: it is the safety net. */
-export const POLL_WHILE_STREAMING_MS = 10 * 60_000;
+import { POLL_WHILE_STREAMING_MS } from '../vocabulary';
 
 /**
  * How orders learn their fills: pushed by the equities brokerage's trade stream, and polled as the

@@ -3,7 +3,7 @@ import { badInput, unauthenticated } from '../../../../lib/errors';
 import { toMoney } from '../../../../lib/money';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { NodePolicy } from '../../kernel/gate';
-import { ORDER_SIDES, ORDER_TYPES } from '../domain/providers/types';
+import { ORDER_SIDES, ORDER_TYPES } from '../vocabulary';
 import type { InvestingServices } from '../services';
 import type { OrderRow } from '../store/investing-store';
 import {

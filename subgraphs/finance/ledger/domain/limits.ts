@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import { DomainError } from '../../../../lib/errors';
 import { SUPPORTED_CURRENCIES, exponentOf, toMoney } from '../../../../lib/money';
 import { KYC_LEVELS, type KycLevel } from '../../kernel/kyc';
+import { LIMIT_TIERS } from '../vocabulary';
 
 /**
  * Spending limits by KYC level: the one table every money-moving module is held to. The ledger
@@ -14,20 +15,9 @@ import { KYC_LEVELS, type KycLevel } from '../../kernel/kyc';
  * since 00:00 UTC, this batch included.
  *
  * The tiers are in EUR; every other currency scales them by a fixed reference factor (rounded down
- * to the currency's minor unit), so the table stays one table.
+ * to the currency's minor unit), so the table stays one table. The tiers (LIMIT_TIERS) and their
+ * description are the ledger's published words (../vocabulary.ts).
  */
-export interface LimitTier {
-  /** EUR, decimal string */
-  perTransaction: string;
-  /** EUR, decimal string */
-  daily: string;
-}
-
-export const LIMIT_TIERS: Record<KycLevel, LimitTier> = {
-  none: { perTransaction: '150', daily: '300' },
-  basic: { perTransaction: '2000', daily: '5000' },
-  enhanced: { perTransaction: '25000', daily: '100000' },
-};
 
 /** How many units of each currency one EUR of a tier is worth (reference factors, not market rates). */
 export const LIMIT_SCALE: Record<string, string> = {
@@ -86,11 +76,6 @@ export function limitsTable(): string {
   });
   return [`| Currency | ${KYC_LEVELS.join(' | ')} |`, `|---|${KYC_LEVELS.map(() => '---').join('|')}|`, ...rows].join('\n');
 }
-
-export const LIMITS_DESCRIPTION =
-  'Limits by KYC level (per transaction / per day since 00:00 UTC; outflows to other accounts, pending included): ' +
-  KYC_LEVELS.map((level) => `${level} ${LIMIT_TIERS[level].perTransaction} / ${LIMIT_TIERS[level].daily} EUR`).join(', ') +
-  '; other currencies scale these by a fixed reference factor. Over a limit: 403 `limit_exceeded` with limit, currency and remaining.';
 
 /** 403 LIMIT_EXCEEDED, with the limit passed and what is left of it (decimal strings). */
 export function limitExceeded(period: 'transaction' | 'daily', limit: bigint, remaining: bigint, currency: string, level: KycLevel): DomainError {

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { LIMITS_DESCRIPTION } from '../domain/limits';
+import { LIMITS_DESCRIPTION } from '../vocabulary';
 
 /** An amount of money as the finance node shows it: a decimal string and its currency (never a float). */
 @Directive('@shareable')

@@ -8,11 +8,8 @@ import type { PaymentsStore, QuoteRow } from '../store/payments-store';
 import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
 import type { RateProvider } from './rates';
 import { assertKyc, type NodeUserPrincipal } from './transfers';
+import { FX_FEE_BPS, FX_QUOTE_TTL_SECONDS } from '../vocabulary';
 
-/** The conversion fee, in basis points of the source amount (rounded up to the minor unit), to the FX revenue account. */
-export const FX_FEE_BPS = 50n;
-/** How long a quote holds its rate. */
-export const FX_QUOTE_TTL_SECONDS = 60;
 /** The fiat currencies the FX desk converts between (crypto goes through swaps). */
 export const FX_CURRENCIES = FIAT_CURRENCIES;
 

@@ -5,8 +5,7 @@ import type { PrincipalOf } from '../../../../lib/principal';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
 import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
 import type { FindRecipient } from './recipients';
-
-export const NOTE_MAX_LENGTH = 140;
+import { NOTE_MAX_LENGTH } from '../vocabulary';
 
 export type NodeUserPrincipal = PrincipalOf<'node-user'>;
 

@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import { DomainError } from '../../../../../lib/errors';
-import type { Brokerage, OrderRequest, OrderStatus, ProviderInstrument, ProviderOrder, Quote } from './types';
-import { ORDER_STATUSES, providerJson, providerUnavailable, tradingNotSupported } from './types';
+import { ORDER_STATUSES, type OrderStatus } from '../../vocabulary';
+import type { Brokerage, OrderRequest, ProviderInstrument, ProviderOrder, Quote } from './types';
+import { providerJson, providerUnavailable, tradingNotSupported } from './types';
 
 /** Alpaca's paper-trading and market-data hosts: the defaults (live trading needs BROKERAGE_LIVE=true and keys). */
 export const ALPACA_PAPER_URL = 'https://paper-api.alpaca.markets';

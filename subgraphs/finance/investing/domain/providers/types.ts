@@ -1,5 +1,6 @@
 import { DomainError } from '../../../../../lib/errors';
 import type { BrokerageProvider } from '../../../kernel/contract';
+import type { OrderStatus } from '../../vocabulary';
 
 /** An instrument as a provider lists it (sync) — (provider, symbol) is its key on this node. */
 export interface ProviderInstrument {
@@ -42,30 +43,8 @@ export interface OrderRequest {
   limitPrice: string | null;
 }
 
-/** Alpaca's order lifecycle (https://docs.alpaca.markets/docs/orders-at-alpaca#order-lifecycle). */
-export const ORDER_STATUSES = [
-  'new',
-  'accepted',
-  'pending_new',
-  'accepted_for_bidding',
-  'partially_filled',
-  'filled',
-  'done_for_day',
-  'canceled',
-  'expired',
-  'replaced',
-  'pending_cancel',
-  'pending_replace',
-  'stopped',
-  'rejected',
-  'suspended',
-  'calculated',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** Statuses after which nothing more fills: the reservation is settled. */
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ['filled', 'canceled', 'expired', 'rejected', 'replaced', 'stopped', 'done_for_day'];
-export const ORDER_SIDES = ['buy', 'sell'] as const;
-export const ORDER_TYPES = ['market', 'limit'] as const;
 
 /**
  * One interface for the three kinds of brokerage provider (contract: "Brokerage providers"). A kind

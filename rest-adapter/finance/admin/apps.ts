@@ -1,0 +1,102 @@
+import type { Request } from 'express';
+import { html, type Raw } from '../../../lib/html';
+import type { AnyRouteInput as RouteInput, Reply } from '../../core/route';
+import { COMMERCE_MODELS } from './commerce-models';
+import { adminPage, financeError, table, type PageOptions } from './layout';
+import { PAYMENTS_ADMIN_MODELS } from './payments-models';
+
+/**
+ * The admin console's apps (/admin/<app>/) and their models, and the page helpers every console
+ * module shares (routes.ts and the app modules import them from here, so no app module imports the
+ * route table that lists it).
+ */
+
+export const siteName = (req: Request) => (req.app.locals.siteName as string | undefined) ?? 'Finance Node';
+/** The signed-in superuser's name, from the page's operation (every console page asks for `nodeAdminUser`). */
+export const userOf = (req: Request) => req.res?.locals.adminUser as string | undefined;
+
+export function page(input: RouteInput, opts: Omit<PageOptions, 'siteName' | 'csrfToken'> & { status?: number }, body: Raw): Reply {
+  return { kind: 'html', status: opts.status, html: adminPage({ ...opts, siteName: siteName(input.req), csrfToken: input.csrfToken }, body) };
+}
+
+/** Every console page: not signed in → the sign-in page (Django's redirect with ?next=), any other failure → the error on a page (the console kit's). */
+export function adminError(title: string) {
+  return financeError(title);
+}
+
+/** The apps of /admin/<app>/ and their models. */
+export const APPS: Record<string, { label: string; models: { label: string; href: string; count?: (d: AppIndexData) => number }[] }> = {
+  node: {
+    label: 'Node',
+    models: [
+      { label: 'Settings record', href: '/admin/node/settings/' },
+      { label: 'Branding', href: '/admin/node/branding/' },
+      { label: 'Provider credentials', href: '/admin/node/providercredential/', count: (d) => d.nodeProviderCredentials.length },
+      { label: 'Licence', href: '/admin/node/licence/' },
+      { label: 'Activity log', href: '/admin/node/activity/' },
+    ],
+  },
+  identity: { label: 'Identity', models: [{ label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total }] },
+  ledger: {
+    label: 'Ledger',
+    models: [
+      { label: 'Accounts', href: '/admin/ledger/account/', count: (d) => d.ledgerCounts.accounts },
+      { label: 'Transfers', href: '/admin/ledger/transfer/', count: (d) => d.ledgerCounts.transfers },
+      ...PAYMENTS_ADMIN_MODELS,
+    ],
+  },
+  compliance: { label: 'Compliance', models: [{ label: 'KYC reviews', href: '/admin/compliance/verification/' }] },
+  commerce: { label: 'Commerce', models: COMMERCE_MODELS },
+  banking: {
+    label: 'Banking',
+    models: [
+      { label: 'Virtual accounts', href: '/admin/banking/virtualaccount/' },
+      { label: 'Movements', href: '/admin/banking/movement/' },
+      { label: 'Provider webhooks', href: '/admin/banking/event/' },
+    ],
+  },
+  cards: {
+    label: 'Cards',
+    models: [
+      { label: 'Cards', href: '/admin/cards/card/' },
+      { label: 'Authorisations', href: '/admin/cards/authorisation/' },
+    ],
+  },
+  crypto: {
+    label: 'Crypto',
+    models: [
+      { label: 'Deposit addresses', href: '/admin/crypto/address/' },
+      { label: 'Deposits', href: '/admin/crypto/deposit/' },
+      { label: 'Swaps', href: '/admin/crypto/swap/' },
+    ],
+  },
+  investing: {
+    label: 'Investing',
+    models: [
+      { label: 'Instruments', href: '/admin/investing/instrument/' },
+      { label: 'Orders', href: '/admin/investing/order/' },
+      { label: 'Sync and price runs', href: '/admin/investing/run/' },
+    ],
+  },
+};
+
+/** The apps of the console (/admin/<app>/), in the dashboard's order. */
+export const ADMIN_APPS = Object.keys(APPS) as [string, ...string[]];
+
+export interface AppIndexData {
+  nodeUserStats: { total: number };
+  ledgerCounts: { accounts: number; transfers: number };
+  nodeProviderCredentials: { id: string }[];
+}
+
+/** A model's list under its app (/admin/<app>/<model>/): a back link to the app, then the table. */
+export function modelList(app: string, title: string, head: string[], rows: unknown[][], input: RouteInput, extra?: Raw): Reply {
+  return page(
+    input,
+    { title, user: userOf(input.req), breadcrumbs: [{ label: APPS[app].label, href: `/admin/${app}/` }, { label: title }] },
+    html`<a class="back" href="/admin/${app}/">← Back to ${APPS[app].label}</a>${extra ?? ''}${table(title, head, rows)}`,
+  );
+}
+
+/** A form's answer: back to the list (302). */
+export const postRedirect = (location: string): Reply => ({ kind: 'redirect', status: 302, location });
