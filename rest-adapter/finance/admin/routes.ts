@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cookieValue } from '../../../lib/credentials';
-import { html, type Raw } from '../../../lib/html';
+import { html } from '../../../lib/html';
 import { ADMIN_SESSION_COOKIE } from '../../../subgraphs/finance/identity/credential';
 import { BROKERAGE_LABELS, TOGGLES } from '../../../subgraphs/finance/kernel/contract';
 import { PROVIDER_CREDENTIALS } from '../../../subgraphs/finance/kernel/provider-credentials';

@@ -7,7 +7,10 @@ const SIGNATURE: Record<DocumentType, { extension: string; magic: Buffer }> = {
   'image/png': { extension: 'png', magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
   'application/pdf': { extension: 'pdf', magic: Buffer.from('%PDF-', 'latin1') },
 };
-const SIGNATURES: { contentType: string; extension: string; magic: Buffer }[] = DOCUMENT_TYPES.map((contentType) => ({ contentType, ...SIGNATURE[contentType] }));
+const SIGNATURES: { contentType: string; extension: string; magic: Buffer }[] = DOCUMENT_TYPES.map((contentType) => ({
+  contentType,
+  ...SIGNATURE[contentType],
+}));
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
