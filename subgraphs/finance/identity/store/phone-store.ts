@@ -99,11 +99,11 @@ export class PhoneStore implements SmsOutbox {
 
   /** One more wrong guess of the user's code; from `max` on, the code is gone (a new one is needed). */
   async recordWrongCode(userId: string, max: number): Promise<void> {
-    await this.store.pool.query(
-      `WITH f AS (UPDATE identity.phone_code SET failures = failures + 1 WHERE user_id = $1 RETURNING user_id, failures)
-       DELETE FROM identity.phone_code p USING f WHERE p.user_id = f.user_id AND f.failures >= $2`,
-      [userId, max],
+    const { rows } = await this.store.pool.query<{ failures: number }>(
+      'UPDATE identity.phone_code SET failures = failures + 1 WHERE user_id = $1 RETURNING failures',
+      [userId],
     );
+    if (rows[0] && rows[0].failures >= max) await this.store.pool.query('DELETE FROM identity.phone_code WHERE user_id = $1 AND failures >= $2', [userId, max]);
   }
 
   /**
