@@ -20,7 +20,14 @@ export type SandboxProvider = keyof typeof SANDBOX_PROVIDERS;
 
 type SandboxConfig = Pick<
   Config,
-  'NODE_ENV' | 'ALLOW_SANDBOX_PROVIDERS' | 'KYC_PROVIDER' | 'BANKING_PROVIDER_URL' | 'CARD_ISSUER_URL' | 'CRYPTO_EXCHANGE_URL' | 'FX_RATES_URL' | 'SMS_PROVIDER_URL'
+  | 'NODE_ENV'
+  | 'ALLOW_SANDBOX_PROVIDERS'
+  | 'KYC_PROVIDER'
+  | 'BANKING_PROVIDER_URL'
+  | 'CARD_ISSUER_URL'
+  | 'CRYPTO_EXCHANGE_URL'
+  | 'FX_RATES_URL'
+  | 'SMS_PROVIDER_URL'
 >;
 
 /** The providers this configuration leaves to their sandbox. */

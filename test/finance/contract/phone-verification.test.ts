@@ -51,7 +51,9 @@ describe('PUT /api/v1/profile/phone/ and POST /api/v1/profile/phone/verify/', ()
     const sms = await lastSmsTo(t, phone);
     expect(sms?.body).toMatch(/^Finance Node: your verification code is \d{6}\. It expires in 10 minutes\.$/);
     // only its hash is kept
-    const { rows } = await t.app.services.identity.store.pool.query<{ hash: Buffer }>('SELECT code_hash AS hash FROM identity.phone_code WHERE user_id = $1', [bob.id]);
+    const { rows } = await t.app.services.identity.store.pool.query<{ hash: Buffer }>('SELECT code_hash AS hash FROM identity.phone_code WHERE user_id = $1', [
+      bob.id,
+    ]);
     const code = await smsCodeTo(t, phone);
     expect(rows[0].hash.toString('hex')).not.toContain(Buffer.from(code).toString('hex'));
 

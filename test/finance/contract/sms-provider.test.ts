@@ -63,10 +63,11 @@ beforeEach(() => {
 
 const provider = (over: Partial<ConstructorParameters<typeof TwilioSms>[0]> = {}) =>
   new TwilioSms({ baseUrl: peerUrl, accountSid: SID, authToken: TOKEN, from: '+15005550006', timeoutMs: 1000, ...over });
-const failure = (p: Promise<unknown>) => p.then(
-  () => undefined,
-  (err: DomainError) => [err.code, err.status],
-);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (err: DomainError) => [err.code, err.status],
+  );
 
 describe('TwilioSms', () => {
   it("posts the message form-encoded with basic auth to the account's Messages resource, and answers the message sid", async () => {

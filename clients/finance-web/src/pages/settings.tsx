@@ -18,7 +18,9 @@ function phoneError(failure: unknown, step: 'number' | 'code'): unknown {
   if (failure.code === 'code_expired') return new Error('That code has expired. Ask for a new code.', { cause: failure });
   if (failure.status === 429)
     return new Error(
-      step === 'code' ? 'Too many wrong codes. Wait a few minutes, then ask for a new code.' : 'You can ask for a new code once a minute. Please wait a moment.',
+      step === 'code'
+        ? 'Too many wrong codes. Wait a few minutes, then ask for a new code.'
+        : 'You can ask for a new code once a minute. Please wait a moment.',
       { cause: failure },
     );
   if (failure.status === 409) return new Error('Another account already uses this phone number.', { cause: failure });
@@ -28,27 +30,25 @@ function phoneError(failure: unknown, step: 'number' | 'code'): unknown {
   return failure;
 }
 
-function ProfileSection() {
-  const profile = useLoad(loadProfile);
-  const action = useAction();
-  const [saved, setSaved] = useState<string | null>(null);
-  /** The number waiting for its code: after saving it, or as the profile shows it. */
+type Action = ReturnType<typeof useAction>;
+
+/** Saving a number (a code goes to it) and verifying it with the code; `pending`: the number waiting for its code. */
+function usePhone(shown: Profile, reload: () => void, action: Action, say: (message: string) => void) {
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const shown: Profile = profile.data ?? { username: session.username() ?? '' };
   const pending = sentTo ?? (shown.phone && shown.phone_verified === false ? shown.phone : null);
   const requestCode = (phone: string | null) =>
     action.run(async () => {
       try {
         const result = await unwrap(api.PUT('/api/v1/profile/phone/', { body: { phone } }));
         setSentTo(result.phone && !result.verified ? result.phone : null);
-        setSaved(
+        say(
           !result.phone
             ? 'Your phone number is removed.'
             : result.verified
               ? `Your number ${result.phone} is verified.`
               : `We sent a code to ${result.phone}. Enter it below to verify your number.`,
         );
-        profile.reload();
+        reload();
       } catch (failure) {
         throw phoneError(failure, 'number');
       }
@@ -65,14 +65,47 @@ function ProfileSection() {
       try {
         const result = await unwrap(api.POST('/api/v1/profile/phone/verify/', { body: { code } }));
         setSentTo(null);
-        setSaved(`Your number ${result.phone} is verified. Others can now send you money at it.`);
+        say(`Your number ${result.phone} is verified. Others can now send you money at it.`);
         form.reset();
-        profile.reload();
+        reload();
       } catch (failure) {
         throw phoneError(failure, 'code');
       }
     });
   };
+  return { pending, savePhone, verifyCode, resend: () => void requestCode(pending) };
+}
+
+function PhoneCodeForm(props: { pending: string; busy: boolean; onSubmit: (event: Event) => void; onResend: () => void }) {
+  return (
+    <form onSubmit={props.onSubmit} aria-labelledby="phone-code-title">
+      <h3 id="phone-code-title">Verify {props.pending}</h3>
+      <Field
+        id="phone-code"
+        label="Code from the text message"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9 ]{6,7}"
+        maxLength={7}
+        required
+        hint={`We sent a 6-digit code to ${props.pending}. It is valid for 10 minutes.`}
+      />
+      <button type="submit" disabled={props.busy}>
+        Verify phone number
+      </button>{' '}
+      <button type="button" class="link" disabled={props.busy} onClick={props.onResend}>
+        Send a new code
+      </button>
+    </form>
+  );
+}
+
+function ProfileSection() {
+  const profile = useLoad(loadProfile);
+  const action = useAction();
+  const [saved, setSaved] = useState<string | null>(null);
+  const shown: Profile = profile.data ?? { username: session.username() ?? '' };
+  const phone = usePhone(shown, profile.reload, action, setSaved);
   const phoneRow = shown.phone ? `${shown.phone}${shown.phone_verified ? ' (verified)' : ' (not verified yet)'}` : '—';
   return (
     <section class="card narrow" aria-labelledby="profile-title">
@@ -95,7 +128,7 @@ function ProfileSection() {
           Send the verification mail again
         </button>
       ) : null}
-      <form onSubmit={savePhone}>
+      <form onSubmit={phone.savePhone}>
         <Field
           id="phone"
           label="Phone number (with country code)"
@@ -108,27 +141,7 @@ function ProfileSection() {
           Save phone number
         </button>
       </form>
-      {pending ? (
-        <form onSubmit={verifyCode} aria-labelledby="phone-code-title">
-          <h3 id="phone-code-title">Verify {pending}</h3>
-          <Field
-            id="phone-code"
-            label="Code from the text message"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9 ]{6,7}"
-            maxLength={7}
-            required
-            hint={`We sent a 6-digit code to ${pending}. It is valid for 10 minutes.`}
-          />
-          <button type="submit" disabled={action.busy}>
-            Verify phone number
-          </button>{' '}
-          <button type="button" class="link" disabled={action.busy} onClick={() => void requestCode(pending)}>
-            Send a new code
-          </button>
-        </form>
-      ) : null}
+      {phone.pending ? <PhoneCodeForm pending={phone.pending} busy={action.busy} onSubmit={phone.verifyCode} onResend={phone.resend} /> : null}
       <ErrorNote error={action.error} />
       {saved ? <p role="status">{saved}</p> : null}
     </section>

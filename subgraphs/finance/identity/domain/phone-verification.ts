@@ -56,7 +56,9 @@ export class PhoneVerificationService {
 
   private codeHash(userId: string, phone: string, code: string): Buffer {
     const input = `phone-code\n${userId}\n${phone}\n${code}`;
-    return createHmac('sha256', this.deps.codeKey ?? 'phone-code').update(input).digest();
+    return createHmac('sha256', this.deps.codeKey ?? 'phone-code')
+      .update(input)
+      .digest();
   }
 
   /**

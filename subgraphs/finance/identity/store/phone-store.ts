@@ -58,10 +58,10 @@ export class PhoneStore implements SmsOutbox {
   /** The user's number becomes a pending claim of `phone` with a new code (any earlier code goes). Undefined: no such user. */
   async claim(userId: string, phone: string, codeHash: Buffer, ttlSeconds: number): Promise<{ user: UserRow; expiresAt: Date } | undefined> {
     return inTransaction(this.store.pool, async (c) => {
-      const { rows } = await c.query<UserRow>(
-        `UPDATE identity.node_user SET phone = $2, phone_verified_at = NULL WHERE id = $1 RETURNING ${USER_COLUMNS}`,
-        [userId, phone],
-      );
+      const { rows } = await c.query<UserRow>(`UPDATE identity.node_user SET phone = $2, phone_verified_at = NULL WHERE id = $1 RETURNING ${USER_COLUMNS}`, [
+        userId,
+        phone,
+      ]);
       if (!rows[0]) return undefined;
       const code = await c.query<{ expiresAt: Date }>(
         `INSERT INTO identity.phone_code (user_id, phone, code_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))
@@ -127,10 +127,10 @@ export class PhoneStore implements SmsOutbox {
   }
 
   private async markVerified(c: pg.PoolClient, userId: string, phone: string): Promise<UserRow | undefined> {
-    const { rows } = await c.query<UserRow>(
-      `UPDATE identity.node_user SET phone = $2, phone_verified_at = now() WHERE id = $1 RETURNING ${USER_COLUMNS}`,
-      [userId, phone],
-    );
+    const { rows } = await c.query<UserRow>(`UPDATE identity.node_user SET phone = $2, phone_verified_at = now() WHERE id = $1 RETURNING ${USER_COLUMNS}`, [
+      userId,
+      phone,
+    ]);
     if (!rows[0]) return undefined;
     // the number is this user's now: other users' pending claims of it (and their codes) go
     await c.query('DELETE FROM identity.phone_code WHERE phone = $1 AND user_id <> $2', [phone, userId]);

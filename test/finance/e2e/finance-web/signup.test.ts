@@ -203,7 +203,10 @@ describe('a new user in the web client', () => {
     await shot('phone-verified');
 
     // the same page on a phone-sized screen: no sideways scrolling
-    const narrow = await page.context().browser()!.newContext({ viewport: { width: 390, height: 844 } });
+    const narrow = await page
+      .context()
+      .browser()!
+      .newContext({ viewport: { width: 390, height: 844 } });
     const small = await narrow.newPage();
     await small.goto(url());
     await small.evaluate((token) => sessionStorage.setItem('finance.access', token), await login(t, dora.username, dora.password));

@@ -808,7 +808,10 @@ const recipes: Record<string, Recipe> = {
     request: async (ctx) => {
       const { token, code, phone } = await pendingPhone(ctx);
       const other = await createUser(ctx.t);
-      await ctx.t.app.services.identity.store.pool.query('UPDATE identity.node_user SET phone = $2, phone_verified_at = now() WHERE id = $1', [other.id, phone]);
+      await ctx.t.app.services.identity.store.pool.query('UPDATE identity.node_user SET phone = $2, phone_verified_at = now() WHERE id = $1', [
+        other.id,
+        phone,
+      ]);
       return json('POST', '/api/v1/profile/phone/verify/', bearer(token), { code });
     },
   },
