@@ -209,10 +209,10 @@ describe('a new user in the web client', () => {
       .newContext({ viewport: { width: 390, height: 844 } });
     const small = await narrow.newPage();
     await small.goto(url());
-    await small.evaluate((token) => sessionStorage.setItem('finance.access', token), await login(t, dora.username, dora.password));
+    await small.evaluate(`sessionStorage.setItem('finance.access', ${JSON.stringify(await login(t, dora.username, dora.password))})`);
     await small.goto(url('settings/'));
     await small.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    expect(await small.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await small.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await small.screenshot({ path: join(SHOTS, 'signup-phone-settings-390.png'), fullPage: true });
     await narrow.close();
 

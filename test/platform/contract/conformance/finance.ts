@@ -803,6 +803,22 @@ const recipes: Record<string, Recipe> = {
     before: (ctx) => ctx.t.app.services.identity.phones.setVerified(stateOf(ctx).peer as string, '+447911123457').then(() => undefined),
     request: (ctx) => as(ctx, 'PUT', '/api/v1/profile/phone/', { phone: '+447911123457' }),
   },
+  'PUT /api/v1/profile/phone/ 429': {
+    // one code a minute per user: a second number right after the first
+    request: async (ctx) => {
+      const { token } = await pendingPhone(ctx);
+      return json('PUT', '/api/v1/profile/phone/', bearer(token), { phone: freshPhone() });
+    },
+  },
+  'POST /api/v1/profile/phone/verify/ 429': {
+    // five wrong codes: the sixth guess is not evaluated
+    request: async (ctx) => {
+      const { token, code } = await pendingPhone(ctx);
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) await must('wrong code', await call(ctx.t, token, 'POST', '/api/v1/profile/phone/verify/', { code: wrong }), 400);
+      return json('POST', '/api/v1/profile/phone/verify/', bearer(token), { code: wrong });
+    },
+  },
   'POST /api/v1/profile/phone/verify/ 409': {
     // another user verified the number while this one's code was on its way (the race the unique index settles)
     request: async (ctx) => {
