@@ -173,6 +173,14 @@ describe('the administrator', () => {
 
     const outbox = await graphql(t, 'query($to: String) { nodeSandboxSms(to: $to) { to body } }', { to: phone }, { cookie: admin.cookie });
     expect(outbox.body.data.nodeSandboxSms).toEqual([{ to: phone, body: expect.stringMatching(/verification code is \d{6}/) }]);
+    // the console's user page tells a pending number from a verified one
+    const other = freshPhone();
+    const kim = await user();
+    expect((await setPhone(kim.token, other)).status).toBe(202);
+    const page = async (id: string) => (await http(url(`/admin/identity/user/${id}/`), { headers: { cookie: admin.cookie } })).body as string;
+    expect(await page(kim.id)).toContain(`${other} (not verified)`);
+    expect(await page(ivy.id)).toContain(phone);
+    expect(await page(ivy.id)).not.toContain(`${phone} (not verified)`);
     // a user may not read it
     const asUser = await graphql(t, '{ nodeSandboxSms { body } }', {}, { authorization: `Bearer ${jon.token}` });
     expect(asUser.body.errors?.[0]?.extensions?.code).toMatch(/FORBIDDEN|UNAUTHENTICATED/);
