@@ -122,6 +122,18 @@ describe('PUT /api/v1/profile/phone/ and POST /api/v1/profile/phone/verify/', ()
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('sends at most five codes a day per user', async () => {
+    const ida = await user();
+    const nextMinute = () => t.app.services.identity.store.pool.query('DELETE FROM identity.rate_limit WHERE key = $1', [`phone-send-min:${ida.id}`]);
+    for (let i = 0; i < 5; i++) {
+      expect((await setPhone(ida.token, freshPhone())).status).toBe(202);
+      await nextMinute();
+    }
+    const sixth = await setPhone(ida.token, freshPhone());
+    expect([sixth.status, sixth.body.code]).toEqual([429, 'throttled']);
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(3600);
+  });
+
   it('evaluates at most 5 of 40 concurrent wrong codes; the rest answer 429 with Retry-After, and the code is used up', async () => {
     const gil = await user();
     const phone = freshPhone();
