@@ -12,6 +12,8 @@ interface UserRow {
   email: string;
   emailVerified: boolean;
   phone: string | null;
+  /** Only verified numbers receive transfers; a pending one waits for its code. */
+  phoneVerified: boolean;
   kycLevel: string;
   isSuperuser: boolean;
   isActive: boolean;
@@ -25,6 +27,7 @@ const yes = [
   { value: 'no', label: 'No' },
 ] as const;
 const is = (flag: boolean, value: string) => flag === (value === 'yes');
+const phoneOf = (u: UserRow) => (u.phone ? `${u.phone}${u.phoneVerified ? '' : ' (not verified)'}` : '—');
 
 export const USERS_LIST: ListSpec<UserRow> = {
   title: 'Users',
@@ -34,7 +37,7 @@ export const USERS_LIST: ListSpec<UserRow> = {
     { label: 'Username', cell: (u) => html`<a href="/admin/identity/user/${u.id}/">${u.username}</a>`, csv: (u) => u.username },
     { label: 'E-mail', cell: (u) => u.email },
     { label: 'Verified', cell: (u) => yesNo(u.emailVerified), csv: (u) => u.emailVerified },
-    { label: 'Phone', cell: (u) => u.phone ?? '—', csv: (u) => u.phone },
+    { label: 'Phone', cell: phoneOf, csv: (u) => u.phone },
     { label: 'KYC', cell: (u) => u.kycLevel.toLowerCase() },
     { label: 'Superuser', cell: (u) => yesNo(u.isSuperuser), csv: (u) => u.isSuperuser },
     { label: 'Active', cell: (u) => yesNo(u.isActive), csv: (u) => u.isActive },
@@ -99,7 +102,7 @@ function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Repl
     ['Username', u.username],
     ['E-mail', u.email || '—'],
     ['E-mail verified', yesNo(u.emailVerified)],
-    ['Phone', u.phone ?? '—'],
+    ['Phone', phoneOf(u)],
     ['KYC level', level],
     ['Superuser', yesNo(u.isSuperuser)],
     ['Active', u.isActive ? yesNo(true) : html`<strong class="off">frozen</strong>`],

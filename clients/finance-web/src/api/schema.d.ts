@@ -354,7 +354,7 @@ export interface paths {
         };
         /**
          * Your profile
-         * @description `{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}` of the user the access token belongs to. `kyc_level`: `none`, `basic`, `enhanced` (lower case).
+         * @description `{id, username, email, email_verified, phone, phone_verified, twofa_enabled, kyc_level, created_at}` of the user the access token belongs to. `kyc_level`: `none`, `basic`, `enhanced` (lower case). `phone_verified`: false while the number waits for its code (only verified numbers receive transfers).
          */
         get: operations["Profile"];
         put?: never;
@@ -1805,10 +1805,30 @@ export interface paths {
         get?: never;
         /**
          * Set or clear your phone number
-         * @description JSON `{phone}`: a number with its country code (kept as E.164), or null to clear it. Others can then send you money by it. 409 when another user has it.
+         * @description JSON `{phone}`: a number with its country code (kept as E.164), or null to clear it (200). A new number is pending: a 6-digit code goes to it by SMS and the answer is 202 `{phone, verified: false, code_expires_at}` (10 minutes); POST /api/v1/profile/phone/verify/ with the code verifies it. Only verified numbers receive transfers; a pending claim blocks nobody. Your number already verified answers 200 `{verified: true}`. 409 when another user has the number verified; 429 (Retry-After) past one code a minute or five a day.
          */
         put: operations["SetPhone"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/profile/phone/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify your phone number
+         * @description JSON `{code}`: the 6-digit code sent to your pending number → 200 `{username, phone, verified: true}`; from then on transfers can name you by it, and other users' pending claims of the number are dropped. A wrong code: 400 with `fields.code`; an expired one (10 minutes): 400 `code_expired`; each code works once. Five wrong codes end the code and answer 429 with Retry-After (ask for a new code). 409 when another user verified the number first.
+         */
+        post: operations["VerifyPhone"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4761,6 +4781,7 @@ export interface operations {
                         email: string | null;
                         email_verified: boolean;
                         phone: string | null;
+                        phone_verified: boolean;
                         twofa_enabled: boolean;
                         kyc_level: string;
                         created_at: string;
@@ -18062,7 +18083,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your phone number */
+            /** @description Cleared (phone null), or your number already verified */
             200: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
@@ -18076,7 +18097,35 @@ export interface operations {
                 content: {
                     "application/json": {
                         username: string;
+                        /** @description E.164; null when cleared */
                         phone: string | null;
+                        /** @description Only verified numbers receive transfers */
+                        verified: boolean;
+                        /** @description When the code just sent expires (ISO 8601 UTC); null when none was sent */
+                        code_expires_at: string | null;
+                    };
+                };
+            };
+            /** @description A code was sent to the number (pending) */
+            202: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        username: string;
+                        /** @description E.164; null when cleared */
+                        phone: string | null;
+                        /** @description Only verified numbers receive transfers */
+                        verified: boolean;
+                        /** @description When the code just sent expires (ISO 8601 UTC); null when none was sent */
+                        code_expires_at: string | null;
                     };
                 };
             };
@@ -18157,6 +18206,194 @@ export interface operations {
             };
             /** @description Request body must be JSON */
             415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    VerifyPhone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The 6 digits of the text message */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Verified */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        username: string;
+                        phone: string;
+                        /** @constant */
+                        verified: true;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;

@@ -209,23 +209,7 @@ export class IdentityService {
     return updated!;
   }
 
-  /**
-   * Sets or clears (null or "") a user's phone number: any format libphonenumber-js reads with its
-   * country code, kept as E.164; 409 when another user has it.
-   */
-  async setPhone(ref: string, phone: string | null): Promise<UserRow> {
-    const e164 = phone === null || phone.trim() === '' ? null : normalisePhone(phone);
-    const user = UUID.test(ref) ? await this.store.byId(ref) : await this.store.byUsername(normaliseUsername(ref));
-    if (!user) throw notFound('No such user.');
-    const updated = await this.store.setPhone(user.id, e164).catch((err: { code?: string }) => {
-      if (err.code === '23505') throw conflict('Another user has this phone number.');
-      throw err;
-    });
-    this.verified.delete(user.id);
-    return updated!;
-  }
-
-  /** The active user named by user name, e-mail address or phone number (E.164, "+" first); undefined when none. */
+  /** The active user named by user name, e-mail address or verified phone number (E.164, "+" first); undefined when none. */
   async recipient(reference: string): Promise<UserRow | undefined> {
     const ref = (reference ?? '').trim();
     if (!ref || ref.length > 254) return undefined;

@@ -17,6 +17,8 @@ export interface UserRow {
   lastLogin: Date | null;
   kycLevel: KycLevel;
   phone: string | null;
+  /** When the user proved the number theirs (a code sent to it), or an operator set it; null: a pending claim. */
+  phoneVerifiedAt: Date | null;
   /** When the user proved their address (null: not yet; users created by an operator count as verified). */
   emailVerifiedAt: Date | null;
 }
@@ -24,7 +26,7 @@ export interface UserRow {
 export const USER_COLUMNS = `id, username, email, password_hash AS "passwordHash", is_superuser AS "isSuperuser", is_active AS "isActive",
   token_version AS "tokenVersion", totp_secret_sealed AS "totpSecretSealed", totp_confirmed_at AS "totpConfirmedAt",
   totp_last_step AS "totpLastStep", date_joined AS "dateJoined", last_login AS "lastLogin", kyc_level AS "kycLevel", phone,
-  email_verified_at AS "emailVerifiedAt"`;
+  phone_verified_at AS "phoneVerifiedAt", email_verified_at AS "emailVerifiedAt"`;
 
 /** SQL of the identity schema; the sign-in and token paths use named (prepared) statements. */
 export class IdentityStore {
@@ -170,15 +172,9 @@ export class IdentityStore {
     return rows[0];
   }
 
-  /** Sets (or clears) a user's phone; undefined when there is no such user. A taken number is SQLSTATE 23505. */
-  async setPhone(id: string, phone: string | null): Promise<UserRow | undefined> {
-    const { rows } = await this.store.pool.query<UserRow>(`UPDATE identity.node_user SET phone = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}`, [id, phone]);
-    return rows[0];
-  }
-
-  /** The active user a transfer names: by user name, e-mail (case-insensitive) or E.164 phone. */
+  /** The active user a transfer names: by user name, e-mail (case-insensitive) or E.164 phone (verified numbers only). */
   async recipient(by: 'username' | 'email' | 'phone', value: string): Promise<UserRow | undefined> {
-    const where = by === 'username' ? 'username = $1' : by === 'email' ? 'lower(email) = lower($1)' : 'phone = $1';
+    const where = by === 'username' ? 'username = $1' : by === 'email' ? 'lower(email) = lower($1)' : 'phone = $1 AND phone_verified_at IS NOT NULL';
     const { rows } = await this.store.pool.query<UserRow>(`SELECT ${USER_COLUMNS} FROM identity.node_user WHERE ${where} AND is_active LIMIT 2`, [value]);
     // two accounts sharing an e-mail address: ambiguous, so nobody
     return rows.length === 1 ? rows[0] : undefined;
