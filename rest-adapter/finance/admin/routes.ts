@@ -10,6 +10,7 @@ import { COMMERCE_MODELS } from './commerce-models';
 import { adminPage, csrfInput, financeError, table, when, yesNo, type PageOptions } from './layout';
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
+import { auditAdminRoutes } from './audit';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
 import { PAYMENTS_ADMIN_MODELS, paymentsAdminRoutes } from './payments';
 
@@ -84,6 +85,7 @@ const APPS: Record<string, { label: string; models: { label: string; href: strin
       { label: 'Provider credentials', href: '/admin/node/providercredential/', count: (d) => d.nodeProviderCredentials.length },
       { label: 'Licence', href: '/admin/node/licence/' },
       { label: 'Activity log', href: '/admin/node/activity/' },
+      { label: 'Audit log', href: '/admin/audit/' },
     ],
   },
   identity: { label: 'Identity', models: [{ label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total }] },
@@ -238,6 +240,7 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
         ['When', 'Who', 'What'],
         d.nodeActivity.map((a) => [when(a.at), a.actor, a.action]),
       )}
+      <p><a href="/admin/audit/">The whole audit log →</a></p>
       ${table(
         'Recent sign-ins',
         ['User', 'When'],
@@ -846,6 +849,7 @@ const consoleRoutes: Route[] = [
     respondError: adminError('Activity log'),
   },
   ...userAdminRoutes,
+  ...auditAdminRoutes,
   {
     method: 'GET',
     path: '/admin/ledger/account/',
