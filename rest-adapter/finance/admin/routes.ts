@@ -11,6 +11,7 @@ import { adminPage, csrfInput, financeError, table, when, yesNo, type PageOption
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
 import { auditAdminRoutes } from './audit';
+import { adjustmentAdminRoutes } from './adjustments';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
 import { PAYMENTS_ADMIN_MODELS, paymentsAdminRoutes } from './payments';
 
@@ -94,6 +95,7 @@ const APPS: Record<string, { label: string; models: { label: string; href: strin
     models: [
       { label: 'Accounts', href: '/admin/ledger/account/', count: (d) => d.ledgerCounts.accounts },
       { label: 'Transfers', href: '/admin/ledger/transfer/', count: (d) => d.ledgerCounts.transfers },
+      { label: 'Manual adjustments', href: '/admin/adjustments/' },
       ...PAYMENTS_ADMIN_MODELS,
     ],
   },
@@ -850,6 +852,7 @@ const consoleRoutes: Route[] = [
   },
   ...userAdminRoutes,
   ...auditAdminRoutes,
+  ...adjustmentAdminRoutes,
   {
     method: 'GET',
     path: '/admin/ledger/account/',

@@ -25,8 +25,8 @@ declare module '../../../lib/principal' {
 
 /** The subgraphs whose service principal may set a user's KYC level (the outcome of a verification). */
 export const KYC_LEVEL_WRITERS = ['compliance'];
-/** The subgraphs whose service principal may look up a transfer's recipient by user name, e-mail or phone. */
-export const RECIPIENT_READERS = ['payments'];
+/** The subgraphs whose service principal may look up a transfer's recipient (or a manual adjustment's user) by user name, e-mail or phone. */
+export const RECIPIENT_READERS = ['payments', 'ledger'];
 
 /** NOTIFY channel: a user changed (deactivated, new password, 2FA); every process drops its cached row (payload: the user id). */
 export const USER_CHANGED = 'identity_user_changed';

@@ -123,3 +123,109 @@ describe('audit log', () => {
     expect((await get('/admin/audit/', null)).status).toBe(302);
   });
 });
+
+describe('maker-checker manual adjustments', () => {
+  let checker: AdminSession;
+  beforeAll(async () => {
+    const b = await createUser(any(), undefined, { superuser: true });
+    checker = await adminSignIn(any(), b.username);
+  });
+
+  const balance = async (userId: string, currency = 'EUR') =>
+    (await t.app.services.ledger.ledger.balances(userId)).find((b) => b.currency === currency)?.posted.amount ?? '0.00';
+  /** Per currency: the sum of every account's balance (credits − debits), and of every account but the adjustments ones. */
+  const sums = async () => {
+    const { rows } = await t.app.services.ledger.store.pool.query<{ currency: string; total: string; others: string }>(
+      `SELECT currency, sum(credits_posted - debits_posted)::text AS total,
+              sum(credits_posted - debits_posted) FILTER (WHERE code <> 'adjustments')::text AS others
+         FROM ledger.account GROUP BY currency ORDER BY currency`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.currency, { total: r.total, others: r.others }]));
+  };
+  const pendingId = async (reason: string) => {
+    const { rows } = await t.app.services.ledger.store.pool.query<{ id: string }>('SELECT id FROM ledger.adjustment WHERE reason = $1', [reason]);
+    return rows[0].id;
+  };
+
+  it('A proposes, A cannot approve (403), B approves: posted exactly once under 10 concurrent approvals, the ledger balanced; all audited', async () => {
+    const user = await createUser(any());
+    const before = await sums();
+    const reason = `goodwill ${randomUUID()}`;
+    const proposed = await adminPost(any(), admin, '/admin/adjustments/', { user: user.username, direction: 'credit', currency: 'EUR', amount: '12.34', reason });
+    expect([proposed.status, proposed.headers.get('location')]).toEqual([302, '/admin/adjustments/?saved=proposed']);
+    const id = await pendingId(reason);
+    const page = await get('/admin/adjustments/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(reason);
+    // the proposer's page offers no approval of their own proposal; the checker's does
+    expect(page.body).not.toContain(`action="/admin/adjustments/${id}/approve/"`);
+    expect((await get('/admin/adjustments/', checker)).body).toContain(`action="/admin/adjustments/${id}/approve/"`);
+    expect(await balance(user.id)).toBe('0.00');
+
+    const own = await adminPost(any(), admin, `/admin/adjustments/${id}/approve/`, {});
+    expect(own.status).toBe(403);
+    expect(own.body).toContain('a different administrator must approve it');
+    expect(await balance(user.id)).toBe('0.00');
+
+    const approvals = await Promise.all(Array.from({ length: 10 }, () => adminPost(any(), checker, `/admin/adjustments/${id}/approve/`, {})));
+    expect(approvals.map((r) => r.status).sort()).toEqual([302, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    expect(await balance(user.id)).toBe('12.34');
+    const { rows } = await t.app.services.ledger.store.pool.query('SELECT id FROM ledger.transfer WHERE id = $1', [id]);
+    expect(rows).toHaveLength(1);
+
+    const after = await sums();
+    expect(after.EUR.total).toBe('0');
+    expect(BigInt(after.EUR.others) - BigInt(before.EUR?.others ?? '0')).toBe(1234n);
+
+    const audit = await get(`/admin/audit/?q=${id}`);
+    expect(audit.body).toContain('adjustment.proposed');
+    expect(audit.body).toContain('adjustment.approved');
+    expect(audit.body).toContain('2 rows');
+  });
+
+  it('a debit below zero is refused (422, still pending); reject; a decided adjustment is 409; bad input is 400 and nothing is proposed', async () => {
+    const user = await createUser(any());
+    const credit = `credit ${randomUUID()}`;
+    await adminPost(any(), admin, '/admin/adjustments/', { user: user.username, direction: 'credit', currency: 'EUR', amount: '5.00', reason: credit });
+    expect((await adminPost(any(), checker, `/admin/adjustments/${await pendingId(credit)}/approve/`, {})).status).toBe(302);
+
+    const debit = `chargeback ${randomUUID()}`;
+    await adminPost(any(), admin, '/admin/adjustments/', { user: user.username, direction: 'debit', currency: 'EUR', amount: '5.01', reason: debit });
+    const id = await pendingId(debit);
+    const refused = await adminPost(any(), checker, `/admin/adjustments/${id}/approve/`, {});
+    expect(refused.status).toBe(422);
+    expect(refused.body).toContain('below zero');
+    expect(await balance(user.id)).toBe('5.00');
+    expect((await get('/admin/adjustments/')).body).toContain(debit);
+
+    const rejected = await adminPost(any(), checker, `/admin/adjustments/${id}/reject/`, {});
+    expect([rejected.status, rejected.headers.get('location')]).toEqual([302, '/admin/adjustments/?saved=rejected']);
+    expect((await adminPost(any(), checker, `/admin/adjustments/${id}/approve/`, {})).status).toBe(409);
+    expect((await adminPost(any(), admin, `/admin/adjustments/${id}/reject/`, {})).status).toBe(409);
+    expect(await balance(user.id)).toBe('5.00');
+    expect((await get(`/admin/audit/?q=${id}&action=adjustment.rejected`)).body).toContain('1 row');
+
+    // a debit within the wallet is posted
+    const fine = `fee ${randomUUID()}`;
+    await adminPost(any(), checker, '/admin/adjustments/', { user: user.username, direction: 'debit', currency: 'EUR', amount: '1.50', reason: fine });
+    expect((await adminPost(any(), admin, `/admin/adjustments/${await pendingId(fine)}/approve/`, {})).status).toBe(302);
+    expect(await balance(user.id)).toBe('3.50');
+
+    const { rows: [{ count: n }] } = await t.app.services.ledger.store.pool.query<{ count: string }>('SELECT count(*) FROM ledger.adjustment');
+    for (const bad of [
+      { user: user.username, direction: 'credit', currency: 'EUR', amount: '1.001', reason: 'x' },
+      { user: user.username, direction: 'credit', currency: 'EUR', amount: '1000000000000000', reason: 'x' },
+      { user: user.username, direction: 'credit', currency: 'EUR', amount: '-3', reason: 'x' },
+      { user: user.username, direction: 'sideways', currency: 'EUR', amount: '1', reason: 'x' },
+      { user: 'nobody_here', direction: 'credit', currency: 'EUR', amount: '1', reason: 'x' },
+      { user: user.username, direction: 'credit', currency: 'XXX', amount: '1', reason: 'x' },
+      { user: user.username, direction: 'credit', currency: 'EUR', amount: '1', reason: ' ' },
+    ]) {
+      const res = await adminPost(any(), admin, '/admin/adjustments/', bad);
+      expect([bad, res.status]).toEqual([bad, 400]);
+    }
+    const { rows: [{ count: m }] } = await t.app.services.ledger.store.pool.query<{ count: string }>('SELECT count(*) FROM ledger.adjustment');
+    expect(m).toBe(n);
+    expect((await adminPost(any(), checker, '/admin/adjustments/00000000-0000-4000-8000-000000000000/approve/', {})).status).toBe(404);
+  });
+});
