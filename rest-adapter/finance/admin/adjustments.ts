@@ -38,11 +38,13 @@ function adjustmentsPage(data: { ledgerAdjustments: AdjustmentRow[] }, input: An
     a.status !== 'pending'
       ? '—'
       : html`<div class="actions">
-          ${a.proposedBy === me
-            ? ''
-            : html`<form method="post" action="${PATH}${a.id}/approve/">
-                ${csrfInput(input.csrfToken)}<button class="default" type="submit">Approve</button>
-              </form>`}
+          ${
+            a.proposedBy === me
+              ? ''
+              : html`<form method="post" action="${PATH}${a.id}/approve/">
+                  ${csrfInput(input.csrfToken)}<button class="default" type="submit">Approve</button>
+                </form>`
+          }
           <form method="post" action="${PATH}${a.id}/reject/">${csrfInput(input.csrfToken)}<button class="delete" type="submit">Reject</button></form>
         </div>`;
   return financePage(
@@ -65,8 +67,12 @@ function adjustmentsPage(data: { ledgerAdjustments: AdjustmentRow[] }, input: An
               <option value="debit">debit (out of the wallet)</option>
             </select>
           </div>
-          <div class="row"><label class="name" for="id_currency">Currency</label><input type="text" name="currency" id="id_currency" value="EUR" required /></div>
-          <div class="row"><label class="name" for="id_amount">Amount</label><input type="text" name="amount" id="id_amount" inputmode="decimal" required /></div>
+          <div class="row">
+            <label class="name" for="id_currency">Currency</label><input type="text" name="currency" id="id_currency" value="EUR" required />
+          </div>
+          <div class="row">
+            <label class="name" for="id_amount">Amount</label><input type="text" name="amount" id="id_amount" inputmode="decimal" required />
+          </div>
           <div class="row"><label class="name" for="id_reason">Reason</label><textarea name="reason" id="id_reason" maxlength="500" required></textarea></div>
           <div class="submit-row"><button class="default" type="submit">Propose</button></div>
         </form>

@@ -63,7 +63,10 @@ function auditPage(data: { nodeAuditLog: AuditRow[] }, input: AnyRouteInput): Re
       breadcrumbs: [{ label: 'Node', href: '/admin/node/' }, { label: 'Audit log' }],
       back: { href: '/admin/', label: 'Back to the dashboard' },
     },
-    html`<p class="help">What administrators changed, newest first (the latest 900 entries; older ones stay in the database): settings, branding, credentials, the licence, users, manual adjustments.</p>
+    html`<p class="help">
+        What administrators changed, newest first (the latest 900 entries; older ones stay in the database): settings, branding, credentials, the licence,
+        users, manual adjustments.
+      </p>
       ${view.body}`,
   );
 }

@@ -69,7 +69,8 @@ function usersPage(data: { nodeUsers: UserRow[] }, input: AnyRouteInput): Reply 
       back: { href: '/admin/identity/', label: 'Back to Identity' },
       banners: added,
     },
-    html`<p><a class="addlink" href="${USER_PATH}add/">+ Add user</a></p>${view.body}`,
+    html`<p><a class="addlink" href="${USER_PATH}add/">+ Add user</a></p>
+      ${view.body}`,
   );
 }
 

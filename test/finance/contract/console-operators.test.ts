@@ -41,7 +41,10 @@ describe('add user', () => {
     await login(any(), name, NEW_PASSWORD);
 
     const boss = `boss_${randomUUID().slice(0, 6)}`;
-    expect((await adminPost(any(), admin, '/admin/identity/user/add/', { username: boss, email: `${boss}@example.com`, password: NEW_PASSWORD, superuser: 'on' })).status).toBe(302);
+    expect(
+      (await adminPost(any(), admin, '/admin/identity/user/add/', { username: boss, email: `${boss}@example.com`, password: NEW_PASSWORD, superuser: 'on' }))
+        .status,
+    ).toBe(302);
     expect((await t.app.services.identity.identity.findUser(boss))?.isSuperuser).toBe(true);
     await adminSignIn(any(), boss, NEW_PASSWORD);
   });
@@ -49,7 +52,11 @@ describe('add user', () => {
   it('a taken name (any case) is 409 with the form again and its field error; a bad e-mail or password is 400; nothing is created; no CSRF: 403', async () => {
     const taken = await createUser(any());
     const before = await t.app.services.identity.identity.findUser(taken.username);
-    const dup = await adminPost(any(), admin, '/admin/identity/user/add/', { username: taken.username.toUpperCase(), email: 'x@example.com', password: NEW_PASSWORD });
+    const dup = await adminPost(any(), admin, '/admin/identity/user/add/', {
+      username: taken.username.toUpperCase(),
+      email: 'x@example.com',
+      password: NEW_PASSWORD,
+    });
     expect(dup.status).toBe(409);
     expect(dup.headers.get('content-type')).toContain('text/html');
     expect(dup.body).toContain('id="id_username_errors"');
@@ -83,7 +90,9 @@ describe('add user', () => {
 describe('audit log', () => {
   it('lists the console writes (user added, frozen, unfrozen, KYC level), searches, filters by action, pages and exports CSV', async () => {
     const name = `audited_${randomUUID().slice(0, 6)}`;
-    expect((await adminPost(any(), admin, '/admin/identity/user/add/', { username: name, email: `${name}@example.com`, password: NEW_PASSWORD })).status).toBe(302);
+    expect((await adminPost(any(), admin, '/admin/identity/user/add/', { username: name, email: `${name}@example.com`, password: NEW_PASSWORD })).status).toBe(
+      302,
+    );
     const user = (await t.app.services.identity.identity.findUser(name))!;
     expect((await adminPost(any(), admin, `/admin/identity/user/${user.id}/active/`, { active: 'no' })).status).toBe(302);
     expect((await adminPost(any(), admin, `/admin/identity/user/${user.id}/active/`, { active: 'yes' })).status).toBe(302);
@@ -151,7 +160,13 @@ describe('maker-checker manual adjustments', () => {
     const user = await createUser(any());
     const before = await sums();
     const reason = `goodwill ${randomUUID()}`;
-    const proposed = await adminPost(any(), admin, '/admin/adjustments/', { user: user.username, direction: 'credit', currency: 'EUR', amount: '12.34', reason });
+    const proposed = await adminPost(any(), admin, '/admin/adjustments/', {
+      user: user.username,
+      direction: 'credit',
+      currency: 'EUR',
+      amount: '12.34',
+      reason,
+    });
     expect([proposed.status, proposed.headers.get('location')]).toEqual([302, '/admin/adjustments/?saved=proposed']);
     const id = await pendingId(reason);
     const page = await get('/admin/adjustments/');
@@ -211,7 +226,9 @@ describe('maker-checker manual adjustments', () => {
     expect((await adminPost(any(), admin, `/admin/adjustments/${await pendingId(fine)}/approve/`, {})).status).toBe(302);
     expect(await balance(user.id)).toBe('3.50');
 
-    const { rows: [{ count: n }] } = await t.app.services.ledger.store.pool.query<{ count: string }>('SELECT count(*) FROM ledger.adjustment');
+    const {
+      rows: [{ count: n }],
+    } = await t.app.services.ledger.store.pool.query<{ count: string }>('SELECT count(*) FROM ledger.adjustment');
     for (const bad of [
       { user: user.username, direction: 'credit', currency: 'EUR', amount: '1.001', reason: 'x' },
       { user: user.username, direction: 'credit', currency: 'EUR', amount: '1000000000000000', reason: 'x' },
@@ -224,7 +241,9 @@ describe('maker-checker manual adjustments', () => {
       const res = await adminPost(any(), admin, '/admin/adjustments/', bad);
       expect([bad, res.status]).toEqual([bad, 400]);
     }
-    const { rows: [{ count: m }] } = await t.app.services.ledger.store.pool.query<{ count: string }>('SELECT count(*) FROM ledger.adjustment');
+    const {
+      rows: [{ count: m }],
+    } = await t.app.services.ledger.store.pool.query<{ count: string }>('SELECT count(*) FROM ledger.adjustment');
     expect(m).toBe(n);
     expect((await adminPost(any(), checker, '/admin/adjustments/00000000-0000-4000-8000-000000000000/approve/', {})).status).toBe(404);
   });

@@ -290,7 +290,8 @@ export class OnboardingService {
     try {
       user = await this.d.identity.createUser({ username: input.username, email: input.email.trim(), password: input.password, superuser: input.superuser });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
+      if ((err as { code?: string }).code === '23505')
+        throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
       throw err;
     }
     await this.d.audit(actor, 'user.created', { user: user.id, username: user.username, superuser: user.isSuperuser });

@@ -86,8 +86,7 @@ export class AdjustmentService {
   async approve(id: string, by: Operator): Promise<AdjustmentRow> {
     const decided = await inTransaction(this.store.pool, async (c) => {
       const a = await this.pending(id, c);
-      if (a.proposedById === by.id)
-        throw forbidden('You proposed this adjustment: a different administrator must approve it (maker-checker).');
+      if (a.proposedById === by.id) throw forbidden('You proposed this adjustment: a different administrator must approve it (maker-checker).');
       const system = { ownerType: 'system', ownerId: NIL_OWNER, currency: a.currency, code: ADJUSTMENTS };
       const wallet = { ownerType: 'user', ownerId: a.userId, currency: a.currency, code: WALLET };
       try {
@@ -134,6 +133,14 @@ export class AdjustmentService {
   }
 
   private detail(a: AdjustmentRow) {
-    return { adjustment: a.id, user: a.userId, username: a.username, direction: a.direction, amount: toMoney(a.amount, a.currency).amount, currency: a.currency, reason: a.reason };
+    return {
+      adjustment: a.id,
+      user: a.userId,
+      username: a.username,
+      direction: a.direction,
+      amount: toMoney(a.amount, a.currency).amount,
+      currency: a.currency,
+      reason: a.reason,
+    };
   }
 }

@@ -41,7 +41,10 @@ export class AdjustmentStore {
   }
 
   async get(id: string, client?: pg.PoolClient, lock = false): Promise<AdjustmentRow | undefined> {
-    const { rows } = await (client ?? this.store.pool).query<AdjustmentRow>(`SELECT ${COLUMNS} FROM ledger.adjustment WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    const { rows } = await (client ?? this.store.pool).query<AdjustmentRow>(
+      `SELECT ${COLUMNS} FROM ledger.adjustment WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
     return rows[0] ? row(rows[0]) : undefined;
   }
 
