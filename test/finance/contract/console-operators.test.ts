@@ -232,6 +232,8 @@ describe('maker-checker manual adjustments', () => {
     for (const bad of [
       { user: user.username, direction: 'credit', currency: 'EUR', amount: '1.001', reason: 'x' },
       { user: user.username, direction: 'credit', currency: 'EUR', amount: '1000000000000000', reason: 'x' },
+      { user: user.username, direction: 'debit', currency: 'EUR', amount: '92233720368547758.07', reason: 'x' },
+      { user: user.username, direction: 'credit', currency: 'EUR', amount: '1e3', reason: 'x' },
       { user: user.username, direction: 'credit', currency: 'EUR', amount: '-3', reason: 'x' },
       { user: user.username, direction: 'sideways', currency: 'EUR', amount: '1', reason: 'x' },
       { user: 'nobody_here', direction: 'credit', currency: 'EUR', amount: '1', reason: 'x' },
