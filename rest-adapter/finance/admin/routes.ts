@@ -7,7 +7,7 @@ import { BROKERAGE_LABELS, TOGGLES } from '../../../subgraphs/finance/kernel/con
 import { PROVIDER_CREDENTIALS } from '../../../subgraphs/finance/kernel/provider-credentials';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { COMMERCE_MODELS } from './commerce-models';
-import { adminPage, csrfInput, financeError, table, when, yesNo, type PageOptions } from './layout';
+import { adminPage, csrfInput, financeError, financePage, table, when, yesNo, type PageOptions } from './layout';
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
 import { auditAdminRoutes } from './audit';
@@ -171,6 +171,26 @@ interface DashboardData {
 }
 
 export { when };
+
+/** The home page of support staff (a role below superusers: users, disputes and KYC reviews). */
+function supportHome(input: RouteInput): Reply {
+  return financePage(
+    input,
+    { title: 'Site administration', breadcrumbs: [] },
+    html`<h2 class="title">Support</h2>
+      <div class="module">
+        <h2>What support staff can do</h2>
+        <div class="body">
+          <ul>
+            <li><a href="/admin/identity/user/">Users</a>: search, freeze or unfreeze, KYC level</li>
+            <li><a href="/admin/commerce/dispute/">Disputes</a></li>
+            <li><a href="/admin/compliance/verification/">KYC reviews</a></li>
+            <li><a href="/admin/adjustments/">Manual adjustments</a>: propose (a superuser approves)</li>
+          </ul>
+        </div>
+      </div>`,
+  );
+}
 
 function dashboard(d: DashboardData, input: RouteInput): Reply {
   const n = d.nodeInfo;
@@ -559,7 +579,8 @@ const consoleRoutes: Route[] = [
     operation: 'AdminDashboard',
     response: { description: 'Dashboard (HTML)', contentType: 'text/html' },
     respond: (data: DashboardData, input) => dashboard(data, input),
-    respondError: adminError('Site administration'),
+    // support staff may not read the dashboard's figures: their home lists what they may do
+    respondError: (error, input) => (/^support_staff_forbidden$/i.test(error.code) ? supportHome(input) : adminError('Site administration')(error, input)),
   },
   {
     method: 'GET',

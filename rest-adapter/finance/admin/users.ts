@@ -14,6 +14,7 @@ interface UserRow {
   phone: string | null;
   kycLevel: string;
   isSuperuser: boolean;
+  isStaff?: boolean;
   isActive: boolean;
   twoFactorEnabled: boolean;
   dateJoined: string;
@@ -105,6 +106,7 @@ function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Repl
     ['Phone', u.phone ?? '—'],
     ['KYC level', level],
     ['Superuser', yesNo(u.isSuperuser)],
+    ['Support staff', yesNo(u.isStaff === true)],
     ['Active', u.isActive ? yesNo(true) : html`<strong class="off">frozen</strong>`],
     ['2FA', yesNo(u.twoFactorEnabled)],
     ['Joined', when(u.dateJoined)],
@@ -151,6 +153,7 @@ interface AddUserValues {
   username: string;
   email: string;
   superuser: boolean;
+  staff: boolean;
 }
 
 /** The add-user form (Django admin's "Add user"): empty, or again with what was typed (never the password) and each field's problems. */
@@ -198,7 +201,13 @@ function addUserPage(input: AnyRouteInput, values: AddUserValues, opts: { status
           'superuser',
           'Superuser',
           html`<input type="checkbox" name="superuser" id="id_superuser" value="on" ${values.superuser ? 'checked' : ''} />`,
-          'May sign in to this console.',
+          'May sign in to this console and do everything in it.',
+        )}
+        ${row(
+          'staff',
+          'Support staff',
+          html`<input type="checkbox" name="staff" id="id_staff" value="on" ${values.staff ? 'checked' : ''} />`,
+          'May sign in to this console for users, disputes and KYC reviews only (no settings, credentials, licence, adding users or approving adjustments).',
         )}
         <div class="submit-row"><button class="default" type="submit">Save</button></div>
       </form>
@@ -210,6 +219,7 @@ const addValues = (body: Record<string, unknown>): AddUserValues => ({
   username: field(body, 'username').trim(),
   email: field(body, 'email').trim(),
   superuser: ['on', 'yes', 'true', '1'].includes(field(body, 'superuser')),
+  staff: ['on', 'yes', 'true', '1'].includes(field(body, 'staff')),
 });
 
 userAdminRoutes.push(
@@ -222,7 +232,7 @@ userAdminRoutes.push(
     security: 'session',
     operation: 'AdminUserAdd',
     response: { description: 'The form (HTML)', contentType: 'text/html' },
-    respond: (_data: unknown, input: AnyRouteInput) => addUserPage(input, { username: '', email: '', superuser: false }),
+    respond: (_data: unknown, input: AnyRouteInput) => addUserPage(input, { username: '', email: '', superuser: false, staff: false }),
     respondError: financeError('Add user'),
   },
   {

@@ -19,7 +19,11 @@ declare module '../../../lib/principal' {
       sessionId?: string;
     };
     /** A superuser signed in to the finance node's admin console (session cookie). */
-    'node-admin': { userId: string; username: string };
+    'node-admin': {
+      userId: string;
+      username: string;
+      /** support: support staff, below a superuser (the gate's SUPPORT_FIELDS); absent: superuser. */ role?: 'superuser' | 'support';
+    };
   }
 }
 
@@ -95,11 +99,13 @@ export const adminSessionCredential: CredentialKind = {
   verifier: {
     subgraph: 'identity',
     operation: `mutation GatewayAuthenticateAdminSession($credential: String!, $meter: Boolean!) {
-  authenticateAdminSession(session: $credential, meter: $meter) { userId username }
+  authenticateAdminSession(session: $credential, meter: $meter) { userId username role }
 }`,
     read(data) {
-      const a = data.authenticateAdminSession as { userId: string; username: string } | null;
-      return { principal: a ? { kind: 'node-admin', userId: a.userId, username: a.username } : ANONYMOUS };
+      const a = data.authenticateAdminSession as { userId: string; username: string; role: string } | null;
+      return {
+        principal: a ? { kind: 'node-admin', userId: a.userId, username: a.username, role: a.role === 'superuser' ? 'superuser' : 'support' } : ANONYMOUS,
+      };
     },
   },
   cache: { ttlSeconds: 60, evictedBy: USER_CHANGED },

@@ -250,3 +250,62 @@ describe('maker-checker manual adjustments', () => {
     expect((await adminPost(any(), checker, '/admin/adjustments/00000000-0000-4000-8000-000000000000/approve/', {})).status).toBe(404);
   });
 });
+
+describe('support staff', () => {
+  it('signs in below a superuser: users, disputes, KYC reviews and proposing adjustments; never settings, credentials, licence, adding users, the audit log or approvals', async () => {
+    const name = `support_${randomUUID().slice(0, 6)}`;
+    expect(
+      (await adminPost(any(), admin, '/admin/identity/user/add/', { username: name, email: `${name}@example.com`, password: NEW_PASSWORD, staff: 'on' }))
+        .status,
+    ).toBe(302);
+    const row = (await t.app.services.identity.identity.findUser(name))!;
+    expect([row.isStaff, row.isSuperuser]).toEqual([true, false]);
+    expect((await get(`/admin/identity/user/${row.id}/`)).body).toContain('Support staff');
+    const staff = await adminSignIn(any(), name, NEW_PASSWORD);
+
+    const home = await get('/admin/', staff);
+    expect(home.status).toBe(200);
+    expect(home.body).toContain('What support staff can do');
+    const customer = await createUser(any());
+    for (const path of [
+      '/admin/identity/user/',
+      `/admin/identity/user/${customer.id}/`,
+      '/admin/commerce/dispute/',
+      '/admin/compliance/verification/',
+      '/admin/adjustments/',
+    ]) {
+      expect([path, (await get(path, staff)).status]).toEqual([path, 200]);
+    }
+    expect((await adminPost(any(), staff, `/admin/identity/user/${customer.id}/active/`, { active: 'no' })).status).toBe(302);
+    expect((await adminPost(any(), staff, `/admin/identity/user/${customer.id}/active/`, { active: 'yes' })).status).toBe(302);
+
+    for (const path of [
+      '/admin/node/settings/',
+      '/admin/node/providercredential/',
+      '/admin/node/licence/',
+      '/admin/identity/user/add/',
+      '/admin/audit/',
+      '/admin/ledger/account/',
+    ]) {
+      const res = await get(path, staff);
+      expect([path, res.status]).toEqual([path, 403]);
+      expect(res.body).toContain('Support staff may not do this');
+    }
+    const other = `other_${randomUUID().slice(0, 6)}`;
+    expect(
+      (await adminPost(any(), staff, '/admin/identity/user/add/', { username: other, email: `${other}@example.com`, password: NEW_PASSWORD, superuser: 'on' }))
+        .status,
+    ).toBe(403);
+    expect(await t.app.services.identity.identity.findUser(other)).toBeUndefined();
+
+    // support proposes, a superuser approves; support may not approve one
+    const reason = `support goodwill ${randomUUID()}`;
+    expect(
+      (await adminPost(any(), staff, '/admin/adjustments/', { user: customer.username, direction: 'credit', currency: 'EUR', amount: '2.00', reason })).status,
+    ).toBe(302);
+    const { rows } = await t.app.services.ledger.store.pool.query<{ id: string }>('SELECT id FROM ledger.adjustment WHERE reason = $1', [reason]);
+    expect((await adminPost(any(), staff, `/admin/adjustments/${rows[0].id}/approve/`, {})).status).toBe(403);
+    expect((await adminPost(any(), admin, `/admin/adjustments/${rows[0].id}/approve/`, {})).status).toBe(302);
+    expect((await get(`/admin/audit/?q=${rows[0].id}`)).body).toContain(`admin:${name}`);
+  });
+});

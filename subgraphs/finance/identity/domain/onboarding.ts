@@ -280,7 +280,7 @@ export class OnboardingService {
    * An administrator adds a user (admin console): user name, e-mail (required here), password, superuser;
    * 400 with each field's problems, 409 when the name is taken (also when a concurrent twin wins). Audited.
    */
-  async addUser(input: { username: string; email: string; password: string; superuser: boolean }, actor: string): Promise<UserRow> {
+  async addUser(input: { username: string; email: string; password: string; superuser: boolean; staff?: boolean }, actor: string): Promise<UserRow> {
     if (!input.email.trim()) {
       const errors: Record<string, string[]> = { email: ['This field is required.'] };
       if (!input.username.trim()) errors.username = ['This field is required.'];
@@ -288,13 +288,19 @@ export class OnboardingService {
     }
     let user: UserRow;
     try {
-      user = await this.d.identity.createUser({ username: input.username, email: input.email.trim(), password: input.password, superuser: input.superuser });
+      user = await this.d.identity.createUser({
+        username: input.username,
+        email: input.email.trim(),
+        password: input.password,
+        superuser: input.superuser,
+        staff: input.staff,
+      });
     } catch (err) {
       if ((err as { code?: string }).code === '23505')
         throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
       throw err;
     }
-    await this.d.audit(actor, 'user.created', { user: user.id, username: user.username, superuser: user.isSuperuser });
+    await this.d.audit(actor, 'user.created', { user: user.id, username: user.username, superuser: user.isSuperuser, staff: user.isStaff });
     return user;
   }
 

@@ -153,8 +153,9 @@ export class OnboardingResolver {
     @Arg('password') password: string,
     @Arg('superuser', { defaultValue: false }) superuser: boolean,
     @Ctx() ctx: SubgraphContext,
+    @Arg('staff', { defaultValue: false, description: 'Support staff: the admin console with the support role.' }) staff: boolean,
   ): Promise<NodeUser> {
-    return toUser(await this.services.onboarding.addUser({ username, email, password, superuser }, adminActor(adminOf(ctx))));
+    return toUser(await this.services.onboarding.addUser({ username, email, password, superuser, staff }, adminActor(adminOf(ctx))));
   }
 
   @Authorized('node-admin')

@@ -25,6 +25,7 @@ export const toUser = (u: UserRow): NodeUser => ({
   username: u.username,
   email: u.email,
   isSuperuser: u.isSuperuser,
+  isStaff: u.isStaff,
   isActive: u.isActive,
   twoFactorEnabled: u.totpConfirmedAt !== null,
   dateJoined: u.dateJoined,

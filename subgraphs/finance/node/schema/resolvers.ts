@@ -41,7 +41,8 @@ function actorOf(ctx: SubgraphContext): string {
 export const AUDIT_WRITERS = ['identity', 'ledger'];
 
 /** An administrator of this node (its admin console's session) or of the system. */
-const isNodeAdministrator = (p: Principal) => p.kind === 'node-admin' || isAdmin(p);
+// support staff see what anyone sees of the node (its host, licence and checks are a superuser's)
+const isNodeAdministrator = (p: Principal) => (p.kind === 'node-admin' && p.role !== 'support') || isAdmin(p);
 
 /** Node identity, the settings record, branding, licence, provider credentials, the assistant. */
 @Resolver()
