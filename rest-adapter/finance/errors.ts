@@ -15,6 +15,7 @@ export const financeErrors: ErrorCatalogue = {
   LICENCE_READ_ONLY: { code: 'licence_read_only', fields: ['checks'] },
   LICENCE_INVALID: { code: 'licence_invalid', fields: ['checks'] },
   MODULE_DISABLED: { code: 'module_disabled', fields: ['module'] },
+  SUPPORT_STAFF_FORBIDDEN: { code: 'support_staff_forbidden' },
   KYC_REQUIRED: { code: 'kyc_required', fields: ['required', 'level'] },
   RECIPIENT_NOT_FOUND: { code: 'recipient_not_found' },
   QUOTE_NOT_FOUND: { code: 'quote_not_found' },

@@ -7,9 +7,11 @@ import { BROKERAGE_LABELS, TOGGLES } from '../../../subgraphs/finance/kernel/con
 import { PROVIDER_CREDENTIALS } from '../../../subgraphs/finance/kernel/provider-credentials';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { COMMERCE_MODELS } from './commerce-models';
-import { adminPage, csrfInput, financeError, table, when, yesNo, type PageOptions } from './layout';
+import { adminPage, csrfInput, financeError, financePage, table, when, yesNo, type PageOptions } from './layout';
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
+import { auditAdminRoutes } from './audit';
+import { adjustmentAdminRoutes } from './adjustments';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
 import { PAYMENTS_ADMIN_MODELS, paymentsAdminRoutes } from './payments';
 
@@ -84,6 +86,7 @@ const APPS: Record<string, { label: string; models: { label: string; href: strin
       { label: 'Provider credentials', href: '/admin/node/providercredential/', count: (d) => d.nodeProviderCredentials.length },
       { label: 'Licence', href: '/admin/node/licence/' },
       { label: 'Activity log', href: '/admin/node/activity/' },
+      { label: 'Audit log', href: '/admin/audit/' },
     ],
   },
   identity: { label: 'Identity', models: [{ label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total }] },
@@ -92,6 +95,7 @@ const APPS: Record<string, { label: string; models: { label: string; href: strin
     models: [
       { label: 'Accounts', href: '/admin/ledger/account/', count: (d) => d.ledgerCounts.accounts },
       { label: 'Transfers', href: '/admin/ledger/transfer/', count: (d) => d.ledgerCounts.transfers },
+      { label: 'Manual adjustments', href: '/admin/adjustments/' },
       ...PAYMENTS_ADMIN_MODELS,
     ],
   },
@@ -168,6 +172,26 @@ interface DashboardData {
 
 export { when };
 
+/** The home page of support staff (a role below superusers: users, disputes and KYC reviews). */
+function supportHome(input: RouteInput): Reply {
+  return financePage(
+    input,
+    { title: 'Site administration', breadcrumbs: [] },
+    html`<h2 class="title">Support</h2>
+      <div class="module">
+        <h2>What support staff can do</h2>
+        <div class="body">
+          <ul>
+            <li><a href="/admin/identity/user/">Users</a>: search, freeze or unfreeze, KYC level</li>
+            <li><a href="/admin/commerce/dispute/">Disputes</a></li>
+            <li><a href="/admin/compliance/verification/">KYC reviews</a></li>
+            <li><a href="/admin/adjustments/">Manual adjustments</a>: propose (a superuser approves)</li>
+          </ul>
+        </div>
+      </div>`,
+  );
+}
+
 function dashboard(d: DashboardData, input: RouteInput): Reply {
   const n = d.nodeInfo;
   const toggles = SETTINGS_FIELDS.filter((f) => f.type === 'boolean');
@@ -238,6 +262,7 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
         ['When', 'Who', 'What'],
         d.nodeActivity.map((a) => [when(a.at), a.actor, a.action]),
       )}
+      <p><a href="/admin/audit/">The whole audit log →</a></p>
       ${table(
         'Recent sign-ins',
         ['User', 'When'],
@@ -554,7 +579,8 @@ const consoleRoutes: Route[] = [
     operation: 'AdminDashboard',
     response: { description: 'Dashboard (HTML)', contentType: 'text/html' },
     respond: (data: DashboardData, input) => dashboard(data, input),
-    respondError: adminError('Site administration'),
+    // support staff may not read the dashboard's figures: their home lists what they may do
+    respondError: (error, input) => (/^support_staff_forbidden$/i.test(error.code) ? supportHome(input) : adminError('Site administration')(error, input)),
   },
   {
     method: 'GET',
@@ -846,6 +872,8 @@ const consoleRoutes: Route[] = [
     respondError: adminError('Activity log'),
   },
   ...userAdminRoutes,
+  ...auditAdminRoutes,
+  ...adjustmentAdminRoutes,
   {
     method: 'GET',
     path: '/admin/ledger/account/',

@@ -4,6 +4,7 @@ import { KeyedLimiter } from '../../../lib/rate-limits';
 import { AttemptThrottle, CODE_ATTEMPTS, SIGN_IN_ATTEMPTS } from '../../../lib/attempts';
 import { purposeBox } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
+import { auditTrailFromSupergraph } from '../kernel/audit';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { nodeSecrets, usableSecret } from '../kernel/secrets';
 import { IdentityService, improperlyConfigured } from './domain/identity-service';
@@ -92,6 +93,7 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     logger,
     appName: config.APP_NAME,
     frontendUrl: config.FRONTEND_URL,
+    audit: auditTrailFromSupergraph(supergraph),
   });
   const phoneStore = new PhoneStore(store);
   const phones = new PhoneVerificationService({

@@ -36,6 +36,8 @@ export interface NewUser {
   password: string;
   email?: string;
   superuser?: boolean;
+  /** Support staff (the admin console's support role). */
+  staff?: boolean;
 }
 
 /** What the console's sign-in gives: a session, or (2FA enforced, not enrolled yet) the enrolment to confirm first. */
@@ -112,7 +114,7 @@ export class IdentityService {
       this.forget(existing.id);
       return (await this.store.byId(existing.id))!;
     }
-    return this.store.insert({ username, email: input.email ?? '', passwordHash, isSuperuser: input.superuser ?? false });
+    return this.store.insert({ username, email: input.email ?? '', passwordHash, isSuperuser: input.superuser ?? false, isStaff: input.staff ?? false });
   }
 
   findUser(username: string) {
@@ -294,7 +296,9 @@ export class IdentityService {
    */
   async startAdminSession(username: string, password: string, otp?: string | null, clientAddress?: string): Promise<AdminSignIn> {
     const user = await this.checkPassword(username, password, clientAddress);
-    if (!user.isSuperuser) throw new DomainError('NO_ACTIVE_ACCOUNT', 401, 'Please enter the correct username and password for a staff account.');
+    // superusers, and support staff (a role below: the gate's SUPPORT_FIELDS)
+    if (!user.isSuperuser && !user.isStaff)
+      throw new DomainError('NO_ACTIVE_ACCOUNT', 401, 'Please enter the correct username and password for a staff account.');
     if (user.totpConfirmedAt !== null) {
       if (!otp) throw new DomainError('OTP_REQUIRED', 401, 'Enter the one-time code of your authenticator app.');
       if (!(await this.checkTotp(user, otp, clientAddress))) throw new DomainError('OTP_INVALID', 401, 'The one-time code is not valid.');
@@ -313,7 +317,7 @@ export class IdentityService {
   async completeAdminTotpEnrolment(enrolmentToken: string, otp: string, clientAddress?: string): Promise<AdminSignIn> {
     const claims = await this.tokenService().verify(enrolmentToken);
     const user = await this.store.byId(claims.userId);
-    if (claims.scope !== 'enrol-2fa' || !user?.isActive || !user.isSuperuser || user.tokenVersion !== claims.version)
+    if (claims.scope !== 'enrol-2fa' || !user?.isActive || !(user.isSuperuser || user.isStaff) || user.tokenVersion !== claims.version)
       throw invalidCredentials('Token is invalid.');
     await this.confirmTotpEnrolment(user.id, otp, clientAddress);
     return this.openAdminSession(user);
@@ -327,7 +331,7 @@ export class IdentityService {
     return { session, username: user.username, expiresAt, enrolment: null };
   }
 
-  authenticateAdminSession(session: string): Promise<{ userId: string; username: string } | undefined> {
+  authenticateAdminSession(session: string): Promise<{ userId: string; username: string; role: 'superuser' | 'support' } | undefined> {
     return this.store.session(sessionHash(session));
   }
 

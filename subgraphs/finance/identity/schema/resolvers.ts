@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, Directive, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { forbidden, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
+import { adminActor } from '../../kernel/audit';
 import { NodePolicy } from '../../kernel/gate';
 import { KYC_LEVEL_WRITERS, RECIPIENT_READERS } from '../credential';
 import type { IdentityServices } from '../services';
@@ -26,6 +27,7 @@ export const toUser = (u: UserRow): NodeUser => ({
   username: u.username,
   email: u.email,
   isSuperuser: u.isSuperuser,
+  isStaff: u.isStaff,
   isActive: u.isActive,
   twoFactorEnabled: u.totpConfirmedAt !== null,
   dateJoined: u.dateJoined,
@@ -170,6 +172,8 @@ export class IdentityResolver {
   ): Promise<NodeUser> {
     const p = ctx.principal;
     if (p.kind === 'service' && !KYC_LEVEL_WRITERS.includes(p.name)) throw forbidden('This service may not set KYC levels.');
+    // an administrator's decision is audited; a verification's outcome is the compliance subgraph's record
+    if (p.kind === 'node-admin') return toUser(await this.services.onboarding.setKycLevelAsAdmin(user, level, adminActor(p.username)));
     return toUser(await this.services.identity.setKycLevel(user, level));
   }
 

@@ -21,6 +21,7 @@ export class NodeUser {
   @Field() isSuperuser: boolean;
   @Field() isActive: boolean;
   @Field() twoFactorEnabled: boolean;
+  @Field({ description: 'Support staff: may sign in to the admin console with the support role (users, disputes, KYC reviews).' }) isStaff: boolean;
   @Field() dateJoined: Date;
   @Field(() => Date, { nullable: true }) lastLogin: Date | null;
   @Field(() => NodeKycLevel, { description: 'Identity verification: NONE, BASIC or ENHANCED (the limits of money movement follow it).' })
@@ -115,6 +116,7 @@ export class NodeTokenAuthentication {
 export class AdminSessionAuthentication {
   @Field(() => ID) userId: string;
   @Field() username: string;
+  @Field({ description: 'superuser, or support (support staff: users, disputes and KYC reviews only)' }) role: string;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A user who just signed up: their e-mail address is not verified yet.' })

@@ -8,6 +8,8 @@ export interface UserRow {
   email: string;
   passwordHash: string;
   isSuperuser: boolean;
+  /** Support staff: signs in to the admin console with the support role (below a superuser). */
+  isStaff: boolean;
   isActive: boolean;
   tokenVersion: number;
   totpSecretSealed: string | null;
@@ -23,7 +25,7 @@ export interface UserRow {
   emailVerifiedAt: Date | null;
 }
 
-export const USER_COLUMNS = `id, username, email, password_hash AS "passwordHash", is_superuser AS "isSuperuser", is_active AS "isActive",
+export const USER_COLUMNS = `id, username, email, password_hash AS "passwordHash", is_superuser AS "isSuperuser", is_staff AS "isStaff", is_active AS "isActive",
   token_version AS "tokenVersion", totp_secret_sealed AS "totpSecretSealed", totp_confirmed_at AS "totpConfirmedAt",
   totp_last_step AS "totpLastStep", date_joined AS "dateJoined", last_login AS "lastLogin", kyc_level AS "kycLevel", phone,
   phone_verified_at AS "phoneVerifiedAt", email_verified_at AS "emailVerifiedAt"`;
@@ -50,11 +52,11 @@ export class IdentityStore {
     return rows[0];
   }
 
-  async insert(u: { username: string; email: string; passwordHash: string; isSuperuser: boolean }): Promise<UserRow> {
+  async insert(u: { username: string; email: string; passwordHash: string; isSuperuser: boolean; isStaff?: boolean }): Promise<UserRow> {
     const { rows } = await this.store.pool.query<UserRow>(
       // an operator's user (CLI, console, demo): its address counts as verified; sign-up inserts unverified users (onboarding-store.ts)
-      `INSERT INTO identity.node_user (username, email, password_hash, is_superuser, email_verified_at) VALUES ($1, $2, $3, $4, now()) RETURNING ${USER_COLUMNS}`,
-      [u.username, u.email, u.passwordHash, u.isSuperuser],
+      `INSERT INTO identity.node_user (username, email, password_hash, is_superuser, is_staff, email_verified_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${USER_COLUMNS}`,
+      [u.username, u.email, u.passwordHash, u.isSuperuser, u.isStaff ?? false],
     );
     return rows[0];
   }
@@ -148,11 +150,12 @@ export class IdentityStore {
     await this.store.pool.query('INSERT INTO identity.admin_session (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [tokenHash, userId, expiresAt]);
   }
 
-  async session(tokenHash: Buffer): Promise<{ userId: string; username: string } | undefined> {
-    const { rows } = await this.store.pool.query<{ userId: string; username: string }>({
+  async session(tokenHash: Buffer): Promise<{ userId: string; username: string; role: 'superuser' | 'support' } | undefined> {
+    const { rows } = await this.store.pool.query<{ userId: string; username: string; role: 'superuser' | 'support' }>({
       name: 'identity.session',
-      text: `SELECT u.id AS "userId", u.username FROM identity.admin_session s JOIN identity.node_user u ON u.id = s.user_id
-              WHERE s.token_hash = $1 AND s.expires_at > now() AND u.is_active AND u.is_superuser`,
+      text: `SELECT u.id AS "userId", u.username, CASE WHEN u.is_superuser THEN 'superuser' ELSE 'support' END AS role
+               FROM identity.admin_session s JOIN identity.node_user u ON u.id = s.user_id
+              WHERE s.token_hash = $1 AND s.expires_at > now() AND u.is_active AND (u.is_superuser OR u.is_staff)`,
       values: [tokenHash],
     });
     return rows[0];

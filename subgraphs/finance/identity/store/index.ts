@@ -5,6 +5,7 @@ import { IdentityPhone1734100000100 } from './migrations/1734100000100-IdentityP
 import { IdentityOnboarding1795900000100 } from './migrations/1795900000100-IdentityOnboarding';
 import { IdentityAttempts1795900000500 } from './migrations/1795900000500-IdentityAttempts';
 import { IdentityPhoneVerification1796000000100 } from './migrations/1796000000100-IdentityPhoneVerification';
+import { IdentitySupportStaff1796000000200 } from './migrations/1796000000200-IdentitySupportStaff';
 
 /** The finance node's users, admin sessions and sign-in throttling (schema `identity`), read and written with SQL (store/identity-store.ts). */
 export const identityStore: StoreDefinition = {
@@ -17,5 +18,6 @@ export const identityStore: StoreDefinition = {
     IdentityOnboarding1795900000100,
     IdentityAttempts1795900000500,
     IdentityPhoneVerification1796000000100,
+    IdentitySupportStaff1796000000200,
   ],
 };
