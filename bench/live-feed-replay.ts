@@ -155,6 +155,8 @@ interface WeekRow {
   fixtures: number;
   read: number;
   results: number;
+  /** The source's status in the pass: changed, not-modified (304), …; null: no pass (the first week). */
+  status: string | null;
   syncMs: number | null;
   settleMs: number | null;
 }
@@ -166,6 +168,7 @@ interface Run {
   trainMs: number;
   version: string;
   history: Listed[];
+  seasonFixtures: number;
 }
 
 async function runSystem(file: RawSeasonFile, feed: FeedServer, databaseUrl: string, weekStarts: string[]): Promise<Run> {
@@ -213,17 +216,17 @@ async function runSystem(file: RawSeasonFile, feed: FeedServer, databaseUrl: str
       const syncMs = Number(process.hrtime.bigint() - t0) / 1e6;
       if (report.failed) throw new Error(`sync before ${before}: ${report.sources[0].error}`);
       const src = report.sources[0];
-      if (src.status !== 'changed') return { results: 0, syncMs, settleMs: null };
+      if (src.status !== 'changed') return { status: src.status, results: 0, syncMs, settleMs: null };
       const latest = file.matches.filter((m) => m.date < before && m.score).reduce((d, m) => (m.date > d ? m.date : d), '');
       const t1 = Date.now();
       await settled(predictions, latest);
-      return { results: src.updated, syncMs, settleMs: Date.now() - t1 };
+      return { status: src.status, results: src.updated, syncMs, settleMs: Date.now() - t1 };
     };
     for (const [i, from] of weekStarts.entries()) {
       const to = addDays(from, 7);
       now = new Date(`${from}T00:00:00Z`);
       // the week before's results come in (the first week: the fixtures came with the job's pass at start)
-      const synced = i === 0 ? { results: 0, syncMs: null, settleMs: null } : await pass(from);
+      const synced = i === 0 ? { status: null, results: 0, syncMs: null, settleMs: null } : await pass(from);
       const read = await pages(app.urls.predictions, '/api/predictions/', { competition: COMPETITION, from, to: addDays(to, -1) }, key);
       predicted.push(...read);
       weeks.push({ from, fixtures: file.matches.filter((m) => m.date >= from && m.date < to).length, read: read.length, ...synced });
@@ -235,7 +238,7 @@ async function runSystem(file: RawSeasonFile, feed: FeedServer, databaseUrl: str
     weeks.push({ from: end, fixtures: 0, read: 0, ...last });
     const history = await pages(app.urls.predictions, '/api/predictions/history/', { competition: COMPETITION, source: 'live', from: weekStarts[0] }, key);
     const firstPassMs = first.finishedAt!.getTime() - first.startedAt.getTime();
-    return { weeks, predicted, firstPassMs, trainMs, version: `version_${version.number}`, history };
+    return { weeks, predicted, firstPassMs, trainMs, version: `version_${version.number}`, history, seasonFixtures: file.matches.length };
   } finally {
     await app.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -304,14 +307,18 @@ function report(run: Run, weekStarts: string[], kind: string): void {
   );
   const passes = run.weeks.filter((w) => w.syncMs !== null);
   const withResults = passes.filter((w) => w.settleMs !== null);
+  const unchanged = passes.filter((w) => w.settleMs === null);
   const ms = (xs: number[]) => (xs.length ? `median ${median(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms` : 'none');
   table(
     ['timing', 'figure'],
     [
       ['version 1 trained + first pass (start to ready)', `${(run.trainMs / 1000).toFixed(0)} s`],
-      [`first full-season pass (${fixtures} fixtures, feed job at start)`, `${run.firstPassMs.toFixed(0)} ms`],
+      [`first full-season pass (${run.seasonFixtures} fixtures, no result; the feed job's at start)`, `${run.firstPassMs.toFixed(0)} ms`],
       [`weekly sync pass, with results (${withResults.length})`, ms(withResults.map((w) => w.syncMs!))],
-      [`weekly sync pass, all (${passes.length}, incl. 304s)`, ms(passes.map((w) => w.syncMs!))],
+      [
+        `weekly sync pass, no new result (${unchanged.length}: ${[...new Set(unchanged.map((w) => w.status))].join(', ')})`,
+        ms(unchanged.map((w) => w.syncMs!)),
+      ],
       ['results in → ratings, strengths refit, re-predicted', ms(withResults.map((w) => w.settleMs!))],
     ],
   );
