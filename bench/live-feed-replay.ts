@@ -5,6 +5,9 @@
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/live-feed-replay.js [--season 2024-25] [--competition en.1] [--weeks N]
  *
+ * (`--weeks N`: the first N match weeks only, a quick check; `--backtest-seasons N`: BACKTEST_SEASONS for version 1's
+ * training, default the service's.)
+ *
  * - A scratch database on DATABASE_URL's server (else 127.0.0.1:5432, user postgres), loaded with the shipped
  *   data, then every match from the season's summer on deleted (that season and later ones withheld); dropped
  *   at the end.
