@@ -230,9 +230,19 @@ async function runSystem(file: RawSeasonFile, feed: FeedServer, databaseUrl: str
       now = new Date(`${from}T00:00:00Z`);
       // the week before's results come in (the first week: the fixtures came with the job's pass at start)
       const synced = i === 0 ? { status: null, results: 0, syncMs: null, settleMs: null } : await pass(from);
-      const read = await pages(app.urls.predictions, '/api/predictions/', { competition: COMPETITION, from, to: addDays(to, -1) }, key);
+      const fixtures = file.matches.filter((m) => m.date >= from && m.date < to).length;
+      const readWeek = () => pages(app.urls.predictions, '/api/predictions/', { competition: COMPETITION, from, to: addDays(to, -1) }, key);
+      // every fixture of the week is predicted once the system settled; a late announcement gets 10 s more, then what is there counts
+      const read = await until(
+        'the week’s predictions',
+        async () => {
+          const rows = await readWeek();
+          return rows.length >= fixtures ? rows : undefined;
+        },
+        10_000,
+      ).catch(readWeek);
       predicted.push(...read);
-      weeks.push({ from, fixtures: file.matches.filter((m) => m.date >= from && m.date < to).length, read: read.length, ...synced });
+      weeks.push({ from, fixtures, read: read.length, ...synced });
     }
     // the last week's results
     const end = addDays(weekStarts[weekStarts.length - 1], 7);
