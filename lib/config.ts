@@ -292,13 +292,25 @@ const schema = z.object({
   ASSISTANT_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
   /**
    * The finance node's offline sandbox providers allowed in production (NODE_ENV=production), comma-separated:
-   * kyc, banking (rails, mobile money, ramps), cards, crypto, fx, or all. Unlisted, a sandbox provider is
+   * kyc, banking (rails, mobile money, ramps), cards, crypto, fx, sms, or all. Unlisted, a sandbox provider is
    * disabled in production (its calls answer 503 sandbox_provider_disabled); development and tests use them freely.
    */
   ALLOW_SANDBOX_PROVIDERS: list.refine(
-    (names) => names.every((n) => ['kyc', 'banking', 'cards', 'crypto', 'fx', 'all'].includes(n)),
-    'ALLOW_SANDBOX_PROVIDERS lists kyc, banking, cards, crypto, fx or all',
+    (names) => names.every((n) => ['kyc', 'banking', 'cards', 'crypto', 'fx', 'sms', 'all'].includes(n)),
+    'ALLOW_SANDBOX_PROVIDERS lists kyc, banking, cards, crypto, fx, sms or all',
   ),
+  /**
+   * SMS (phone verification codes) through a Twilio-protocol Messages API:
+   * `POST <SMS_PROVIDER_URL>/2010-04-01/Accounts/<SMS_ACCOUNT_SID>/Messages.json` (form-encoded To, From,
+   * Body; basic auth sid:token). Unset URL: the offline sandbox (identity.sms_outbox; in production
+   * only with ALLOW_SANDBOX_PROVIDERS=sms).
+   */
+  SMS_PROVIDER_URL: optionalUrl,
+  SMS_ACCOUNT_SID: optionalText,
+  SMS_AUTH_TOKEN: optionalText,
+  /** The sender: an E.164 number or an alphanumeric sender id the provider knows. */
+  SMS_FROM: optionalText,
+  SMS_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Identity verification (KYC): the offline sandbox (default; in production only with ALLOW_SANDBOX_PROVIDERS=kyc) or a Sumsub-protocol provider at KYC_PROVIDER_URL. */
   KYC_PROVIDER: z.enum(['sandbox', 'sumsub']).default('sandbox'),
   KYC_PROVIDER_URL: z.string().trim().url().default('https://api.sumsub.com'),

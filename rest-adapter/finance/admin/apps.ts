@@ -34,6 +34,7 @@ export const APPS: Record<string, { label: string; models: { label: string; href
       { label: 'Provider credentials', href: '/admin/node/providercredential/', count: (d) => d.nodeProviderCredentials.length },
       { label: 'Licence', href: '/admin/node/licence/' },
       { label: 'Activity log', href: '/admin/node/activity/' },
+      { label: 'Audit log', href: '/admin/audit/' },
     ],
   },
   identity: { label: 'Identity', models: [{ label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total }] },
@@ -42,6 +43,7 @@ export const APPS: Record<string, { label: string; models: { label: string; href
     models: [
       { label: 'Accounts', href: '/admin/ledger/account/', count: (d) => d.ledgerCounts.accounts },
       { label: 'Transfers', href: '/admin/ledger/transfer/', count: (d) => d.ledgerCounts.transfers },
+      { label: 'Manual adjustments', href: '/admin/adjustments/' },
       ...PAYMENTS_ADMIN_MODELS,
     ],
   },

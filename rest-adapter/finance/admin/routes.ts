@@ -6,9 +6,11 @@ import { BROKERAGE_LABELS, TOGGLES } from '../../../subgraphs/finance/kernel/con
 import { PROVIDER_CREDENTIALS } from '../../../subgraphs/finance/kernel/provider-credentials';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { ADMIN_APPS, adminError, APPS, modelList, page, postRedirect, siteName, userOf, type AppIndexData } from './apps';
-import { adminPage, csrfInput, table, when, yesNo } from './layout';
+import { adminPage, csrfInput, financePage, table, when, yesNo } from './layout';
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
+import { auditAdminRoutes } from './audit';
+import { adjustmentAdminRoutes } from './adjustments';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
 import { paymentsAdminRoutes } from './payments';
 
@@ -87,6 +89,26 @@ interface DashboardData {
   ledgerTransfers: { id: string; code: string; kind: string; createdAt: string; amount: { amount: string; currency: string } }[];
 }
 
+/** The home page of support staff (a role below superusers: users, disputes and KYC reviews). */
+function supportHome(input: RouteInput): Reply {
+  return financePage(
+    input,
+    { title: 'Site administration', breadcrumbs: [] },
+    html`<h2 class="title">Support</h2>
+      <div class="module">
+        <h2>What support staff can do</h2>
+        <div class="body">
+          <ul>
+            <li><a href="/admin/identity/user/">Users</a>: search, freeze or unfreeze, KYC level</li>
+            <li><a href="/admin/commerce/dispute/">Disputes</a></li>
+            <li><a href="/admin/compliance/verification/">KYC reviews</a></li>
+            <li><a href="/admin/adjustments/">Manual adjustments</a>: propose (a superuser approves)</li>
+          </ul>
+        </div>
+      </div>`,
+  );
+}
+
 function dashboard(d: DashboardData, input: RouteInput): Reply {
   const n = d.nodeInfo;
   const toggles = SETTINGS_FIELDS.filter((f) => f.type === 'boolean');
@@ -157,6 +179,7 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
         ['When', 'Who', 'What'],
         d.nodeActivity.map((a) => [when(a.at), a.actor, a.action]),
       )}
+      <p><a href="/admin/audit/">The whole audit log →</a></p>
       ${table(
         'Recent sign-ins',
         ['User', 'When'],
@@ -464,7 +487,8 @@ const consoleRoutes: Route[] = [
     operation: 'AdminDashboard',
     response: { description: 'Dashboard (HTML)', contentType: 'text/html' },
     respond: (data: DashboardData, input) => dashboard(data, input),
-    respondError: adminError('Site administration'),
+    // support staff may not read the dashboard's figures: their home lists what they may do
+    respondError: (error, input) => (/^support_staff_forbidden$/i.test(error.code) ? supportHome(input) : adminError('Site administration')(error, input)),
   },
   {
     method: 'GET',
@@ -756,6 +780,8 @@ const consoleRoutes: Route[] = [
     respondError: adminError('Activity log'),
   },
   ...userAdminRoutes,
+  ...auditAdminRoutes,
+  ...adjustmentAdminRoutes,
   {
     method: 'GET',
     path: '/admin/ledger/account/',

@@ -12,8 +12,11 @@ interface UserRow {
   email: string;
   emailVerified: boolean;
   phone: string | null;
+  /** Only verified numbers receive transfers; a pending one waits for its code. */
+  phoneVerified: boolean;
   kycLevel: string;
   isSuperuser: boolean;
+  isStaff?: boolean;
   isActive: boolean;
   twoFactorEnabled: boolean;
   dateJoined: string;
@@ -25,6 +28,7 @@ const yes = [
   { value: 'no', label: 'No' },
 ] as const;
 const is = (flag: boolean, value: string) => flag === (value === 'yes');
+const phoneOf = (u: UserRow) => (u.phone ? `${u.phone}${u.phoneVerified ? '' : ' (not verified)'}` : '—');
 
 export const USERS_LIST: ListSpec<UserRow> = {
   title: 'Users',
@@ -34,7 +38,7 @@ export const USERS_LIST: ListSpec<UserRow> = {
     { label: 'Username', cell: (u) => html`<a href="/admin/identity/user/${u.id}/">${u.username}</a>`, csv: (u) => u.username },
     { label: 'E-mail', cell: (u) => u.email },
     { label: 'Verified', cell: (u) => yesNo(u.emailVerified), csv: (u) => u.emailVerified },
-    { label: 'Phone', cell: (u) => u.phone ?? '—', csv: (u) => u.phone },
+    { label: 'Phone', cell: phoneOf, csv: (u) => u.phone },
     { label: 'KYC', cell: (u) => u.kycLevel.toLowerCase() },
     { label: 'Superuser', cell: (u) => yesNo(u.isSuperuser), csv: (u) => u.isSuperuser },
     { label: 'Active', cell: (u) => yesNo(u.isActive), csv: (u) => u.isActive },
@@ -60,14 +64,17 @@ export const USERS_LIST: ListSpec<UserRow> = {
 function usersPage(data: { nodeUsers: UserRow[] }, input: AnyRouteInput): Reply {
   const view = listView(USERS_LIST, data.nodeUsers, input);
   if (view.kind === 'file') return view.reply;
+  const added = (input.query as { saved?: string }).saved ? [{ level: 'ok' as const, text: 'The user was added successfully.' }] : [];
   return financePage(
     input,
     {
       title: 'Users',
       breadcrumbs: [{ label: 'Identity', href: '/admin/identity/' }, { label: 'Users' }],
       back: { href: '/admin/identity/', label: 'Back to Identity' },
+      banners: added,
     },
-    view.body,
+    html`<p><a class="addlink" href="${USER_PATH}add/">+ Add user</a></p>
+      ${view.body}`,
   );
 }
 
@@ -99,9 +106,10 @@ function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Repl
     ['Username', u.username],
     ['E-mail', u.email || '—'],
     ['E-mail verified', yesNo(u.emailVerified)],
-    ['Phone', u.phone ?? '—'],
+    ['Phone', phoneOf(u)],
     ['KYC level', level],
     ['Superuser', yesNo(u.isSuperuser)],
+    ['Support staff', yesNo(u.isStaff === true)],
     ['Active', u.isActive ? yesNo(true) : html`<strong class="off">frozen</strong>`],
     ['2FA', yesNo(u.twoFactorEnabled)],
     ['Joined', when(u.dateJoined)],
@@ -143,6 +151,122 @@ const idParam = z.object({ id: z.string().uuid() });
 const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? body[name] : '');
 const back = (input: AnyRouteInput): Reply => ({ kind: 'redirect', status: 302, location: `${USER_PATH}${(input.params as { id: string }).id}/?saved=1` });
+
+interface AddUserValues {
+  username: string;
+  email: string;
+  superuser: boolean;
+  staff: boolean;
+}
+
+/** The add-user form (Django admin's "Add user"): empty, or again with what was typed (never the password) and each field's problems. */
+function addUserPage(input: AnyRouteInput, values: AddUserValues, opts: { status?: number; message?: string; fields?: Record<string, string[]> } = {}): Reply {
+  const errors = (name: string) => {
+    const list = opts.fields?.[name] ?? [];
+    return list.length
+      ? html`<ul class="errorlist" id="id_${name}_errors">
+          ${list.map((m) => html`<li>${m}</li>`)}
+        </ul>`
+      : '';
+  };
+  const row = (name: string, label: string, control: unknown, help = '') =>
+    html`<div class="row">
+      <label class="name" for="id_${name}">${label}</label>
+      <div>${errors(name)}${control}${help ? html`<div class="help">${help}</div>` : ''}</div>
+    </div>`;
+  return financePage(
+    input,
+    {
+      title: 'Add user',
+      status: opts.status,
+      banners: opts.message ? [{ level: 'error', text: opts.message }] : [],
+      breadcrumbs: [{ label: 'Identity', href: '/admin/identity/' }, { label: 'Users', href: USER_PATH }, { label: 'Add user' }],
+      back: { href: USER_PATH, label: 'Back to Users' },
+    },
+    html`<div class="module">
+      <h2>Add user</h2>
+      <form class="aligned body" method="post" action="${USER_PATH}add/" novalidate>
+        ${csrfInput(input.csrfToken)}
+        ${row(
+          'username',
+          'User name',
+          html`<input type="text" name="username" id="id_username" value="${values.username}" maxlength="150" autocomplete="off" required />`,
+          '1 to 150 characters: letters, digits and @ . + - _ only (case-insensitive).',
+        )}
+        ${row('email', 'E-mail', html`<input type="email" name="email" id="id_email" value="${values.email}" required />`, 'Counts as verified.')}
+        ${row(
+          'password',
+          'Password',
+          html`<input type="password" name="password" id="id_password" autocomplete="new-password" required />`,
+          'At least 10 characters, not entirely numeric.',
+        )}
+        ${row(
+          'superuser',
+          'Superuser',
+          html`<input type="checkbox" name="superuser" id="id_superuser" value="on" ${values.superuser ? 'checked' : ''} />`,
+          'May sign in to this console and do everything in it.',
+        )}
+        ${row(
+          'staff',
+          'Support staff',
+          html`<input type="checkbox" name="staff" id="id_staff" value="on" ${values.staff ? 'checked' : ''} />`,
+          'May sign in to this console for users, disputes and KYC reviews only (no settings, credentials, licence, adding users or approving adjustments).',
+        )}
+        <div class="submit-row"><button class="default" type="submit">Save</button></div>
+      </form>
+    </div>`,
+  );
+}
+
+const addValues = (body: Record<string, unknown>): AddUserValues => ({
+  username: field(body, 'username').trim(),
+  email: field(body, 'email').trim(),
+  superuser: ['on', 'yes', 'true', '1'].includes(field(body, 'superuser')),
+  staff: ['on', 'yes', 'true', '1'].includes(field(body, 'staff')),
+});
+
+userAdminRoutes.push(
+  {
+    method: 'GET',
+    path: `${USER_PATH}add/`,
+    summary: 'Admin console: the add-user form',
+    description: 'User name, e-mail, password and the superuser checkbox.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminUserAdd',
+    response: { description: 'The form (HTML)', contentType: 'text/html' },
+    respond: (_data: unknown, input: AnyRouteInput) => addUserPage(input, { username: '', email: '', superuser: false, staff: false }),
+    respondError: financeError('Add user'),
+  },
+  {
+    method: 'POST',
+    path: `${USER_PATH}add/`,
+    summary: 'Admin console: add a user',
+    description:
+      'Form fields `username`, `email`, `password`, `superuser` (on) and the CSRF token. Invalid fields: the form again (400) with their problems; a name that is taken: 409. Nothing is created on error. Audited (`user.created`).',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminCreateUser',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    variables: ({ body }: { body: Record<string, unknown> }) => ({ ...addValues(body), password: field(body, 'password') }),
+    response: { status: 302, description: 'Added: to the new user' },
+    errors: [400, 409],
+    respond: (data: { createNodeUser: { id: string } }) => ({ kind: 'redirect', status: 302, location: `${USER_PATH}${data.createNodeUser.id}/?saved=1` }),
+    respondError: (error, input) => {
+      if (error.status !== 400 && error.status !== 409) return financeError('Add user')(error, input);
+      const body = (input.req.body ?? {}) as Record<string, unknown>;
+      // a taken name is the user name field's problem
+      const fields = error.status === 409 ? { username: [error.message] } : error.fields;
+      return addUserPage(input, addValues(body), {
+        status: error.status,
+        message: error.status === 409 ? error.message : 'Please correct the errors below.',
+        fields,
+      });
+    },
+  },
+);
 
 userAdminRoutes.push(
   {

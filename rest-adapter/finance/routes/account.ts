@@ -153,6 +153,7 @@ interface ProfileData {
     email: string | null;
     emailVerified: boolean;
     phone: string | null;
+    phoneVerified: boolean;
     twoFactorEnabled: boolean;
     kycLevel: string;
     dateJoined: string;
@@ -164,8 +165,8 @@ const profile = account({
   path: '/api/v1/profile/',
   summary: 'Your profile',
   description:
-    '`{id, username, email, email_verified, phone, twofa_enabled, kyc_level, created_at}` of the user the access token belongs to. `kyc_level`: `none`, ' +
-    '`basic`, `enhanced` (lower case).',
+    '`{id, username, email, email_verified, phone, phone_verified, twofa_enabled, kyc_level, created_at}` of the user the access token belongs to. `kyc_level`: `none`, ' +
+    '`basic`, `enhanced` (lower case). `phone_verified`: false while the number waits for its code (only verified numbers receive transfers).',
   security: 'bearer',
   operation: 'Profile',
   response: {
@@ -176,6 +177,7 @@ const profile = account({
       email: z.string().nullable(),
       email_verified: z.boolean(),
       phone: z.string().nullable(),
+      phone_verified: z.boolean(),
       twofa_enabled: z.boolean(),
       kyc_level: z.string(),
       created_at: z.string(),
@@ -189,6 +191,7 @@ const profile = account({
       email: u.email,
       email_verified: u.emailVerified,
       phone: u.phone,
+      phone_verified: u.phoneVerified,
       twofa_enabled: u.twoFactorEnabled,
       kyc_level: String(u.kycLevel).toLowerCase(),
       created_at: u.dateJoined,

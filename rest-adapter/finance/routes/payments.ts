@@ -54,6 +54,15 @@ const transactionLine = z.object({
   settled_at: z.string().nullable().describe('When it was posted, voided or expired (ISO 8601 UTC)'),
 });
 
+type PhoneData = { username: string; phone: string | null; verified: boolean; codeExpiresAt?: string | null };
+const phoneState = z.object({
+  username: z.string(),
+  phone: z.string().nullable().describe('E.164; null when cleared'),
+  verified: z.boolean().describe('Only verified numbers receive transfers'),
+  code_expires_at: z.string().nullable().describe('When the code just sent expires (ISO 8601 UTC); null when none was sent'),
+});
+const phoneBody = (p: PhoneData) => ({ username: p.username, phone: p.phone, verified: p.verified, code_expires_at: p.codeExpiresAt ?? null });
+
 const transferBody = z.object({
   recipient: z.string().min(1).max(254).describe('The recipient: user name, e-mail address or E.164 phone number ("+447911123456")'),
   amount: z.string().describe('Decimal string, e.g. "10.50", at most the currency\'s decimals'),
@@ -264,14 +273,46 @@ export const paymentsRoutes: Route[] = [
     path: '/api/v1/profile/phone/',
     summary: 'Set or clear your phone number',
     description:
-      'JSON `{phone}`: a number with its country code (kept as E.164), or null to clear it. Others can then send you money by it. 409 when another user has it.',
+      'JSON `{phone}`: a number with its country code (kept as E.164), or null to clear it (200). A new number is pending: a 6-digit code goes to it by SMS ' +
+      'and the answer is 202 `{phone, verified: false, code_expires_at}` (10 minutes); POST /api/v1/profile/phone/verify/ with the code verifies it. Only ' +
+      'verified numbers receive transfers; a pending claim blocks nobody. Your number already verified answers 200 `{verified: true}`. 409 when another ' +
+      'user has the number verified; 429 (Retry-After) past one code a minute or five a day.',
     tags: ['Transfers'],
     security: 'bearer',
     operation: 'SetPhone',
     body: z.object({ phone: z.string().max(40).nullable().describe('E.164, e.g. "+447911123456"') }),
     variables: ({ body }: { body: { phone: string | null } }) => ({ phone: body.phone }),
-    response: { description: 'Your phone number', schema: z.object({ username: z.string(), phone: z.string().nullable() }) },
-    errors: [403, 409, 503],
-    respond: (data: { setMyPhone: { username: string; phone: string | null } }) => ({ kind: 'json', body: data.setMyPhone }),
+    response: {
+      status: 202,
+      description: 'A code was sent to the number (pending)',
+      schema: phoneState,
+      otherStatuses: { 200: 'Cleared (phone null), or your number already verified' },
+    },
+    errors: [400, 403, 409, 429, 503],
+    respond: (data: { setMyPhone: PhoneData }) => ({
+      kind: 'json',
+      status: data.setMyPhone.codeExpiresAt ? 202 : 200,
+      body: phoneBody(data.setMyPhone),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/profile/phone/verify/',
+    summary: 'Verify your phone number',
+    description:
+      'JSON `{code}`: the 6-digit code sent to your pending number → 200 `{username, phone, verified: true}`; from then on transfers can name you by it, ' +
+      "and other users' pending claims of the number are dropped. A wrong code: 400 with `fields.code`; an expired one (10 minutes): 400 `code_expired`; " +
+      'each code works once. Five wrong codes end the code and answer 429 with Retry-After (ask for a new code). 409 when another user verified the number first.',
+    tags: ['Transfers'],
+    security: 'bearer',
+    operation: 'VerifyPhone',
+    body: z.object({ code: z.string().max(20).describe('The 6 digits of the text message') }),
+    variables: ({ body }: { body: { code: string } }) => ({ code: body.code }),
+    response: { description: 'Verified', schema: z.object({ username: z.string(), phone: z.string(), verified: z.literal(true) }) },
+    errors: [400, 403, 409, 429],
+    respond: (data: { verifyMyPhone: PhoneData }) => ({
+      kind: 'json',
+      body: { username: data.verifyMyPhone.username, phone: data.verifyMyPhone.phone, verified: data.verifyMyPhone.verified },
+    }),
   },
 ];

@@ -19,14 +19,18 @@ declare module '../../../lib/principal' {
       sessionId?: string;
     };
     /** A superuser signed in to the finance node's admin console (session cookie). */
-    'node-admin': { userId: string; username: string };
+    'node-admin': {
+      userId: string;
+      username: string;
+      /** support: support staff, below a superuser (the gate's SUPPORT_FIELDS); absent: superuser. */ role?: 'superuser' | 'support';
+    };
   }
 }
 
 /** The subgraphs whose service principal may set a user's KYC level (the outcome of a verification). */
 export const KYC_LEVEL_WRITERS = ['compliance'];
-/** The subgraphs whose service principal may look up a transfer's recipient by user name, e-mail or phone. */
-export const RECIPIENT_READERS = ['payments'];
+/** The subgraphs whose service principal may look up a transfer's recipient (or a manual adjustment's user) by user name, e-mail or phone. */
+export const RECIPIENT_READERS = ['payments', 'ledger'];
 
 /** NOTIFY channel: a user changed (deactivated, new password, 2FA); every process drops its cached row (payload: the user id). */
 export const USER_CHANGED = 'identity_user_changed';
@@ -95,11 +99,13 @@ export const adminSessionCredential: CredentialKind = {
   verifier: {
     subgraph: 'identity',
     operation: `mutation GatewayAuthenticateAdminSession($credential: String!, $meter: Boolean!) {
-  authenticateAdminSession(session: $credential, meter: $meter) { userId username }
+  authenticateAdminSession(session: $credential, meter: $meter) { userId username role }
 }`,
     read(data) {
-      const a = data.authenticateAdminSession as { userId: string; username: string } | null;
-      return { principal: a ? { kind: 'node-admin', userId: a.userId, username: a.username } : ANONYMOUS };
+      const a = data.authenticateAdminSession as { userId: string; username: string; role: string } | null;
+      return {
+        principal: a ? { kind: 'node-admin', userId: a.userId, username: a.username, role: a.role === 'superuser' ? 'superuser' : 'support' } : ANONYMOUS,
+      };
     },
   },
   cache: { ttlSeconds: 60, evictedBy: USER_CHANGED },

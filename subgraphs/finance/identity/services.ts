@@ -4,6 +4,7 @@ import { KeyedLimiter } from '../../../lib/rate-limits';
 import { AttemptThrottle, CODE_ATTEMPTS, SIGN_IN_ATTEMPTS } from '../../../lib/attempts';
 import { purposeBox } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
+import { auditTrailFromSupergraph } from '../kernel/audit';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { nodeSecrets, usableSecret } from '../kernel/secrets';
 import { IdentityService, improperlyConfigured } from './domain/identity-service';
@@ -11,12 +12,18 @@ import { OnboardingService, type OnboardingLimits } from './domain/onboarding';
 import { RecoveryCodes } from './domain/recovery-codes';
 import { SessionService } from './domain/sessions';
 import { TokenService } from './domain/tokens';
+import { PhoneVerificationService } from './domain/phone-verification';
+import { SandboxSms, TwilioSms, type SmsProvider } from './domain/sms';
+import { sandboxOrDisabled } from '../kernel/sandbox';
+import type { Config } from '../../../lib/config';
 import { IdentityStore } from './store/identity-store';
 import { OnboardingStore } from './store/onboarding-store';
+import { PhoneStore } from './store/phone-store';
 
 export interface IdentityServices {
   identity: IdentityService;
   onboarding: OnboardingService;
+  phones: PhoneVerificationService;
   sessions: SessionService;
   gate: NodeGate;
   store: Store;
@@ -32,6 +39,19 @@ function onboardingLimits(store: Store, perHour: number): OnboardingLimits {
     resend: hour('resend', 5),
     secondChecks: new KeyedLimiter(store, 'second-check', { points: 5, durationSeconds: 15 * 60 }),
   };
+}
+
+/** Twilio's Messages API when SMS_PROVIDER_URL is set (with the account, token and sender), else the offline sandbox (ALLOW_SANDBOX_PROVIDERS=sms in production). */
+function smsProvider(config: Config, phones: PhoneStore): SmsProvider {
+  if (!config.SMS_PROVIDER_URL) return sandboxOrDisabled(config, 'sms', () => new SandboxSms(phones));
+  const { SMS_ACCOUNT_SID: accountSid, SMS_AUTH_TOKEN: authToken, SMS_FROM: from } = config;
+  if (!accountSid || !authToken || !from) {
+    const missing = () => {
+      throw improperlyConfigured('SMS_PROVIDER_URL is set without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: no text message can be sent.');
+    };
+    return { name: 'twilio', send: missing };
+  }
+  return new TwilioSms({ baseUrl: config.SMS_PROVIDER_URL, accountSid, authToken, from, timeoutMs: config.SMS_PROVIDER_TIMEOUT_MS });
 }
 
 export function createIdentityServices({ store, config, supergraph, logger }: SubgraphDeps): IdentityServices {
@@ -73,6 +93,25 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     logger,
     appName: config.APP_NAME,
     frontendUrl: config.FRONTEND_URL,
+    audit: auditTrailFromSupergraph(supergraph),
   });
-  return { identity, onboarding, sessions, gate, store };
+  const phoneStore = new PhoneStore(store);
+  const phones = new PhoneVerificationService({
+    users,
+    phones: phoneStore,
+    sms: smsProvider(config, phoneStore),
+    attempts: new AttemptThrottle(
+      store,
+      'phone-code',
+      CODE_ATTEMPTS,
+      (s) => `Too many wrong codes: ask for a new code. Request was throttled. Expected available in ${s} seconds.`,
+    ),
+    sends: [
+      new KeyedLimiter(store, 'phone-send-min', { points: 1, durationSeconds: 60 }),
+      new KeyedLimiter(store, 'phone-send-day', { points: 5, durationSeconds: 24 * 3600 }),
+    ],
+    codeKey: usableSecret(secrets.frameworkSecretKey) ? secrets.frameworkSecretKey : undefined,
+    appName: config.APP_NAME,
+  });
+  return { identity, onboarding, phones, sessions, gate, store };
 }

@@ -14,12 +14,20 @@ export const SANDBOX_PROVIDERS = {
   cards: 'card issuer: CARD_ISSUER_URL unset',
   crypto: 'crypto exchange: CRYPTO_EXCHANGE_URL unset',
   fx: 'FX rates: FX_RATES_URL unset',
+  sms: 'SMS (phone verification codes): SMS_PROVIDER_URL unset',
 } as const;
 export type SandboxProvider = keyof typeof SANDBOX_PROVIDERS;
 
 type SandboxConfig = Pick<
   Config,
-  'NODE_ENV' | 'ALLOW_SANDBOX_PROVIDERS' | 'KYC_PROVIDER' | 'BANKING_PROVIDER_URL' | 'CARD_ISSUER_URL' | 'CRYPTO_EXCHANGE_URL' | 'FX_RATES_URL'
+  | 'NODE_ENV'
+  | 'ALLOW_SANDBOX_PROVIDERS'
+  | 'KYC_PROVIDER'
+  | 'BANKING_PROVIDER_URL'
+  | 'CARD_ISSUER_URL'
+  | 'CRYPTO_EXCHANGE_URL'
+  | 'FX_RATES_URL'
+  | 'SMS_PROVIDER_URL'
 >;
 
 /** The providers this configuration leaves to their sandbox. */
@@ -30,6 +38,7 @@ export function sandboxProvidersSelected(config: SandboxConfig): SandboxProvider
     cards: !config.CARD_ISSUER_URL,
     crypto: !config.CRYPTO_EXCHANGE_URL,
     fx: !config.FX_RATES_URL,
+    sms: !config.SMS_PROVIDER_URL,
   };
   return (Object.keys(selected) as SandboxProvider[]).filter((p) => selected[p]);
 }

@@ -62,6 +62,7 @@ describe('sign-up and e-mail verification', () => {
       email,
       email_verified: false,
       phone: null,
+      phone_verified: false,
       twofa_enabled: false,
       kyc_level: 'none',
       created_at: expect.any(String),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, runCli } from '../../support/finance';
 import { invariants } from '../../support/ledger';
+import { setVerifiedPhone } from '../../support/phone';
 import { HttpRates } from '../../../subgraphs/finance/payments/domain/rates';
 
 /**
@@ -73,18 +74,13 @@ describe('POST /api/v1/transfers/', () => {
     const carol = await verifiedUser();
     expect((await get(`/api/v1/transactions/${res.body.id}/receipt/`, carol.token)).status).toBe(404);
 
-    // by e-mail (case-insensitive) and by phone (any format with its country code, kept as E.164)
     // by e-mail (case-insensitive)
     await t.app.services.identity.store.pool.query('UPDATE identity.node_user SET email = $2 WHERE id = $1', [bob.id, `${bob.username}@example.com`]);
     const byEmail = await post('/api/v1/transfers/', alice.token, { recipient: `${bob.username.toUpperCase()}@Example.com`, amount: '1.00', currency: 'EUR' });
     expect([byEmail.status, byEmail.body.recipient]).toEqual([201, bob.username]);
-    const phone = await http(url('/api/v1/profile/phone/'), {
-      method: 'PUT',
-      key: bob.token,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ phone: '+44 7911 123456' }),
-    });
-    expect([phone.status, phone.body]).toEqual([200, { username: bob.username, phone: '+447911123456' }]);
+    // by phone, once its owner verified it with the code sent to it (test/finance/contract/phone-verification.test.ts has the rest)
+    const verified = await setVerifiedPhone(t, bob.token, '+44 7911 123456');
+    expect(verified).toEqual({ username: bob.username, phone: '+447911123456', verified: true });
     const taken = await http(url('/api/v1/profile/phone/'), {
       method: 'PUT',
       key: carol.token,

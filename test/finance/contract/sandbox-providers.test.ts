@@ -6,7 +6,7 @@ import { adminSignIn, createUser, installValidLicence, login } from '../../suppo
 
 /**
  * No sandbox provider in production unless named (issue 24, item 4): with NODE_ENV=production the
- * offline sandboxes (KYC, banking rails/mobile money/ramps, cards, crypto, FX) are disabled — their
+ * offline sandboxes (KYC, banking rails/mobile money/ramps, cards, crypto, FX, SMS) are disabled — their
  * calls answer 503 sandbox_provider_disabled — unless ALLOW_SANDBOX_PROVIDERS lists them; the system
  * checks report each (app.W011 active, app.W012 disabled).
  */
@@ -21,7 +21,7 @@ const PRODUCTION = {
 describe('the configuration', () => {
   it('in production, every sandbox the configuration selects is disabled, and reported, unless ALLOW_SANDBOX_PROVIDERS names it', () => {
     const plain = loadConfig(PRODUCTION);
-    expect(sandboxProvidersSelected(plain)).toEqual(['kyc', 'banking', 'cards', 'crypto', 'fx']);
+    expect(sandboxProvidersSelected(plain)).toEqual(['kyc', 'banking', 'cards', 'crypto', 'fx', 'sms']);
     const checksOf = (config: ReturnType<typeof loadConfig>) =>
       configurationChecks(config, { generated: [] })
         .filter((c) => c.id === 'app.W011' || c.id === 'app.W012')
@@ -32,6 +32,7 @@ describe('the configuration', () => {
       ['app.W012', 'cards'],
       ['app.W012', 'crypto'],
       ['app.W012', 'fx'],
+      ['app.W012', 'sms'],
     ]);
     expect(checksOf(loadConfig({ ...PRODUCTION, ALLOW_SANDBOX_PROVIDERS: 'kyc,cards' }))).toEqual([
       ['app.W011', 'kyc'],
@@ -39,7 +40,9 @@ describe('the configuration', () => {
       ['app.W011', 'cards'],
       ['app.W012', 'crypto'],
       ['app.W012', 'fx'],
+      ['app.W012', 'sms'],
     ]);
+    expect(sandboxProvidersSelected(loadConfig({ ...PRODUCTION, SMS_PROVIDER_URL: 'https://api.twilio.com' }))).not.toContain('sms');
     // development and tests: the sandboxes, nothing to report
     expect(checksOf(loadConfig({ NODE_ENV: 'development' }))).toEqual([]);
     expect(() => loadConfig({ ...PRODUCTION, ALLOW_SANDBOX_PROVIDERS: 'kyc,everything' })).toThrow(ConfigError);
@@ -48,7 +51,7 @@ describe('the configuration', () => {
 
 describe.each([
   ['without ALLOW_SANDBOX_PROVIDERS', {}, false],
-  ['with ALLOW_SANDBOX_PROVIDERS=kyc', { ALLOW_SANDBOX_PROVIDERS: 'kyc' }, true],
+  ['with ALLOW_SANDBOX_PROVIDERS=kyc,sms', { ALLOW_SANDBOX_PROVIDERS: 'kyc,sms' }, true],
 ] as const)('a production node %s', (_label, env, allowed) => {
   let t: TestApp<'finance'>;
   beforeAll(async () => {
@@ -81,6 +84,15 @@ describe.each([
       const node = await http(`${t.urls.finance}/api/v1/node/`, { headers: { cookie: admin.cookie } });
       const kycCheck = (node.body.checks as { id: string; message: string }[]).find((c) => /\bkyc provider/i.test(c.message));
       expect(kycCheck?.id).toBe(allowed ? 'app.W011' : 'app.W012');
+
+      // the sandbox SMS provider (phone verification codes) follows the same rule
+      const phone = await http(`${t.urls.finance}/api/v1/profile/phone/`, {
+        method: 'PUT',
+        key: token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ phone: '+447400123456' }),
+      });
+      expect([phone.status, phone.body.code]).toEqual(allowed ? [202, undefined] : [503, 'sandbox_provider_disabled']);
     },
   );
 });

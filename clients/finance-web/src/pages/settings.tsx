@@ -12,19 +12,101 @@ const loadProfile = () => unwrap(api.GET('/api/v1/profile/'));
 /** A 404 of an account endpoint: this node does not offer it yet (an older version). */
 const missing = (error: unknown) => error instanceof ApiError && error.status === 404;
 
+/** The phone errors in plain words (the codes of PUT /api/v1/profile/phone/ and …/verify/). */
+function phoneError(failure: unknown, step: 'number' | 'code'): unknown {
+  if (!(failure instanceof ApiError)) return failure;
+  if (failure.code === 'code_expired') return new Error('That code has expired. Ask for a new code.', { cause: failure });
+  if (failure.status === 429)
+    return new Error(
+      step === 'code'
+        ? 'Too many wrong codes. Wait a few minutes, then ask for a new code.'
+        : 'You can ask for a new code once a minute. Please wait a moment.',
+      { cause: failure },
+    );
+  if (failure.status === 409) return new Error('Another account already uses this phone number.', { cause: failure });
+  if (failure.status === 400 && step === 'code')
+    return new Error(failure.fields.code ? 'That code is not right. Check the text message and try again.' : 'Ask for a new code first.', { cause: failure });
+  if (failure.status === 400) return new Error('That is not a phone number we can use. Include the country code, e.g. +44 7911 123456.', { cause: failure });
+  return failure;
+}
+
+type Action = ReturnType<typeof useAction>;
+
+/** Saving a number (a code goes to it) and verifying it with the code; `pending`: the number waiting for its code. */
+function usePhone(shown: Profile, reload: () => void, action: Action, say: (message: string) => void) {
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const pending = sentTo ?? (shown.phone && shown.phone_verified === false ? shown.phone : null);
+  const requestCode = (phone: string | null) =>
+    action.run(async () => {
+      try {
+        const result = await unwrap(api.PUT('/api/v1/profile/phone/', { body: { phone } }));
+        setSentTo(result.phone && !result.verified ? result.phone : null);
+        say(
+          !result.phone
+            ? 'Your phone number is removed.'
+            : result.verified
+              ? `Your number ${result.phone} is verified.`
+              : `We sent a code to ${result.phone}. Enter it below to verify your number.`,
+        );
+        reload();
+      } catch (failure) {
+        throw phoneError(failure, 'number');
+      }
+    });
+  const savePhone = (event: Event) => {
+    event.preventDefault();
+    void requestCode(formValue(event.currentTarget as HTMLFormElement, 'phone') || null);
+  };
+  const verifyCode = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const code = formValue(form, 'phone-code').replace(/\s/g, '');
+    void action.run(async () => {
+      try {
+        const result = await unwrap(api.POST('/api/v1/profile/phone/verify/', { body: { code } }));
+        setSentTo(null);
+        say(`Your number ${result.phone} is verified. Others can now send you money at it.`);
+        form.reset();
+        reload();
+      } catch (failure) {
+        throw phoneError(failure, 'code');
+      }
+    });
+  };
+  return { pending, savePhone, verifyCode, resend: () => void requestCode(pending) };
+}
+
+function PhoneCodeForm(props: { pending: string; busy: boolean; onSubmit: (event: Event) => void; onResend: () => void }) {
+  return (
+    <form onSubmit={props.onSubmit} aria-labelledby="phone-code-title">
+      <h3 id="phone-code-title">Verify {props.pending}</h3>
+      <Field
+        id="phone-code"
+        label="Code from the text message"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9 ]{6,7}"
+        maxLength={7}
+        required
+        hint={`We sent a 6-digit code to ${props.pending}. It is valid for 10 minutes.`}
+      />
+      <button type="submit" disabled={props.busy}>
+        Verify phone number
+      </button>{' '}
+      <button type="button" class="link" disabled={props.busy} onClick={props.onResend}>
+        Send a new code
+      </button>
+    </form>
+  );
+}
+
 function ProfileSection() {
   const profile = useLoad(loadProfile);
   const action = useAction();
   const [saved, setSaved] = useState<string | null>(null);
   const shown: Profile = profile.data ?? { username: session.username() ?? '' };
-  const savePhone = (event: Event) => {
-    event.preventDefault();
-    const phone = formValue(event.currentTarget as HTMLFormElement, 'phone') || null;
-    void action.run(async () => {
-      const result = await unwrap(api.PUT('/api/v1/profile/phone/', { body: { phone } }));
-      setSaved(result.phone ? `Others can now send you money at ${result.phone}.` : 'Your phone number is removed.');
-    });
-  };
+  const phone = usePhone(shown, profile.reload, action, setSaved);
+  const phoneRow = shown.phone ? `${shown.phone}${shown.phone_verified ? ' (verified)' : ' (not verified yet)'}` : '—';
   return (
     <section class="card narrow" aria-labelledby="profile-title">
       <h2 id="profile-title">Profile</h2>
@@ -32,6 +114,7 @@ function ProfileSection() {
         rows={[
           ['User name', shown.username],
           ['E-mail', shown.email ? `${shown.email}${shown.email_verified ? '' : ' (not verified yet)'}` : '—'],
+          ['Phone', phoneRow],
           ['Identity level', shown.kyc_level ? words(shown.kyc_level) : '—'],
         ]}
       />
@@ -45,21 +128,22 @@ function ProfileSection() {
           Send the verification mail again
         </button>
       ) : null}
-      <form onSubmit={savePhone}>
+      <form onSubmit={phone.savePhone}>
         <Field
           id="phone"
           label="Phone number (with country code)"
           type="tel"
           autoComplete="tel"
           defaultValue={shown.phone ?? ''}
-          hint="Others can send you money by this number. Leave empty to remove it."
+          hint="We send a code to it by text message. Once verified, others can send you money by this number. Leave empty to remove it."
         />
-        <ErrorNote error={action.error} />
-        {saved ? <p role="status">{saved}</p> : null}
         <button type="submit" class="secondary" disabled={action.busy}>
           Save phone number
         </button>
       </form>
+      {phone.pending ? <PhoneCodeForm pending={phone.pending} busy={action.busy} onSubmit={phone.verifyCode} onResend={phone.resend} /> : null}
+      <ErrorNote error={action.error} />
+      {saved ? <p role="status">{saved}</p> : null}
     </section>
   );
 }

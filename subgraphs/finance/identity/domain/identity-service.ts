@@ -36,6 +36,8 @@ export interface NewUser {
   password: string;
   email?: string;
   superuser?: boolean;
+  /** Support staff (the admin console's support role). */
+  staff?: boolean;
 }
 
 /** What the console's sign-in gives: a session, or (2FA enforced, not enrolled yet) the enrolment to confirm first. */
@@ -112,7 +114,7 @@ export class IdentityService {
       this.forget(existing.id);
       return (await this.store.byId(existing.id))!;
     }
-    return this.store.insert({ username, email: input.email ?? '', passwordHash, isSuperuser: input.superuser ?? false });
+    return this.store.insert({ username, email: input.email ?? '', passwordHash, isSuperuser: input.superuser ?? false, isStaff: input.staff ?? false });
   }
 
   findUser(username: string) {
@@ -209,23 +211,7 @@ export class IdentityService {
     return updated!;
   }
 
-  /**
-   * Sets or clears (null or "") a user's phone number: any format libphonenumber-js reads with its
-   * country code, kept as E.164; 409 when another user has it.
-   */
-  async setPhone(ref: string, phone: string | null): Promise<UserRow> {
-    const e164 = phone === null || phone.trim() === '' ? null : normalisePhone(phone);
-    const user = UUID.test(ref) ? await this.store.byId(ref) : await this.store.byUsername(normaliseUsername(ref));
-    if (!user) throw notFound('No such user.');
-    const updated = await this.store.setPhone(user.id, e164).catch((err: { code?: string }) => {
-      if (err.code === '23505') throw conflict('Another user has this phone number.');
-      throw err;
-    });
-    this.verified.delete(user.id);
-    return updated!;
-  }
-
-  /** The active user named by user name, e-mail address or phone number (E.164, "+" first); undefined when none. */
+  /** The active user named by user name, e-mail address or verified phone number (E.164, "+" first); undefined when none. */
   async recipient(reference: string): Promise<UserRow | undefined> {
     const ref = (reference ?? '').trim();
     if (!ref || ref.length > 254) return undefined;
@@ -310,7 +296,9 @@ export class IdentityService {
    */
   async startAdminSession(username: string, password: string, otp?: string | null, clientAddress?: string): Promise<AdminSignIn> {
     const user = await this.checkPassword(username, password, clientAddress);
-    if (!user.isSuperuser) throw new DomainError('NO_ACTIVE_ACCOUNT', 401, 'Please enter the correct username and password for a staff account.');
+    // superusers, and support staff (a role below: the gate's SUPPORT_FIELDS)
+    if (!user.isSuperuser && !user.isStaff)
+      throw new DomainError('NO_ACTIVE_ACCOUNT', 401, 'Please enter the correct username and password for a staff account.');
     if (user.totpConfirmedAt !== null) {
       if (!otp) throw new DomainError('OTP_REQUIRED', 401, 'Enter the one-time code of your authenticator app.');
       if (!(await this.checkTotp(user, otp, clientAddress))) throw new DomainError('OTP_INVALID', 401, 'The one-time code is not valid.');
@@ -329,7 +317,7 @@ export class IdentityService {
   async completeAdminTotpEnrolment(enrolmentToken: string, otp: string, clientAddress?: string): Promise<AdminSignIn> {
     const claims = await this.tokenService().verify(enrolmentToken);
     const user = await this.store.byId(claims.userId);
-    if (claims.scope !== 'enrol-2fa' || !user?.isActive || !user.isSuperuser || user.tokenVersion !== claims.version)
+    if (claims.scope !== 'enrol-2fa' || !user?.isActive || !(user.isSuperuser || user.isStaff) || user.tokenVersion !== claims.version)
       throw invalidCredentials('Token is invalid.');
     await this.confirmTotpEnrolment(user.id, otp, clientAddress);
     return this.openAdminSession(user);
@@ -343,7 +331,7 @@ export class IdentityService {
     return { session, username: user.username, expiresAt, enrolment: null };
   }
 
-  authenticateAdminSession(session: string): Promise<{ userId: string; username: string } | undefined> {
+  authenticateAdminSession(session: string): Promise<{ userId: string; username: string; role: 'superuser' | 'support' } | undefined> {
     return this.store.session(sessionHash(session));
   }
 

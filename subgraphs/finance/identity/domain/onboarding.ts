@@ -4,7 +4,9 @@ import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { Mailer } from '../../../../lib/mailer';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';
+import type { AuditTrail } from '../../kernel/audit';
 import type { NodeGate } from '../../kernel/gate';
+import type { KycLevel } from '../../kernel/kyc';
 import type { IdentityStore, UserRow } from '../store/identity-store';
 import type { InviteRow, OneTimePurpose, OnboardingStore, SignupMode } from '../store/onboarding-store';
 import { IdentityService, normaliseUsername } from './identity-service';
@@ -53,6 +55,8 @@ export interface OnboardingDeps {
   /** The node's name (mail subjects) and the client's base URL for links, when known. */
   appName: string;
   frontendUrl?: string;
+  /** The node's audit log (the admin console's writes). */
+  audit: AuditTrail;
 }
 
 export interface SignupInput {
@@ -263,12 +267,48 @@ export class OnboardingService {
   }
 
   /** Freezes or unfreezes a user (by id or user name): a frozen user cannot sign in or move money (every token ends). */
-  async setActive(ref: string, active: boolean): Promise<UserRow> {
+  async setActive(ref: string, active: boolean, actor: string): Promise<UserRow> {
     const user = UUID.test(ref) ? await this.d.users.byId(ref) : await this.d.users.byUsername(normaliseUsername(ref));
     if (!user) throw notFound('No such user.');
     const updated = await this.d.store.setActive(user.id, active);
     this.d.identity.forget(user.id);
+    await this.d.audit(actor, active ? 'user.unfrozen' : 'user.frozen', { user: user.id, username: user.username });
     return updated!;
+  }
+
+  /**
+   * An administrator adds a user (admin console): user name, e-mail (required here), password, superuser;
+   * 400 with each field's problems, 409 when the name is taken (also when a concurrent twin wins). Audited.
+   */
+  async addUser(input: { username: string; email: string; password: string; superuser: boolean; staff?: boolean }, actor: string): Promise<UserRow> {
+    if (!input.email.trim()) {
+      const errors: Record<string, string[]> = { email: ['This field is required.'] };
+      if (!input.username.trim()) errors.username = ['This field is required.'];
+      throw badInput('Invalid user.', errors);
+    }
+    let user: UserRow;
+    try {
+      user = await this.d.identity.createUser({
+        username: input.username,
+        email: input.email.trim(),
+        password: input.password,
+        superuser: input.superuser,
+        staff: input.staff,
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505')
+        throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
+      throw err;
+    }
+    await this.d.audit(actor, 'user.created', { user: user.id, username: user.username, superuser: user.isSuperuser, staff: user.isStaff });
+    return user;
+  }
+
+  /** An administrator sets a user's KYC level (admin console): audited. */
+  async setKycLevelAsAdmin(ref: string, level: KycLevel, actor: string): Promise<UserRow> {
+    const user = await this.d.identity.setKycLevel(ref, level);
+    await this.d.audit(actor, 'user.kyc_level_set', { user: user.id, username: user.username, level });
+    return user;
   }
 
   /** A user by id (the console's detail page); 404 when there is none. */

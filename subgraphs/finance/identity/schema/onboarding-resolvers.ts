@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
+import { adminActor } from '../../kernel/audit';
 import { NodePolicy } from '../../kernel/gate';
 import type { IdentityServices } from '../services';
 import { toUser, userIdOf } from './resolvers';
@@ -136,9 +137,25 @@ export class OnboardingResolver {
   }
 
   @Authorized('node-admin')
-  @Mutation(() => NodeUser, { description: 'Freezes (active: false) or unfreezes a user: a frozen user cannot sign in or move money; every token of theirs ends.' })
-  async setNodeUserActive(@Arg('user', () => ID) user: string, @Arg('active') active: boolean): Promise<NodeUser> {
-    return toUser(await this.services.onboarding.setActive(user, active));
+  @Mutation(() => NodeUser, { description: 'Freezes (active: false) or unfreezes a user: a frozen user cannot sign in or move money; every token of theirs ends. Audited.' })
+  async setNodeUserActive(@Arg('user', () => ID) user: string, @Arg('active') active: boolean, @Ctx() ctx: SubgraphContext): Promise<NodeUser> {
+    return toUser(await this.services.onboarding.setActive(user, active, adminActor(adminOf(ctx))));
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => NodeUser, {
+    description:
+      'Adds a user (admin console): 400 with the problems of each field (username, email, password), 409 when the name is taken. The address counts as verified. Audited.',
+  })
+  async createNodeUser(
+    @Arg('username') username: string,
+    @Arg('email') email: string,
+    @Arg('password') password: string,
+    @Arg('superuser', { defaultValue: false }) superuser: boolean,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('staff', { defaultValue: false, description: 'Support staff: the admin console with the support role.' }) staff: boolean,
+  ): Promise<NodeUser> {
+    return toUser(await this.services.onboarding.addUser({ username, email, password, superuser, staff }, adminActor(adminOf(ctx))));
   }
 
   @Authorized('node-admin')

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, Directive, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { forbidden, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
+import { adminActor } from '../../kernel/audit';
 import { NodePolicy } from '../../kernel/gate';
 import { KYC_LEVEL_WRITERS, RECIPIENT_READERS } from '../credential';
 import type { IdentityServices } from '../services';
@@ -12,7 +13,9 @@ import {
   NodeSignIn,
   NodeTokenAuthentication,
   NodeKycLevel,
+  NodePhone,
   NodeRecipient,
+  NodeSandboxSms,
   NodeUser,
   NodeUserStats,
   TotpConfirmation,
@@ -24,13 +27,22 @@ export const toUser = (u: UserRow): NodeUser => ({
   username: u.username,
   email: u.email,
   isSuperuser: u.isSuperuser,
+  isStaff: u.isStaff,
   isActive: u.isActive,
   twoFactorEnabled: u.totpConfirmedAt !== null,
   dateJoined: u.dateJoined,
   lastLogin: u.lastLogin,
   kycLevel: u.kycLevel,
   phone: u.phone,
+  phoneVerified: u.phone !== null && u.phoneVerifiedAt !== null,
   emailVerified: u.emailVerifiedAt !== null,
+});
+
+const toPhone = (u: UserRow, codeExpiresAt: Date | null = null): NodePhone => ({
+  username: u.username,
+  phone: u.phone,
+  verified: u.phone !== null && u.phoneVerifiedAt !== null,
+  codeExpiresAt,
 });
 
 export function userIdOf(ctx: SubgraphContext): string {
@@ -160,19 +172,38 @@ export class IdentityResolver {
   ): Promise<NodeUser> {
     const p = ctx.principal;
     if (p.kind === 'service' && !KYC_LEVEL_WRITERS.includes(p.name)) throw forbidden('This service may not set KYC levels.');
+    // an administrator's decision is audited; a verification's outcome is the compliance subgraph's record
+    if (p.kind === 'node-admin') return toUser(await this.services.onboarding.setKycLevelAsAdmin(user, level, adminActor(p.username)));
     return toUser(await this.services.identity.setKycLevel(user, level));
   }
 
   @Authorized('node-user')
-  @Mutation(() => NodeUser, { description: 'Sets or clears (null) the caller\'s phone number (E.164 or any format with its country code).' })
-  async setMyPhone(@Arg('phone', () => String, { nullable: true }) phone: string | null, @Ctx() ctx: SubgraphContext): Promise<NodeUser> {
-    return toUser(await this.services.identity.setPhone(userIdOf(ctx), phone));
+  @Mutation(() => NodePhone, {
+    description:
+      "Sets or clears (null) the caller's phone number (E.164 or any format with its country code). A new number is pending: a 6-digit code goes to it by SMS " +
+      '(valid 10 minutes), and verifyMyPhone verifies it; only verified numbers receive transfers. 409 when another user has it verified.',
+  })
+  async setMyPhone(@Arg('phone', () => String, { nullable: true }) phone: string | null, @Ctx() ctx: SubgraphContext): Promise<NodePhone> {
+    const state = await this.services.phones.request(userIdOf(ctx), phone);
+    return toPhone(state.user, state.codeExpiresAt);
+  }
+
+  @Authorized('node-user')
+  @Mutation(() => NodePhone, { description: 'Verifies the caller\'s pending phone number with the code sent to it (single use; 5 wrong codes end it).' })
+  async verifyMyPhone(@Arg('code') code: string, @Ctx() ctx: SubgraphContext): Promise<NodePhone> {
+    return toPhone(await this.services.phones.verify(userIdOf(ctx), code, ctx.clientAddress));
   }
 
   @Authorized('node-admin')
-  @Mutation(() => NodeUser, { description: "Sets or clears (null) a user's phone number (by id or user name)." })
+  @Mutation(() => NodeUser, { description: "Sets or clears (null) a user's phone number (by id or user name): the operator asserts it, so it is verified at once." })
   async setNodeUserPhone(@Arg('user', () => ID) user: string, @Arg('phone', () => String, { nullable: true }) phone: string | null): Promise<NodeUser> {
-    return toUser(await this.services.identity.setPhone(user, phone));
+    return toUser(await this.services.phones.setVerified(user, phone));
+  }
+
+  @Authorized('node-admin')
+  @Query(() => [NodeSandboxSms], { description: 'Text messages of the offline sandbox SMS provider, newest first (to one number, or all).' })
+  nodeSandboxSms(@Arg('to', () => String, { nullable: true }) to: string | null, @Arg('first', () => Int, { defaultValue: 50 }) first: number): Promise<NodeSandboxSms[]> {
+    return this.services.phones.sandboxOutbox(to, Math.min(Math.max(first, 1), 500));
   }
 
   /** Resolves a transfer's recipient; only the payments module (RECIPIENT_READERS) may look users up. */

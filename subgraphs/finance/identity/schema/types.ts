@@ -21,14 +21,36 @@ export class NodeUser {
   @Field() isSuperuser: boolean;
   @Field() isActive: boolean;
   @Field() twoFactorEnabled: boolean;
+  @Field({ description: 'Support staff: may sign in to the admin console with the support role (users, disputes, KYC reviews).' }) isStaff: boolean;
   @Field() dateJoined: Date;
   @Field(() => Date, { nullable: true }) lastLogin: Date | null;
   @Field(() => NodeKycLevel, { description: 'Identity verification: NONE, BASIC or ENHANCED (the limits of money movement follow it).' })
   kycLevel: NodeKycLevel;
-  @Field(() => String, { nullable: true, description: 'E.164 phone number ("+447911123456"), unique; transfers can name the user by it.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'E.164 phone number ("+447911123456"), verified or pending (phoneVerified); a verified number is unique and transfers can name the user by it.',
+  })
   phone: string | null;
+  @Field({ description: 'Whether the phone number is verified (a code sent to it, or set by an operator); only verified numbers receive transfers.' })
+  phoneVerified: boolean;
   @Field({ description: 'Whether the user proved their e-mail address (signed-up users must before money moves).' })
   emailVerified: boolean;
+}
+
+@ObjectType({ simpleResolvers: true, description: "A user's phone number and its verification." })
+export class NodePhone {
+  @Field() username: string;
+  @Field(() => String, { nullable: true, description: 'E.164; null when none.' }) phone: string | null;
+  @Field({ description: 'Verified: it receives transfers. Not yet: a code was sent to it (verifyMyPhone).' }) verified: boolean;
+  @Field(() => Date, { nullable: true, description: 'When the code just sent expires (null when no code was sent).' }) codeExpiresAt: Date | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A text message of the offline sandbox SMS provider (administrators; never sent).' })
+export class NodeSandboxSms {
+  @Field(() => ID) id: string;
+  @Field() to: string;
+  @Field() body: string;
+  @Field() createdAt: Date;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'The user a transfer names (service principals only: the payments module).' })
@@ -94,6 +116,7 @@ export class NodeTokenAuthentication {
 export class AdminSessionAuthentication {
   @Field(() => ID) userId: string;
   @Field() username: string;
+  @Field({ description: 'superuser, or support (support staff: users, disputes and KYC reviews only)' }) role: string;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A user who just signed up: their e-mail address is not verified yet.' })

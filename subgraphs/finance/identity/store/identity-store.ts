@@ -8,6 +8,8 @@ export interface UserRow {
   email: string;
   passwordHash: string;
   isSuperuser: boolean;
+  /** Support staff: signs in to the admin console with the support role (below a superuser). */
+  isStaff: boolean;
   isActive: boolean;
   tokenVersion: number;
   totpSecretSealed: string | null;
@@ -17,14 +19,16 @@ export interface UserRow {
   lastLogin: Date | null;
   kycLevel: KycLevel;
   phone: string | null;
+  /** When the user proved the number theirs (a code sent to it), or an operator set it; null: a pending claim. */
+  phoneVerifiedAt: Date | null;
   /** When the user proved their address (null: not yet; users created by an operator count as verified). */
   emailVerifiedAt: Date | null;
 }
 
-export const USER_COLUMNS = `id, username, email, password_hash AS "passwordHash", is_superuser AS "isSuperuser", is_active AS "isActive",
+export const USER_COLUMNS = `id, username, email, password_hash AS "passwordHash", is_superuser AS "isSuperuser", is_staff AS "isStaff", is_active AS "isActive",
   token_version AS "tokenVersion", totp_secret_sealed AS "totpSecretSealed", totp_confirmed_at AS "totpConfirmedAt",
   totp_last_step AS "totpLastStep", date_joined AS "dateJoined", last_login AS "lastLogin", kyc_level AS "kycLevel", phone,
-  email_verified_at AS "emailVerifiedAt"`;
+  phone_verified_at AS "phoneVerifiedAt", email_verified_at AS "emailVerifiedAt"`;
 
 /** SQL of the identity schema; the sign-in and token paths use named (prepared) statements. */
 export class IdentityStore {
@@ -48,11 +52,11 @@ export class IdentityStore {
     return rows[0];
   }
 
-  async insert(u: { username: string; email: string; passwordHash: string; isSuperuser: boolean }): Promise<UserRow> {
+  async insert(u: { username: string; email: string; passwordHash: string; isSuperuser: boolean; isStaff?: boolean }): Promise<UserRow> {
     const { rows } = await this.store.pool.query<UserRow>(
       // an operator's user (CLI, console, demo): its address counts as verified; sign-up inserts unverified users (onboarding-store.ts)
-      `INSERT INTO identity.node_user (username, email, password_hash, is_superuser, email_verified_at) VALUES ($1, $2, $3, $4, now()) RETURNING ${USER_COLUMNS}`,
-      [u.username, u.email, u.passwordHash, u.isSuperuser],
+      `INSERT INTO identity.node_user (username, email, password_hash, is_superuser, is_staff, email_verified_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${USER_COLUMNS}`,
+      [u.username, u.email, u.passwordHash, u.isSuperuser, u.isStaff ?? false],
     );
     return rows[0];
   }
@@ -146,11 +150,12 @@ export class IdentityStore {
     await this.store.pool.query('INSERT INTO identity.admin_session (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [tokenHash, userId, expiresAt]);
   }
 
-  async session(tokenHash: Buffer): Promise<{ userId: string; username: string } | undefined> {
-    const { rows } = await this.store.pool.query<{ userId: string; username: string }>({
+  async session(tokenHash: Buffer): Promise<{ userId: string; username: string; role: 'superuser' | 'support' } | undefined> {
+    const { rows } = await this.store.pool.query<{ userId: string; username: string; role: 'superuser' | 'support' }>({
       name: 'identity.session',
-      text: `SELECT u.id AS "userId", u.username FROM identity.admin_session s JOIN identity.node_user u ON u.id = s.user_id
-              WHERE s.token_hash = $1 AND s.expires_at > now() AND u.is_active AND u.is_superuser`,
+      text: `SELECT u.id AS "userId", u.username, CASE WHEN u.is_superuser THEN 'superuser' ELSE 'support' END AS role
+               FROM identity.admin_session s JOIN identity.node_user u ON u.id = s.user_id
+              WHERE s.token_hash = $1 AND s.expires_at > now() AND u.is_active AND (u.is_superuser OR u.is_staff)`,
       values: [tokenHash],
     });
     return rows[0];
@@ -170,15 +175,9 @@ export class IdentityStore {
     return rows[0];
   }
 
-  /** Sets (or clears) a user's phone; undefined when there is no such user. A taken number is SQLSTATE 23505. */
-  async setPhone(id: string, phone: string | null): Promise<UserRow | undefined> {
-    const { rows } = await this.store.pool.query<UserRow>(`UPDATE identity.node_user SET phone = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}`, [id, phone]);
-    return rows[0];
-  }
-
-  /** The active user a transfer names: by user name, e-mail (case-insensitive) or E.164 phone. */
+  /** The active user a transfer names: by user name, e-mail (case-insensitive) or E.164 phone (verified numbers only). */
   async recipient(by: 'username' | 'email' | 'phone', value: string): Promise<UserRow | undefined> {
-    const where = by === 'username' ? 'username = $1' : by === 'email' ? 'lower(email) = lower($1)' : 'phone = $1';
+    const where = by === 'username' ? 'username = $1' : by === 'email' ? 'lower(email) = lower($1)' : 'phone = $1 AND phone_verified_at IS NOT NULL';
     const { rows } = await this.store.pool.query<UserRow>(`SELECT ${USER_COLUMNS} FROM identity.node_user WHERE ${where} AND is_active LIMIT 2`, [value]);
     // two accounts sharing an e-mail address: ambiguous, so nobody
     return rows.length === 1 ? rows[0] : undefined;

@@ -4,6 +4,8 @@ import { IdentityKycLevel1733000000200 } from './migrations/1733000000200-Identi
 import { IdentityPhone1734100000100 } from './migrations/1734100000100-IdentityPhone';
 import { IdentityOnboarding1795900000100 } from './migrations/1795900000100-IdentityOnboarding';
 import { IdentityAttempts1795900000500 } from './migrations/1795900000500-IdentityAttempts';
+import { IdentityPhoneVerification1796000000100 } from './migrations/1796000000100-IdentityPhoneVerification';
+import { IdentitySupportStaff1796000000200 } from './migrations/1796000000200-IdentitySupportStaff';
 
 /** The finance node's users, admin sessions and sign-in throttling (schema `identity`), read and written with SQL (store/identity-store.ts). */
 export const identityStore: StoreDefinition = {
@@ -15,5 +17,7 @@ export const identityStore: StoreDefinition = {
     IdentityPhone1734100000100,
     IdentityOnboarding1795900000100,
     IdentityAttempts1795900000500,
+    IdentityPhoneVerification1796000000100,
+    IdentitySupportStaff1796000000200,
   ],
 };

@@ -191,6 +191,16 @@ export class Ledger {
   }
 
   /**
+   * Applies a batch inside the caller's transaction `c`, with a record of the caller's changed in the
+   * same transaction (all or nothing: a manual adjustment's decision and its transfer). No retries here:
+   * the caller's transaction is the unit.
+   */
+  async applyInTransaction(c: pg.PoolClient, inputs: TransferInput[]): Promise<TransferOutcome[]> {
+    validate(inputs);
+    return this.apply(c, await this.withKnownAccounts(inputs));
+  }
+
+  /**
    * One user's limited batches wait for each other here, in this process, before they take a database
    * connection: waiting in PostgreSQL for the user's advisory lock would hold a pooled connection each
    * (the lock still orders them across processes).

@@ -9,7 +9,9 @@ import type { TransferKind } from '../domain/ledger';
 import type { AccountRow } from '../store/ledger-store';
 import { isKycLevel } from '../domain/limits';
 import type { KycLevel } from '../../kernel/kyc';
+import type { AdjustmentRow } from '../store/adjustment-store';
 import {
+  LedgerAdjustment,
   LedgerAccount,
   LedgerBalance,
   LedgerCounts,
@@ -22,6 +24,14 @@ import {
   LedgerTransferInput,
   LedgerTransferOutcome,
 } from './types';
+
+const toAdjustment = (a: AdjustmentRow): LedgerAdjustment => ({ ...a, amount: toMoney(a.amount, a.currency) });
+
+function operatorOf(ctx: SubgraphContext): { id: string; name: string } {
+  const p = ctx.principal;
+  if (p.kind !== 'node-admin') throw unauthenticated();
+  return { id: p.userId, name: p.username };
+}
 
 const clamp = (n: number, max: number) => Math.min(Math.max(n, 1), max);
 
@@ -120,6 +130,43 @@ export class LedgerResolver {
   async voidLedgerTransfer(@Arg('id', () => ID) id: string, @Arg('reason', { defaultValue: 'voided by an administrator' }) reason: string): Promise<LedgerTransferOutcome> {
     const o = await this.services.ledger.voidPending(id, reason.slice(0, 500));
     return { id: o.id, result: o.result, transfer: toLedgerTransfer(o.transfer) };
+  }
+
+  @Authorized('node-admin')
+  @Query(() => [LedgerAdjustment], { description: 'Manual adjustments, pending first, then newest first (admin console).' })
+  async ledgerAdjustments(@Arg('first', () => Int, { defaultValue: 200 }) first: number): Promise<LedgerAdjustment[]> {
+    return (await this.services.adjustments.list(clamp(first, 500))).map(toAdjustment);
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => LedgerAdjustment, {
+    description:
+      "Proposes a manual credit or debit of a user's wallet (`user`: user name, e-mail or phone; `amount`: a decimal string; `direction`: credit or debit); pending until a different administrator approves it. Audited.",
+  })
+  async proposeLedgerAdjustment(
+    @Arg('user') user: string,
+    @Arg('currency') currency: string,
+    @Arg('amount') amount: string,
+    @Arg('direction') direction: string,
+    @Arg('reason') reason: string,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<LedgerAdjustment> {
+    return toAdjustment(await this.services.adjustments.propose({ user, currency, amount, direction, reason }, operatorOf(ctx)));
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => LedgerAdjustment, {
+    description:
+      'Approves a pending adjustment and posts it through the ledger against the system adjustments account, once (409 when already decided); its proposer may not (403); a debit beyond the wallet is refused (422). Audited.',
+  })
+  async approveLedgerAdjustment(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LedgerAdjustment> {
+    return toAdjustment(await this.services.adjustments.approve(id, operatorOf(ctx)));
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => LedgerAdjustment, { description: 'Rejects a pending adjustment (nothing posted; 409 when already decided). Audited.' })
+  async rejectLedgerAdjustment(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LedgerAdjustment> {
+    return toAdjustment(await this.services.adjustments.reject(id, operatorOf(ctx)));
   }
 
   @Authorized('node-admin')

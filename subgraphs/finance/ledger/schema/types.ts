@@ -139,3 +139,18 @@ export class LedgerReconciliation {
   @Field(() => Int, { description: 'Accounts whose counters differ from the sums of their transfers: zero.' }) driftingAccounts: number;
   @Field() balanced: boolean;
 }
+
+@ObjectType({ simpleResolvers: true, description: "A manual adjustment of a user's wallet (maker-checker): proposed by one administrator, approved or rejected by another." })
+export class LedgerAdjustment {
+  @Field(() => ID) id: string;
+  @Field(() => ID) userId: string;
+  @Field() username: string;
+  @Field({ description: 'credit (into the wallet) or debit (out of it)' }) direction: string;
+  @Field(() => Money) amount: Money;
+  @Field() reason: string;
+  @Field({ description: 'pending, approved (posted: the ledger transfer has the adjustment\'s id) or rejected' }) status: string;
+  @Field() proposedBy: string;
+  @Field() proposedAt: Date;
+  @Field(() => String, { nullable: true }) decidedBy: string | null;
+  @Field(() => Date, { nullable: true }) decidedAt: Date | null;
+}

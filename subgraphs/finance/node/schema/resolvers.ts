@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { unauthenticated } from '../../../../lib/errors';
+import { badInput, forbidden, unauthenticated } from '../../../../lib/errors';
 import { isAdmin, type Principal } from '../../../../lib/principal';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { NodePolicy } from '../../kernel/gate';
@@ -37,8 +37,12 @@ function actorOf(ctx: SubgraphContext): string {
   return `admin:${p.username}`;
 }
 
+/** The finance subgraphs whose service principal may write to the audit log (the console's writes they carry out). */
+export const AUDIT_WRITERS = ['identity', 'ledger'];
+
 /** An administrator of this node (its admin console's session) or of the system. */
-const isNodeAdministrator = (p: Principal) => p.kind === 'node-admin' || isAdmin(p);
+// support staff see what anyone sees of the node (its host, licence and checks are a superuser's)
+const isNodeAdministrator = (p: Principal) => (p.kind === 'node-admin' && p.role !== 'support') || isAdmin(p);
 
 /** Node identity, the settings record, branding, licence, provider credentials, the assistant. */
 @Resolver()
@@ -148,6 +152,31 @@ export class NodeResolver {
   async nodeActivity(@Arg('first', () => Int, { defaultValue: 20 }) first: number): Promise<NodeActivity[]> {
     const rows = await this.services.node.recentActivity(Math.min(Math.max(first, 1), 100));
     return rows.map((r) => ({ id: String(r.id), at: r.at, actor: r.actor, action: r.action, detail: JSON.stringify(r.detail) }));
+  }
+
+  @Authorized('node-admin')
+  @Query(() => [NodeActivity], { description: 'The audit log, newest first (admin console: /admin/audit/); at most 5,000 entries (the console asks for the latest 900: the query cost limit).' })
+  async nodeAuditLog(@Arg('first', () => Int, { defaultValue: 1000 }) first: number): Promise<NodeActivity[]> {
+    const rows = await this.services.node.recentActivity(Math.min(Math.max(first, 1), 5000));
+    return rows.map((r) => ({ id: String(r.id), at: r.at, actor: r.actor, action: r.action, detail: JSON.stringify(r.detail) }));
+  }
+
+  /** The console's writes carried out by another finance subgraph (AUDIT_WRITERS) are audited here (gated as they are). */
+  @Authorized('service')
+  @Mutation(() => Boolean, { description: 'Records an entry of the audit log (the finance subgraphs in AUDIT_WRITERS only); `detail` is a JSON object.' })
+  async recordNodeAudit(@Arg('actor') actor: string, @Arg('action') action: string, @Arg('detail') detail: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    const p = ctx.principal;
+    if (p.kind !== 'service' || !AUDIT_WRITERS.includes(p.name)) throw forbidden('This service may not write to the audit log.');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(detail);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badInput('detail is a JSON object.', { detail: ['A JSON object.'] });
+    if (!/^[a-z_]+\.[a-z_]+$/.test(action) || !actor || actor.length > 200) throw badInput('An action is <object>.<verb>; an actor is named.');
+    await this.services.node.audit(actor, action, parsed as Record<string, unknown>);
+    return true;
   }
 
   @Authorized('node-admin')

@@ -8,13 +8,15 @@ import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/fina
 import { http, startTestApp, type TestApp } from '../../../support/app';
 import { changeNode, createUser, installValidLicence, login } from '../../../support/finance';
 import { outbox, type ReadMail } from '../../../support/mail';
+import { smsCodeTo } from '../../../support/phone';
 
 /**
  * A new user's whole way in, in headless Chromium against a real node (finance only): sign up at
  * /app/signup, open the verification link of the mail the node wrote to its outbox, sign in, pass the
  * sandbox KYC (upload, submit: the sandbox approves any last name but its magic ones), receive money,
  * send some to another user, convert; reset the password by mail; in the settings change it (the
- * other sessions end), end a session from the list, switch 2FA on and see the recovery codes once.
+ * other sessions end), end a session from the list, verify a phone number with the code of the text
+ * message (then money reaches it), switch 2FA on and see the recovery codes once.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.FINANCE_WEB_SHOTS ?? join(tmpdir(), 'finance-web-screenshots');
@@ -180,6 +182,50 @@ describe('a new user in the web client', () => {
     // this browser keeps working with the new token
     await go('settings/', 'Settings');
     await page.locator('#sessions li').first().waitFor();
+  }, 90_000);
+
+  it('settings: sets a phone number, verifies it with the code of the text message, and then receives money by it', async () => {
+    const phone = `+447400${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`;
+    await go('settings/', 'Settings');
+    await page.getByLabel('Phone number (with country code)').fill(`${phone.slice(0, 3)} ${phone.slice(3, 7)} ${phone.slice(7)}`);
+    await page.getByRole('button', { name: 'Save phone number' }).click();
+    await page.getByText(`We sent a code to ${phone}. Enter it below to verify your number.`).waitFor();
+    await page.getByText(`${phone} (not verified yet)`).waitFor();
+    const code = await smsCodeTo(t, phone);
+    await page.getByLabel('Code from the text message').fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify phone number' }).click();
+    await page.getByText('That code is not right. Check the text message and try again.').waitFor();
+    await page.getByLabel('Code from the text message').fill(code);
+    await page.getByRole('button', { name: 'Verify phone number' }).click();
+    await page.getByText(`Your number ${phone} is verified. Others can now send you money at it.`).waitFor();
+    await page.getByText(`${phone} (verified)`).waitFor();
+    expect(await page.getByLabel('Code from the text message').count()).toBe(0);
+    await shot('phone-verified');
+
+    // the same page on a phone-sized screen: no sideways scrolling
+    const narrow = await page
+      .context()
+      .browser()!
+      .newContext({ viewport: { width: 390, height: 844 } });
+    const small = await narrow.newPage();
+    await small.goto(url());
+    await small.evaluate(`sessionStorage.setItem('finance.access', ${JSON.stringify(await login(t, dora.username, dora.password))})`);
+    await small.goto(url('settings/'));
+    await small.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    expect(await small.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await small.screenshot({ path: join(SHOTS, 'signup-phone-settings-390.png'), fullPage: true });
+    await narrow.close();
+
+    const sender = await createUser(t);
+    await t.app.services.identity.identity.setKycLevel(sender.id, 'basic');
+    await t.app.services.ledger.ledger.fund(sender.id, 'EUR', 10_00n, randomUUID());
+    const sent = await http(`${t.urls.finance}/api/v1/transfers/`, {
+      method: 'POST',
+      key: await login(t, sender.username),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ recipient: phone, amount: '1.00', currency: 'EUR' }),
+    });
+    expect([sent.status, sent.body.recipient]).toEqual([201, dora.username]);
   }, 90_000);
 
   it('settings: switches 2FA on and shows the recovery codes once', async () => {

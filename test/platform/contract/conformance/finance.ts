@@ -13,6 +13,7 @@ import { startMoneyProviders } from '../../../support/money-providers';
 import { startBankingProvider } from '../../../support/banking-provider';
 import { LocalSumsub, signedWebhook } from '../../../support/sumsub';
 import { startAssistantProvider } from '../../../support/assistant';
+import { smsCodeTo } from '../../../support/phone';
 import type { CaseContext, Recipe, ReplayRequest, SurfaceFixture } from './replay';
 
 /**
@@ -132,6 +133,17 @@ async function freshToken(ctx: CaseContext, level: 'none' | 'basic' = 'none'): P
   if (level !== 'none') await ctx.t.app.services.identity.identity.setKycLevel(user.id, level);
   await ctx.t.app.services.ledger.ledger.fund(user.id, 'EUR', 100_00n, randomUUID());
   return login(ctx.t, user.username);
+}
+
+/** A number nobody has (every 07400 xxxxxx is a valid UK mobile). */
+const freshPhone = () => `+447400${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`;
+
+/** A new user whose new number waits for its code (read from the sandbox SMS outbox). */
+async function pendingPhone(ctx: CaseContext): Promise<{ token: string; code: string; phone: string }> {
+  const token = await freshToken(ctx);
+  const phone = freshPhone();
+  await must('set phone', await call(ctx.t, token, 'PUT', '/api/v1/profile/phone/', { phone }), 202);
+  return { token, code: await smsCodeTo(ctx.t, phone), phone };
 }
 
 /** A verification submitted by a new user, waiting for its review. */
@@ -395,7 +407,12 @@ const success: Record<string, Recipe['request']> = {
   'GET /api/v1/transactions/:id/receipt/': (ctx) => as(ctx, 'GET', `/api/v1/transactions/${stateOf(ctx).transaction}/receipt/`),
   'POST /api/v1/fx/quotes/': (ctx) => as(ctx, 'POST', '/api/v1/fx/quotes/', { source_currency: 'EUR', target_currency: 'USD', source_amount: '10.00' }),
   'POST /api/v1/fx/conversions/': async (ctx) => as(ctx, 'POST', '/api/v1/fx/conversions/', { quote_id: await fxQuote(ctx) }, idem()),
-  'PUT /api/v1/profile/phone/': (ctx) => as(ctx, 'PUT', '/api/v1/profile/phone/', { phone: '+447911123456' }),
+  // a new user each time: codes are sent at most once a minute per user
+  'PUT /api/v1/profile/phone/': async (ctx) => json('PUT', '/api/v1/profile/phone/', bearer(await freshToken(ctx)), { phone: freshPhone() }),
+  'POST /api/v1/profile/phone/verify/': async (ctx) => {
+    const { token, code } = await pendingPhone(ctx);
+    return json('POST', '/api/v1/profile/phone/verify/', bearer(token), { code });
+  },
 
   // the admin console: forms with the session's CSRF token, answered with a redirect
   'POST /admin/compliance/verification/:id/review/': async (ctx) =>
@@ -771,9 +788,39 @@ const recipes: Record<string, Recipe> = {
   'POST /api/v1/transfers/ 404': {
     request: (ctx) => as(ctx, 'POST', '/api/v1/transfers/', { recipient: 'nobody-here', amount: '1.00', currency: 'EUR' }, idem()),
   },
+  'PUT /api/v1/profile/phone/ 200': { request: (ctx) => as(ctx, 'PUT', '/api/v1/profile/phone/', { phone: null }) },
   'PUT /api/v1/profile/phone/ 409': {
-    before: (ctx) => call(ctx.t, id(ctx, 'peerToken'), 'PUT', '/api/v1/profile/phone/', { phone: '+447911123457' }).then(() => undefined),
+    // the peer has the number verified (an operator set it)
+    before: (ctx) => ctx.t.app.services.identity.phones.setVerified(stateOf(ctx).peer as string, '+447911123457').then(() => undefined),
     request: (ctx) => as(ctx, 'PUT', '/api/v1/profile/phone/', { phone: '+447911123457' }),
+  },
+  'PUT /api/v1/profile/phone/ 429': {
+    // one code a minute per user: a second number right after the first
+    request: async (ctx) => {
+      const { token } = await pendingPhone(ctx);
+      return json('PUT', '/api/v1/profile/phone/', bearer(token), { phone: freshPhone() });
+    },
+  },
+  'POST /api/v1/profile/phone/verify/ 429': {
+    // five wrong codes: the sixth guess is not evaluated
+    request: async (ctx) => {
+      const { token, code } = await pendingPhone(ctx);
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) await must('wrong code', await call(ctx.t, token, 'POST', '/api/v1/profile/phone/verify/', { code: wrong }), 400);
+      return json('POST', '/api/v1/profile/phone/verify/', bearer(token), { code: wrong });
+    },
+  },
+  'POST /api/v1/profile/phone/verify/ 409': {
+    // another user verified the number while this one's code was on its way (the race the unique index settles)
+    request: async (ctx) => {
+      const { token, code, phone } = await pendingPhone(ctx);
+      const other = await createUser(ctx.t);
+      await ctx.t.app.services.identity.store.pool.query('UPDATE identity.node_user SET phone = $2, phone_verified_at = now() WHERE id = $1', [
+        other.id,
+        phone,
+      ]);
+      return json('POST', '/api/v1/profile/phone/verify/', bearer(token), { code });
+    },
   },
   'GET /api/v1/transactions/:id/receipt/ 404': { request: (ctx) => as(ctx, 'GET', `/api/v1/transactions/${ABSENT}/receipt/`) },
   'GET /api/v1/shop/products/:id/ 404': { request: (ctx) => as(ctx, 'GET', `/api/v1/shop/products/${ABSENT}/`) },

@@ -1,0 +1,135 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { DomainError, badInput, conflict, notFound } from '../../../../lib/errors';
+import type { AttemptThrottle } from '../../../../lib/attempts';
+import type { KeyedLimiter } from '../../../../lib/rate-limits';
+import type { IdentityStore, UserRow } from '../store/identity-store';
+import type { PhoneStore } from '../store/phone-store';
+import { normalisePhone } from './identity-service';
+import type { SmsProvider } from './sms';
+
+/** How long a code is valid. */
+export const PHONE_CODE_TTL_SECONDS = 10 * 60;
+/** Wrong guesses a code survives: the last one ends it (a new code is needed). */
+export const PHONE_CODE_MAX_FAILURES = 5;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A user's number and whether it is verified; `codeExpiresAt` when a code was just sent. */
+export interface PhoneState {
+  user: UserRow;
+  codeExpiresAt: Date | null;
+}
+
+export interface PhoneVerificationDeps {
+  users: IdentityStore;
+  phones: PhoneStore;
+  sms: SmsProvider;
+  /** Code guesses, reserved before they are checked (lib/attempts.ts): 5 per address and account per 15 minutes. */
+  attempts: AttemptThrottle;
+  /** Codes sent per user: e.g. one a minute and five a day. */
+  sends: KeyedLimiter[];
+  /** Keys the codes' HMAC (a node secret); unset: plain SHA-256 of user, number and code. */
+  codeKey: string | undefined;
+  appName: string;
+}
+
+const wrongCode = () => badInput('The code is not valid.', { code: ['The code is not valid.'] });
+const codeExpired = () =>
+  new DomainError('CODE_EXPIRED', 400, 'The code has expired: ask for a new one (PUT /api/v1/profile/phone/).', { code: ['The code has expired.'] });
+
+/**
+ * Phone numbers verified by a one-time code before they can receive transfers. Setting a number
+ * makes it a pending claim and sends a 6-digit code by SMS (10 minutes, single use, stored as an
+ * HMAC, compared in constant time); the code verifies it. A pending claim never blocks anyone:
+ * only verified numbers are unique, and verifying a number drops other users' pending claims of it.
+ * Guesses are throttled before they are checked (5 wrong ones end the code and answer 429), and so
+ * are the codes sent. An operator (admin `setNodeUserPhone`) sets a number verified at once.
+ */
+export class PhoneVerificationService {
+  constructor(private readonly deps: PhoneVerificationDeps) {}
+
+  private async userOf(ref: string): Promise<UserRow> {
+    const user = UUID.test(ref) ? await this.deps.users.byId(ref) : await this.deps.users.byUsername((ref ?? '').trim().toLowerCase());
+    if (!user) throw notFound('No such user.');
+    return user;
+  }
+
+  private codeHash(userId: string, phone: string, code: string): Buffer {
+    const input = `phone-code\n${userId}\n${phone}\n${code}`;
+    return createHmac('sha256', this.deps.codeKey ?? 'phone-code')
+      .update(input)
+      .digest();
+  }
+
+  /**
+   * The user's number (PUT /api/v1/profile/phone/): null or "" clears it; a new number becomes a
+   * pending claim and gets a code by SMS; the number already verified stays as it is. 409 when
+   * another user has it verified; 429 past the sending limits.
+   */
+  async request(ref: string, phone: string | null): Promise<PhoneState> {
+    const user = await this.userOf(ref);
+    if (phone === null || phone.trim() === '') return { user: (await this.deps.phones.clear(user.id)) ?? user, codeExpiresAt: null };
+    const e164 = normalisePhone(phone);
+    if (user.phone === e164 && user.phoneVerifiedAt) return { user, codeExpiresAt: null };
+    if (await this.deps.phones.verifiedByOther(user.id, e164)) throw conflict('Another user has this phone number.');
+    for (const limit of this.deps.sends)
+      await limit.consume(user.id, 'Too many verification codes requested. Request was throttled. Wait before asking for another code.');
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const claimed = await this.deps.phones.claim(user.id, e164, this.codeHash(user.id, e164, code), PHONE_CODE_TTL_SECONDS);
+    if (!claimed) throw notFound('No such user.');
+    try {
+      await this.deps.sms.send({ to: e164, body: `${this.deps.appName}: your verification code is ${code}. It expires in 10 minutes.` });
+    } catch (err) {
+      await this.deps.phones.dropCode(user.id);
+      throw err;
+    }
+    return { user: claimed.user, codeExpiresAt: claimed.expiresAt };
+  }
+
+  /**
+   * The code of the user's pending number (POST /api/v1/profile/phone/verify/): the number is then
+   * verified. 400 (field `code`) when wrong, 400 `code_expired`, 409 when another user verified the
+   * number first, 429 (Retry-After) past the guesses allowed.
+   */
+  async verify(userId: string, code: string, clientAddress: string | undefined): Promise<UserRow> {
+    const attempt = await this.deps.attempts.reserve(userId, clientAddress);
+    const pending = await this.deps.phones.code(userId);
+    if (!pending) throw badInput('There is no code to check: set your number first to get one.', { code: ['Ask for a code first.'] });
+    if (pending.expired) {
+      await this.deps.phones.dropCode(userId);
+      throw codeExpired();
+    }
+    const given = (code ?? '').trim();
+    const matches = /^\d{6}$/.test(given) && timingSafeEqual(this.codeHash(userId, pending.phone, given), pending.codeHash);
+    if (!matches) {
+      await this.deps.phones.recordWrongCode(userId, PHONE_CODE_MAX_FAILURES);
+      throw wrongCode();
+    }
+    const verified = await this.deps.phones.verify(userId, pending.phone).catch((err: { code?: string }) => {
+      if (err.code === '23505') throw conflict('Another user has verified this phone number.');
+      throw err;
+    });
+    // used concurrently: the other request verified it
+    if (!verified) throw wrongCode();
+    await attempt.succeeded();
+    return verified;
+  }
+
+  /** An operator sets (or clears) a user's number: verified at once. 409 when another user has it verified. */
+  async setVerified(ref: string, phone: string | null): Promise<UserRow> {
+    const user = await this.userOf(ref);
+    if (phone === null || phone.trim() === '') return (await this.deps.phones.clear(user.id)) ?? user;
+    const e164 = normalisePhone(phone);
+    const updated = await this.deps.phones.setVerified(user.id, e164).catch((err: { code?: string }) => {
+      if (err.code === '23505') throw conflict('Another user has this phone number.');
+      throw err;
+    });
+    if (!updated) throw notFound('No such user.');
+    return updated;
+  }
+
+  /** The sandbox's messages, newest first (administrators; the tests). */
+  sandboxOutbox(to: string | null, first: number) {
+    return this.deps.phones.outbox(to ? normalisePhone(to) : null, first);
+  }
+}
