@@ -89,13 +89,23 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       await until(() => !alive(postmaster) && backends.every((b) => !alive(b)), 'the killed PostgreSQL to be gone');
     },
     freeze() {
+      // the postmaster first (it starts no backend while stopped), then the backends it has; one that
+      // exits between the listing and its signal (ESRCH) is simply gone
       const postmaster = pid();
+      process.kill(postmaster, 'SIGSTOP');
+      frozen = [postmaster];
       const backends = execFileSync('ps', ['--ppid', String(postmaster), '-o', 'pid='], { encoding: 'utf8' })
         .split('\n')
         .map((line) => Number(line.trim()))
         .filter(Boolean);
-      frozen = [postmaster, ...backends];
-      for (const p of frozen) process.kill(p, 'SIGSTOP');
+      for (const p of backends) {
+        try {
+          process.kill(p, 'SIGSTOP');
+          frozen.push(p);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+        }
+      }
       return frozen;
     },
     thaw() {
