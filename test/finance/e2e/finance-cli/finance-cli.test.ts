@@ -46,7 +46,11 @@ describe('finance:check', () => {
 
   it('reports a token of another key (app.E003) and an expired one (app.E004)', async () => {
     const keys = licenceKeys();
-    const other = await runCli(['finance:check'], { ...env, VENDOR_LICENSE_TOKEN: await licenceToken(licenceKeys({ fresh: true })), VENDOR_PUBLIC_KEY: keys.publicKeyLine });
+    const other = await runCli(['finance:check'], {
+      ...env,
+      VENDOR_LICENSE_TOKEN: await licenceToken(licenceKeys({ fresh: true })),
+      VENDOR_PUBLIC_KEY: keys.publicKeyLine,
+    });
     expect([other.code, other.stdout.includes('(app.E003)')]).toEqual([1, true]);
     const expired = await licenceToken(keys, { ttlSeconds: 60, now: new Date(Date.now() - 86_400_000) });
     const late = await runCli(['finance:check'], { ...env, VENDOR_LICENSE_TOKEN: expired, VENDOR_PUBLIC_KEY: keys.publicKeyLine });
@@ -94,7 +98,10 @@ describe('finance:install-licence and finance:createsuperuser', () => {
     const dir = mkdtempSync(join(tmpdir(), 'finance-licence-'));
     writeFileSync(join(dir, 'token.jwt'), await licenceToken(keys));
     writeFileSync(join(dir, 'key.pem'), keys.publicKeyPem);
-    const bad = await runCli(['finance:install-licence', '--token', await licenceToken(licenceKeys({ fresh: true })), '--public-key', `@${join(dir, 'key.pem')}`], env);
+    const bad = await runCli(
+      ['finance:install-licence', '--token', await licenceToken(licenceKeys({ fresh: true })), '--public-key', `@${join(dir, 'key.pem')}`],
+      env,
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('app.E003');
     const ok = await runCli(['finance:install-licence', '--token', `@${join(dir, 'token.jwt')}`, '--public-key', `@${join(dir, 'key.pem')}`], env);
