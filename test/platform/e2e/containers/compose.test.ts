@@ -47,7 +47,10 @@ const PASSWORD = 'Correct-Horse-Battery-9';
 const root = projectRoot();
 
 interface ComposeFile {
-  services: Record<string, { networks?: string[] | Record<string, { aliases?: string[]; ipv4_address?: string } | null>; environment?: Record<string, unknown> }>;
+  services: Record<
+    string,
+    { networks?: string[] | Record<string, { aliases?: string[]; ipv4_address?: string } | null>; environment?: Record<string, unknown> }
+  >;
   networks: Record<string, { internal?: boolean; ipam?: { config?: { subnet: string }[] } } | null>;
 }
 
@@ -140,10 +143,7 @@ async function allReady(timeoutMs: number): Promise<void> {
   await waitForStatus(url('bot', '/healthz'), 200, 60_000).catch(logsOnFailure);
 }
 
-async function request(
-  target: string,
-  init: { key?: string; method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
-) {
+async function request(target: string, init: { key?: string; method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -154,7 +154,7 @@ async function request(
     signal: AbortSignal.timeout(init.timeoutMs ?? 30_000),
   });
   const text = await res.text();
-  let body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let body: any;
   try {
     body = JSON.parse(text);
   } catch {
@@ -299,13 +299,16 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     expect(Object.keys(mem.perContainer)).toHaveLength(18);
   });
 
-  it('answers 503 with Retry-After while a subgraph container is killed, and 200 again once it runs', async () => {
-    // GET /api/ counts the football data; the administrator key has no quota to exhaust while polling
-    const football = () => request(url('predictions', '/api/'), { key: ADMIN_KEY, timeoutMs: 90_000 });
+  // GET /api/ counts the football data; the administrator key has no quota to exhaust while polling
+  const football = () => request(url('predictions', '/api/'), { key: ADMIN_KEY, timeoutMs: 90_000 });
+  let killed: number;
+
+  it('answers 503 with Retry-After while a subgraph container is killed', async () => {
     expect((await football()).status).toBe(200);
     await engine(['kill', container('football')]);
-    const killed = Date.now();
-    // the gateway bounds no subgraph request: the REST adapter answers 503 once GATEWAY_TIMEOUT_MS (30 s) has passed
+    killed = Date.now();
+    // the gateway bounds no subgraph request, and a killed container's address answers nothing: the REST
+    // adapter answers 503 once it has waited GATEWAY_TIMEOUT_MS (30 s) for the gateway
     const down = await waitFor('a 503 without the football subgraph', 180_000, async () => {
       const res = await football();
       return res.status === 503 ? res : undefined;
@@ -313,12 +316,28 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     timings.killTo503Seconds = (Date.now() - killed) / 1000;
     expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(down.body).toMatchObject({ code: 'service_unavailable' });
-    // the restart policy (unless-stopped) brings it back; if the engine has not, start it as an operator would
+  });
+
+  /*
+   * Found by this test, not fixed here: once the container runs again (often with another address), the
+   * gateway's data source (make-fetch-happen through @npmcli/agent, whose DNS cache keeps an address 5
+   * minutes) still calls the old one while /readyz (Node's fetch) already says ready, and those failures
+   * answer 500, not 503: gateway/plugins/use-service-unavailable reads `extensions.code` of an error that
+   * has none ("Cannot read properties of undefined (reading 'code')"). Hence the long wait below; the
+   * statuses seen meanwhile are reported with the timings.
+   */
+  it('runs the killed subgraph again (`podman start`: the engine does not restart it here), and GET /api/ answers 200 again', async () => {
     const running = async () => (await engine(['inspect', '--format', '{{.State.Running}}', container('football')])) === 'true';
     timings.footballRestartedByEngine = String(await running());
     if (!(await running())) await engine(['start', container('football')]);
-    await waitFor('GET /api/ again after the football subgraph is back', 300_000, async () => ((await football()).status === 200 ? true : undefined));
+    const seen = new Set<number>();
+    await waitFor('GET /api/ again after the football subgraph is back', 420_000, async () => {
+      const { status } = await football();
+      seen.add(status);
+      return status === 200 ? true : undefined;
+    });
     timings.killToRecoverySeconds = (Date.now() - killed) / 1000;
+    timings.statusesWhileRecovering = [...seen].join(',');
     await waitForStatus(url('gateway', '/readyz'), 200, 60_000);
   });
 
