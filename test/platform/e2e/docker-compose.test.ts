@@ -48,6 +48,15 @@ const KEYS = serviceKeyEnv(SUBGRAPHS.map((s) => s.name));
 /** The environment a container gets, with `${VAR:-default}` and `${VAR:?message}` resolved as compose would. */
 const SHELL = { ...KEYS, FRAMEWORK_SECRET_KEY: 'f'.repeat(64), SERVER_JWT_KEY: 'j'.repeat(48) };
 
+/** A value of the file with its `${VAR}`, `${VAR:-default}` and `${VAR:?message}` resolved as compose would. */
+function interpolate(value: string, shell: Record<string, string> = SHELL, what = value): string {
+  return value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_m, variable: string, kind?: string, rest?: string) => {
+    if (shell[variable] !== undefined) return shell[variable];
+    if (kind === '?') throw new Error(`${what} requires ${variable} to be set`);
+    return kind === '-' ? (rest ?? '') : '';
+  });
+}
+
 function containerEnv(service: Service, shell: Record<string, string> = SHELL): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(service.environment ?? {})) {
@@ -55,11 +64,7 @@ function containerEnv(service: Service, shell: Record<string, string> = SHELL): 
       if (shell[name] !== undefined) env[name] = shell[name];
       continue;
     }
-    env[name] = String(value).replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_m, variable: string, kind?: string, rest?: string) => {
-      if (shell[variable] !== undefined) return shell[variable];
-      if (kind === '?') throw new Error(`${name} requires ${variable} to be set`);
-      return kind === '-' ? (rest ?? '') : '';
-    });
+    env[name] = interpolate(String(value), shell, name);
   }
   return env;
 }
@@ -288,13 +293,37 @@ describe('docker-compose.yml', () => {
   });
 
   it('publishes the gateway and the REST surfaces on their documented ports, and nothing else', () => {
-    const published = Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.ports ?? []]));
+    const published = Object.fromEntries(Object.entries(services).map(([name, s]) => [name, (s.ports ?? []).map((p) => interpolate(p))]));
     // the gateway's public endpoint only: its internal one (service principals) is never published
     expect(published.gateway).toEqual([`${listeningPorts('gateway')[0]}:${listeningPorts('gateway')[0]}`]);
     expect(published['rest-adapter']).toEqual(listeningPorts('rest-adapter').map((p) => `${p}:${p}`));
     expect(listeningPorts('rest-adapter')).toEqual([8080, 8090, 8000]);
     expect(published.bot).toEqual([`${listeningPorts('bot')[0]}:${listeningPorts('bot')[0]}`]);
     for (const name of ['postgres', ...SUBGRAPHS.map((s) => s.name)]) expect([name, published[name]]).toEqual([name, []]);
+    // another host port each, by a variable (two topologies on one machine, the e2e test under podman-compose)
+    const chosen = {
+      GATEWAY_PUBLISHED_PORT: '14000',
+      PREDICTIONS_PUBLISHED_PORT: '18080',
+      REGISTRY_PUBLISHED_PORT: '18090',
+      FINANCE_PUBLISHED_PORT: '18000',
+      BOT_PUBLISHED_PORT: '18443',
+    };
+    const moved = (name: string) => (services[name].ports ?? []).map((p) => interpolate(p, { ...SHELL, ...chosen }));
+    expect([...moved('gateway'), ...moved('rest-adapter'), ...moved('bot')]).toEqual(['14000:4000', '18080:8080', '18090:8090', '18000:8000', '18443:8443']);
+  });
+
+  it('runs a prebuilt image when APP_IMAGE names one, else builds matchday-supergraph', () => {
+    for (const [name, service] of appServices) {
+      expect([name, interpolate(service.image ?? '')]).toEqual([name, 'matchday-supergraph']);
+      expect([name, interpolate(service.image ?? '', { ...SHELL, APP_IMAGE: 'localhost/matchday-supergraph:0.1.0' })]).toEqual([
+        name,
+        'localhost/matchday-supergraph:0.1.0',
+      ]);
+    }
+  });
+
+  it('writes no `${VAR:-}` with an empty default: podman-compose 1.0.3 passes it on unresolved (an unset value is written `VAR:`)', () => {
+    expect(readFileSync(join(root, 'docker-compose.yml'), 'utf8').match(/\$\{\w+:-\}/g)).toBeNull();
   });
 
   it('builds one image with tsc and runs it as a non-root user in production mode', () => {
