@@ -159,6 +159,25 @@ export class InProcessDataSource implements SubgraphDataSource {
 /** Carries a query plan's claims from willSendRequest to the fetcher, which signs them with the exact body; never sent. */
 const CLAIMS_HEADER = 'x-matchday-unsigned-claims';
 
+/** How long the gateway waits for a subgraph's answer before the operation fails as unavailable (503). */
+const SUBGRAPH_TIMEOUT_MS = 20_000;
+
+/**
+ * The gateway's fetch to a remote subgraph: Node's own fetch, which looks a service's name up again for
+ * every new connection (the default fetcher, make-fetch-happen, caches DNS for five minutes: a restarted
+ * container on a new address was called at its old one meanwhile), bounded in time; a timeout is an
+ * ETIMEDOUT, which the gateway answers with 503 and Retry-After like any unreachable service.
+ */
+async function subgraphFetch(target: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(target, { ...init, signal: AbortSignal.timeout(SUBGRAPH_TIMEOUT_MS) });
+  } catch (err) {
+    if ((err as Error).name === 'TimeoutError')
+      throw Object.assign(new Error(`${target} did not answer within ${SUBGRAPH_TIMEOUT_MS} ms`), { code: 'ETIMEDOUT' });
+    throw err;
+  }
+}
+
 /**
  * Remote subgraph (docker compose): every request carries the verified principal and the client's
  * address in a token the gateway signs with its own key, for this subgraph only, bound to the
@@ -171,7 +190,7 @@ export class SignedRemoteDataSource extends RemoteGraphQLDataSource<GatewayConte
     private readonly subgraph: string,
     private readonly privateKey: KeyObject,
   ) {
-    super({ url });
+    super({ url, fetcher: subgraphFetch as unknown as RemoteGraphQLDataSource['fetcher'] });
     const send = this.fetcher;
     this.fetcher = async (target, init) => {
       const headers = { ...(init?.headers as Record<string, string>) };

@@ -47,7 +47,9 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
  * subgraph server alike). Any other error is returned as it is.
  */
 export function asServiceUnavailable(error: GraphQLError): GraphQLError {
-  if (!isDatabaseUnavailable(error.originalError)) return error;
+  // the error itself too: the gateway's query plan passes a subgraph's fetch failure (EHOSTUNREACH …) on unwrapped
+  const unwrapped = !(error instanceof GraphQLError);
+  if (!isDatabaseUnavailable(error.originalError) && !(unwrapped && isDatabaseUnavailable(error))) return error;
   const unavailable = serviceUnavailable();
   return new GraphQLError(unavailable.message, { nodes: error.nodes, path: error.path, originalError: unavailable, extensions: unavailable.extensions });
 }

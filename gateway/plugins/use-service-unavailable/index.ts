@@ -23,7 +23,7 @@ export function useServiceUnavailable(): ApolloServerPlugin<GatewayContext> {
           const list = errors as GraphQLError[];
           list.forEach((error, i) => {
             const mapped = asServiceUnavailable(error);
-            if (mapped.extensions.code === CODE) list[i] = withRetryAfter(mapped);
+            if (mapped.extensions?.code === CODE) list[i] = withRetryAfter(mapped);
           });
         },
       };

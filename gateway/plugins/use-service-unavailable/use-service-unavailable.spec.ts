@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import { serviceUnavailable } from '../../../lib/errors';
 import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
 import { useServiceUnavailable } from '.';
@@ -48,4 +49,19 @@ it('leaves other errors and answers alone', async () => {
   const bug = await kit.run('{ broken }');
   expect(bug.headers.get('retry-after')).toBeUndefined();
   expect(bug.body.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+});
+
+it("maps a subgraph's fetch failure that the gateway's query plan passes on unwrapped (not a GraphQLError) to 503, and leaves other raw errors", async () => {
+  const hooks = await useServiceUnavailable().requestDidStart!({} as never);
+  const unreachable = Object.assign(new Error('request to http://football:4001/graphql failed, reason: connect EHOSTUNREACH 10.89.0.9:4001'), {
+    code: 'EHOSTUNREACH',
+    type: 'system',
+  });
+  const other = new Error('a real bug');
+  const errors = [unreachable, other] as unknown as GraphQLError[];
+  await (hooks as { didEncounterErrors(ctx: unknown): Promise<void> }).didEncounterErrors({ errors });
+  expect(errors[0]).toBeInstanceOf(GraphQLError);
+  expect(errors[0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', http: { status: 503 } });
+  expect((errors[0].extensions.http as { headers: Map<string, string> }).headers.get('retry-after')).toBe('5');
+  expect(errors[1]).toBe(other);
 });
