@@ -910,7 +910,32 @@ Object.assign(success, {
     const { token, secret } = await enrolledUser(ctx);
     return json('DELETE', '/api/auth/2fa/', bearer(token), { otp: await totpAt(secret, 1) });
   },
+  'POST /admin/identity/user/add/': (ctx: CaseContext) => {
+    const name = `added_${randomUUID().slice(0, 8)}`;
+    return form(ctx, '/admin/identity/user/add/', { username: name, email: `${name}@example.com`, password: 'a long enough password' });
+  },
+  'POST /admin/adjustments/': (ctx: CaseContext) => form(ctx, '/admin/adjustments/', adjustmentFields(ctx, 'credit')),
+  'POST /admin/adjustments/:id/approve/': async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${(await proposed(ctx, 'credit', MAKER)).id}/approve/`),
+  'POST /admin/adjustments/:id/reject/': async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${(await proposed(ctx, 'credit', MAKER)).id}/reject/`),
 });
+
+/** Another administrator (maker-checker): the replay's console session approves what this one proposes. */
+const MAKER = { id: '00000000-0000-4000-8000-00000000a11c', name: 'maker' };
+const adjustmentFields = (ctx: CaseContext, direction: 'credit' | 'debit', amount = '1.00') => ({
+  user: String(stateOf(ctx).username),
+  direction,
+  currency: 'EUR',
+  amount,
+  reason: 'conformance replay',
+});
+/** A pending adjustment of the replay's user, proposed by `by` straight through the ledger's service. */
+const proposed = (ctx: CaseContext, direction: 'credit' | 'debit', by: { id: string; name: string }, amount = '1.00') =>
+  ctx.t.app.services.ledger.adjustments.propose(adjustmentFields(ctx, direction, amount), by);
+const decided = async (ctx: CaseContext) => {
+  const a = await proposed(ctx, 'credit', MAKER);
+  await ctx.t.app.services.ledger.adjustments.reject(a.id, { id: String(stateOf(ctx).adminId), name: 'checker' });
+  return a.id;
+};
 
 Object.assign(recipes, {
   'POST /api/auth/signup/ 403': {
@@ -938,6 +963,27 @@ Object.assign(recipes, {
   },
   'POST /api/auth/2fa/recovery-codes/ 409': { request: (ctx: CaseContext) => as(ctx, 'POST', '/api/auth/2fa/recovery-codes/', { otp: '123456' }) },
   'DELETE /api/auth/2fa/ 409': { request: (ctx: CaseContext) => as(ctx, 'DELETE', '/api/auth/2fa/', { otp: '123456' }) },
+  'POST /admin/identity/user/add/ 409': {
+    request: (ctx: CaseContext) =>
+      form(ctx, '/admin/identity/user/add/', {
+        username: String(stateOf(ctx).username).toUpperCase(),
+        email: 'taken@example.com',
+        password: 'a long enough password',
+      }),
+  },
+  // the session's own proposal: a different administrator must approve it
+  'POST /admin/adjustments/:id/approve/ 403': {
+    request: async (ctx: CaseContext) =>
+      form(ctx, `/admin/adjustments/${(await proposed(ctx, 'credit', { id: String(stateOf(ctx).adminId), name: 'self' })).id}/approve/`),
+  },
+  'POST /admin/adjustments/:id/approve/ 404': { request: (ctx: CaseContext) => form(ctx, `/admin/adjustments/${ABSENT}/approve/`) },
+  'POST /admin/adjustments/:id/approve/ 409': { request: async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${await decided(ctx)}/approve/`) },
+  // a debit larger than the wallet holds
+  'POST /admin/adjustments/:id/approve/ 422': {
+    request: async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${(await proposed(ctx, 'debit', MAKER, '99999999.00')).id}/approve/`),
+  },
+  'POST /admin/adjustments/:id/reject/ 404': { request: (ctx: CaseContext) => form(ctx, `/admin/adjustments/${ABSENT}/reject/`) },
+  'POST /admin/adjustments/:id/reject/ 409': { request: async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${await decided(ctx)}/reject/`) },
   'DELETE /api/auth/2fa/ 403': {
     // the node enforces 2FA: it cannot be switched off
     before: (ctx: CaseContext) => changeNode(ctx.t, () => ctx.t.app.services.node.node.updateSettings({ enforce_2fa: true }, 'test')).then(() => undefined),
@@ -1116,6 +1162,7 @@ export const financeFixture: SurfaceFixture = {
 
     const admin = await createUser(t, undefined, { superuser: true });
     s.adminName = admin.username;
+    s.adminId = admin.id;
     s.session = await adminSignIn(t, admin.username);
 
     // KYC: a user with an open verification, one with a submitted one (its applicant), one for the console to review
