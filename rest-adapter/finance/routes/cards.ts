@@ -178,7 +178,11 @@ export const cardRoutes: Route[] = [
     operation: 'RevealCard',
     params: cardId,
     body: revealBody,
-    variables: ({ params, body }: { params: CardParams; body: z.infer<typeof revealBody> }) => ({ id: params.id, password: body.password, otp: body.otp ?? null }),
+    variables: ({ params, body }: { params: CardParams; body: z.infer<typeof revealBody> }) => ({
+      id: params.id,
+      password: body.password,
+      otp: body.otp ?? null,
+    }),
     response: {
       description: 'The full number',
       schema: z.object({ id: z.string(), number: z.string(), exp_month: z.number().int(), exp_year: z.number().int() }),

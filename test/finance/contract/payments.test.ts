@@ -246,8 +246,10 @@ describe('GET /api/v1/transactions/ filters', () => {
   it('filters by direction and status on the node (pages stay full and keep the filters); an unknown value is 400', async () => {
     const alice = await verifiedUser('basic', { EUR: 100_00n });
     const bob = await verifiedUser('basic', { EUR: 50_00n });
-    for (let i = 1; i <= 3; i++) expect((await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: `${i}.00`, currency: 'EUR' })).status).toBe(201);
-    for (let i = 1; i <= 2; i++) expect((await post('/api/v1/transfers/', bob.token, { recipient: alice.username, amount: `0.${i}0`, currency: 'EUR' })).status).toBe(201);
+    for (let i = 1; i <= 3; i++)
+      expect((await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: `${i}.00`, currency: 'EUR' })).status).toBe(201);
+    for (let i = 1; i <= 2; i++)
+      expect((await post('/api/v1/transfers/', bob.token, { recipient: alice.username, amount: `0.${i}0`, currency: 'EUR' })).status).toBe(201);
     // a hold that is still pending, and one voided
     const ledger = t.app.services.ledger.ledger;
     const clearing = await ledger.account('system', '00000000-0000-0000-0000-000000000000', 'EUR', 'payments:clearing');

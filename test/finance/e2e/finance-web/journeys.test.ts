@@ -248,7 +248,10 @@ describe('banking in the web client', () => {
     expect(await t.app.services.cards.store.reveals(issued.body.id as string)).toBe(1);
     // the password went to the reveal itself: no separate sign-in
     page.off('request', record);
-    expect(requests.filter((r) => r.startsWith('POST /api/'))).toEqual([`POST /api/v1/cards/${issued.body.id}/reveal/`, `POST /api/v1/cards/${issued.body.id}/reveal/`]);
+    expect(requests.filter((r) => r.startsWith('POST /api/'))).toEqual([
+      `POST /api/v1/cards/${issued.body.id}/reveal/`,
+      `POST /api/v1/cards/${issued.body.id}/reveal/`,
+    ]);
     await inspect('card-revealed');
   }, 90_000);
 
