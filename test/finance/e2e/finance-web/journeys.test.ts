@@ -340,7 +340,7 @@ describe('banking in the web client', () => {
     await page.getByText('On: signing in needs a code from your authenticator app.').waitFor();
     await page.getByLabel('Code from your app, for new recovery codes').fill('000000');
     await page.getByRole('button', { name: 'Get new recovery codes' }).click();
-    expect(await page.locator('#twofa-error').textContent()).toContain('That code is not right');
+    await page.locator('#twofa-error:text("That code is not right")').waitFor();
     await page.getByLabel('Code from your app, for new recovery codes').fill(await code(0));
     await page.getByRole('button', { name: 'Get new recovery codes' }).click();
     await page.locator('#new-recovery-codes li').first().waitFor();
