@@ -27,6 +27,7 @@ export const financeErrors: ErrorCatalogue = {
   IDEMPOTENCY_KEY_REUSED: { code: 'idempotency_key_reused' },
   OTP_REQUIRED: { code: 'otp_required' },
   OTP_INVALID: { code: 'otp_invalid' },
+  REAUTHENTICATION_FAILED: { code: 'reauthentication_failed' },
   CODE_EXPIRED: { code: 'code_expired' },
   OTP_ENROLMENT_REQUIRED: { code: 'otp_enrolment_required', fields: ['enrolment_token', 'expires_in'] },
   IMPROPERLY_CONFIGURED: { code: 'improperly_configured' },

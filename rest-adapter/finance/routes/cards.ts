@@ -80,6 +80,10 @@ const limitsBody = z.object({
 // the values are checked by the domain, after the gate (read-only mode and maintenance answer first)
 const issueBody = z.object({ currency: z.string().describe(`One of ${CARD_CURRENCIES.join(', ')}`), spending_limits: limitsBody.optional() });
 const patchBody = z.object({ spending_limits: limitsBody.optional() });
+const revealBody = z.object({
+  password: z.string().min(1).max(4096).describe("The holder's password"),
+  otp: z.string().max(64).optional().describe('With 2FA: a current 6-digit code, or a recovery code'),
+});
 type ListQuery = z.infer<typeof listQuery>;
 type CardParams = z.infer<typeof cardId>;
 
@@ -164,18 +168,27 @@ export const cardRoutes: Route[] = [
     method: 'POST',
     path: '/api/v1/cards/:id/reveal/',
     summary: "Reveal a card's full number",
-    description: 'For the holder only; each reveal is recorded (who, when, request id, address). Never cache the answer.',
+    description:
+      'For the holder only, who gives the password again: JSON `{password, otp?}` (`otp`: a current code of the authenticator app, or a recovery code, ' +
+      'required when the holder has 2FA). Checked by the node (not the client), throttled like sign-in. No or malformed body: 400; wrong password or code: ' +
+      '403 `reauthentication_failed` (403, not 401: the access token itself is fine); 2FA on and no `otp`: 403 `otp_required`; too many wrong ' +
+      'passwords: 429 `throttled` with Retry-After. Each reveal is recorded (who, when, request id, address). Never cache the answer.',
     tags: TAGS,
     security: 'bearer',
     operation: 'RevealCard',
     params: cardId,
-    variables: ({ params }: { params: CardParams }) => ({ id: params.id }),
+    body: revealBody,
+    variables: ({ params, body }: { params: CardParams; body: z.infer<typeof revealBody> }) => ({
+      id: params.id,
+      password: body.password,
+      otp: body.otp ?? null,
+    }),
     response: {
       description: 'The full number',
       schema: z.object({ id: z.string(), number: z.string(), exp_month: z.number().int(), exp_year: z.number().int() }),
       headers: { 'Cache-Control': 'no-store' },
     },
-    errors: [403, 404, 503],
+    errors: [400, 403, 404, 429, 503],
     respond: (data: { revealCard: { id: string; number: string; expMonth: number; expYear: number } }) => ({
       kind: 'json',
       headers: { 'cache-control': 'no-store' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Route } from '../../core/route';
-import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/vocabulary';
+import { LIMITS_DESCRIPTION, STATEMENT_DIRECTIONS, STATEMENT_STATUSES } from '../../../subgraphs/finance/ledger/vocabulary';
 import { FX_FEE_BPS, FX_QUOTE_TTL_SECONDS, NOTE_MAX_LENGTH } from '../../../subgraphs/finance/payments/vocabulary';
 import { money } from '../schemas';
 
@@ -87,7 +87,9 @@ const transactionsQuery = z.object({
   account: z.string().uuid().optional().describe('One of your account ids (GET /api/v1/accounts/); default: all of them'),
   from: isoDate.optional().describe('Created at or after (ISO 8601; a date means 00:00 UTC)'),
   to: isoDate.optional().describe('Created before (ISO 8601; a date means 00:00 UTC)'),
-  cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
+  direction: z.enum(STATEMENT_DIRECTIONS).optional().describe('debit: only money out; credit: only money in'),
+  status: z.enum(STATEMENT_STATUSES).optional().describe('Only the lines in this state'),
+  cursor: z.string().max(200).optional().describe('next_cursor of the previous page (pass the same filters again)'),
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('Page size, 1–200 (default 50)'),
 });
 
@@ -184,7 +186,8 @@ export const paymentsRoutes: Route[] = [
     path: '/api/v1/transactions/',
     summary: 'Your transactions, newest first',
     description:
-      'Every movement of your accounts (transfers, conversions, deposits, card payments…), one line per account it moved, cursor-paginated: pass `next_cursor` as `cursor` for the next page.',
+      'Every movement of your accounts (transfers, conversions, deposits, card payments…), one line per account it moved, cursor-paginated: pass `next_cursor` as `cursor` (with the same filters) for the next page. ' +
+      'Filters: `account`, `from`/`to`, `direction` (debit, credit) and `status` (posted, pending, voided, expired), applied by the node; an unknown value is 400.',
     tags: ['Transfers'],
     security: 'bearer',
     operation: 'Transactions',
@@ -195,9 +198,11 @@ export const paymentsRoutes: Route[] = [
       to: ISO(query.to),
       cursor: query.cursor ?? null,
       limit: query.limit,
+      direction: query.direction ?? null,
+      status: query.status ?? null,
     }),
     response: { description: 'A page of transactions', schema: z.object({ results: z.array(transactionLine), next_cursor: z.string().nullable() }) },
-    errors: [403, 503],
+    errors: [400, 403, 503],
     respond: (data: { ledgerStatement: { results: Line[]; nextCursor: string | null } }) => ({
       kind: 'json',
       body: { results: data.ledgerStatement.results.map(line), next_cursor: data.ledgerStatement.nextCursor },

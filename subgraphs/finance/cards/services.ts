@@ -7,6 +7,7 @@ import { sandboxOrDisabled } from '../kernel/sandbox';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { providerCredential } from '../kernel/provider-credentials';
 import { CardService } from './domain/cards';
+import { reauthenticationThrough } from './domain/reauthentication';
 import { HttpIssuer, SandboxIssuer, type CardIssuer } from './domain/issuer';
 import { CardStore } from './store/card-store';
 
@@ -39,7 +40,7 @@ export function createCardsServices({ store, supergraph, config }: SubgraphDeps)
   const providerSecrets = new ProviderSecrets(config, providerSecretsFromSupergraph(supergraph));
   const issuer = cardIssuerFrom(config, (purpose) => box.derive(purpose), providerSecrets);
   return {
-    cards: new CardService(cardStore, issuer, new LedgerClient(supergraph), box, gate, new IdempotentRequests(store)),
+    cards: new CardService(cardStore, issuer, new LedgerClient(supergraph), box, gate, new IdempotentRequests(store), reauthenticationThrough(supergraph)),
     issuer,
     gate,
     store: cardStore,

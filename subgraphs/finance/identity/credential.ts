@@ -32,6 +32,9 @@ export const KYC_LEVEL_WRITERS = ['compliance'];
 /** The subgraphs whose service principal may look up a transfer's recipient (or a manual adjustment's user) by user name, e-mail or phone. */
 export const RECIPIENT_READERS = ['payments', 'ledger'];
 
+/** The subgraphs whose service principal may ask identity to re-check a user's password (and 2FA code) before a sensitive read: a card's full number. */
+export const REAUTHENTICATORS = ['cards'];
+
 /** NOTIFY channel: a user changed (deactivated, new password, 2FA); every process drops its cached row (payload: the user id). */
 export const USER_CHANGED = 'identity_user_changed';
 

@@ -23,3 +23,8 @@ export const LIMITS_DESCRIPTION =
   'Limits by KYC level (per transaction / per day since 00:00 UTC; outflows to other accounts, pending included): ' +
   KYC_LEVELS.map((level) => `${level} ${LIMIT_TIERS[level].perTransaction} / ${LIMIT_TIERS[level].daily} EUR`).join(', ') +
   '; other currencies scale these by a fixed reference factor. Over a limit: 403 `limit_exceeded` with limit, currency and remaining.';
+
+/** debit: money out of the account; credit: money in. */
+export const STATEMENT_DIRECTIONS = ['debit', 'credit'] as const;
+/** A line's state: posted, pending (held), voided (released) or expired. */
+export const STATEMENT_STATUSES = ['posted', 'pending', 'voided', 'expired'] as const;

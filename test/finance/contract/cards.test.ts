@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { number as cardNumber } from 'card-validator';
 import { signWebhook } from '../../../lib/provider-http';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login } from '../../support/finance';
+import { generate as totpGenerate } from 'otplib';
+import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance';
 import { invariants } from '../../support/ledger';
 import { balanceOf, fundWallet, postWebhook } from '../../support/money-modules';
 
@@ -36,6 +37,13 @@ async function holder(funds?: string) {
 
 async function issue(token: string, body: Record<string, unknown> = { currency: 'EUR' }, key = randomUUID()) {
   return http(url('/api/v1/cards/'), { method: 'POST', key: token, ...json(body, { 'idempotency-key': key }) });
+}
+
+const nextCode = (secret: string) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 } as Parameters<typeof totpGenerate>[0]);
+
+/** POST …/reveal/ with the password given again (and the one-time code with 2FA). */
+async function reveal(token: string, cardId: string, body: Record<string, unknown> | null = { password: PASSWORD }) {
+  return http(url(`/api/v1/cards/${cardId}/reveal/`), { method: 'POST', key: token, ...(body === null ? {} : json(body)) });
 }
 
 async function providerCardId(cardId: string): Promise<string> {
@@ -97,7 +105,7 @@ describe('POST /api/v1/cards/', () => {
     // at rest: sealed, no trace of the number
     const { rows } = await t.app.services.cards.store.store.pool.query('SELECT * FROM cards.card WHERE user_id = $1', [h.id]);
     expect(rows).toHaveLength(1);
-    const revealed = await http(url(`/api/v1/cards/${res.body.id}/reveal/`), { method: 'POST', key: h.token });
+    const revealed = await reveal(h.token, res.body.id as string);
     expect(JSON.stringify(rows[0])).not.toContain(revealed.body.number);
     expect(rows[0].pan_sealed).toMatch(/^sb1\./);
   });
@@ -136,23 +144,73 @@ describe('GET /api/v1/cards/, GET /api/v1/cards/<id>/, POST …/reveal/', () => 
 
     const one = await http(url(`/api/v1/cards/${ids[0]}/`), { key: h.token });
     expect([one.status, one.body.id]).toEqual([200, ids[0]]);
-    const reveal = await http(url(`/api/v1/cards/${ids[0]}/reveal/`), { method: 'POST', key: h.token });
-    expect(reveal.status).toBe(200);
-    expect(reveal.headers.get('cache-control')).toBe('no-store');
-    expect(cardNumber(reveal.body.number).isValid).toBe(true);
-    expect(reveal.body.number.slice(-4)).toBe(one.body.last4);
+    const revealed = await reveal(h.token, ids[0]);
+    expect(revealed.status).toBe(200);
+    expect(revealed.headers.get('cache-control')).toBe('no-store');
+    expect(cardNumber(revealed.body.number).isValid).toBe(true);
+    expect(revealed.body.number.slice(-4)).toBe(one.body.last4);
     expect(await t.app.services.cards.store.reveals(ids[0])).toBe(1);
 
     const stranger = await holder();
     for (const res of [
       await http(url(`/api/v1/cards/${ids[0]}/`), { key: stranger.token }),
-      await http(url(`/api/v1/cards/${ids[0]}/reveal/`), { method: 'POST', key: stranger.token }),
+      await reveal(stranger.token, ids[0], { password: PASSWORD }),
       await http(url(`/api/v1/cards/${ids[0]}/freeze/`), { method: 'POST', key: stranger.token }),
       await http(url('/api/v1/cards/not-a-uuid/'), { key: h.token }),
     ]) {
       expect([res.status, res.body.code]).toEqual([404, 'not_found']);
     }
     expect(await t.app.services.cards.store.reveals(ids[0])).toBe(1);
+  });
+});
+
+describe('POST …/reveal/ re-authenticates the holder on the server', () => {
+  it('needs the password in the request: none 400, a wrong one 403 reauthentication_failed (nothing revealed, nothing audited)', async () => {
+    const h = await holder();
+    const cardId = (await issue(h.token)).body.id as string;
+    for (const body of [null, {}, { password: '' }, { password: 42 }]) {
+      const res = await reveal(h.token, cardId, body);
+      expect([JSON.stringify(body), res.status, res.body.code]).toEqual([JSON.stringify(body), 400, 'invalid']);
+    }
+    const wrong = await reveal(h.token, cardId, { password: 'not my password' });
+    expect([wrong.status, wrong.body.code, wrong.body.number]).toEqual([403, 'reauthentication_failed', undefined]);
+    expect(await t.app.services.cards.store.reveals(cardId)).toBe(0);
+    // the token still works: a wrong password is not a sign-out
+    expect((await http(url(`/api/v1/cards/${cardId}/`), { key: h.token })).status).toBe(200);
+    expect((await reveal(h.token, cardId)).status).toBe(200);
+    expect(await t.app.services.cards.store.reveals(cardId)).toBe(1);
+  });
+
+  it('with 2FA on, the one-time code is required too (403 otp_required, a wrong one 403 reauthentication_failed)', async () => {
+    const h = await holder();
+    const cardId = (await issue(h.token)).body.id as string;
+    const identity = t.app.services.identity.identity;
+    const { secret } = await identity.startTotpEnrolment(h.id);
+    await identity.confirmTotpEnrolment(h.id, await identity.currentTotp(h.id));
+    const noCode = await reveal(h.token, cardId, { password: PASSWORD });
+    expect([noCode.status, noCode.body.code]).toEqual([403, 'otp_required']);
+    const wrongCode = await reveal(h.token, cardId, { password: PASSWORD, otp: '000000' });
+    expect([wrongCode.status, wrongCode.body.code]).toEqual([403, 'reauthentication_failed']);
+    const wrongPassword = await reveal(h.token, cardId, { password: 'not my password', otp: await nextCode(secret) });
+    expect([wrongPassword.status, wrongPassword.body.code]).toEqual([403, 'reauthentication_failed']);
+    expect(await t.app.services.cards.store.reveals(cardId)).toBe(0);
+    // the enrolment used the current step: the next one works
+    const ok = await reveal(h.token, cardId, { password: PASSWORD, otp: await nextCode(secret) });
+    expect(ok.status).toBe(200);
+    expect(await t.app.services.cards.store.reveals(cardId)).toBe(1);
+  });
+
+  it('wrong passwords are throttled like sign-in: 429 with Retry-After, even for the right password afterwards', async () => {
+    const h = await holder();
+    const cardId = (await issue(h.token)).body.id as string;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => reveal(h.token, cardId, { password: 'wrong password' })));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 403).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 403 || s === 429)).toHaveLength(8);
+    const throttled = await reveal(h.token, cardId);
+    expect([throttled.status, throttled.body.code]).toEqual([429, 'throttled']);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await t.app.services.cards.store.reveals(cardId)).toBe(0);
   });
 });
 
@@ -308,7 +366,7 @@ describe('maintenance', () => {
         ['POST', `/api/v1/cards/${cardId}/freeze/`],
         ['POST', `/api/v1/cards/${cardId}/reveal/`],
       ] as const) {
-        const res = await http(url(path), { method, key: h.token, ...(method === 'POST' ? json({ currency: 'EUR' }) : {}) });
+        const res = await http(url(path), { method, key: h.token, ...(method === 'POST' ? json({ currency: 'EUR', password: PASSWORD }) : {}) });
         expect([method, path, res.status, res.body.code]).toEqual([method, path, 503, 'maintenance']);
       }
       expect((await authorise(cardId, '1.00')).res.status).toBe(503);
@@ -323,7 +381,7 @@ describe('admin console', () => {
   it('lists cards masked and their authorisations', async () => {
     const h = await holder('10.00');
     const cardId = (await issue(h.token)).body.id as string;
-    const number = (await http(url(`/api/v1/cards/${cardId}/reveal/`), { method: 'POST', key: h.token })).body.number as string;
+    const number = (await reveal(h.token, cardId)).body.number as string;
     const { id } = await authorise(cardId, '2.50');
     const admin = await createUser(t, undefined, { superuser: true });
     const session = await adminSignIn(t, admin.username);

@@ -242,6 +242,46 @@ describe('GET /api/v1/accounts/ and /api/v1/transactions/', () => {
   });
 });
 
+describe('GET /api/v1/transactions/ filters', () => {
+  it('filters by direction and status on the node (pages stay full and keep the filters); an unknown value is 400', async () => {
+    const alice = await verifiedUser('basic', { EUR: 100_00n });
+    const bob = await verifiedUser('basic', { EUR: 50_00n });
+    for (let i = 1; i <= 3; i++)
+      expect((await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: `${i}.00`, currency: 'EUR' })).status).toBe(201);
+    for (let i = 1; i <= 2; i++)
+      expect((await post('/api/v1/transfers/', bob.token, { recipient: alice.username, amount: `0.${i}0`, currency: 'EUR' })).status).toBe(201);
+    // a hold that is still pending, and one voided
+    const ledger = t.app.services.ledger.ledger;
+    const clearing = await ledger.account('system', '00000000-0000-0000-0000-000000000000', 'EUR', 'payments:clearing');
+    const wallet = (await ledger.wallet(alice.id, 'EUR')).id;
+    const [held, voided] = [randomUUID(), randomUUID()];
+    await ledger.createTransfers([{ id: held, debitAccountId: wallet, creditAccountId: clearing.id, amount: 4_00n, code: 'withdrawal', kind: 'pending' }]);
+    await ledger.createTransfers([{ id: voided, debitAccountId: wallet, creditAccountId: clearing.id, amount: 5_00n, code: 'withdrawal', kind: 'pending' }]);
+    await ledger.voidPending(voided, 'test');
+
+    const amounts = (res: { body: { results: { amount: { amount: string } }[] } }) => res.body.results.map((l) => l.amount.amount);
+    // money out, newest first, two per page: each page full, the cursor keeps the filter
+    const out1 = await get('/api/v1/transactions/?direction=debit&limit=2', alice.token);
+    expect([out1.status, amounts(out1)]).toEqual([200, ['5.00', '4.00']]);
+    const out2 = await get(`/api/v1/transactions/?direction=debit&limit=2&cursor=${out1.body.next_cursor}`, alice.token);
+    expect(amounts(out2)).toEqual(['3.00', '2.00']);
+    const out3 = await get(`/api/v1/transactions/?direction=debit&limit=2&cursor=${out2.body.next_cursor}`, alice.token);
+    expect([amounts(out3), out3.body.next_cursor]).toEqual([['1.00'], null]);
+    expect(amounts(await get('/api/v1/transactions/?direction=credit', alice.token))).toEqual(['0.20', '0.10', '100.00']);
+    expect(amounts(await get('/api/v1/transactions/?status=pending', alice.token))).toEqual(['4.00']);
+    expect((await get('/api/v1/transactions/?status=voided', alice.token)).body.results).toMatchObject([{ id: voided, status: 'voided' }]);
+    expect(amounts(await get('/api/v1/transactions/?status=posted&direction=debit', alice.token))).toEqual(['3.00', '2.00', '1.00']);
+    expect((await get('/api/v1/transactions/?status=expired', alice.token)).body.results).toEqual([]);
+    // with the dates too
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await get(`/api/v1/transactions/?direction=credit&from=${tomorrow}`, alice.token)).body.results).toEqual([]);
+    for (const q of ['direction=out', 'direction=DEBIT', 'status=done', 'status=', 'direction=debit&direction=credit']) {
+      const res = await get(`/api/v1/transactions/?${q}`, alice.token);
+      expect([q, res.status, res.body.code]).toEqual([q, 400, 'invalid']);
+    }
+  });
+});
+
 describe('FX: POST /api/v1/fx/quotes/ and /api/v1/fx/conversions/', () => {
   it('quotes rate, fee and amounts, converts atomically once (fee to revenue), refuses an expired or used quote', async () => {
     const alice = await verifiedUser('basic', { EUR: 1_000_00n });

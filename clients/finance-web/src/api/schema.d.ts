@@ -847,7 +847,7 @@ export interface paths {
         put?: never;
         /**
          * Reveal a card's full number
-         * @description For the holder only; each reveal is recorded (who, when, request id, address). Never cache the answer.
+         * @description For the holder only, who gives the password again: JSON `{password, otp?}` (`otp`: a current code of the authenticator app, or a recovery code, required when the holder has 2FA). Checked by the node (not the client), throttled like sign-in. No or malformed body: 400; wrong password or code: 403 `reauthentication_failed` (403, not 401: the access token itself is fine); 2FA on and no `otp`: 403 `otp_required`; too many wrong passwords: 429 `throttled` with Retry-After. Each reveal is recorded (who, when, request id, address). Never cache the answer.
          */
         post: operations["RevealCard"];
         delete?: never;
@@ -1727,7 +1727,7 @@ export interface paths {
         };
         /**
          * Your transactions, newest first
-         * @description Every movement of your accounts (transfers, conversions, deposits, card payments…), one line per account it moved, cursor-paginated: pass `next_cursor` as `cursor` for the next page.
+         * @description Every movement of your accounts (transfers, conversions, deposits, card payments…), one line per account it moved, cursor-paginated: pass `next_cursor` as `cursor` (with the same filters) for the next page. Filters: `account`, `from`/`to`, `direction` (debit, credit) and `status` (posted, pending, voided, expired), applied by the node; an unknown value is 400.
          */
         get: operations["Transactions"];
         put?: never;
@@ -9428,7 +9428,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The holder's password */
+                    password: string;
+                    /** @description With 2FA: a current 6-digit code, or a recovery code */
+                    otp?: string;
+                };
+            };
+        };
         responses: {
             /** @description The full number */
             200: {
@@ -9499,6 +9508,51 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;
@@ -17506,7 +17560,11 @@ export interface operations {
                 from?: string;
                 /** @description Created before (ISO 8601; a date means 00:00 UTC) */
                 to?: string;
-                /** @description next_cursor of the previous page */
+                /** @description debit: only money out; credit: only money in */
+                direction?: "debit" | "credit";
+                /** @description Only the lines in this state */
+                status?: "posted" | "pending" | "voided" | "expired";
+                /** @description next_cursor of the previous page (pass the same filters again) */
                 cursor?: string;
                 /** @description Page size, 1–200 (default 50) */
                 limit?: number;

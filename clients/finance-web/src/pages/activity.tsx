@@ -10,8 +10,20 @@ interface Filters {
   account?: string;
   from?: string;
   to?: string;
-  direction?: string;
+  direction?: 'debit' | 'credit';
+  status?: 'posted' | 'pending' | 'voided' | 'expired';
 }
+
+/** The query of one page: the node applies every filter, so each page is full and "Show more" keeps them. */
+const queryOf = (filters: Filters, cursor?: string) => ({
+  account: filters.account,
+  from: filters.from && `${filters.from}T00:00:00Z`,
+  to: filters.to && `${filters.to}T23:59:59Z`,
+  direction: filters.direction,
+  status: filters.status,
+  cursor,
+  limit: 50,
+});
 
 /** RFC 4180 CSV of the lines shown (the spreadsheet formula prefixes neutralised). */
 export function toCsv(items: Transaction[]): string {
@@ -47,7 +59,13 @@ function FilterForm(props: { onChange: (filters: Filters) => void }) {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const read = (name: string) => formValue(form, name) || undefined;
-    props.onChange({ account: read('account'), from: read('from'), to: read('to'), direction: read('direction') });
+    props.onChange({
+      account: read('account'),
+      from: read('from'),
+      to: read('to'),
+      direction: read('direction') as Filters['direction'],
+      status: read('status') as Filters['status'],
+    });
   };
   const options: [string, string][] = [
     ['', 'All accounts'],
@@ -65,6 +83,17 @@ function FilterForm(props: { onChange: (filters: Filters) => void }) {
           ['debit', 'Out'],
         ]}
       />
+      <Select
+        id="status"
+        label="Status"
+        options={[
+          ['', 'Any status'],
+          ['posted', 'Completed'],
+          ['pending', 'Pending'],
+          ['voided', 'Cancelled'],
+          ['expired', 'Expired'],
+        ]}
+      />
       <Field id="from" label="From date" type="date" />
       <Field id="to" label="To date" type="date" />
       <button type="submit" class="secondary">
@@ -79,18 +108,17 @@ export function Activity() {
   const [pages, setPages] = useState<Transaction[][]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const { data, error } = useLoad(async () => {
-    const query = { account: filters.account, from: filters.from && `${filters.from}T00:00:00Z`, to: filters.to && `${filters.to}T23:59:59Z`, limit: 50 };
-    const first = await unwrap(api.GET('/api/v1/transactions/', { params: { query } }));
+    const first = await unwrap(api.GET('/api/v1/transactions/', { params: { query: queryOf(filters) } }));
     setPages([first.results]);
     setCursor(first.next_cursor ?? null);
     return first;
   }, [filters]);
   const more = async () => {
-    const next = await unwrap(api.GET('/api/v1/transactions/', { params: { query: { account: filters.account, cursor: cursor ?? undefined, limit: 50 } } }));
+    const next = await unwrap(api.GET('/api/v1/transactions/', { params: { query: queryOf(filters, cursor ?? undefined) } }));
     setPages([...pages, next.results]);
     setCursor(next.next_cursor ?? null);
   };
-  const items = pages.flat().filter((t) => !filters.direction || t.direction === filters.direction);
+  const items = pages.flat();
   return (
     <Page title="Activity">
       <FilterForm onChange={setFilters} />

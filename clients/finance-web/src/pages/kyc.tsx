@@ -1,5 +1,5 @@
 /** Identity (KYC): where you stand, start a verification, upload documents (camera on a phone), submit, follow its state. */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { apiBase, clientHeaders, unwrap, api } from '../api/client';
 import { ApiError, plainMessage } from '../api/errors';
 import type { paths } from '../api/schema';
@@ -16,6 +16,20 @@ const KINDS: [string, string][] = [
   ['proof_of_address', 'Proof of address'],
 ];
 const OPEN = ['unverified', 'resubmission_required'];
+/** Waiting for a decision: the page asks again every POLL_MS until it comes (or the page is left). */
+const WAITING = ['pending', 'in_review'];
+export const POLL_MS = 3000;
+
+/** Where a verification stands, in plain words (the reviewer's reason is shown beside it). */
+const DECISION: Record<string, string> = {
+  unverified: 'Not sent yet: add your documents, then submit them for review.',
+  pending: 'We are checking your documents. This page updates by itself.',
+  in_review: 'A person is reviewing your documents. This page updates by itself.',
+  verified: 'You are verified.',
+  rejected: 'Your verification was not accepted.',
+  resubmission_required: 'We need new documents from you: add them and submit again.',
+  expired: 'Your verification has expired: send your documents again.',
+};
 
 /** The file itself as the body (…/documents/upload/?kind=): photos of a few MB never go through base64. */
 async function upload(verificationId: string, kind: string, file: File): Promise<void> {
@@ -109,6 +123,13 @@ function Start(props: { level: 'basic' | 'enhanced'; onChange: () => void }) {
 
 export function Kyc() {
   const { data, error, reload } = useLoad(() => unwrap(api.GET('/api/v1/kyc/')));
+  const waiting = Boolean(data?.verifications.some((v) => WAITING.includes(v.state)));
+  // follow a verification awaiting its decision: ask again every few seconds, stop once decided or when the page goes
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(reload, POLL_MS);
+    return () => clearInterval(timer);
+  }, [waiting, reload]);
   const next =
     data && !data.verifications.some((v) => v.level === 'basic')
       ? 'basic'
@@ -133,7 +154,10 @@ export function Kyc() {
             <section class="card narrow" key={v.id} aria-labelledby={`v-${v.id}`}>
               <h2 id={`v-${v.id}`}>{v.level === 'basic' ? 'Basic verification' : 'Enhanced verification'}</h2>
               <p>
-                Status: <span class="tag kyc-state">{words(v.state)}</span> {v.reason ? <small>{v.reason}</small> : null}
+                Status: <span class="tag kyc-state">{words(v.state)}</span>
+              </p>
+              <p class="kyc-decision" role="status" aria-live="polite">
+                {DECISION[v.state] ?? words(v.state)} {v.reason ? <small>{v.reason}</small> : null}
               </p>
               {OPEN.includes(v.state) ? <Documents verification={v} onChange={reload} /> : null}
               {v.state === 'pending' || v.state === 'in_review' ? (

@@ -186,24 +186,105 @@ function PasswordSection() {
   );
 }
 
+/** The 2FA errors in plain words (POST /api/auth/2fa/recovery-codes/, DELETE /api/auth/2fa/). */
+function twoFactorError(failure: unknown): unknown {
+  if (!(failure instanceof ApiError)) return failure;
+  if (failure.code === 'otp_invalid' || (failure.status === 400 && failure.fields.otp))
+    return new Error('That code is not right. Enter the current 6-digit code from your authenticator app.', { cause: failure });
+  if (failure.code === 'twofa_enforced') return new Error('This service requires two-factor authentication: it cannot be switched off.', { cause: failure });
+  if (failure.status === 409) return new Error('Two-factor authentication is already off for your account.', { cause: failure });
+  if (failure.status === 429) return new Error('Too many wrong codes. Wait a few minutes and try again.', { cause: failure });
+  if (missing(failure)) return new Error('This node does not offer this yet.', { cause: failure });
+  return failure;
+}
+
+/** With 2FA on: a new set of recovery codes, or 2FA switched off; each needs a current code from the app. */
+function ManageTwoFactor(props: { onOff: () => void }) {
+  const action = useAction();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const run = (event: Event, step: (otp: string) => Promise<void>) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const otp = [...new FormData(form).values()].map(String).join('').replace(/\s/g, '');
+    if (!/^\d{6}$/.test(otp)) return action.setError(new Error('Enter the 6-digit code from your authenticator app.'));
+    void action.run(async () => {
+      try {
+        await step(otp);
+        form.reset();
+      } catch (failure) {
+        throw twoFactorError(failure);
+      }
+    });
+  };
+  const renew = (event: Event) =>
+    run(event, async (otp) => {
+      setCodes((await unwrap(api.POST('/api/auth/2fa/recovery-codes/', { body: { otp } }))).recovery_codes);
+    });
+  const disable = (event: Event) =>
+    run(event, async (otp) => {
+      await unwrap(api.DELETE('/api/auth/2fa/', { body: { otp } }));
+      props.onOff();
+    });
+  return (
+    <>
+      <form onSubmit={renew} aria-labelledby="renew-title" class="twofa-action">
+        <h3 id="renew-title">New recovery codes</h3>
+        <Field
+          id="renew-otp"
+          label="Code from your app, for new recovery codes"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          hint="Your old recovery codes stop working."
+        />
+        <button type="submit" class="secondary" disabled={action.busy}>
+          Get new recovery codes
+        </button>
+      </form>
+      <form onSubmit={disable} aria-labelledby="disable-title" class="twofa-action">
+        <h3 id="disable-title">Switch two-factor authentication off</h3>
+        <Field id="disable-otp" label="Code from your app, to switch off" inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+        <button type="submit" class="secondary" disabled={action.busy}>
+          Switch off
+        </button>
+      </form>
+      <ErrorNote id="twofa-error" error={action.error} />
+      {codes ? (
+        <section aria-labelledby="new-codes-title">
+          <h3 id="new-codes-title">Your new recovery codes</h3>
+          <p role="status">Write them down or print them now: they are shown this once. Each signs you in once if you lose your phone.</p>
+          <ul class="list" id="new-recovery-codes">
+            {codes.map((code) => (
+              <li key={code}>
+                <code>{code}</code>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
 function TwoFactorSection() {
   const profile = useLoad(loadProfile);
   const [enrolling, setEnrolling] = useState(false);
+  const [off, setOff] = useState(false);
+  const on = Boolean(profile.data?.twofa_enabled);
   return (
     <section class="card narrow" aria-labelledby="twofa-title">
       <h2 id="twofa-title">Two-factor authentication</h2>
-      {profile.data?.twofa_enabled ? (
-        <p>On: signing in needs a code from your authenticator app.</p>
-      ) : (
-        <p>Add a code from an authenticator app to every sign-in.</p>
-      )}
+      {on ? <p>On: signing in needs a code from your authenticator app.</p> : <p>Add a code from an authenticator app to every sign-in.</p>}
+      {off && !on ? <p role="status">Two-factor authentication is off. Signing in needs only your password now.</p> : null}
       {enrolling ? (
-        <Enrol onDone={() => profile.reload()} />
-      ) : !profile.data?.twofa_enabled ? (
+        <Enrol onDone={() => (setOff(false), profile.reload())} />
+      ) : on ? (
+        <ManageTwoFactor onOff={() => (setOff(true), profile.reload())} />
+      ) : (
         <button type="button" class="secondary" onClick={() => setEnrolling(true)}>
           Set up two-factor authentication
         </button>
-      ) : null}
+      )}
     </section>
   );
 }

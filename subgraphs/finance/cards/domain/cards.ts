@@ -10,6 +10,7 @@ import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } fr
 import type { AuthorisationRow, CardRow, CardStore } from '../store/card-store';
 import type { CardIssuer } from './issuer';
 import { CARD_CURRENCIES, ISSUER_EVENTS, type AuthorisationView, type CardView, type DeclineReason } from '../vocabulary';
+import type { Reauthenticate, Reauthentication } from './reauthentication';
 
 /** A held authorisation is released by the ledger if the issuer never captures nor releases it. */
 const HOLD_SECONDS = 7 * 86400;
@@ -99,6 +100,8 @@ export class CardService {
     private readonly box: SecretBox,
     private readonly gate: NodeGate,
     private readonly idempotency: IdempotentRequests,
+    /** The holder's password (and 2FA code) checked again by identity before a reveal. */
+    private readonly reauthenticate: Reauthenticate,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -146,13 +149,18 @@ export class CardService {
     return cardView(await this.owned(holder, id));
   }
 
-  /** The full number, for its holder only; every reveal is recorded (who, when, which request, from where). */
+  /**
+   * The full number, for its holder only, once the password (and the 2FA code) is given again and
+   * checked by identity (throttled like sign-in); every reveal is recorded (who, when, which request, from where).
+   */
   async reveal(
     holder: CardHolder,
     id: string,
+    credentials: Omit<Reauthentication, 'clientAddress'>,
     audit: { requestId: string; clientAddress?: string },
   ): Promise<{ id: string; number: string; expMonth: number; expYear: number }> {
     const card = await this.owned(holder, id);
+    await this.reauthenticate(holder.userId, { ...credentials, clientAddress: audit.clientAddress });
     await this.store.recordReveal(card.id, holder.userId, audit.requestId, audit.clientAddress);
     return { id: card.id, number: this.box.open(card.panSealed, sealContext(card.id)), expMonth: card.expMonth, expYear: card.expYear };
   }

@@ -48,9 +48,14 @@ export class CardsResolver {
   }
 
   @Authorized('node-user')
-  @Mutation(() => RevealedCard, { description: 'The full card number, for its holder; each reveal is audited.' })
-  revealCard(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RevealedCard> {
-    return this.services.cards.reveal(holderOf(ctx), id, { requestId: ctx.requestId, clientAddress: ctx.clientAddress });
+  @Mutation(() => RevealedCard, { description: 'The full card number, for its holder once the password (and 2FA code) is given again; each reveal is audited.' })
+  revealCard(
+    @Arg('id', () => ID) id: string,
+    @Arg('password', { description: "The holder's password, checked again (throttled like sign-in)." }) password: string,
+    @Arg('otp', () => String, { nullable: true, description: 'A current one-time code (or a recovery code) when the holder has 2FA.' }) otp: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<RevealedCard> {
+    return this.services.cards.reveal(holderOf(ctx), id, { password, otp }, { requestId: ctx.requestId, clientAddress: ctx.clientAddress });
   }
 
   @Authorized('node-user')

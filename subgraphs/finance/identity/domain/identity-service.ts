@@ -177,6 +177,29 @@ export class IdentityService {
     return { access, tokenType, expiresIn };
   }
 
+  /**
+   * Re-authentication of a signed-in user before a sensitive read (a card's full number): the
+   * password again, reserved in the sign-in throttle like a sign-in (lib/attempts.ts: 429 with
+   * Retry-After once spent), and the one-time code (or a recovery code) when the user has 2FA.
+   * A wrong password or code is 403 `REAUTHENTICATION_FAILED` (401 would say the bearer token is bad).
+   */
+  async reauthenticate(userId: string, input: { password: string; otp?: string | null; clientAddress?: string }): Promise<void> {
+    const user = UUID.test(userId) ? await this.store.byId(userId) : undefined;
+    const failed = (why: string) => new DomainError('REAUTHENTICATION_FAILED', 403, why);
+    if (!user?.isActive) throw failed('The password is not right.');
+    try {
+      await this.checkPassword(user.username, input.password, input.clientAddress);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'NO_ACTIVE_ACCOUNT') throw failed('The password is not right.');
+      throw err;
+    }
+    if (user.totpConfirmedAt === null) return;
+    const otp = (input.otp ?? '').trim();
+    if (!otp) throw new DomainError('OTP_REQUIRED', 403, 'A one-time code is required: send the 6-digit code of your authenticator app as "otp".');
+    const valid = /^\d{6}$/.test(otp) ? await this.checkTotp(user, otp, input.clientAddress) : await this.checkRecoveryCode(user, otp, input.clientAddress);
+    if (!valid) throw failed('The one-time code is not valid.');
+  }
+
   /** The gateway's check of a presented access token: signature, expiry, the user still active with the same token version, its session alive. */
   async authenticateToken(token: string): Promise<TokenClaims & { kycLevel: KycLevel; emailVerified: boolean }> {
     const claims = await this.tokenService().verify(token);

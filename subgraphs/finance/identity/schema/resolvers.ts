@@ -3,7 +3,7 @@ import { forbidden, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { adminActor } from '../../kernel/audit';
 import { NodePolicy } from '../../kernel/gate';
-import { KYC_LEVEL_WRITERS, RECIPIENT_READERS } from '../credential';
+import { KYC_LEVEL_WRITERS, REAUTHENTICATORS, RECIPIENT_READERS } from '../credential';
 import type { IdentityServices } from '../services';
 import type { UserRow } from '../store/identity-store';
 import {
@@ -214,6 +214,26 @@ export class IdentityResolver {
     if (p.kind !== 'service' || !RECIPIENT_READERS.includes(p.name)) throw forbidden('This service may not look users up.');
     const user = await this.services.identity.recipient(reference);
     return user ? { id: user.id, username: user.username } : null;
+  }
+
+  /**
+   * Re-authenticates a signed-in user (password, and the one-time code with 2FA) for a service that
+   * guards a sensitive read (REAUTHENTICATORS: cards); throttled like sign-in. True, or a refusal
+   * (403 REAUTHENTICATION_FAILED, OTP_REQUIRED; 429 RATE_LIMITED).
+   */
+  @Authorized('service')
+  @Mutation(() => Boolean, { description: "Checks a user's password (and one-time code when 2FA is on) again; services only." })
+  async reauthenticateNodeUser(
+    @Arg('userId', () => ID) userId: string,
+    @Arg('password') password: string,
+    @Arg('otp', () => String, { nullable: true }) otp: string | null,
+    @Arg('clientAddress', () => String, { nullable: true }) clientAddress: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<boolean> {
+    const p = ctx.principal;
+    if (p.kind !== 'service' || !REAUTHENTICATORS.includes(p.name)) throw forbidden('This service may not re-authenticate users.');
+    await this.services.identity.reauthenticate(userId, { password, otp, clientAddress: clientAddress ?? undefined });
+    return true;
   }
 
   /** The gateway verifies admin session cookies here; an unknown or expired session is anonymous (null). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { STATEMENT_DIRECTIONS, STATEMENT_STATUSES } from '../vocabulary';
 import type pg from 'pg';
 import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput } from '../../../../lib/errors';
@@ -447,13 +448,18 @@ export class Ledger {
 
   /**
    * A page of a user's statement (newest first): `cursor` is the opaque `nextCursor` of the previous
-   * page; `from` inclusive, `to` exclusive.
+   * page; `from` inclusive, `to` exclusive; `direction` and `status` keep only the lines that have them
+   * (applied in SQL, so a page is full and the cursor stays within the filters).
    */
   async statement(
     userId: string,
-    q: { accountId?: string; from?: Date; to?: Date; cursor?: string; limit: number },
+    q: { accountId?: string; from?: Date; to?: Date; cursor?: string; limit: number; direction?: string; status?: string },
   ): Promise<{ lines: StatementLine[]; nextCursor: string | null }> {
     if (q.accountId !== undefined && !UUID.test(q.accountId)) throw badInput('account is an account id.', { account: ['An account id (uuid).'] });
+    if (q.direction !== undefined && !isOneOf(STATEMENT_DIRECTIONS, q.direction))
+      throw badInput(`direction is one of ${STATEMENT_DIRECTIONS.join(', ')}.`, { direction: [`One of ${STATEMENT_DIRECTIONS.join(', ')}.`] });
+    if (q.status !== undefined && !isOneOf(STATEMENT_STATUSES, q.status))
+      throw badInput(`status is one of ${STATEMENT_STATUSES.join(', ')}.`, { status: [`One of ${STATEMENT_STATUSES.join(', ')}.`] });
     if (q.from && q.to && q.from.getTime() > q.to.getTime()) throw badInput('from is before to.', { from: ['Before to.'] });
     let before: string | undefined;
     if (q.cursor) {
@@ -461,7 +467,16 @@ export class Ledger {
       if (!UUID.test(before)) throw badInput('The cursor is not one this list gave.', { cursor: ['Invalid cursor.'] });
     }
     const limit = Math.min(Math.max(q.limit, 1), 200);
-    const rows = await this.store.statement({ userId, accountId: q.accountId, from: q.from, to: q.to, before, limit: limit + 1 });
+    const rows = await this.store.statement({
+      userId,
+      accountId: q.accountId,
+      from: q.from,
+      to: q.to,
+      before,
+      limit: limit + 1,
+      direction: q.direction as StatementLine['direction'] | undefined,
+      status: q.status as StatementLine['status'] | undefined,
+    });
     const page = rows.slice(0, limit).map(statementLine);
     return { lines: page, nextCursor: rows.length > limit ? Buffer.from(page[page.length - 1].id).toString('base64url') : null };
   }
@@ -491,14 +506,16 @@ export class Ledger {
 
 export type Reconciliation = ReconciliationRow & { balanced: boolean };
 
+const isOneOf = (values: readonly string[], value: string) => values.includes(value);
+
 /** A line of a statement, as its owner sees it; `description`, `note` and `counterparty` come from the transfer's metadata. */
 export interface StatementLine {
   id: string;
   accountId: string;
-  direction: 'debit' | 'credit';
+  direction: (typeof STATEMENT_DIRECTIONS)[number];
   code: string;
   /** posted, pending, voided or expired */
-  status: 'posted' | 'pending' | 'voided' | 'expired';
+  status: (typeof STATEMENT_STATUSES)[number];
   amount: Money;
   description: string | null;
   note: string | null;

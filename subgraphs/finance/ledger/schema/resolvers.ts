@@ -94,11 +94,22 @@ export class LedgerResolver {
     @Arg('to', () => Date, { nullable: true }) to?: Date | null,
     @Arg('cursor', () => String, { nullable: true }) cursor?: string | null,
     @Arg('limit', () => Int, { defaultValue: 50 }) limit = 50,
+    @Arg('direction', () => String, { nullable: true, description: 'debit or credit: only the lines that take money out, or bring it in' })
+    direction?: string | null,
+    @Arg('status', () => String, { nullable: true, description: 'posted, pending, voided or expired' }) status?: string | null,
   ): Promise<LedgerStatementPage> {
     const p = ctx.principal;
     if (p.kind !== 'node-user') throw unauthenticated();
     return this.services.ledger
-      .statement(p.userId, { accountId: account ?? undefined, from: from ?? undefined, to: to ?? undefined, cursor: cursor ?? undefined, limit })
+      .statement(p.userId, {
+        accountId: account ?? undefined,
+        from: from ?? undefined,
+        to: to ?? undefined,
+        cursor: cursor ?? undefined,
+        limit,
+        direction: direction ?? undefined,
+        status: status ?? undefined,
+      })
       .then((page) => ({ results: page.lines, nextCursor: page.nextCursor }));
   }
 

@@ -403,6 +403,10 @@ export class LedgerStore {
     before?: string;
     limit: number;
     transferId?: string;
+    /** Only the lines that take money out (debit) or bring it in (credit). */
+    direction?: 'debit' | 'credit';
+    /** Only the lines in this state (as `statementLine` names it: posted, pending, voided, expired). */
+    status?: 'posted' | 'pending' | 'voided' | 'expired';
   }): Promise<StatementRow[]> {
     const { rows } = await this.pool.query<RawStatement>({
       name: 'ledger.statement',
@@ -420,8 +424,23 @@ export class LedgerStore {
               WHERE ($3::timestamptz IS NULL OR l.created_at >= $3) AND ($4::timestamptz IS NULL OR l.created_at < $4)
                 AND ($5::uuid IS NULL OR (l.created_at, l.id) < (SELECT created_at, id FROM cur))
                 AND ($7::uuid IS NULL OR l.id = $7)
+                AND ($8::text IS NULL OR l.direction = $8)
+                AND ($9::text IS NULL OR $9 = CASE WHEN l.kind = 'single' OR r.kind = 'post_pending' THEN 'posted'
+                                                    WHEN r.kind = 'void_pending' THEN 'voided'
+                                                    WHEN r.kind IS NOT NULL THEN 'expired'
+                                                    ELSE 'pending' END)
               ORDER BY l.created_at DESC, l.id DESC, l.direction LIMIT $6`,
-      values: [q.userId, q.accountId ?? null, q.from ?? null, q.to ?? null, q.before ?? null, q.limit, q.transferId ?? null],
+      values: [
+        q.userId,
+        q.accountId ?? null,
+        q.from ?? null,
+        q.to ?? null,
+        q.before ?? null,
+        q.limit,
+        q.transferId ?? null,
+        q.direction ?? null,
+        q.status ?? null,
+      ],
     });
     return rows.map((r) => ({
       ...r,

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { changeNode, createUser, installValidLicence, PASSWORD } from '../../../support/finance';
+import { http, startTestApp, type TestApp } from '../../../support/app';
+import { generate as totpGenerate } from 'otplib';
+import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
 import { startProviders, type Providers } from '../../../support/investing';
 
 /**
@@ -27,6 +28,8 @@ let context: BrowserContext;
 let page: Page;
 let alice: { id: string; username: string };
 let bob: { id: string; username: string };
+/** Signed in from the activity test on: many deposits, then 2FA in the settings. */
+let dave: { id: string; username: string };
 const external: string[] = [];
 
 beforeAll(async () => {
@@ -218,6 +221,40 @@ describe('banking in the web client', () => {
     await page.getByText('Paid. Thank you!').waitFor();
   }, 90_000);
 
+  it("shows a card's number only once the node has checked the password again", async () => {
+    const token = await login(t, alice.username);
+    const issued = await http(`${t.urls.finance}/api/v1/cards/`, {
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ currency: 'EUR' }),
+    });
+    expect(issued.status).toBe(201);
+    const requests: string[] = [];
+    const record = (r: { method(): string; url(): string }) => void requests.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    page.on('request', record);
+    await go('cards/', 'Cards');
+    await page.getByRole('button', { name: 'Show card number' }).first().click();
+    const password = page.getByLabel('Enter your password to see the number');
+    await password.fill('not my password');
+    await page.getByRole('button', { name: 'Show number' }).click();
+    await page.getByText('That password or code is not right.').waitFor();
+    expect(await t.app.services.cards.store.reveals(issued.body.id as string)).toBe(0);
+    await inspect('card-reveal');
+    await password.fill(PASSWORD);
+    await page.getByRole('button', { name: 'Show number' }).click();
+    await page.locator('.card-number code').waitFor();
+    expect((await page.locator('.card-number code').textContent())!.replace(/ /g, '')).toMatch(new RegExp(`^\\d{12,15}${issued.body.last4}$`));
+    expect(await t.app.services.cards.store.reveals(issued.body.id as string)).toBe(1);
+    // the password went to the reveal itself: no separate sign-in
+    page.off('request', record);
+    expect(requests.filter((r) => r.startsWith('POST /api/'))).toEqual([
+      `POST /api/v1/cards/${issued.body.id}/reveal/`,
+      `POST /api/v1/cards/${issued.body.id}/reveal/`,
+    ]);
+    await inspect('card-revealed');
+  }, 90_000);
+
   it('uploads an identity document (the phone camera input) and follows the verification', async () => {
     const carol = await createUser(t);
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -227,7 +264,8 @@ describe('banking in the web client', () => {
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     await go('kyc/', 'Identity');
     await page.getByLabel('First name').fill('Carol');
-    await page.getByLabel('Last name').fill('Approve');
+    // the sandbox leaves "Pending" pending: an administrator decides below, while the page is open
+    await page.getByLabel('Last name').fill('Pending');
     await page.getByRole('button', { name: 'Start' }).click();
     const file = page.getByLabel('Photo or scan (JPEG, PNG or PDF)');
     await file.waitFor();
@@ -243,8 +281,76 @@ describe('banking in the web client', () => {
     await inspect('kyc-upload');
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.locator('.kyc-state:not(:text("unverified"))').first().waitFor();
-    expect(await page.locator('.kyc-state').first().textContent()).not.toBe('unverified');
+    expect(await page.locator('.kyc-state').first().textContent()).toBe('pending');
+    expect(await page.locator('.kyc-decision').first().textContent()).toContain('We are checking your documents. This page updates by itself.');
     await inspect('kyc-submitted');
+    // decided on the node: the page shows it by itself (no reload, no click)
+    const [verification] = await t.app.services.compliance.kyc.verifications(carol.id);
+    await t.app.services.compliance.kyc.review(verification.id, 'verified', '');
+    await page.locator('.kyc-decision:text("You are verified.")').waitFor({ timeout: 10_000 });
+    expect(await page.locator('.kyc-state').first().textContent()).toBe('verified');
+    await inspect('kyc-decided');
+  }, 90_000);
+
+  it('filters the activity on the node and keeps the filters when showing more', async () => {
+    dave = await createUser(t);
+    const ledger = t.app.services.ledger.ledger;
+    for (let i = 1; i <= 55; i++) await ledger.fund(dave.id, 'EUR', BigInt(100 + i), randomUUID(), 'deposit');
+    const clearing = await ledger.account('system', '00000000-0000-0000-0000-000000000000', 'EUR', 'payments:clearing');
+    const wallet = (await ledger.wallet(dave.id, 'EUR')).id;
+    const hold = randomUUID();
+    await ledger.createTransfers([{ id: hold, debitAccountId: wallet, creditAccountId: clearing.id, amount: 7_00n, code: 'withdrawal', kind: 'pending' }]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('User name').fill(dave.username);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await go('activity/', 'Activity');
+    const rows = page.locator('main ul.transactions > li');
+    await page.getByRole('button', { name: 'Show more' }).waitFor();
+    expect(await rows.count()).toBe(50);
+    // money in only: 50 on the first page, then the other 5 (the hold, money out, never shows)
+    await page.getByLabel('Money').selectOption('credit');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('link', { name: /−€7\.00/ }).waitFor({ state: 'detached' });
+    expect(await rows.count()).toBe(50);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await page.getByRole('button', { name: 'Show more' }).waitFor({ state: 'detached' });
+    expect(await rows.count()).toBe(55);
+    expect(await page.getByRole('link', { name: /−€/ }).count()).toBe(0);
+    // pending only: the hold
+    await page.getByLabel('Money').selectOption('');
+    await page.getByLabel('Status').selectOption('pending');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('link', { name: /−€7\.00/ }).waitFor();
+    expect(await rows.count()).toBe(1);
+    await inspect('activity-filtered');
+    await page.getByLabel('Status').selectOption('voided');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('Nothing matches these filters.').waitFor();
+  }, 90_000);
+
+  it('renews the 2FA recovery codes and switches 2FA off from the settings, saying a wrong code in words', async () => {
+    // dave, signed in, turns 2FA on outside the page; codes of three steps in a row, each used once
+    const identity = t.app.services.identity.identity;
+    const { secret } = await identity.startTotpEnrolment(dave.id);
+    const code = (step: number) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * step } as Parameters<typeof totpGenerate>[0]);
+    await identity.confirmTotpEnrolment(dave.id, await code(-1));
+    await go('settings/', 'Settings');
+    await page.getByText('On: signing in needs a code from your authenticator app.').waitFor();
+    await page.getByLabel('Code from your app, for new recovery codes').fill('000000');
+    await page.getByRole('button', { name: 'Get new recovery codes' }).click();
+    await page.locator('#twofa-error:text("That code is not right")').waitFor();
+    await page.getByLabel('Code from your app, for new recovery codes').fill(await code(0));
+    await page.getByRole('button', { name: 'Get new recovery codes' }).click();
+    await page.locator('#new-recovery-codes li').first().waitFor();
+    expect(await page.locator('#new-recovery-codes li').count()).toBe(10);
+    await inspect('settings-2fa-codes');
+    await page.getByLabel('Code from your app, to switch off').fill(await code(1));
+    await page.getByRole('button', { name: 'Switch off' }).click();
+    await page.getByText('Two-factor authentication is off. Signing in needs only your password now.').waitFor();
+    expect((await identity.findUser(dave.username))!.totpConfirmedAt).toBeNull();
+    await inspect('settings-2fa-off');
   }, 90_000);
 
   it('every other page fits a phone and a desktop and is accessible, with no request leaving the machine', async () => {

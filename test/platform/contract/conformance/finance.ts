@@ -351,7 +351,7 @@ const success: Record<string, Recipe['request']> = {
   'POST /api/v1/cards/': (ctx) => as(ctx, 'POST', '/api/v1/cards/', { currency: 'EUR' }, idem()),
   'GET /api/v1/cards/:id/': (ctx) => as(ctx, 'GET', `/api/v1/cards/${stateOf(ctx).card}/`),
   'PATCH /api/v1/cards/:id/': (ctx) => as(ctx, 'PATCH', `/api/v1/cards/${stateOf(ctx).card}/`, { spending_limits: { daily: '100.00' } }),
-  'POST /api/v1/cards/:id/reveal/': (ctx) => as(ctx, 'POST', `/api/v1/cards/${stateOf(ctx).card}/reveal/`),
+  'POST /api/v1/cards/:id/reveal/': (ctx) => as(ctx, 'POST', `/api/v1/cards/${stateOf(ctx).card}/reveal/`, { password: PASSWORD }),
   'POST /api/v1/cards/:id/freeze/': (ctx) => as(ctx, 'POST', `/api/v1/cards/${stateOf(ctx).card}/freeze/`),
   'POST /api/v1/cards/:id/unfreeze/': (ctx) => as(ctx, 'POST', `/api/v1/cards/${stateOf(ctx).card}/unfreeze/`),
   'GET /api/v1/cards/:id/authorisations/': (ctx) => as(ctx, 'GET', `/api/v1/cards/${stateOf(ctx).card}/authorisations/`),
@@ -537,6 +537,19 @@ const recipes: Record<string, Recipe> = {
         });
     },
     request: () => json('POST', '/api/login/', {}, { username: 'throttled-user', password: 'wrong' }),
+  },
+  'POST /api/v1/cards/:id/reveal/ 403': {
+    // the password given again is wrong
+    request: (ctx) => as(ctx, 'POST', `/api/v1/cards/${stateOf(ctx).card}/reveal/`, { password: 'not the password' }),
+  },
+  'POST /api/v1/cards/:id/reveal/ 429': {
+    // five wrong passwords of one holder from one address: the sixth attempt is not evaluated
+    request: async (ctx) => {
+      const token = await freshToken(ctx, 'basic');
+      const card = (await must('card', await call(ctx.t, token, 'POST', '/api/v1/cards/', { currency: 'EUR' }, idem()), 201)).id as string;
+      for (let i = 0; i < 5; i++) await must('wrong password', await call(ctx.t, token, 'POST', `/api/v1/cards/${card}/reveal/`, { password: 'wrong' }), 403);
+      return json('POST', `/api/v1/cards/${card}/reveal/`, bearer(token), { password: PASSWORD });
+    },
   },
   'POST /api/auth/2fa/enrol/ 409': { request: (ctx) => json('POST', '/api/auth/2fa/enrol/', bearer(id(ctx, 'enrolledToken'))) },
   'POST /api/auth/2fa/confirm/ 409': {
