@@ -58,12 +58,22 @@ trap 'rm -rf "$WORK"' EXIT
 json_string() { if [[ "$1" =~ \"$2\":\"([^\"]*)\" ]]; then printf '%s' "${BASH_REMATCH[1]}"; fi; }
 json_literal() { if [[ "$1" =~ \"$2\":([-0-9.a-z]+) ]]; then printf '%s' "${BASH_REMATCH[1]}"; fi; }
 
-# api METHOD PATH [JSON-BODY]: sets BODY (the answer) and fails with the registry's error code and message.
+# api METHOD PATH [JSON-BODY]: sets BODY (the answer) and fails with the registry's error code and message. A 503
+# or 429 (the registry busy or its database away for a moment) is asked again after its Retry-After (at most 10 s),
+# four times in all: what failed with those changed nothing, and registering a machine is idempotent.
 api() {
-  local method="$1" path="$2" data="${3:-}" status
-  local args=(-sS --proto "$PROTO" --max-redirs 0 -X "$method" -o "$WORK/body" -w '%{http_code}' -H "x-license-key: $LICENCE_KEY" -H 'accept: application/json')
+  local method="$1" path="$2" data="${3:-}" status wait attempt
+  local args=(-sS --proto "$PROTO" --max-redirs 0 -X "$method" -o "$WORK/body" -D "$WORK/headers" -w '%{http_code}' -H "x-license-key: $LICENCE_KEY" -H 'accept: application/json')
   if [ -n "$data" ]; then args+=(-H 'content-type: application/json' --data "$data"); fi
-  status="$(curl "${args[@]}" "$REGISTRY$path")" || fail "cannot reach $REGISTRY"
+  for attempt in 1 2 3 4; do
+    status="$(curl "${args[@]}" "$REGISTRY$path")" || fail "cannot reach $REGISTRY"
+    { [ "$status" = 503 ] || [ "$status" = 429 ]; } && [ "$attempt" -lt 4 ] || break
+    wait="$(sed -n 's/^[Rr]etry-[Aa]fter:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$WORK/headers" | head -1)"
+    wait="${wait:-2}"
+    [ "$wait" -le 10 ] || wait=10
+    say "the registry answered $status; asking again in ${wait} s"
+    sleep "$wait"
+  done
   BODY="$(<"$WORK/body")"
   if [ "$status" -ge 400 ]; then
     fail "$method $path: HTTP $status $(json_string "$BODY" code): $(json_string "$BODY" message)"
