@@ -15,7 +15,7 @@
  * published loopback ports. (Containers here cannot reach the host, so the registry is a container too,
  * attached to the customer's network as `registry`, the URL the customer gives the node in .env.)
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +72,13 @@ function install(key: string, target: string, env: Record<string, string> = {}):
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      if (code === 0) return resolve({ code, output });
+      // a failed install shows what the registry logged meanwhile (how a 503 came about, for one)
+      execFile('podman', ['logs', '--tail', '40', `${prefix}-registry`], { maxBuffer: 4 * 1024 * 1024 }, (_err, stdout, stderr) =>
+        resolve({ code, output: `${output}\n--- registry log (last 40 lines) ---\n${stdout ?? ''}${stderr ?? ''}` }),
+      );
+    });
   });
 }
 
