@@ -4,6 +4,8 @@
  */
 const ESM_ONLY = ['jose', 'otplib', '@otplib', '@scure', '@noble'];
 
+const { availableParallelism } = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -19,7 +21,12 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/test/support/stop-apps.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testTimeout: 60000,
+  // the container tests last: they wait for the images .ci/run builds in the background
+  testSequencer: '<rootDir>/test/support/sequencer.js',
+  testTimeout: 120000,
+  // two files at once even on a 2-core machine (jest's default there is one): a file spends most of its
+  // time waiting on PostgreSQL, HTTP and child processes, not on its own CPU (JEST_MAX_WORKERS overrides)
+  maxWorkers: process.env.JEST_MAX_WORKERS ?? Math.max(2, availableParallelism() - 1),
   // a test file's modules are not all released when it ends (each file loads its own copy of the stack),
   // so a long run's heap grows by tens of MB per file and every later file pays for it in garbage
   // collection (the hostile-input sweep took 4–5× as long late in a run as alone): files run in a worker

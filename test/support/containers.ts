@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../lib/paths';
@@ -8,12 +9,92 @@ const run = promisify(execFile);
 
 /**
  * The container tests (real images under podman or docker) run where `npm run images` has built the
- * images: `.ci/run` builds them once and sets CONTAINER_TESTS=1 and the IMAGE_* names for every file.
- * Elsewhere they are skipped, saying so.
+ * images: `.ci/run` sets CONTAINER_TESTS=1 and builds them in the background while the other tests
+ * run (a first run on a machine builds the offline base images too, which takes minutes), so each
+ * container test first waits for that build: IMAGES_BUILD names the folder where scripts/images.sh
+ * writes `vars` (its IMAGE_…= lines) and, once done, `status` (its exit code). Then it takes a lock that
+ * runs the container tests one at a time (two topologies at once on a 2-core machine miss their
+ * deadlines), held until the file's last cleanup. The sequencer (test/support/sequencer.js) runs them
+ * after every other file. Elsewhere they are skipped, saying so.
  */
 export const containerTests = process.env.CONTAINER_TESTS === '1';
-export const describeContainers = containerTests ? describe : describe.skip;
 if (!containerTests) console.warn('container tests skipped: run `npm run images` and set CONTAINER_TESTS=1 (as .ci/run does)');
+
+/** How long a container test waits for the background image build and for the other container tests. */
+const WAIT_MS = 60 * 60_000;
+
+export function describeContainers(name: string, fn: () => void): void {
+  if (!containerTests) return describe.skip(name, fn);
+  describe(name, () => {
+    let release: (() => void) | undefined;
+    beforeAll(async () => {
+      await imagesBuilt();
+      release = await containerLock();
+    }, WAIT_MS);
+    fn();
+    // declared after the file's own hooks, so it runs after its cleanup (jest runs afterAll in declaration order)
+    afterAll(() => release?.());
+  });
+}
+
+/** Waits for the background build of .ci/run (IMAGES_BUILD), then takes its IMAGE_… names. */
+async function imagesBuilt(): Promise<void> {
+  const dir = process.env.IMAGES_BUILD;
+  if (!dir) return;
+  const deadline = Date.now() + WAIT_MS;
+  while (!existsSync(join(dir, 'status'))) {
+    if (Date.now() > deadline) throw new Error(`the images were not built within ${WAIT_MS / 60_000} minutes (${join(dir, 'log')})`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  const status = readFileSync(join(dir, 'status'), 'utf8').trim();
+  const log = () => (existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8').split('\n').slice(-40).join('\n') : '');
+  if (status !== '0') throw new Error(`scripts/images.sh failed (exit ${status}):\n${log()}`);
+  for (const line of readFileSync(join(dir, 'vars'), 'utf8').split('\n')) {
+    const m = /^(IMAGE_[A-Z_]+|POSTGRES_IMAGE)=(.+)$/.exec(line.trim());
+    if (m) process.env[m[1]] = m[2];
+  }
+}
+
+/** One container test at a time on this machine: a directory lock naming its holder's PID (a dead holder's lock is taken over). */
+async function containerLock(): Promise<() => void> {
+  const lock = join(tmpdir(), 'matchday-container-tests.lock');
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (!holderAlive(lock)) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`another container test held ${lock} for ${WAIT_MS / 60_000} minutes`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+function holderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    // just made, its PID not written yet: alive, unless it stays so
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export const ENGINE = (process.env.CONTAINER_ENGINE as 'podman' | 'docker' | undefined) ?? 'podman';
 

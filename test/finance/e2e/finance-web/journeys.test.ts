@@ -388,5 +388,5 @@ describe('banking in the web client', () => {
     await page.locator('#new-username-error:not(:empty), #signup-error:not(:empty)').first().waitFor();
     expect(await page.locator('main').textContent()).not.toContain('not available on this node');
     expect(external).toEqual([]);
-  }, 180_000);
+  }, 420_000);
 });

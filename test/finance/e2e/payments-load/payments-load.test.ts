@@ -222,5 +222,5 @@ describe('kill -9 of the node mid-load', () => {
       second.child.kill('SIGKILL');
       await second.exited;
     }
-  }, 180_000);
+  }, 360_000);
 });

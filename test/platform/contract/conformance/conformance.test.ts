@@ -218,7 +218,7 @@ describe.each(surfaces.map(([name, entry]) => [name, entry] as const))('%s surfa
     expect(problems).toEqual([]);
     // not vacuous: every operation was replayed with its success and at least one error
     expect(outcomes.length).toBeGreaterThanOrEqual(surface.routes.length * 2);
-  }, 300_000);
+  }, 600_000);
 });
 
 describe('the validator', () => {

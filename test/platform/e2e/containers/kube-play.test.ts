@@ -27,13 +27,14 @@ type Doc = { kind: string; metadata: { name: string }; stringData?: Record<strin
 describeContainers('the finance node under podman kube play', () => {
   const prefix = `mkp${randomBytes(3).toString('hex')}`;
   const host = `${prefix}.example.com`;
-  const img = images();
+  let img: ReturnType<typeof images>;
   let work: string;
   let file: string;
   let ports: { backend: number; frontend: number };
   const secrets: string[] = [];
 
   beforeAll(async () => {
+    img = images();
     work = mkdtempSync(join(tmpdir(), 'kube-play-'));
     const [backend, frontend] = await freePorts(2);
     ports = { backend, frontend };

@@ -22,13 +22,13 @@ const prefix = `mwl${randomBytes(3).toString('hex')}`;
 let t: TestApp<'registry'>;
 let work: string;
 
-afterAll(async () => {
-  removeByPrefix(prefix);
-  await t?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
 describeContainers('custom frontend image', () => {
+  afterAll(async () => {
+    removeByPrefix(prefix);
+    await t?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
   it('is the release’s frontend image plus the branded client, and it runs', async () => {
     work = mkdtempSync(join(tmpdir(), 'whitelabel-image-'));
     t = await startTestApp({}, { products: ['registry'] });

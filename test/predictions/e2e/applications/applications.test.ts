@@ -488,7 +488,8 @@ describe('the CLI', () => {
     const twice = await cli('applications', 'approve', id, '--plan', 'pro').catch((e) => e);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/already approved/);
-  });
+    // seven CLI processes, each starting the product: minutes on a loaded 2-core machine
+  }, 240_000);
 
   it('rejects from the command line', async () => {
     await postJson({ name: 'Cigarette Smoking Man', usage: 'Reasons that cannot be disclosed, sorry.', email: 'csm@syndicate.example' });
