@@ -133,3 +133,21 @@ export async function changeNode<T>(t: TestApp, change: () => Promise<T>): Promi
   await Promise.all(gates.map((g, i) => g.evictedAfter(before[i])));
   return result;
 }
+
+/** The finance subgraphs that audit operator decisions through their outbox (subgraphs/finance/kernel/audit.ts). */
+const AUDITING = ['identity', 'ledger', 'commerce', 'compliance'] as const;
+
+/**
+ * Waits until every finance subgraph's audit outbox is delivered to the node's audit log: an entry
+ * commits with its change, and the relay forwards it a moment later. Read /admin/audit/ after this.
+ */
+export async function auditDelivered(t: TestApp, timeoutMs = 20_000): Promise<void> {
+  const services = t.app.services as unknown as Record<string, { audit: { pendingCount(): Promise<number> } }>;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pending = await Promise.all(AUDITING.map((s) => services[s].audit.pendingCount()));
+    if (pending.every((n) => n === 0)) return;
+    if (Date.now() > deadline) throw new Error(`audit entries still pending after ${timeoutMs} ms: ${AUDITING.map((s, i) => `${s} ${pending[i]}`).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -29,6 +29,13 @@ export const AUDIT_ACTIONS = [
   'adjustment.proposed',
   'adjustment.approved',
   'adjustment.rejected',
+  'transfer.voided',
+  'dispute.reviewed',
+  'dispute.resolved',
+  'dispute.rejected',
+  'order.fulfilled',
+  'order.cancelled',
+  'kyc.reviewed',
 ] as const;
 
 export const AUDIT_LIST: ListSpec<AuditRow> = {
@@ -65,7 +72,7 @@ function auditPage(data: { nodeAuditLog: AuditRow[] }, input: AnyRouteInput): Re
     },
     html`<p class="help">
         What administrators changed, newest first (the latest 900 entries; older ones stay in the database): settings, branding, credentials, the licence,
-        users, manual adjustments.
+        users, manual adjustments, voided transfers, disputes, shop orders and KYC reviews.
       </p>
       ${view.body}`,
   );
@@ -77,7 +84,7 @@ export const auditAdminRoutes: Route[] = [
     path: '/admin/audit/',
     summary: 'Admin console: the audit log',
     description:
-      'Search (`q`: actor, action, detail), filter by `action`, 50 a page; `?format=csv` exports the filtered list. Every console write is recorded (settings, branding, provider credentials, licence, users added, frozen or unfrozen, KYC levels, manual adjustments).',
+      'Search (`q`: actor, action, detail), filter by `action`, 50 a page; `?format=csv` exports the filtered list. Every console write is recorded (settings, branding, provider credentials, licence, users added, frozen or unfrozen, KYC levels, manual adjustments, voids of pending transfers, dispute, shop order and KYC review decisions).',
     tags: ['Admin console'],
     security: 'session',
     operation: 'AdminAuditLog',

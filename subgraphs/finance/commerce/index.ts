@@ -1,6 +1,7 @@
 import { defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';
+import { startAuditRelay } from '../kernel/audit';
 import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { CommerceAdminResolver } from './schema/admin-resolvers';
 import { CommerceResolver, DisputeFieldsResolver } from './schema/resolvers';
@@ -29,6 +30,7 @@ export const commerceSubgraph = defineSubgraph<CommerceServices, 'commerce'>({
     }),
   async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    await startAuditRelay(services.audit, { jobs, notifications, logger });
     // owed points (a grant that failed after its payment committed) are granted by this job
     await jobs.boss.createQueue(REWARDS_QUEUE, { name: REWARDS_QUEUE, policy: 'stately' });
     jobs.work(

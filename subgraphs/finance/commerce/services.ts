@@ -1,6 +1,7 @@
 import { IdempotentRequests } from '../../../lib/idempotency';
 import { objectStoreFor } from '../../../lib/object-store';
 import type { SubgraphDeps } from '../../../lib/subgraph';
+import { AuditOutbox, deliverThroughSupergraph } from '../kernel/audit';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { Disputes } from './domain/disputes';
 import { GiftCards } from './domain/gift-cards';
@@ -17,6 +18,8 @@ export interface CommerceServices {
   giftCards: GiftCards;
   disputes: Disputes;
   rewards: Rewards;
+  /** Operator decisions audited in their transaction; relayed to the node's audit log (index.ts). */
+  audit: AuditOutbox;
   gate: NodeGate;
   store: CommerceStore;
 }
@@ -34,13 +37,15 @@ export function createCommerceServices({ store, supergraph, config, jobs, logger
   const ledger = new LedgerClient(supergraph);
   const objects = objectStoreFor(config);
   const idempotency = new IdempotentRequests(store);
+  const audit = new AuditOutbox('commerce', store.pool, deliverThroughSupergraph(supergraph));
   const rewards = new Rewards(commerceStore, ledger, idempotency, jobs, logger, nodeRates(supergraph), config.REFERENCE_CURRENCY);
   return {
-    shop: new Shop(commerceStore, ledger, objects, idempotency, rewards),
+    shop: new Shop(commerceStore, ledger, objects, idempotency, rewards, audit),
     utilities: new Utilities(commerceStore, idempotency),
     giftCards: new GiftCards(commerceStore, idempotency),
-    disputes: new Disputes(commerceStore, ledger, objects, idempotency, rewards),
+    disputes: new Disputes(commerceStore, ledger, objects, idempotency, rewards, audit),
     rewards,
+    audit,
     gate: new NodeGate(nodeStateFromSupergraph(supergraph)),
     store: commerceStore,
   };

@@ -2,6 +2,7 @@ import { PROVIDER_CREDENTIAL_CHANGED } from '../../../lib/provider-secrets';
 import { defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';
+import { startAuditRelay } from '../kernel/audit';
 import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { ComplianceResolver } from './schema/resolvers';
 import { createComplianceServices, type ComplianceServices } from './services';
@@ -15,8 +16,9 @@ export const complianceSubgraph = defineSubgraph<ComplianceServices, 'compliance
   store: complianceStore,
   createServices: createComplianceServices,
   buildSchema: (services) => buildFinanceSchema({ subgraph: 'compliance', store: (s) => s.store.store, resolvers: [ComplianceResolver], services }),
-  async start(services, { notifications, logger }) {
+  async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    await startAuditRelay(services.audit, { jobs, notifications, logger });
     notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));
     // verified levels lapse at their expiry
     sweeps.set(

@@ -3,6 +3,7 @@ import { objectStoreFor } from '../../../lib/object-store';
 import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import type { KycLevel } from '../kernel/kyc';
+import { AuditOutbox, deliverThroughSupergraph } from '../kernel/audit';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { providerCredential } from '../kernel/provider-credentials';
 import { sandboxOrDisabled } from '../kernel/sandbox';
@@ -14,6 +15,8 @@ import { ComplianceStore } from './store/compliance-store';
 
 export interface ComplianceServices {
   kyc: KycService;
+  /** Operator decisions audited in their transaction; relayed to the node's audit log (index.ts). */
+  audit: AuditOutbox;
   gate: NodeGate;
   store: ComplianceStore;
   providerSecrets: ProviderSecrets;
@@ -45,6 +48,7 @@ export function createComplianceServices({ store, supergraph, config }: Subgraph
     await supergraph.request(SET_LEVEL, { user: userId, level: level.toUpperCase() });
   };
   const providerSecrets = new ProviderSecrets(config, providerSecretsFromSupergraph(supergraph));
+  const audit = new AuditOutbox('compliance', store.pool, deliverThroughSupergraph(supergraph));
   return {
     kyc: new KycService(
       complianceStore,
@@ -53,7 +57,9 @@ export function createComplianceServices({ store, supergraph, config }: Subgraph
       writeLevel,
       config.KYC_DOCUMENT_MAX_BYTES,
       new IdempotentRequests(store),
+      audit,
     ),
+    audit,
     gate: new NodeGate(nodeStateFromSupergraph(supergraph)),
     store: complianceStore,
     providerSecrets,

@@ -1,6 +1,7 @@
 import { defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';
+import { startAuditRelay } from '../kernel/audit';
 import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { identityCommands } from './cli';
 import { USER_CHANGED } from './credential';
@@ -16,9 +17,10 @@ export const identitySubgraph = defineSubgraph<IdentityServices, 'identity'>({
   commands: identityCommands,
   createServices: createIdentityServices,
   buildSchema: (services) => buildFinanceSchema({ subgraph: 'identity', store: (s) => s.store, resolvers: [IdentityResolver, OnboardingResolver], services }),
-  async start(services, { notifications, config, logger }) {
+  async start(services, { notifications, config, jobs, logger }) {
     notifications.on(USER_CHANGED, (id) => services.identity.forget(id));
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    await startAuditRelay(services.audit, { jobs, notifications, logger });
     // the superuser from the environment, on first start (Django's createsuperuser --noinput)
     if (config.SUPERUSER_USERNAME && config.SUPERUSER_PASSWORD && !(await services.identity.findUser(config.SUPERUSER_USERNAME))) {
       await services.identity.createUser({

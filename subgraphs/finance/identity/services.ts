@@ -4,7 +4,7 @@ import { KeyedLimiter } from '../../../lib/rate-limits';
 import { AttemptThrottle, CODE_ATTEMPTS, SIGN_IN_ATTEMPTS } from '../../../lib/attempts';
 import { purposeBox } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
-import { auditTrailFromSupergraph } from '../kernel/audit';
+import { AuditOutbox, deliverThroughSupergraph } from '../kernel/audit';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { nodeSecrets, usableSecret } from '../kernel/secrets';
 import { IdentityService, improperlyConfigured } from './domain/identity-service';
@@ -25,6 +25,8 @@ export interface IdentityServices {
   onboarding: OnboardingService;
   phones: PhoneVerificationService;
   sessions: SessionService;
+  /** Operator decisions audited in their transaction; relayed to the node's audit log (index.ts). */
+  audit: AuditOutbox;
   gate: NodeGate;
   store: Store;
 }
@@ -81,6 +83,7 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
   });
   const recoveryCodes = new RecoveryCodes(accountStore);
   const identity = new IdentityService(users, gate, tokens, totpBox, config.APP_NAME, { sessions, recoveryCodes }, attempts);
+  const audit = new AuditOutbox('identity', store.pool, deliverThroughSupergraph(supergraph));
   const onboarding = new OnboardingService({
     store: accountStore,
     users,
@@ -93,7 +96,7 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     logger,
     appName: config.APP_NAME,
     frontendUrl: config.FRONTEND_URL,
-    audit: auditTrailFromSupergraph(supergraph),
+    audit,
   });
   const phoneStore = new PhoneStore(store);
   const phones = new PhoneVerificationService({
@@ -113,5 +116,5 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     codeKey: usableSecret(secrets.frameworkSecretKey) ? secrets.frameworkSecretKey : undefined,
     appName: config.APP_NAME,
   });
-  return { identity, onboarding, phones, sessions, gate, store };
+  return { identity, onboarding, phones, sessions, audit, gate, store };
 }

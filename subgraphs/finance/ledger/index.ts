@@ -1,6 +1,7 @@
 import { defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';
+import { startAuditRelay } from '../kernel/audit';
 import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { ledgerCommands } from './cli';
 import { LedgerResolver } from './schema/resolvers';
@@ -16,8 +17,9 @@ export const ledgerSubgraph = defineSubgraph<LedgerServices, 'ledger'>({
   commands: ledgerCommands,
   createServices: createLedgerServices,
   buildSchema: (services) => buildFinanceSchema({ subgraph: 'ledger', store: (s) => s.store.store, resolvers: [LedgerResolver], services }),
-  async start(services, { notifications, logger }) {
+  async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
+    await startAuditRelay(services.audit, { jobs, notifications, logger });
     // pending transfers past their timeout release their amounts
     sweeps.set(
       services,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
 
 /**
  * The admin console's operator features, through real HTTP with the CSRF token: adding a user, the
@@ -98,6 +98,7 @@ describe('audit log', () => {
     expect((await adminPost(any(), admin, `/admin/identity/user/${user.id}/active/`, { active: 'yes' })).status).toBe(302);
     expect((await adminPost(any(), admin, `/admin/identity/user/${user.id}/kyc/`, { level: 'basic' })).status).toBe(302);
 
+    await auditDelivered(any());
     const page = await get(`/admin/audit/?q=${name}`);
     expect(page.status).toBe(200);
     for (const action of ['user.created', 'user.frozen', 'user.unfrozen', 'user.kyc_level_set']) expect(page.body).toContain(action);
@@ -192,6 +193,7 @@ describe('maker-checker manual adjustments', () => {
     expect(after.EUR.total).toBe('0');
     expect(BigInt(after.EUR.others) - BigInt(before.EUR?.others ?? '0')).toBe(1234n);
 
+    await auditDelivered(any());
     const audit = await get(`/admin/audit/?q=${id}`);
     expect(audit.body).toContain('adjustment.proposed');
     expect(audit.body).toContain('adjustment.approved');
@@ -218,6 +220,7 @@ describe('maker-checker manual adjustments', () => {
     expect((await adminPost(any(), checker, `/admin/adjustments/${id}/approve/`, {})).status).toBe(409);
     expect((await adminPost(any(), admin, `/admin/adjustments/${id}/reject/`, {})).status).toBe(409);
     expect(await balance(user.id)).toBe('5.00');
+    await auditDelivered(any());
     expect((await get(`/admin/audit/?q=${id}&action=adjustment.rejected`)).body).toContain('1 row');
 
     // a debit within the wallet is posted
@@ -306,6 +309,7 @@ describe('support staff', () => {
     const { rows } = await t.app.services.ledger.store.pool.query<{ id: string }>('SELECT id FROM ledger.adjustment WHERE reason = $1', [reason]);
     expect((await adminPost(any(), staff, `/admin/adjustments/${rows[0].id}/approve/`, {})).status).toBe(403);
     expect((await adminPost(any(), admin, `/admin/adjustments/${rows[0].id}/approve/`, {})).status).toBe(302);
+    await auditDelivered(any());
     expect((await get(`/admin/audit/?q=${rows[0].id}`)).body).toContain(`admin:${name}`);
   });
 });

@@ -2488,7 +2488,7 @@ export interface paths {
         };
         /**
          * Admin console: the audit log
-         * @description Search (`q`: actor, action, detail), filter by `action`, 50 a page; `?format=csv` exports the filtered list. Every console write is recorded (settings, branding, provider credentials, licence, users added, frozen or unfrozen, KYC levels, manual adjustments).
+         * @description Search (`q`: actor, action, detail), filter by `action`, 50 a page; `?format=csv` exports the filtered list. Every console write is recorded (settings, branding, provider credentials, licence, users added, frozen or unfrozen, KYC levels, manual adjustments, voids of pending transfers, dispute, shop order and KYC review decisions).
          */
         get: operations["AdminAuditLog"];
         put?: never;

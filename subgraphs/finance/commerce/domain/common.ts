@@ -1,9 +1,15 @@
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Position } from '../store/commerce-store';
+import { adminActor, type AuditDb, type AuditOutbox } from '../../kernel/audit';
 
 /** Who acted, as the histories record it: `user:<id>` or `admin:<username>`. */
 export type Actor = { role: 'user'; userId: string } | { role: 'admin'; username: string };
 export const actorLabel = (a: Actor) => (a.role === 'user' ? `user:${a.userId}` : `admin:${a.username}`);
+
+/** An administrator's decision is audited in its own transaction (`c`: the kernel's audit outbox); a user's own moves are not. */
+export async function auditDecision(audit: AuditOutbox, c: AuditDb, actor: Actor, action: string, detail: Record<string, unknown>): Promise<void> {
+  if (actor.role === 'admin') await audit.record(c, adminActor(actor.username), action, detail);
+}
 
 /** A refused state move: 409 with the record's current state (the REST body carries `status`). */
 export const invalidState = (what: string, status: string, move: string) =>

@@ -3,6 +3,7 @@ import { DomainError, badInput } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import { toMinor, toMoney } from '../../../../lib/money';
 import type { ObjectStore } from '../../../../lib/object-store';
+import type { AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, DisputeRow } from '../store/commerce-store';
 import {
   INSUFFICIENT_FUNDS,
@@ -12,7 +13,7 @@ import {
   type LedgerTransferView,
 } from '../../../../lib/ledger-client';
 import { ATTACHMENT_TYPES, DISPUTE_REASONS, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, type DisputeState } from './catalogue';
-import { actorLabel, alreadyRefunded, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
+import { actorLabel, alreadyRefunded, auditDecision, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
 import type { Rewards } from './rewards';
 import { SHOP_PAYMENT } from './shop';
 
@@ -63,6 +64,7 @@ export class Disputes {
     private readonly objects: ObjectStore,
     private readonly idempotency: IdempotentRequests,
     private readonly rewards: Rewards,
+    private readonly audit: AuditOutbox,
   ) {}
 
   open(userId: string, input: DisputeInput, key: string | null | undefined): Promise<DisputeRow> {
@@ -174,7 +176,14 @@ export class Disputes {
       if (order?.refundTransferId) throw alreadyRefunded('the order was cancelled');
       const reversalId = await this.refund(d.id, original);
       if (order) await this.rewards.reverseOrder(c, order.id);
-      return this.store.moveDispute(c, id, d.status, 'resolved', actorLabel(actor), { note: resolution, reversalTransferId: reversalId });
+      const resolved = await this.store.moveDispute(c, id, d.status, 'resolved', actorLabel(actor), { note: resolution, reversalTransferId: reversalId });
+      await auditDecision(this.audit, c, actor, 'dispute.resolved', {
+        ...disputeDetail(d, 'resolved'),
+        note: resolution,
+        reversal: reversalId,
+        order: order?.id,
+      });
+      return resolved;
     });
   }
 
@@ -244,9 +253,25 @@ export class Disputes {
       const d = await this.store.dispute(id, c, true);
       if (!d) throw missing('dispute');
       if (!(from as string[]).includes(d.status)) throw invalidState('dispute', d.status, verb);
-      return this.store.moveDispute(c, id, d.status, to, actorLabel(actor), { note });
+      const moved = await this.store.moveDispute(c, id, d.status, to, actorLabel(actor), { note });
+      await auditDecision(this.audit, c, actor, to === 'under_review' ? 'dispute.reviewed' : `dispute.${to}`, { ...disputeDetail(d, to), note });
+      return moved;
     });
   }
+}
+
+/** What an audit entry of a dispute decision says: the dispute, its transaction and amount, old → new status. */
+function disputeDetail(d: DisputeRow, to: string) {
+  return {
+    dispute: d.id,
+    user: d.userId,
+    transaction: d.transferId,
+    amount: toMoney(d.amount, d.currency).amount,
+    currency: d.currency,
+    reason: d.reason,
+    from: d.status,
+    to,
+  };
 }
 
 const MAGIC: Record<(typeof ATTACHMENT_TYPES)[number], Buffer> = {

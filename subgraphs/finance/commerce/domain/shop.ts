@@ -3,10 +3,11 @@ import { DomainError, badInput } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
 import type { ObjectStore } from '../../../../lib/object-store';
+import type { AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, OrderRow, ProductRow } from '../store/commerce-store';
 import { limitsOf, type LedgerClient, type LedgerLimits } from '../../../../lib/ledger-client';
 import { IMAGE_TYPES, type OrderState } from './catalogue';
-import { actorLabel, alreadyRefunded, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
+import { actorLabel, alreadyRefunded, auditDecision, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
 import type { Rewards } from './rewards';
 
 /** The ledger code of a shop order's payment. */
@@ -41,6 +42,7 @@ export class Shop {
     private readonly objects: ObjectStore,
     private readonly idempotency: IdempotentRequests,
     private readonly rewards: Rewards,
+    private readonly audit: AuditOutbox,
   ) {}
 
   // ---- products
@@ -266,9 +268,13 @@ export class Shop {
           },
         ]);
         await this.rewards.reverseOrder(c, orderId);
-        return this.store.moveOrder(c, orderId, 'paid', 'cancelled', actorLabel(actor), { refundTransferId: refundId });
+        const refunded = await this.store.moveOrder(c, orderId, 'paid', 'cancelled', actorLabel(actor), { refundTransferId: refundId });
+        await auditDecision(this.audit, c, actor, 'order.cancelled', { ...orderDetail(order, 'cancelled'), refund: refundId });
+        return refunded;
       }
-      return this.store.moveOrder(c, orderId, order.status, 'cancelled', actorLabel(actor));
+      const cancelled = await this.store.moveOrder(c, orderId, order.status, 'cancelled', actorLabel(actor));
+      await auditDecision(this.audit, c, actor, 'order.cancelled', orderDetail(order, 'cancelled'));
+      return cancelled;
     });
   }
 
@@ -278,9 +284,16 @@ export class Shop {
       const order = await this.store.order(orderId, c, true);
       if (!order) throw missing('order');
       if (!(from as string[]).includes(order.status)) throw invalidState('order', order.status, verb);
-      return this.store.moveOrder(c, orderId, order.status, to, actorLabel(actor));
+      const moved = await this.store.moveOrder(c, orderId, order.status, to, actorLabel(actor));
+      await auditDecision(this.audit, c, actor, `order.${to}`, orderDetail(order, to));
+      return moved;
     });
   }
+}
+
+/** What an audit entry of an order decision says: the order, its buyer and total, old → new status. */
+function orderDetail(o: OrderRow, to: string) {
+  return { order: o.id, user: o.userId, total: toMoney(o.total, o.currency).amount, currency: o.currency, from: o.status, to };
 }
 
 function checkQuantity(quantity: number): void {

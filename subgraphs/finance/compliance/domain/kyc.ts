@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { badInput, DomainError, notFound } from '../../../../lib/errors';
 import type { IdempotentRequests } from '../../../../lib/idempotency';
 import type { ObjectStore } from '../../../../lib/object-store';
+import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import type { KycLevel } from '../../kernel/kyc';
 import type { ComplianceStore, DocumentRow, VerificationRow } from '../store/compliance-store';
 import { DECIDING_STATES, documentTooLarge, isKycUploadKey, VERIFICATION_LEVELS, type KycState, type VerificationLevel } from '../vocabulary';
@@ -34,6 +35,7 @@ export class KycService {
     private readonly writeLevel: KycLevelWriter,
     private readonly maxDocumentBytes: number,
     private readonly idempotent: IdempotentRequests,
+    private readonly audit: AuditOutbox,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -170,13 +172,28 @@ export class KycService {
   }
 
   /** An administrator's review of a verification awaiting a decision (pending or in review). */
-  async review(verificationId: string, decision: string, reason: string): Promise<Verification> {
+  /** An administrator (`by`: their user name) decides a verification; the decision and its audit entry commit together. */
+  async review(verificationId: string, decision: string, reason: string, by: string): Promise<Verification> {
     const allowed: ReviewDecision[] = ['verified', 'rejected', 'resubmission_required'];
     if (!(allowed as string[]).includes(decision)) throw badInput(`decision is one of ${allowed.join(', ')}.`, { decision: ['Unknown decision.'] });
     if (decision !== 'verified' && !reason.trim()) throw badInput('Give the user a reason.', { reason: ['Required unless approving.'] });
     const verification = await this.store.byId(verificationId);
     if (!verification) throw notFound('No such verification.');
-    const decided = await this.decide(verification, DECIDING_STATES, { decision: decision as ReviewDecision, reason: reason.trim() });
+    const outcome = { decision: decision as ReviewDecision, reason: reason.trim() };
+    const decided = await this.store.transaction(async (db) => {
+      const row = await this.store.transition(verification.id, DECIDING_STATES, outcome.decision, this.patchFor(verification, outcome), db);
+      if (!row) throw invalidStateError((await this.store.byId(verification.id, db))!.state, 'decided');
+      await this.audit.record(db, adminActor(by), 'kyc.reviewed', {
+        verification: row.id,
+        user: row.userId,
+        level: row.level,
+        from: verification.state,
+        to: row.state,
+        reason: outcome.reason,
+      });
+      return row;
+    });
+    await this.syncLevel(decided.userId);
     return (await this.withDocuments([decided]))[0];
   }
 

@@ -84,13 +84,16 @@ export class ComplianceResolver {
   }
 
   @Authorized('node-admin')
-  @Mutation(() => KycVerification, { description: 'An administrator decides a pending or in-review verification: verified, rejected or resubmission_required.' })
+  @Mutation(() => KycVerification, { description: 'An administrator decides a pending or in-review verification: verified, rejected or resubmission_required. Audited.' })
   reviewKycVerification(
     @Arg('verificationId', () => ID) verificationId: string,
     @Arg('decision') decision: string,
+    @Ctx() ctx: SubgraphContext,
     @Arg('reason', { defaultValue: '' }) reason: string,
   ): Promise<KycVerification> {
-    return this.services.kyc.review(verificationId, decision, reason);
+    const p = ctx.principal;
+    if (p.kind !== 'node-admin') throw unauthenticated();
+    return this.services.kyc.review(verificationId, decision, reason, p.username);
   }
 
   /** No principal: the provider's signature over the raw body (checked in the domain) is the credential. */

@@ -54,6 +54,11 @@ export class ComplianceStore {
     return this.store.pool;
   }
 
+  /** Runs `work` in one transaction. */
+  transaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
+  }
+
   /** Inserts the user's verification at this level; undefined when one exists already. */
   async create(v: Pick<VerificationRow, 'userId' | 'level' | 'provider' | 'firstName' | 'lastName'>): Promise<VerificationRow | undefined> {
     const { rows } = await this.pool.query<VerificationRow>(

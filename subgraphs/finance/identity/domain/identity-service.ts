@@ -2,12 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { generate as totpGenerate, generateSecret, generateURI, verify as totpVerify } from 'otplib';
+import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput, conflict, invalidCredentials, notFound } from '../../../../lib/errors';
 import type { AttemptThrottle } from '../../../../lib/attempts';
 import type { PurposeBox } from '../../../../lib/secret-box';
 import type { NodeGate } from '../../kernel/gate';
 import { KYC_LEVELS, type KycLevel } from '../../kernel/kyc';
-import type { IdentityStore, UserRow } from '../store/identity-store';
+import type { Db, IdentityStore, UserRow } from '../store/identity-store';
 import type { RecoveryCodes } from './recovery-codes';
 import type { SessionMeta, SessionService } from './sessions';
 import { ENROLMENT_TOKEN_TTL_SECONDS, type TokenClaims, type TokenService } from './tokens';
@@ -98,7 +99,8 @@ export class IdentityService {
   }
 
   /** Creates a user, or (for `finance:createsuperuser` on an existing name) sets its password. */
-  async createUser(input: NewUser, opts: { replace?: boolean } = {}): Promise<UserRow> {
+  /** `opts.db`: the transaction to insert the user in (an administrator's addition, audited with it). */
+  async createUser(input: NewUser, opts: { replace?: boolean; db?: Db } = {}): Promise<UserRow> {
     const username = normaliseUsername(input.username);
     const errors: Record<string, string[]> = {};
     if (!USERNAME.test(username)) errors.username = ['1 to 150 characters: letters, digits and @ . + - _ only.'];
@@ -114,7 +116,10 @@ export class IdentityService {
       this.forget(existing.id);
       return (await this.store.byId(existing.id))!;
     }
-    return this.store.insert({ username, email: input.email ?? '', passwordHash, isSuperuser: input.superuser ?? false, isStaff: input.staff ?? false });
+    return this.store.insert(
+      { username, email: input.email ?? '', passwordHash, isSuperuser: input.superuser ?? false, isStaff: input.staff ?? false },
+      opts.db,
+    );
   }
 
   findUser(username: string) {
@@ -225,11 +230,21 @@ export class IdentityService {
   }
 
   /** Sets a user's KYC level (by id or user name): an administrator's decision, or a verification's outcome. */
-  async setKycLevel(ref: string, level: KycLevel): Promise<UserRow> {
+  /**
+   * Sets a user's KYC level. `audit`, when given, runs in the same transaction with the user as they
+   * were (an administrator's change, audited with it).
+   */
+  async setKycLevel(ref: string, level: KycLevel, audit?: (db: Db, before: UserRow, after: UserRow) => Promise<unknown>): Promise<UserRow> {
     if (!(KYC_LEVELS as readonly string[]).includes(level)) throw badInput(`level must be one of ${KYC_LEVELS.join(', ')}.`);
     const user = UUID.test(ref) ? await this.store.byId(ref) : await this.store.byUsername(normaliseUsername(ref));
     if (!user) throw notFound('No such user.');
-    const updated = await this.store.setKycLevel(user.id, level);
+    const updated = audit
+      ? await inTransaction(this.store.pool, async (db) => {
+          const after = (await this.store.setKycLevel(user.id, level, db))!;
+          await audit(db, user, after);
+          return after;
+        })
+      : await this.store.setKycLevel(user.id, level);
     this.verified.delete(user.id);
     return updated!;
   }

@@ -4,7 +4,7 @@ import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { Mailer } from '../../../../lib/mailer';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';
-import type { AuditTrail } from '../../kernel/audit';
+import type { AuditOutbox } from '../../kernel/audit';
 import type { NodeGate } from '../../kernel/gate';
 import type { KycLevel } from '../../kernel/kyc';
 import type { IdentityStore, UserRow } from '../store/identity-store';
@@ -55,8 +55,8 @@ export interface OnboardingDeps {
   /** The node's name (mail subjects) and the client's base URL for links, when known. */
   appName: string;
   frontendUrl?: string;
-  /** The node's audit log (the admin console's writes). */
-  audit: AuditTrail;
+  /** The node's audit log (the admin console's writes), through this subgraph's outbox: in the change's transaction. */
+  audit: AuditOutbox;
 }
 
 export interface SignupInput {
@@ -270,9 +270,17 @@ export class OnboardingService {
   async setActive(ref: string, active: boolean, actor: string): Promise<UserRow> {
     const user = UUID.test(ref) ? await this.d.users.byId(ref) : await this.d.users.byUsername(normaliseUsername(ref));
     if (!user) throw notFound('No such user.');
-    const updated = await this.d.store.setActive(user.id, active);
+    const updated = await this.d.store.transaction(async (db) => {
+      const row = await this.d.store.setActive(user.id, active, db);
+      await this.d.audit.record(db, actor, active ? 'user.unfrozen' : 'user.frozen', {
+        user: user.id,
+        username: user.username,
+        from: user.isActive,
+        to: active,
+      });
+      return row;
+    });
     this.d.identity.forget(user.id);
-    await this.d.audit(actor, active ? 'user.unfrozen' : 'user.frozen', { user: user.id, username: user.username });
     return updated!;
   }
 
@@ -286,29 +294,27 @@ export class OnboardingService {
       if (!input.username.trim()) errors.username = ['This field is required.'];
       throw badInput('Invalid user.', errors);
     }
-    let user: UserRow;
     try {
-      user = await this.d.identity.createUser({
-        username: input.username,
-        email: input.email.trim(),
-        password: input.password,
-        superuser: input.superuser,
-        staff: input.staff,
+      return await this.d.store.transaction(async (db) => {
+        const user = await this.d.identity.createUser(
+          { username: input.username, email: input.email.trim(), password: input.password, superuser: input.superuser, staff: input.staff },
+          { db },
+        );
+        await this.d.audit.record(db, actor, 'user.created', { user: user.id, username: user.username, superuser: user.isSuperuser, staff: user.isStaff });
+        return user;
       });
     } catch (err) {
       if ((err as { code?: string }).code === '23505')
         throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
       throw err;
     }
-    await this.d.audit(actor, 'user.created', { user: user.id, username: user.username, superuser: user.isSuperuser, staff: user.isStaff });
-    return user;
   }
 
   /** An administrator sets a user's KYC level (admin console): audited. */
   async setKycLevelAsAdmin(ref: string, level: KycLevel, actor: string): Promise<UserRow> {
-    const user = await this.d.identity.setKycLevel(ref, level);
-    await this.d.audit(actor, 'user.kyc_level_set', { user: user.id, username: user.username, level });
-    return user;
+    return this.d.identity.setKycLevel(ref, level, (db, before, after) =>
+      this.d.audit.record(db, actor, 'user.kyc_level_set', { user: after.id, username: after.username, from: before.kycLevel, to: after.kycLevel, level }),
+    );
   }
 
   /** A user by id (the console's detail page); 404 when there is none. */

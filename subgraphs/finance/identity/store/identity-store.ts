@@ -1,4 +1,8 @@
+import type pg from 'pg';
 import type { Store } from '../../../../lib/database';
+
+/** The pool, or a connection inside a transaction (the change and its audit entry commit together). */
+export type Db = Pick<pg.Pool | pg.PoolClient, 'query'>;
 import { USER_CHANGED } from '../credential';
 import { type KycLevel } from '../../kernel/kyc';
 
@@ -34,6 +38,10 @@ export const USER_COLUMNS = `id, username, email, password_hash AS "passwordHash
 export class IdentityStore {
   constructor(private readonly store: Store) {}
 
+  get pool(): pg.Pool {
+    return this.store.pool;
+  }
+
   async byUsername(username: string): Promise<UserRow | undefined> {
     const { rows } = await this.store.pool.query<UserRow>({
       name: 'identity.user_by_name',
@@ -52,8 +60,11 @@ export class IdentityStore {
     return rows[0];
   }
 
-  async insert(u: { username: string; email: string; passwordHash: string; isSuperuser: boolean; isStaff?: boolean }): Promise<UserRow> {
-    const { rows } = await this.store.pool.query<UserRow>(
+  async insert(
+    u: { username: string; email: string; passwordHash: string; isSuperuser: boolean; isStaff?: boolean },
+    db: Db = this.store.pool,
+  ): Promise<UserRow> {
+    const { rows } = await db.query<UserRow>(
       // an operator's user (CLI, console, demo): its address counts as verified; sign-up inserts unverified users (onboarding-store.ts)
       `INSERT INTO identity.node_user (username, email, password_hash, is_superuser, is_staff, email_verified_at) VALUES ($1, $2, $3, $4, $5, now()) RETURNING ${USER_COLUMNS}`,
       [u.username, u.email, u.passwordHash, u.isSuperuser, u.isStaff ?? false],
@@ -166,8 +177,8 @@ export class IdentityStore {
   }
 
   /** Sets a user's KYC level; every process drops its cached row (NOTIFY). Undefined when there is no such user. */
-  async setKycLevel(id: string, level: KycLevel): Promise<UserRow | undefined> {
-    const { rows } = await this.store.pool.query<UserRow>(
+  async setKycLevel(id: string, level: KycLevel, db: Db = this.store.pool): Promise<UserRow | undefined> {
+    const { rows } = await db.query<UserRow>(
       `WITH u AS (UPDATE identity.node_user SET kyc_level = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}), n AS (SELECT pg_notify($3, id::text) FROM u)
        SELECT * FROM u`,
       [id, level, USER_CHANGED],

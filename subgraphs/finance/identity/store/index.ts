@@ -6,6 +6,7 @@ import { IdentityOnboarding1795900000100 } from './migrations/1795900000100-Iden
 import { IdentityAttempts1795900000500 } from './migrations/1795900000500-IdentityAttempts';
 import { IdentityPhoneVerification1796000000100 } from './migrations/1796000000100-IdentityPhoneVerification';
 import { IdentitySupportStaff1796000000200 } from './migrations/1796000000200-IdentitySupportStaff';
+import { IdentityAuditOutbox1797500000300 } from './migrations/1797500000300-IdentityAuditOutbox';
 
 /** The finance node's users, admin sessions and sign-in throttling (schema `identity`), read and written with SQL (store/identity-store.ts). */
 export const identityStore: StoreDefinition = {
@@ -19,5 +20,6 @@ export const identityStore: StoreDefinition = {
     IdentityAttempts1795900000500,
     IdentityPhoneVerification1796000000100,
     IdentitySupportStaff1796000000200,
+    IdentityAuditOutbox1797500000300,
   ],
 };

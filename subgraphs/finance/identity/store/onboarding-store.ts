@@ -203,8 +203,8 @@ export class OnboardingStore {
    * Freezes (inactive) or unfreezes a user. A frozen user cannot sign in, and every token and session
    * of theirs stops working at once (NOTIFY); undefined when there is no such user.
    */
-  async setActive(userId: string, active: boolean): Promise<UserRow | undefined> {
-    const { rows } = await this.store.pool.query<UserRow>(
+  async setActive(userId: string, active: boolean, db: Pick<PoolClient, 'query'> = this.store.pool): Promise<UserRow | undefined> {
+    const { rows } = await db.query<UserRow>(
       `WITH u AS (UPDATE identity.node_user SET is_active = $2 WHERE id = $1 RETURNING ${USER_COLUMNS}),
             s AS (UPDATE identity.user_session SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND NOT $2),
             a AS (DELETE FROM identity.admin_session WHERE user_id = $1 AND NOT $2),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput, forbidden, notFound } from '../../../../lib/errors';
 import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
-import type { AuditTrail } from '../../kernel/audit';
+import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import type { AdjustmentRow, AdjustmentStore } from '../store/adjustment-store';
 import { NIL_OWNER, WALLET, type Ledger } from './ledger';
 
@@ -30,14 +30,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Maker-checker manual adjustments of a wallet: one administrator proposes a credit or a debit, a
  * different one approves it (then the ledger posts it against the currency's `adjustments` account,
  * in the transaction that records the decision) or rejects it. A debit never takes a wallet below zero.
- * Every step is audited.
+ * Every step is audited, in its own transaction (the kernel's audit outbox).
  */
 export class AdjustmentService {
   constructor(
     private readonly store: AdjustmentStore,
     private readonly ledger: Ledger,
     private readonly resolveUser: (reference: string) => Promise<{ id: string; username: string } | null>,
-    private readonly audit: AuditTrail,
+    private readonly audit: AuditOutbox,
   ) {}
 
   async propose(p: Proposal, by: Operator): Promise<AdjustmentRow> {
@@ -63,18 +63,21 @@ export class AdjustmentService {
     const user = p.user.trim() ? await this.resolveUser(p.user.trim()) : null;
     if (!user) errors.user = [p.user.trim() ? 'No active user by this name, e-mail or phone.' : 'This field is required.'];
     if (Object.keys(errors).length) throw badInput('Invalid adjustment.', errors);
-    const row = await this.store.insert({
-      id: randomUUID(),
-      userId: user!.id,
-      username: user!.username,
-      currency,
-      direction: p.direction as 'credit' | 'debit',
-      amount,
-      reason,
-      proposedById: by.id,
-      proposedBy: by.name,
+    const row = await inTransaction(this.store.pool, async (c) => {
+      const inserted = await this.store.insert(c, {
+        id: randomUUID(),
+        userId: user!.id,
+        username: user!.username,
+        currency,
+        direction: p.direction as 'credit' | 'debit',
+        amount,
+        reason,
+        proposedById: by.id,
+        proposedBy: by.name,
+      });
+      await this.audit.record(c, adminActor(by.name), 'adjustment.proposed', this.detail(inserted));
+      return inserted;
     });
-    await this.audit(`admin:${by.name}`, 'adjustment.proposed', this.detail(row));
     return row;
   }
 
@@ -104,9 +107,10 @@ export class AdjustmentService {
           throw new DomainError('INSUFFICIENT_FUNDS', 422, `The debit would take ${a.username}'s ${a.currency} wallet below zero: not posted (still pending).`);
         throw err;
       }
-      return (await this.store.decide(c, a.id, 'approved', by))!;
+      const approved = (await this.store.decide(c, a.id, 'approved', by))!;
+      await this.audit.record(c, adminActor(by.name), 'adjustment.approved', this.detail(approved));
+      return approved;
     });
-    await this.audit(`admin:${by.name}`, 'adjustment.approved', this.detail(decided));
     return decided;
   }
 
@@ -114,9 +118,10 @@ export class AdjustmentService {
   async reject(id: string, by: Operator): Promise<AdjustmentRow> {
     const decided = await inTransaction(this.store.pool, async (c) => {
       await this.pending(id, c);
-      return (await this.store.decide(c, id, 'rejected', by))!;
+      const rejected = (await this.store.decide(c, id, 'rejected', by))!;
+      await this.audit.record(c, adminActor(by.name), 'adjustment.rejected', this.detail(rejected));
+      return rejected;
     });
-    await this.audit(`admin:${by.name}`, 'adjustment.rejected', this.detail(decided));
     return decided;
   }
 

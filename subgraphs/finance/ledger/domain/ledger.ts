@@ -494,13 +494,18 @@ export class Ledger {
     return (await this.store.reconciliation()).map((r) => ({ ...r, balanced: r.posted === 0n && r.pending === 0n && r.driftingAccounts === 0 }));
   }
 
-  /** Voids a pending transfer that waits too long for its provider (admin console); once. */
-  async voidPending(pendingId: string, reason: string): Promise<TransferOutcome> {
+  /**
+   * Voids a pending transfer that waits too long for its provider (admin console); once: a second void
+   * answers `exists`. The void and its audit entry (`audit`, in the same transaction) commit together.
+   */
+  async voidPending(pendingId: string, reason: string, audit?: (c: pg.PoolClient, outcome: TransferOutcome) => Promise<unknown>): Promise<TransferOutcome> {
     if (!UUID.test(pendingId)) throw ledgerError('PENDING_TRANSFER_NOT_FOUND', `No pending transfer ${pendingId}.`);
-    const [outcome] = await this.createTransfers([
-      { id: derivedUuid('admin_void', pendingId), pendingId, kind: 'void_pending', code: 'admin_void', metadata: { reason } },
-    ]);
-    return outcome;
+    const input: TransferInput = { id: derivedUuid('admin_void', pendingId), pendingId, kind: 'void_pending', code: 'admin_void', metadata: { reason } };
+    return inTransaction(this.store.pool, async (c) => {
+      const [outcome] = await this.applyInTransaction(c, [input]);
+      if (audit && outcome.result === 'created') await audit(c, outcome);
+      return outcome;
+    });
   }
 }
 

@@ -137,9 +137,13 @@ export class LedgerResolver {
   }
 
   @Authorized('node-admin')
-  @Mutation(() => LedgerTransferOutcome, { description: 'Voids a pending transfer stuck waiting for its provider (admin console); a second void answers `exists`.' })
-  async voidLedgerTransfer(@Arg('id', () => ID) id: string, @Arg('reason', { defaultValue: 'voided by an administrator' }) reason: string): Promise<LedgerTransferOutcome> {
-    const o = await this.services.ledger.voidPending(id, reason.slice(0, 500));
+  @Mutation(() => LedgerTransferOutcome, { description: 'Voids a pending transfer stuck waiting for its provider (admin console); a second void answers `exists`. Audited.' })
+  async voidLedgerTransfer(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('reason', { defaultValue: 'voided by an administrator' }) reason: string,
+  ): Promise<LedgerTransferOutcome> {
+    const o = await this.services.voids.void(id, reason.slice(0, 500), operatorOf(ctx));
     return { id: o.id, result: o.result, transfer: toLedgerTransfer(o.transfer) };
   }
 

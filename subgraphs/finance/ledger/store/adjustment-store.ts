@@ -31,8 +31,11 @@ export class AdjustmentStore {
     return this.store.pool;
   }
 
-  async insert(a: Pick<AdjustmentRow, 'id' | 'userId' | 'username' | 'currency' | 'direction' | 'amount' | 'reason' | 'proposedById' | 'proposedBy'>) {
-    const { rows } = await this.store.pool.query<AdjustmentRow>(
+  async insert(
+    c: pg.PoolClient,
+    a: Pick<AdjustmentRow, 'id' | 'userId' | 'username' | 'currency' | 'direction' | 'amount' | 'reason' | 'proposedById' | 'proposedBy'>,
+  ) {
+    const { rows } = await c.query<AdjustmentRow>(
       `INSERT INTO ledger.adjustment (id, user_id, username, currency, direction, amount, reason, proposed_by_id, proposed_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
       [a.id, a.userId, a.username, a.currency, a.direction, a.amount.toString(), a.reason, a.proposedById, a.proposedBy],

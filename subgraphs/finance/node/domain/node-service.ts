@@ -310,8 +310,8 @@ export class NodeService {
     return this.store.recentActivity(limit);
   }
 
-  audit(actor: string, action: string, detail: Record<string, unknown> = {}) {
-    return this.store.audit(actor, action, detail);
+  audit(actor: string, action: string, detail: Record<string, unknown> = {}, outboxId?: string) {
+    return this.store.audit(actor, action, detail, outboxId);
   }
 
   installedLicence(): Promise<LicenceRow | undefined> {

@@ -38,7 +38,7 @@ function actorOf(ctx: SubgraphContext): string {
 }
 
 /** The finance subgraphs whose service principal may write to the audit log (the console's writes they carry out). */
-export const AUDIT_WRITERS = ['identity', 'ledger'];
+export const AUDIT_WRITERS = ['identity', 'ledger', 'commerce', 'compliance'];
 
 /** An administrator of this node (its admin console's session) or of the system. */
 // support staff see what anyone sees of the node (its host, licence and checks are a superuser's)
@@ -163,8 +163,17 @@ export class NodeResolver {
 
   /** The console's writes carried out by another finance subgraph (AUDIT_WRITERS) are audited here (gated as they are). */
   @Authorized('service')
-  @Mutation(() => Boolean, { description: 'Records an entry of the audit log (the finance subgraphs in AUDIT_WRITERS only); `detail` is a JSON object.' })
-  async recordNodeAudit(@Arg('actor') actor: string, @Arg('action') action: string, @Arg('detail') detail: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+  @Mutation(() => Boolean, {
+    description:
+      'Records an entry of the audit log (the finance subgraphs in AUDIT_WRITERS only, from their audit outbox); `detail` is a JSON object; `id` (the outbox entry) records it once however often it is sent.',
+  })
+  async recordNodeAudit(
+    @Arg('actor') actor: string,
+    @Arg('action') action: string,
+    @Arg('detail') detail: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('id', () => ID, { nullable: true }) id?: string | null,
+  ): Promise<boolean> {
     const p = ctx.principal;
     if (p.kind !== 'service' || !AUDIT_WRITERS.includes(p.name)) throw forbidden('This service may not write to the audit log.');
     let parsed: unknown;
@@ -175,7 +184,8 @@ export class NodeResolver {
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badInput('detail is a JSON object.', { detail: ['A JSON object.'] });
     if (!/^[a-z_]+\.[a-z_]+$/.test(action) || !actor || actor.length > 200) throw badInput('An action is <object>.<verb>; an actor is named.');
-    await this.services.node.audit(actor, action, parsed as Record<string, unknown>);
+    if (id && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badInput('id is a UUID.', { id: ['A UUID.'] });
+    await this.services.node.audit(actor, action, parsed as Record<string, unknown>, id ?? undefined);
     return true;
   }
 

@@ -248,7 +248,11 @@ export class NodeStore {
     return rows;
   }
 
-  async audit(actor: string, action: string, detail: Record<string, unknown> = {}): Promise<void> {
-    await this.store.pool.query('INSERT INTO node.audit_log (actor, action, detail) VALUES ($1, $2, $3::jsonb)', [actor, action, JSON.stringify(detail)]);
+  /** Records an entry; one with an outbox id (a finance subgraph's audit outbox) is recorded once, however often it is sent. */
+  async audit(actor: string, action: string, detail: Record<string, unknown> = {}, outboxId?: string): Promise<void> {
+    await this.store.pool.query(
+      'INSERT INTO node.audit_log (actor, action, detail, outbox_id) VALUES ($1, $2, $3::jsonb, $4) ON CONFLICT (outbox_id) DO NOTHING',
+      [actor, action, JSON.stringify(detail), outboxId ?? null],
+    );
   }
 }

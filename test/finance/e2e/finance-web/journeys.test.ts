@@ -286,7 +286,7 @@ describe('banking in the web client', () => {
     await inspect('kyc-submitted');
     // decided on the node: the page shows it by itself (no reload, no click)
     const [verification] = await t.app.services.compliance.kyc.verifications(carol.id);
-    await t.app.services.compliance.kyc.review(verification.id, 'verified', '');
+    await t.app.services.compliance.kyc.review(verification.id, 'verified', '', 'journey_reviewer');
     await page.locator('.kyc-decision:text("You are verified.")').waitFor({ timeout: 10_000 });
     expect(await page.locator('.kyc-state').first().textContent()).toBe('verified');
     await inspect('kyc-decided');
