@@ -4,10 +4,12 @@ import { CSRF_FIELD } from '../core/csrf';
 import type { AnyRouteInput, Reply, RouteError } from '../core/route';
 
 /**
- * The console kit: ONE page frame, error page, date format, CSRF field and table for every
- * server-rendered console (the finance admin console, the registry workspace). A console describes
- * itself once (`ConsoleFrame`: where its home, sign-in and sign-out are) and its modules build their
- * pages with `consolePage`, their errors with `consoleError`, their lists with `listView` (list.ts).
+ * The console kit: ONE page frame, error page, date and money format, flash message, CSRF field and
+ * table for every server-rendered page (the finance admin console, the registry workspace, the
+ * prediction API's application pages). A console describes itself once (`ConsoleFrame`: where its
+ * home, sign-in and sign-out are, and its theme: stylesheet and header) and its modules build their
+ * pages with `consolePage`, their errors with `consoleError`, their lists with `listView` (list.ts),
+ * and register their routes with `consolePages` (pages.ts).
  */
 
 export interface ConsoleFrame {
@@ -15,12 +17,32 @@ export interface ConsoleFrame {
   home: string;
   /** The header's suffix after the site name, e.g. "administration". */
   label: string;
-  loginPath: string;
-  logoutPath: string;
+  /** Where a page that needs a signed-in user sends the browser (absent: the console has no sign-in). */
+  loginPath?: string;
+  logoutPath?: string;
+  /** The sign-in redirect carries `?next=` (the page asked for), unless `false`. */
+  loginNext?: boolean;
   /** The site name when the app has none (`req.app.locals.siteName`). */
   defaultSiteName: string;
   /** A link in the user tools (e.g. the API documentation). */
   docs?: { href: string; label: string };
+  /** The console's look (default: the Django admin's, `ADMIN_THEME`). */
+  theme?: ConsoleTheme;
+}
+
+/** A console's look: its stylesheet, title, header and the element that holds the page. */
+export interface ConsoleTheme {
+  style: string;
+  /** The document's title. */
+  title: (page: string, siteName: string, frame: ConsoleFrame) => string;
+  /** The header: brand, navigation, who is signed in and the sign-out form (`''`: none). */
+  header: (frame: ConsoleFrame, opts: FrameOptions) => Raw;
+  /** The page's container: `<main>`, or the Django admin's `<div id="content">` (default). */
+  container?: 'main' | 'content';
+  /** Breadcrumbs under the header (default: shown). */
+  breadcrumbs?: boolean;
+  /** More <head> content on every page (e.g. a favicon link). */
+  head?: Raw;
 }
 
 /** A date as every console shows it: `2026-11-27 17:12:47 UTC` (or `—`). */
@@ -44,6 +66,18 @@ export function csrfInput(token: string | undefined): Raw {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${token ?? ''}" />`;
 }
 
+/** An amount as every console shows it: `12.50 EUR` (or `—`). */
+export const money = (m: { amount: string | number; currency: string } | null | undefined): string => (m ? `${m.amount} ${m.currency}` : '—');
+
+/**
+ * A flash message after a redirect (`?saved=3` → "Branding version 3 saved."): the banner when the page's
+ * query names `param`, none otherwise.
+ */
+export function flash(input: AnyRouteInput, param: string, text: (value: string) => string, level: Banner['level'] = 'ok'): Banner[] {
+  const value = (input.query as Record<string, unknown> | undefined)?.[param];
+  return typeof value === 'string' && value !== '' ? [{ level, text: text(value) }] : [];
+}
+
 export const yesNo = (v: boolean) => (v ? html`<span class="on">✔ on</span>` : html`<span class="off">✘ off</span>`);
 
 export interface Banner {
@@ -59,9 +93,11 @@ export interface FrameOptions {
   csrfToken?: string;
   breadcrumbs?: { label: string; href?: string }[];
   banners?: Banner[];
+  /** More <head> content for this page (e.g. a refresh while a build runs). */
+  head?: Raw;
 }
 
-const STYLE = `
+const ADMIN_STYLE = `
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.5 -apple-system,"Segoe UI",system-ui,Roboto,"Helvetica Neue",Arial,sans-serif;color:#333;background:#f8f8f8}
 a{color:#447e9b;text-decoration:none}a:hover{color:#036}
@@ -97,39 +133,53 @@ input[type=text],input[type=password],input[type=url],input[type=email],input[ty
 form.aligned .row{flex-direction:column;gap:4px}form.aligned label.name{width:auto}th,td{padding:6px}}
 `;
 
+function adminHeader(frame: ConsoleFrame, opts: FrameOptions): Raw {
+  const docs = frame.docs ? html`<a href="${frame.docs.href}">${frame.docs.label}</a> /` : '';
+  const tools =
+    opts.user && frame.logoutPath
+      ? html`<div id="user-tools">
+          Welcome, <strong>${opts.user}</strong>. ${docs}
+          <form method="post" action="${frame.logoutPath}">${csrfInput(opts.csrfToken)}<button type="submit">Log out</button></form>
+        </div>`
+      : '';
+  return html`<div id="header">
+    <h1><a href="${frame.home}">${opts.siteName} ${frame.label}</a></h1>
+    ${tools}
+  </div>`;
+}
+
+/** The Django admin's look: the finance console's. */
+export const ADMIN_THEME: ConsoleTheme = {
+  style: ADMIN_STYLE,
+  title: (page, siteName, frame) => `${page} | ${siteName} ${frame.label}`,
+  header: adminHeader,
+};
+
 /** The whole HTML document of a console page: header, breadcrumbs, banners, body; no external assets. */
 export function consoleDocument(frame: ConsoleFrame, opts: FrameOptions, body: Raw): string {
-  const crumbs = opts.breadcrumbs?.length
-    ? html`<div class="breadcrumbs">
-        <a href="${frame.home}">Home</a>${opts.breadcrumbs.map((b) => html` › ${b.href ? html`<a href="${b.href}">${b.label}</a>` : b.label}`)}
-      </div>`
-    : '';
-  const docs = frame.docs ? html`<a href="${frame.docs.href}">${frame.docs.label}</a> /` : '';
-  const tools = opts.user
-    ? html`<div id="user-tools">
-        Welcome, <strong>${opts.user}</strong>. ${docs}
-        <form method="post" action="${frame.logoutPath}">${csrfInput(opts.csrfToken)}<button type="submit">Log out</button></form>
-      </div>`
-    : '';
+  const theme = frame.theme ?? ADMIN_THEME;
+  const crumbs =
+    theme.breadcrumbs !== false && opts.breadcrumbs?.length
+      ? html`<div class="breadcrumbs">
+          <a href="${frame.home}">Home</a>${opts.breadcrumbs.map((b) => html` › ${b.href ? html`<a href="${b.href}">${b.label}</a>` : b.label}`)}
+        </div>`
+      : '';
+  const banners = (opts.banners ?? []).map((b) => html`<div class="banner ${b.level}" role="${b.level === 'error' ? 'alert' : 'status'}">${b.text}</div>`);
+  const content = theme.container === 'main' ? html`<main>${banners} ${body}</main>` : html`<div id="content">${banners} ${body}</div>`;
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${opts.title} | ${opts.siteName} ${frame.label}</title>
+        <title>${theme.title(opts.title, opts.siteName, frame)}</title>
+        ${theme.head ?? ''}
         <style>
-          ${raw(STYLE)}
+          ${raw(theme.style)}
         </style>
+        ${opts.head ?? ''}
       </head>
       <body>
-        <div id="header">
-          <h1><a href="${frame.home}">${opts.siteName} ${frame.label}</a></h1>
-          ${tools}
-        </div>
-        ${crumbs}
-        <div id="content">
-          ${(opts.banners ?? []).map((b) => html`<div class="banner ${b.level}" role="${b.level === 'error' ? 'alert' : 'status'}">${b.text}</div>`)} ${body}
-        </div>
+        ${theme.header(frame, opts)} ${crumbs} ${content}
       </body>
     </html>`.value;
 }
@@ -143,6 +193,8 @@ export interface PageOptions {
   banners?: Banner[];
   /** A back link above the body. */
   back?: { href: string; label: string };
+  /** More <head> content for this page. */
+  head?: Raw;
 }
 
 /** A console page as a route's reply. */
@@ -160,6 +212,7 @@ export function consolePage(input: AnyRouteInput, frame: ConsoleFrame, opts: Pag
         csrfToken: input.csrfToken,
         breadcrumbs: opts.breadcrumbs ?? [{ label: opts.title }],
         banners: opts.banners,
+        head: opts.head,
       },
       html`${back}${body}`,
     ),
@@ -172,7 +225,10 @@ export function consolePage(input: AnyRouteInput, frame: ConsoleFrame, opts: Pag
  */
 export function consoleError(frame: ConsoleFrame, title: string, opts: Omit<PageOptions, 'title' | 'status' | 'banners'> = {}) {
   return (error: RouteError, input: AnyRouteInput): Reply => {
-    if (error.status === 401) return { kind: 'redirect', status: 302, location: `${frame.loginPath}?next=${encodeURIComponent(input.req.originalUrl)}` };
+    if (error.status === 401 && frame.loginPath) {
+      const next = frame.loginNext === false ? '' : `?next=${encodeURIComponent(input.req.originalUrl)}`;
+      return { kind: 'redirect', status: 302, location: `${frame.loginPath}${next}` };
+    }
     const fields = Object.entries(error.fields ?? {}).map(([f, m]) => html`<li><strong>${f}</strong>: ${Array.isArray(m) ? m.join(' ') : String(m)}</li>`);
     return consolePage(
       input,

@@ -12,6 +12,7 @@ import { kycAdminRoutes } from './admin/kyc';
 import { commerceAdminRoutes } from './admin/commerce';
 import { investingAdminRoutes } from './admin/investing';
 import { adminAppIndexRoute, adminRoutes } from './admin/routes';
+import { consolePages } from '../console/pages';
 import { serveFinanceClient } from './client';
 import { financeErrors } from './errors';
 import { OPENAPI_PATH, REDOC_PATH, SWAGGER_PATH, apiRoutes } from './routes';
@@ -126,8 +127,18 @@ export const financeSurface: Surface = {
     "`GET /api/v1/node/` answers anyone the node's identity, version and licence state; the deployment, the licence's claims and the system checks are for administrators (an admin console session).",
     'Browsers: origins in CORS_ALLOWED_ORIGINS may send the seven client headers; state-changing requests from a browser must come from the node itself or from CSRF_TRUSTED_ORIGINS.',
   ].join('\n'),
-  // the /admin/<app>/ pattern last: no page can be shadowed by it
-  routes: [...apiRoutes, ...docsRoutes, ...kycAdminRoutes, ...commerceAdminRoutes, ...adminRoutes, ...investingAdminRoutes, adminAppIndexRoute],
+  // the console's modules register their pages; the kit answers a page before any pattern that covers it (/admin/<app>/)
+  routes: [
+    ...apiRoutes,
+    ...docsRoutes,
+    ...consolePages([
+      { name: 'kyc', pages: kycAdminRoutes },
+      { name: 'commerce', pages: commerceAdminRoutes },
+      { name: 'console', pages: adminRoutes },
+      { name: 'investing', pages: investingAdminRoutes },
+      { name: 'apps', pages: [adminAppIndexRoute] },
+    ]),
+  ],
   openapi: () => financeOpenApi(),
   credentials: [nodeTokenCredential, adminSessionCredential],
   catalogue: financeErrors,

@@ -1,4 +1,5 @@
-import { escapeHtml } from '../../lib/html';
+import { escapeHtml, html, raw } from '../../lib/html';
+import { consoleDocument, type ConsoleFrame } from '../console/kit';
 
 export { escapeHtml };
 
@@ -41,23 +42,24 @@ const STYLE = `
   .trap{position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
 `;
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Match Prediction API</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`;
-}
+/** The application pages on the console kit: no header, the form's own stylesheet, a favicon. */
+const APPLY: ConsoleFrame = {
+  home: '/apply/',
+  label: '',
+  defaultSiteName: 'Match Prediction API',
+  theme: {
+    style: STYLE,
+    title: (page, siteName) => `${page} · ${siteName}`,
+    header: () => html``,
+    container: 'main',
+    breadcrumbs: false,
+    // the surface's own icon, the page's only linked resource
+    head: raw('<link rel="icon" href="/favicon.svg" type="image/svg+xml">'),
+  },
+};
+
+/** A page of its own (its body built here, every echoed value escaped). */
+const page = (title: string, body: string): string => consoleDocument(APPLY, { title, siteName: APPLY.defaultSiteName }, raw(body));
 
 interface FieldSpec {
   id: keyof FormValues;

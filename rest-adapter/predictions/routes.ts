@@ -3,6 +3,7 @@ import type { Route } from '../core/route';
 import { z } from 'zod';
 import * as schemas from './schemas';
 import { applicationRoutes } from './application-routes';
+import { consolePages } from '../console/pages';
 // answers of a running system (2026-11-27, the shipped data and a feed pass of the 2026-27 Premier League)
 import EXAMPLES from './examples.json';
 
@@ -748,5 +749,6 @@ export const predictionRoutes: Route[] = [
     errors: [400],
     respond: listReply,
   },
-  ...applicationRoutes,
+  // the application pages, registered through the console kit (a page before any pattern covering it)
+  ...consolePages([{ name: 'applications', pages: applicationRoutes }]),
 ];

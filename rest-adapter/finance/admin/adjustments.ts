@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
-import { csrfInput, financeError, financePage, table, when } from './layout';
+import { csrfInput, financeError, financePage, table, when, money } from './layout';
 
 /**
  * Manual adjustments at /admin/adjustments/ (maker-checker): propose a credit or debit of a user's
@@ -85,7 +85,7 @@ function adjustmentsPage(data: { ledgerAdjustments: AdjustmentRow[] }, input: An
           when(a.proposedAt),
           html`<a href="/admin/identity/user/${a.userId}/">${a.username}</a>`,
           a.direction,
-          html`<span class="num">${a.amount.amount} ${a.amount.currency}</span>`,
+          html`<span class="num">${money(a.amount)}</span>`,
           a.reason,
           a.status,
           a.proposedBy,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { csrfInput, financeError, financePage, table, when } from './layout';
+import { csrfInput, financeError, financePage, table, when, money } from './layout';
 
 /**
  * The admin console's banking pages: virtual accounts, rail and mobile-money movements (a stuck
@@ -115,7 +115,7 @@ export const bankingAdminRoutes: Route[] = [
               when(m.createdAt),
               m.kind,
               m.provider,
-              `${m.amount.amount} ${m.amount.currency}`,
+              money(m.amount),
               m.status,
               m.failureReason ?? '',
               m.status === 'pending'

@@ -2,14 +2,14 @@ import { html } from '../../../lib/html';
 import type { AuthorisationView, CardView } from '../../../subgraphs/finance/cards/vocabulary';
 import type { DepositView, SwapView } from '../../../subgraphs/finance/crypto/vocabulary';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { financeError, financePage, table, when } from './layout';
+import { financeError, financePage, table, when, money } from './layout';
 
 /**
  * Admin console pages of the cards and crypto modules: read-only lists (cards masked, never a full
  * number), each with a back link to the dashboard. Registered in admin/routes.ts with one line.
  */
 
-const amount = (m: { amount: string; currency: string } | null) => (m ? `${m.amount} ${m.currency}` : '—');
+const amount = money;
 
 /** A list page of the cards or crypto app (the console kit's frame), with a link back to its app. */
 function listPage(input: RouteInput, title: string, head: string[], rows: unknown[][], user?: string): Reply {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Route } from '../../core/route';
 import { adminError, modelList, postRedirect } from './apps';
-import { csrfInput, when } from './layout';
+import { csrfInput, when, money } from './layout';
 import { adminQuery, form, saved, str, withAdminUser } from './routes';
 
 /**
@@ -12,7 +12,7 @@ import { adminQuery, form, saved, str, withAdminUser } from './routes';
  * POSTs that redirect back to the list (or show the refusal, e.g. 409 with the current state).
  */
 type Money = { amount: string; currency: string };
-const m = (x: Money) => `${x.amount} ${x.currency}`;
+const m = (x: Money) => money(x);
 const idParams = z.object({ id: z.string() });
 const banner = (input: RouteInput, what: string) => saved(input, what).map((b) => html`<div class="banner ok">${b.text}</div>`);
 

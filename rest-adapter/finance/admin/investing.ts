@@ -3,7 +3,7 @@ import { html, type Raw } from '../../../lib/html';
 import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/finance/kernel/contract';
 import { ORDER_STATUSES, POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/vocabulary';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
-import { financePage, table, when, yesNo } from './layout';
+import { financePage, table, when, yesNo, money } from './layout';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
@@ -231,7 +231,7 @@ export const investingAdminRoutes: Route[] = [
             o.status,
             o.filledQty,
             o.filledAvgPrice ?? '—',
-            `${o.reserved.amount} ${o.reserved.currency}`,
+            money(o.reserved),
           ]),
         )}${next}`,
       );

@@ -2,7 +2,7 @@ import type { Raw } from '../../../lib/html';
 import { consoleDocument, consoleError, consolePage, type ConsoleFrame, type FrameOptions, type PageOptions as KitPageOptions } from '../../console/kit';
 import type { AnyRouteInput, Reply } from '../../core/route';
 
-export { csrfInput, table, when, yesNo } from '../../console/kit';
+export { csrfInput, flash, money, table, when, yesNo } from '../../console/kit';
 
 /** The finance node's admin console on the console kit (rest-adapter/console/): Django admin's look, at /admin/. */
 export const FINANCE_CONSOLE: ConsoleFrame = {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { Route } from '../../core/route';
 import { adminError, modelList, postRedirect } from './apps';
-import { csrfInput, when } from './layout';
+import { csrfInput, when, money } from './layout';
 
 type Transfer = {
   id: string;
@@ -53,7 +53,7 @@ export const paymentsAdminRoutes: Route[] = [
         data.ledgerOpenPending.map((t) => [
           html`<code>${t.id}</code>`,
           when(t.createdAt),
-          `${t.amount.amount} ${t.amount.currency}`,
+          money(t.amount),
           t.code,
           when(t.timeoutAt),
           html`<form method="post" action="/admin/ledger/pending/${t.id}/void/">${csrfInput(input.csrfToken)}<button type="submit">Void</button></form>`,

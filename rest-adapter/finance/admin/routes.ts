@@ -6,7 +6,7 @@ import { BROKERAGE_LABELS, TOGGLES } from '../../../subgraphs/finance/kernel/con
 import { PROVIDER_CREDENTIALS } from '../../../subgraphs/finance/kernel/provider-credentials';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { ADMIN_APPS, adminError, APPS, modelList, page, postRedirect, siteName, userOf, type AppIndexData } from './apps';
-import { adminPage, csrfInput, financePage, table, when, yesNo } from './layout';
+import { adminPage, csrfInput, financePage, flash, table, when, yesNo, money } from './layout';
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
 import { auditAdminRoutes } from './audit';
@@ -25,8 +25,7 @@ const SESSION_MAX_AGE = 14 * 24 * 3600;
 
 const localPath = (next: unknown) => (typeof next === 'string' && /^\/admin\/[A-Za-z0-9/_.?=&-]*$/.test(next) ? next : '/admin/');
 
-export const saved = (input: RouteInput, what: string) =>
-  (input.query as { saved?: string }).saved ? [{ level: 'ok' as const, text: `The ${what} was changed successfully.` }] : [];
+export const saved = (input: RouteInput, what: string) => flash(input, 'saved', () => `The ${what} was changed successfully.`);
 const readOnlyBanner = (readOnly: boolean) =>
   readOnly
     ? [
@@ -149,7 +148,7 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
     ${table(
       'Total balances per currency (users)',
       ['Currency', 'Total', 'Accounts'],
-      d.ledgerTotals.map((t) => [t.currency, html`<span class="num">${t.total.amount} ${t.total.currency}</span>`, t.accounts]),
+      d.ledgerTotals.map((t) => [t.currency, html`<span class="num">${money(t.total)}</span>`, t.accounts]),
       'No balances yet.',
     )}
     <div class="module">
@@ -188,7 +187,7 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
       ${table(
         'Recent transfers',
         ['When', 'Amount', 'Code', 'Kind'],
-        d.ledgerTransfers.map((t) => [when(t.createdAt), `${t.amount.amount} ${t.amount.currency}`, t.code, t.kind]),
+        d.ledgerTransfers.map((t) => [when(t.createdAt), money(t.amount), t.code, t.kind]),
       )}
     </div>
     ${table(
@@ -853,7 +852,7 @@ const consoleRoutes: Route[] = [
         data.ledgerTransfers.map((t) => [
           html`<code>${t.id}</code>`,
           when(t.createdAt),
-          `${t.amount.amount} ${t.amount.currency}`,
+          money(t.amount),
           html`<code>${t.debitAccountId.slice(0, 8)}</code>`,
           html`<code>${t.creditAccountId.slice(0, 8)}</code>`,
           t.code,
