@@ -19,7 +19,7 @@ interface InviteRow {
 }
 
 export const SIGNUP_PATH = '/admin/identity/signup/';
-const MODES = { open: 'Open: anyone can sign up', invite_only: 'Invite-only: an invite code is needed to sign up' } as const;
+const MODES = { open: 'Open: anyone signs up', invite_only: 'Invite-only: with an invite code' } as const;
 const breadcrumbs = [{ label: 'Identity', href: '/admin/identity/' }, { label: 'Sign-up and invites' }];
 const back = { href: SIGNUP_PATH, label: 'Back to Sign-up and invites' };
 
@@ -60,7 +60,7 @@ function signupPage(data: { nodeSignupMode: string; nodeInvites: InviteRow[] }, 
           </div>
           <div class="row">
             <label class="name" for="id_expires_in_days">Expires after (days, optional)</label>
-            <input type="number" name="expires_in_days" id="id_expires_in_days" min="1" max="365" inputmode="numeric" />
+            <input type="text" name="expires_in_days" id="id_expires_in_days" inputmode="numeric" pattern="[0-9]*" maxlength="3" />
           </div>
           <div class="submit-row"><button class="default" type="submit">Create invite</button></div>
         </form>
@@ -77,6 +77,8 @@ function signupPage(data: { nodeSignupMode: string; nodeInvites: InviteRow[] }, 
 
 function inviteCreatedPage(data: { createNodeInvite: { code: string; invite: InviteRow } }, input: AnyRouteInput): Reply {
   const { code, invite } = data.createNodeInvite;
+  // a mutation names no signed-in user for the header: the invite's creator is the one signed in
+  if (input.req.res) input.req.res.locals.adminUser = invite.createdBy;
   return financePage(
     input,
     {
@@ -91,7 +93,7 @@ function inviteCreatedPage(data: { createNodeInvite: { code: string; invite: Inv
       <div class="body">
         <p><code id="invite-code" class="secret">${code}</code></p>
         <p class="help">
-          ${invite.note ? `For: ${invite.note}. ` : ''}${invite.expiresAt ? `Valid until ${when(invite.expiresAt)}.` : 'Does not expire.'} The new user enters
+          ${invite.note ? `Note: ${invite.note}. ` : ''}${invite.expiresAt ? `Valid until ${when(invite.expiresAt)}.` : 'Does not expire.'} The new user enters
           it on the sign-up page.
         </p>
       </div>

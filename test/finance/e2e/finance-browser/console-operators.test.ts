@@ -73,11 +73,11 @@ it('switches sign-up to invite-only and creates an invite; a new user signs up i
   const page = await adminPage();
   await page.goto(`${t.urls.finance}/admin/identity/`);
   await Promise.all([page.waitForURL(/\/admin\/identity\/signup\/$/), page.getByRole('link', { name: 'Sign-up and invites' }).click()]);
-  expect(await page.textContent('#signup-mode')).toBe('Now: Open: anyone can sign up.');
+  expect(await page.textContent('#signup-mode')).toBe('Now: Open: anyone signs up.');
   await inspect(page, 'console-signup', { axe: false });
   await page.selectOption('#id_mode', 'invite_only');
   await Promise.all([page.waitForURL(/\?saved=mode$/), page.getByRole('button', { name: 'Save' }).click()]);
-  expect(await page.textContent('.banner.ok')).toContain('Invite-only: an invite code is needed to sign up');
+  expect(await page.textContent('.banner.ok')).toContain('Saved. Invite-only: with an invite code.');
   expect(await t.app.services.identity.onboarding.signupMode()).toBe('invite_only');
 
   await page.fill('#id_note', 'for Erin');
@@ -86,7 +86,7 @@ it('switches sign-up to invite-only and creates an invite; a new user signs up i
   await page.locator('#invite-code').waitFor();
   const code = (await page.textContent('#invite-code'))!.trim();
   expect(code).toMatch(/^inv_[A-Za-z0-9_-]+$/);
-  expect(await page.textContent('body')).toContain('For: for Erin.');
+  expect(await page.textContent('body')).toContain('Note: for Erin.');
   await inspect(page, 'console-invite-created', { axe: false });
   await page.getByRole('link', { name: 'Back to Sign-up and invites' }).first().click();
   await page.locator('td', { hasText: 'for Erin' }).waitFor();
@@ -108,12 +108,12 @@ it('switches sign-up to invite-only and creates an invite; a new user signs up i
   await client.locator('#signup-error:not(:empty)').waitFor();
   expect(await client.textContent('#signup-error')).toContain('Sign-up is by invitation only: enter your invite code.');
   await inspect(client, 'client-signup-refused');
-  expect(await t.app.services.identity.identity.findUser(erin)).toBeNull();
+  expect(await t.app.services.identity.identity.findUser(erin)).toBeFalsy();
   await client.getByLabel('Invite code (if you have one)').fill(code);
   await client.getByRole('button', { name: 'Create account' }).click();
   await client.getByRole('heading', { name: 'Check your e-mail', level: 1 }).waitFor();
   await inspect(client, 'client-signup-invited');
-  expect(await t.app.services.identity.identity.findUser(erin)).not.toBeNull();
+  expect(await t.app.services.identity.identity.findUser(erin)).toMatchObject({ username: erin });
   await client.close();
 
   // the invite is used: the console says so
