@@ -22973,7 +22973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request body must be an HTML form (application/x-www-form-urlencoded) */
@@ -22988,7 +22988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error */

@@ -981,6 +981,14 @@ Object.assign(recipes, {
   'POST /api/auth/2fa/recovery-codes/ 409': { request: (ctx: CaseContext) => as(ctx, 'POST', '/api/auth/2fa/recovery-codes/', { otp: '123456' }) },
   'DELETE /api/auth/2fa/ 409': { request: (ctx: CaseContext) => as(ctx, 'DELETE', '/api/auth/2fa/', { otp: '123456' }) },
   // an empty form is a valid invite (note and expiry are optional): an expiry out of range is the 400
+  // its success is the page with the code (201): a browser whose session is gone (the CSRF cookie and token
+  // still right) is sent to the sign-in page
+  'POST /admin/identity/signup/invites/ 302': {
+    request: (ctx: CaseContext) => {
+      const r = form(ctx, '/admin/identity/signup/invites/', { note: 'no session' });
+      return { ...r, headers: { ...r.headers, cookie: r.headers.cookie.replace(/;?\s*sessionid=[^;]*/, '') } };
+    },
+  },
   'POST /admin/identity/signup/invites/ 400': { request: (ctx: CaseContext) => form(ctx, '/admin/identity/signup/invites/', { expires_in_days: '400' }) },
   'POST /admin/identity/user/add/ 409': {
     request: (ctx: CaseContext) =>
