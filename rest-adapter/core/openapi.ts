@@ -106,8 +106,9 @@ function errorContent(route: Route<string>, status: number): Record<string, unkn
   const json = { 'application/json': { schema: ERROR_REF } };
   if (!route.respondError) return json;
   const redirects = (route.response.status ?? 200) >= 300 && (route.response.status ?? 200) < 400;
-  // a page that answers a form shows every refusal of it as the page again, the core's 413 and 415 included
-  const page = route.response.contentType === 'text/html' && !redirects;
+  // a page that answers a form shows every refusal of it as the page again, the core's 413 and 415 included,
+  // except on a CSRF-protected form: a body it cannot read has no token to check, and is the core's JSON (stages/pipeline.ts)
+  const page = route.response.contentType === 'text/html' && !redirects && !route.csrf;
   if ((status === 413 || status === 415) && !page) return json;
   // a JSON route that answers its own errors answers them in the surface's error body
   if (!route.response.contentType && !redirects) return json;

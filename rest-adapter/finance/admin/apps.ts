@@ -37,7 +37,13 @@ export const APPS: Record<string, { label: string; models: { label: string; href
       { label: 'Audit log', href: '/admin/audit/' },
     ],
   },
-  identity: { label: 'Identity', models: [{ label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total }] },
+  identity: {
+    label: 'Identity',
+    models: [
+      { label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total },
+      { label: 'Sign-up and invites', href: '/admin/identity/signup/' },
+    ],
+  },
   ledger: {
     label: 'Ledger',
     models: [

@@ -9,6 +9,7 @@ import { ADMIN_APPS, adminError, APPS, modelList, page, postRedirect, siteName, 
 import { adminPage, csrfInput, financePage, flash, table, when, yesNo, money } from './layout';
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
+import { signupAdminRoutes } from './signup';
 import { auditAdminRoutes } from './audit';
 import { adjustmentAdminRoutes } from './adjustments';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
@@ -779,6 +780,7 @@ const consoleRoutes: Route[] = [
     respondError: adminError('Activity log'),
   },
   ...userAdminRoutes,
+  ...signupAdminRoutes,
   ...auditAdminRoutes,
   ...adjustmentAdminRoutes,
   {

@@ -2479,6 +2479,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/identity/signup/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin console: sign-up and invites
+         * @description How people join (open or invite-only), the form to create an invite code, and the invites (newest first; codes by their last four characters).
+         */
+        get: operations["AdminSignup"];
+        put?: never;
+        /**
+         * Admin console: set how people join
+         * @description Form field `mode` (`open` or `invite_only`) and the CSRF token. Invite-only: a sign-up without a valid invite code is refused (403 `signup_closed`).
+         */
+        post: operations["AdminSetSignupMode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/identity/signup/invites/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin console: create an invite code
+         * @description Form fields `note` (optional, at most 200 characters), `expires_in_days` (optional, 1 to 365) and the CSRF token → the page with the new code, shown this once (only its SHA-256 hash is kept).
+         */
+        post: operations["AdminCreateInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/audit/": {
         parameters: {
             query?: never;
@@ -22580,6 +22624,330 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be an HTML form (application/x-www-form-urlencoded) */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminSignup: {
+        parameters: {
+            query?: {
+                saved?: "mode";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (HTML) */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: redirect to the sign-in page (`/admin/login/?next=<this page>`) */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminSetSignupMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    mode: "open" | "invite_only";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Saved: back to the page */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be an HTML form (application/x-www-form-urlencoded) */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminCreateInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new code (HTML) */
+            201: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: redirect to the sign-in page (`/admin/login/?next=<this page>`) */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;

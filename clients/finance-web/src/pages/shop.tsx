@@ -60,14 +60,18 @@ function CartView(props: { cart: Cart | undefined; onCart: (cart: Cart) => void;
       {!items.length ? <Empty>Your cart is empty.</Empty> : null}
       <ul class="list">
         {items.map((line) => (
-          <li key={line.id}>
-            {line.name} × {line.quantity} = {money(line.line_total)}{' '}
-            <button type="button" class="secondary" aria-label={`One more ${line.name}`} onClick={() => void setQuantity(line.id, line.quantity + 1)}>
-              +
-            </button>{' '}
-            <button type="button" class="secondary" aria-label={`One less ${line.name}`} onClick={() => void setQuantity(line.id, line.quantity - 1)}>
-              −
-            </button>
+          <li key={line.id} class="cart-line">
+            <span>
+              {line.name} × {line.quantity} = {money(line.line_total)}
+            </span>
+            <span class="stepper">
+              <button type="button" class="secondary" aria-label={`One more ${line.name}`} onClick={() => void setQuantity(line.id, line.quantity + 1)}>
+                +
+              </button>
+              <button type="button" class="secondary" aria-label={`One less ${line.name}`} onClick={() => void setQuantity(line.id, line.quantity - 1)}>
+                −
+              </button>
+            </span>
           </li>
         ))}
       </ul>

@@ -1,51 +1,47 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { randomUUID } from 'node:crypto';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
 import { startTestApp, type TestApp } from '../../../support/app';
+import { inspect, launchChromium } from '../../../support/browser';
 import { createUser, installValidLicence, PASSWORD } from '../../../support/finance';
 
 /**
  * The console's operator pages in headless Chromium: an administrator adds a user through the form,
- * proposes a manual adjustment, reads the audit log; each page fits a 390 px phone and a 1280 px
- * screen without horizontal scrolling (wide tables scroll inside their box).
+ * proposes a manual adjustment, reads the audit log; switches sign-up to invite-only and creates an
+ * invite, with which a new user signs up in the web client (without one, refused in plain words). Each
+ * page fits a 390 px phone and a 1280 px screen without horizontal scrolling (wide tables scroll inside
+ * their box); screenshots are kept (test/support/browser.ts).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 let t: TestApp<'finance'>;
+let browser: Browser;
 let context: BrowserContext;
-let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does; or set CHROMIUM_PATH).`);
+  await buildFinanceClient({ outDir: DEFAULT_CLIENT_DIR });
   t = await startTestApp({}, { products: ['finance'] });
   await installValidLicence(t as unknown as TestApp);
-  profile = mkdtempSync(join(tmpdir(), 'console-ops-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
+  context = await browser.newContext();
 }, 120_000);
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await t?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-it('adds a user, proposes an adjustment, reads the audit log; no page overflows at 390 or 1280 px', async () => {
+/** A superuser signed in to the console, in a new tab. */
+async function adminPage(): Promise<Page> {
   const admin = await createUser(t as unknown as TestApp, undefined, { superuser: true });
-  const customer = await createUser(t as unknown as TestApp);
   const page = await context.newPage();
   await page.goto(`${t.urls.finance}/admin/login/`);
   await page.fill('#id_username', admin.username);
   await page.fill('#id_password', PASSWORD);
   await Promise.all([page.waitForURL(`${t.urls.finance}/admin/`), page.click('input[type=submit]')]);
+  return page;
+}
+
+it('adds a user, proposes an adjustment, reads the audit log; no page overflows at 390 or 1280 px', async () => {
+  const customer = await createUser(t as unknown as TestApp);
+  const page = await adminPage();
 
   await page.goto(`${t.urls.finance}/admin/identity/user/`);
   await Promise.all([page.waitForURL(/\/admin\/identity\/user\/add\/$/), page.getByRole('link', { name: '+ Add user' }).click()]);
@@ -66,13 +62,65 @@ it('adds a user, proposes an adjustment, reads the audit log; no page overflows 
   expect(await page.textContent('body')).toContain('adjustment.proposed');
 
   const paths = ['/admin/identity/user/add/', '/admin/audit/', '/admin/adjustments/', '/admin/identity/user/', '/admin/'];
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    for (const path of paths) {
-      await page.goto(`${t.urls.finance}${path}`);
-      const [scroll, inner] = await page.evaluate<number[]>('[document.documentElement.scrollWidth, window.innerWidth]');
-      expect([width, path, scroll <= inner]).toEqual([width, path, true]);
-    }
+  for (const path of paths) {
+    await page.goto(`${t.urls.finance}${path}`);
+    await inspect(page, `console${path.replace(/\/$/, '').replace(/\//g, '-')}`, { axe: false });
   }
   await page.close();
 }, 90_000);
+
+it('switches sign-up to invite-only and creates an invite; a new user signs up in the client with it, and without one is refused', async () => {
+  const page = await adminPage();
+  await page.goto(`${t.urls.finance}/admin/identity/`);
+  await Promise.all([page.waitForURL(/\/admin\/identity\/signup\/$/), page.getByRole('link', { name: 'Sign-up and invites' }).click()]);
+  expect(await page.textContent('#signup-mode')).toBe('Now: Open: anyone signs up.');
+  await inspect(page, 'console-signup', { axe: false });
+  await page.selectOption('#id_mode', 'invite_only');
+  await Promise.all([page.waitForURL(/\?saved=mode$/), page.getByRole('button', { name: 'Save' }).click()]);
+  expect(await page.textContent('.banner.ok')).toContain('Saved. Invite-only: with an invite code.');
+  expect(await t.app.services.identity.onboarding.signupMode()).toBe('invite_only');
+
+  await page.fill('#id_note', 'for Erin');
+  await page.fill('#id_expires_in_days', '7');
+  await page.getByRole('button', { name: 'Create invite' }).click();
+  await page.locator('#invite-code').waitFor();
+  const code = (await page.textContent('#invite-code'))!.trim();
+  expect(code).toMatch(/^inv_[A-Za-z0-9_-]+$/);
+  expect(await page.textContent('body')).toContain('Note: for Erin.');
+  await inspect(page, 'console-invite-created', { axe: false });
+  await page.getByRole('link', { name: 'Back to Sign-up and invites' }).first().click();
+  await page.locator('td', { hasText: 'for Erin' }).waitFor();
+  // the list shows the code by its last four characters only
+  expect(await page.textContent('body')).not.toContain(code);
+  expect(await page.textContent('body')).toContain(`…${code.slice(-4)}`);
+  await inspect(page, 'console-signup-invites', { axe: false });
+  await page.close();
+
+  // the new user, in the web client: refused without a code, in plain words; then signs up with it
+  const erin = `erin_${randomUUID().slice(0, 6)}`;
+  const client = await context.newPage();
+  await client.goto(`${t.urls.finance}/app/signup/`);
+  await client.getByRole('heading', { name: 'Create an account', level: 1 }).waitFor();
+  await client.getByLabel('User name').fill(erin);
+  await client.getByLabel('E-mail').fill(`${erin}@example.com`);
+  await client.getByLabel('Password', { exact: true }).fill('a long enough password');
+  await client.getByRole('button', { name: 'Create account' }).click();
+  await client.locator('#signup-error:not(:empty)').waitFor();
+  expect(await client.textContent('#signup-error')).toContain('Sign-up is by invitation only: enter your invite code.');
+  await inspect(client, 'client-signup-refused');
+  expect(await t.app.services.identity.identity.findUser(erin)).toBeFalsy();
+  await client.getByLabel('Invite code (if you have one)').fill(code);
+  await client.getByRole('button', { name: 'Create account' }).click();
+  await client.getByRole('heading', { name: 'Check your e-mail', level: 1 }).waitFor();
+  await inspect(client, 'client-signup-invited');
+  expect(await t.app.services.identity.identity.findUser(erin)).toMatchObject({ username: erin });
+  await client.close();
+
+  // the invite is used: the console says so
+  const again = await adminPage();
+  await again.goto(`${t.urls.finance}/admin/identity/signup/`);
+  expect(await again.locator('tr', { hasText: 'for Erin' }).textContent()).toMatch(/used /);
+  await again.selectOption('#id_mode', 'open');
+  await Promise.all([again.waitForURL(/\?saved=mode$/), again.getByRole('button', { name: 'Save' }).click()]);
+  await again.close();
+}, 120_000);

@@ -927,6 +927,10 @@ Object.assign(success, {
     const name = `added_${randomUUID().slice(0, 8)}`;
     return form(ctx, '/admin/identity/user/add/', { username: name, email: `${name}@example.com`, password: 'a long enough password' });
   },
+  // sign-up stays open (the replay's sign-up cases need it); an invite with a note and an expiry
+  'POST /admin/identity/signup/': (ctx: CaseContext) => form(ctx, '/admin/identity/signup/', { mode: 'open' }),
+  'POST /admin/identity/signup/invites/': (ctx: CaseContext) =>
+    form(ctx, '/admin/identity/signup/invites/', { note: 'conformance replay', expires_in_days: '7' }),
   'POST /admin/adjustments/': (ctx: CaseContext) => form(ctx, '/admin/adjustments/', adjustmentFields(ctx, 'credit')),
   'POST /admin/adjustments/:id/approve/': async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${(await proposed(ctx, 'credit', MAKER)).id}/approve/`),
   'POST /admin/adjustments/:id/reject/': async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${(await proposed(ctx, 'credit', MAKER)).id}/reject/`),
@@ -976,6 +980,16 @@ Object.assign(recipes, {
   },
   'POST /api/auth/2fa/recovery-codes/ 409': { request: (ctx: CaseContext) => as(ctx, 'POST', '/api/auth/2fa/recovery-codes/', { otp: '123456' }) },
   'DELETE /api/auth/2fa/ 409': { request: (ctx: CaseContext) => as(ctx, 'DELETE', '/api/auth/2fa/', { otp: '123456' }) },
+  // an empty form is a valid invite (note and expiry are optional): an expiry out of range is the 400
+  // its success is the page with the code (201): a browser whose session is gone (the CSRF cookie and token
+  // still right) is sent to the sign-in page
+  'POST /admin/identity/signup/invites/ 302': {
+    request: (ctx: CaseContext) => {
+      const r = form(ctx, '/admin/identity/signup/invites/', { note: 'no session' });
+      return { ...r, headers: { ...r.headers, cookie: r.headers.cookie.replace(/;?\s*sessionid=[^;]*/, '') } };
+    },
+  },
+  'POST /admin/identity/signup/invites/ 400': { request: (ctx: CaseContext) => form(ctx, '/admin/identity/signup/invites/', { expires_in_days: '400' }) },
   'POST /admin/identity/user/add/ 409': {
     request: (ctx: CaseContext) =>
       form(ctx, '/admin/identity/user/add/', {

@@ -1,0 +1,69 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/**
+ * What the browser tests share: headless Chromium (Debian's, /usr/bin/chromium, or CHROMIUM_PATH), the
+ * folder the screenshots are kept in for a human to look at (FINANCE_WEB_SHOTS), and the check of a page
+ * at a phone's and a desktop's width: no sideways scrolling, axe (WCAG 2 A/AA) clean, a screenshot.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SHOTS = process.env.FINANCE_WEB_SHOTS ?? join(tmpdir(), 'finance-web-screenshots');
+/** A phone (390 px) and a desktop (1280 px). */
+export const WIDTHS = [1280, 390] as const;
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Headless Chromium; fails with the way to get it when it is not installed. The screenshot folder is made. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does; or set CHROMIUM_PATH).`);
+  mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** How far the page scrolls sideways past the viewport (0: it fits). */
+export async function overflowOf(page: Page): Promise<number> {
+  const [scrollWidth, innerWidth] = await page.evaluate<number[]>('[document.documentElement.scrollWidth, window.innerWidth]');
+  return Math.max(0, scrollWidth - innerWidth);
+}
+
+export interface InspectOptions {
+  /** Run axe (WCAG 2 A/AA) and expect no violation; default true. */
+  axe?: boolean;
+  /** Widths to check; default 1280 and 390 px. */
+  widths?: readonly number[];
+  /** The width the page is left at afterwards; default 1280 px. */
+  restore?: number;
+}
+
+/**
+ * At each width: waits until nothing shows `.loading` (the web client's loading note), expects no
+ * sideways overflow and no axe violation, and keeps a full-page screenshot `<name>-<width>.png` in SHOTS.
+ */
+export async function inspect(page: Page, name: string, opts: InspectOptions = {}): Promise<void> {
+  for (const width of opts.widths ?? WIDTHS) {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+    // (a locator, not waitForFunction: the web client's CSP forbids the eval a polled predicate needs)
+    await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 });
+    expect({ name, width, overflow: await overflowOf(page) }).toEqual({ name, width, overflow: 0 });
+    if (opts.axe ?? true) {
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+      expect({ name, width, violations: axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) }).toEqual({
+        name,
+        width,
+        violations: [],
+      });
+    }
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  const restore = opts.restore ?? 1280;
+  await page.setViewportSize({ width: restore, height: restore > 400 ? 900 : 844 });
+}
