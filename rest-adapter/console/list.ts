@@ -49,7 +49,8 @@ export const listQuery = z.object({
 export const listQueryWith = (filters: Record<string, readonly [string, ...string[]]>) =>
   listQuery.extend(Object.fromEntries(Object.entries(filters).map(([name, values]) => [name, z.enum(values).optional()])));
 
-const text = (v: unknown): string => {
+/** A cell as plain text (an escaped fragment without its tags): what search, filters and the CSV export read. */
+export const cellText = (v: unknown): string => {
   if (v === null || v === undefined) return '';
   if (typeof v === 'object' && 'value' in (v as Record<string, unknown>)) return String((v as { value: unknown }).value).replace(/<[^>]*>/g, '');
   return String(v as string);
@@ -57,7 +58,7 @@ const text = (v: unknown): string => {
 
 /** RFC 4180 field; a leading = + - @ is prefixed with ' so that a spreadsheet never runs it as a formula. */
 export function csvField(v: unknown): string {
-  let s = text(v);
+  let s = cellText(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -135,4 +136,55 @@ export function listView<R>(spec: ListSpec<R>, rows: R[], input: AnyRouteInput):
       spec.empty ?? 'None.',
     )}${pager}`,
   };
+}
+
+/** Columns of a table list whose distinct values become a filter (a status, a kind, a currency …). */
+const FILTER_COLUMNS = new Set(['Status', 'Kind', 'Currency', 'Provider', 'Code', 'Type', 'Rule', 'Brand', 'Country', 'Fulfilment']);
+/** Columns of forms and links only: not in the CSV export. */
+const NO_CSV = new Set(['', 'Action', 'Actions', 'Edit', 'Image']);
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/**
+ * A table a page already has (its head and its rows of cells) as a console list: search over every
+ * cell's text, a filter per status-like column (its distinct values), paging and the CSV export.
+ * The query comes from the page's URL as links make it: a page takes no schema, so a value that is
+ * not one of a list's is ignored (an unknown page number shows the first page), never an error.
+ */
+export function tableList(
+  spec: { title: string; path: string; filename: string; head: string[]; empty?: string },
+  rows: unknown[][],
+  input: AnyRouteInput,
+): ReturnType<typeof listView<unknown[]>> {
+  // the URL's own values: a page's schema (if any) keeps only its own names
+  const raw = { ...(input.req.query as Record<string, unknown>), ...(input.query ?? {}) } as Record<string, unknown>;
+  const one = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string).slice(0, 200) : undefined);
+  const page = Number.parseInt(one('page') ?? '1', 10);
+  const filters: ListFilter<unknown[]>[] = spec.head.flatMap((label, i) => {
+    if (!FILTER_COLUMNS.has(label)) return [];
+    const values = [...new Set(rows.map((r) => cellText(r[i]).trim()).filter(Boolean))].sort();
+    return [
+      { name: slug(label), label, options: values.map((v) => ({ value: v, label: v })), matches: (r: unknown[], v: string) => cellText(r[i]).trim() === v },
+    ];
+  });
+  const query: Record<string, unknown> = {
+    q: one('q'),
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    format: one('format') === 'csv' ? 'csv' : undefined,
+  };
+  for (const f of filters) if (f.options.some((o) => o.value === one(f.name))) query[f.name] = one(f.name);
+  const columns: ListColumn<unknown[]>[] = spec.head.map((label, i) => ({ label, cell: (r) => r[i] }));
+  const list: ListSpec<unknown[]> = {
+    title: spec.title,
+    path: spec.path,
+    filename: spec.filename,
+    empty: spec.empty,
+    columns: query.format === 'csv' ? columns.filter((c) => !NO_CSV.has(c.label)) : columns,
+    searchable: (r) => r.map(cellText),
+    filters,
+  };
+  return listView(list, rows, { ...input, query } as AnyRouteInput);
 }

@@ -1,8 +1,9 @@
 import type { Request } from 'express';
 import { html, type Raw } from '../../../lib/html';
+import { tableList } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply } from '../../core/route';
 import { COMMERCE_MODELS } from './commerce-models';
-import { adminPage, financeError, table, type PageOptions } from './layout';
+import { adminPage, financeError, type PageOptions } from './layout';
 import { PAYMENTS_ADMIN_MODELS } from './payments-models';
 
 /**
@@ -97,12 +98,18 @@ export interface AppIndexData {
   nodeProviderCredentials: { id: string }[];
 }
 
-/** A model's list under its app (/admin/<app>/<model>/): a back link to the app, then the table. */
+/**
+ * A model's list under its app (/admin/<app>/<model>/): a back link to the app, then the list with
+ * search, filters (its status-like columns), paging and `?format=csv` (the console kit's tableList).
+ */
 export function modelList(app: string, title: string, head: string[], rows: unknown[][], input: RouteInput, extra?: Raw): Reply {
+  const path = input.req.path;
+  const view = tableList({ title, path, head, filename: `${app}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
+  if (view.kind === 'file') return view.reply;
   return page(
     input,
     { title, user: userOf(input.req), breadcrumbs: [{ label: APPS[app].label, href: `/admin/${app}/` }, { label: title }] },
-    html`<a class="back" href="/admin/${app}/">← Back to ${APPS[app].label}</a>${extra ?? ''}${table(title, head, rows)}`,
+    html`<a class="back" href="/admin/${app}/">← Back to ${APPS[app].label}</a>${extra ?? ''}${view.body}`,
   );
 }
 

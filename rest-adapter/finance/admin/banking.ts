@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tableList } from '../../console/list';
 import { html, type Raw } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when, money } from './layout';
@@ -30,6 +31,13 @@ function page(
 }
 
 /** Not signed in → the sign-in page; any other failure (read-only, not pending…) → the message on a page (the console kit's). */
+/** A banking list (the console kit's tableList: search, filters, paging, CSV), or its CSV file. */
+function listPage(input: RouteInput, title: string, user: string | undefined, head: string[], rows: unknown[][], before?: Raw): Reply {
+  const view = tableList({ title, path: input.req.path, head, filename: `banking-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
+  if (view.kind === 'file') return view.reply;
+  return page(input, title, user, html`${before ?? ''}${view.body}`);
+}
+
 const pageError = (title: string) => financeError(title, { breadcrumbs: [{ label: 'Banking', href: '/admin/banking/' }, { label: title }] });
 
 type AdminUser = { nodeAdminUser?: { username: string } };
@@ -71,22 +79,19 @@ export const bankingAdminRoutes: Route[] = [
       },
       input,
     ) =>
-      page(
+      listPage(
         input,
         'Virtual accounts',
         data.nodeAdminUser?.username,
-        table(
-          'Virtual accounts',
-          ['Account number', 'Currency', 'Rail', 'Bank', 'Holder', 'Opened'],
-          data.adminVirtualAccounts.map((a) => [
-            html`<code>${a.accountNumber}</code>`,
-            a.currency,
-            a.rail,
-            `${a.bankName} (${a.bankCode})`,
-            a.holderName,
-            when(a.createdAt),
-          ]),
-        ),
+        ['Account number', 'Currency', 'Rail', 'Bank', 'Holder', 'Opened'],
+        data.adminVirtualAccounts.map((a) => [
+          html`<code>${a.accountNumber}</code>`,
+          a.currency,
+          a.rail,
+          `${a.bankName} (${a.bankCode})`,
+          a.holderName,
+          when(a.createdAt),
+        ]),
       ),
     respondError: pageError('Virtual accounts'),
   },
@@ -159,15 +164,12 @@ export const bankingAdminRoutes: Route[] = [
       },
       input,
     ) =>
-      page(
+      listPage(
         input,
         'Provider events',
         data.nodeAdminUser?.username,
-        table(
-          'Provider events',
-          ['Provider', 'Event', 'Type', 'Outcome', 'Received', 'Processed'],
-          data.adminBankingEvents.map((e) => [e.provider, html`<code>${e.eventId}</code>`, e.type, e.outcome ?? '—', when(e.receivedAt), when(e.processedAt)]),
-        ),
+        ['Provider', 'Event', 'Type', 'Outcome', 'Received', 'Processed'],
+        data.adminBankingEvents.map((e) => [e.provider, html`<code>${e.eventId}</code>`, e.type, e.outcome ?? '—', when(e.receivedAt), when(e.processedAt)]),
       ),
     respondError: pageError('Provider events'),
   },

@@ -2,7 +2,8 @@ import { html } from '../../../lib/html';
 import type { AuthorisationView, CardView } from '../../../subgraphs/finance/cards/vocabulary';
 import type { DepositView, SwapView } from '../../../subgraphs/finance/crypto/vocabulary';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { financeError, financePage, table, when, money } from './layout';
+import { tableList } from '../../console/list';
+import { financeError, financePage, when, money } from './layout';
 
 /**
  * Admin console pages of the cards and crypto modules: read-only lists (cards masked, never a full
@@ -14,11 +15,13 @@ const amount = money;
 /** A list page of the cards or crypto app (the console kit's frame), with a link back to its app. */
 function listPage(input: RouteInput, title: string, head: string[], rows: unknown[][], user?: string): Reply {
   const app = input.req.path.startsWith('/admin/crypto/') ? { label: 'Crypto', href: '/admin/crypto/' } : { label: 'Cards', href: '/admin/cards/' };
-  return financePage(
+  const view = tableList(
+    { title, path: input.req.path, head, filename: `${app.label.toLowerCase()}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` },
+    rows,
     input,
-    { title, user, breadcrumbs: [app, { label: title }], back: { href: app.href, label: `Back to ${app.label}` } },
-    table(title, head, rows),
   );
+  if (view.kind === 'file') return view.reply;
+  return financePage(input, { title, user, breadcrumbs: [app, { label: title }], back: { href: app.href, label: `Back to ${app.label}` } }, view.body);
 }
 
 /** Not signed in → the sign-in page (as every console page); another failure → the message on the page. */
