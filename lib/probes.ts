@@ -83,20 +83,42 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
  * Readiness of a PostgreSQL database: a fresh connection and `SELECT 1` (not the pool, which load may
  * exhaust, and whose held connections may still answer while the server takes no new one). `target`:
  * a URL, or a pool's connection options.
+ *
+ * One connection per database at a time, and its answer holds for a second: concurrent probes share
+ * the attempt in flight, and later ones within the second take its outcome. So a flood of /readyz
+ * (a finance node asks ten databases per probe) never opens more than one connection per database per
+ * second, and cannot take the server's last connections from the services it checks.
  */
-export const databaseCheck =
-  (target: string | pg.ClientConfig): ReadinessCheck =>
-  async () => {
-    const config = typeof target === 'string' ? { connectionString: target } : target;
-    const client = new pg.Client({ ...config, connectionTimeoutMillis: CHECK_TIMEOUT_MS, application_name: 'matchday:readiness' });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+export const databaseCheck = (target: string | pg.ClientConfig): ReadinessCheck => {
+  const config = typeof target === 'string' ? { connectionString: target } : target;
+  const key = config.connectionString ?? `${String(config.user)}@${String(config.host)}:${String(config.port)}/${String(config.database)}`;
+  return () => {
+    const last = attempts.get(key);
+    if (last && (last.settledAt === undefined || Date.now() - last.settledAt < DATABASE_CHECK_MEMO_MS)) return last.outcome;
+    const attempt: { outcome: Promise<void>; settledAt?: number } = { outcome: connectAndSelect(config) };
+    attempt.outcome.then(
+      () => (attempt.settledAt = Date.now()),
+      () => (attempt.settledAt = Date.now()),
+    );
+    attempts.set(key, attempt);
+    return attempt.outcome;
   };
+};
+
+/** How long a database check's outcome answers later probes. */
+export const DATABASE_CHECK_MEMO_MS = 1_000;
+const attempts = new Map<string, { outcome: Promise<void>; settledAt?: number }>();
+
+async function connectAndSelect(config: pg.ClientConfig): Promise<void> {
+  const client = new pg.Client({ ...config, connectionTimeoutMillis: CHECK_TIMEOUT_MS, application_name: 'matchday:readiness' });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
 
 /** Readiness of another HTTP service of the system: its own /readyz answers 200. */
 export const serviceCheck =

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createLogger } from '../../../lib/logger';
 import { projectRoot } from '../../../lib/paths';
-import { databaseCheck } from '../../../lib/probes';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { DATABASE_CHECK_MEMO_MS, databaseCheck } from '../../../lib/probes';
 import { freePorts, listen, type RunningServer } from '../../../lib/server';
 import { inProcessExecutor } from '../../../rest-adapter/core/executor';
 import { createSurfaceApp, type Surface } from '../../../rest-adapter/core/surface';
@@ -76,6 +78,32 @@ it('reports unready with 503 and Retry-After when the database does not answer, 
   expect(ready.body).toEqual({ status: 'unavailable', checks: { database: 'unavailable' } });
   expect((await http(`${url}/healthz`)).status).toBe(200);
   expect((await http(`${url}/livez`)).status).toBe(200);
+});
+
+it("opens one database connection per second however many probes arrive: a flood of /readyz cannot take the server's connections", async () => {
+  // a real socket that takes connections and never answers (a database that hangs): it counts them
+  let connections = 0;
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const port = (server.address() as AddressInfo).port;
+    const url = await surfaceServer({}, { database: databaseCheck(`postgres://postgres@127.0.0.1:${port}/nothing`) });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => http(`${url}/readyz`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(503));
+    expect(connections).toBe(1);
+    // the outcome holds a second; then the next probe asks the database again
+    await new Promise((r) => setTimeout(r, DATABASE_CHECK_MEMO_MS + 100));
+    expect((await http(`${url}/readyz`)).status).toBe(503);
+    expect(connections).toBe(2);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((r) => server.close(r));
+  }
 });
 
 it('leaves a probe path to a surface whose route table defines it', async () => {
