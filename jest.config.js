@@ -4,8 +4,6 @@
  */
 const ESM_ONLY = ['jose', 'otplib', '@otplib', '@scure', '@noble'];
 
-const { availableParallelism } = require('node:os');
-
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -24,9 +22,9 @@ module.exports = {
   // the container tests last: they wait for the images .ci/run builds in the background
   testSequencer: '<rootDir>/test/support/sequencer.js',
   testTimeout: 120000,
-  // two files at once even on a 2-core machine (jest's default there is one): a file spends most of its
-  // time waiting on PostgreSQL, HTTP and child processes, not on its own CPU (JEST_MAX_WORKERS overrides)
-  maxWorkers: process.env.JEST_MAX_WORKERS ?? Math.max(2, availableParallelism() - 1),
+  // jest's default (cores − 1: one file at a time on a 2-core machine); JEST_MAX_WORKERS overrides. Two
+  // workers on 2 cores were not faster here (a clean-clone .ci/run took longer, every file waiting on CPU)
+  ...(process.env.JEST_MAX_WORKERS ? { maxWorkers: process.env.JEST_MAX_WORKERS } : {}),
   // a test file's modules are not all released when it ends (each file loads its own copy of the stack),
   // so a long run's heap grows by tens of MB per file and every later file pays for it in garbage
   // collection (the hostile-input sweep took 4–5× as long late in a run as alone): files run in a worker
