@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { tableList } from '../../console/list';
 import { html, type Raw } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { csrfInput, financeError, financePage, table, when, money } from './layout';
+import { csrfInput, financeError, financePage, when, money } from './layout';
 
 /**
  * The admin console's banking pages: virtual accounts, rail and mobile-money movements (a stuck
@@ -32,10 +32,17 @@ function page(
 
 /** Not signed in → the sign-in page; any other failure (read-only, not pending…) → the message on a page (the console kit's). */
 /** A banking list (the console kit's tableList: search, filters, paging, CSV), or its CSV file. */
-function listPage(input: RouteInput, title: string, user: string | undefined, head: string[], rows: unknown[][], before?: Raw): Reply {
+function listPage(
+  input: RouteInput,
+  title: string,
+  user: string | undefined,
+  head: string[],
+  rows: unknown[][],
+  opts: { before?: Raw; banners?: { level: 'error' | 'ok'; text: string }[] } = {},
+): Reply {
   const view = tableList({ title, path: input.req.path, head, filename: `banking-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
   if (view.kind === 'file') return view.reply;
-  return page(input, title, user, html`${before ?? ''}${view.body}`);
+  return page(input, title, user, html`${opts.before ?? ''}${view.body}`, { banners: opts.banners });
 }
 
 const pageError = (title: string) => financeError(title, { breadcrumbs: [{ label: 'Banking', href: '/admin/banking/' }, { label: title }] });
@@ -107,30 +114,27 @@ export const bankingAdminRoutes: Route[] = [
     variables: ({ query }: { query: { status?: string } }) => ({ status: query.status ?? null }),
     response: { description: 'List (HTML)', contentType: 'text/html' },
     respond: (data: AdminUser & { adminBankingMovements: MovementData[] }, input) =>
-      page(
+      listPage(
         input,
         'Transfers',
         data.nodeAdminUser?.username,
-        html`<p>${['all', ...STATUSES].map((s) => html`<a href="/admin/banking/movement/${s === 'all' ? '' : `?status=${s}`}">${s}</a> `)}</p>
-          ${table(
-            'Transfers',
-            ['Transfer', 'Created', 'Type', 'Provider', 'Amount', 'Status', 'Reason', ''],
-            data.adminBankingMovements.map((m) => [
-              html`<code>${m.id}</code>`,
-              when(m.createdAt),
-              m.kind,
-              m.provider,
-              money(m.amount),
-              m.status,
-              m.failureReason ?? '',
-              m.status === 'pending'
-                ? html`<form method="post" action="/admin/banking/movement/${m.id}/void/">
-                    ${csrfInput(input.csrfToken)}<button type="submit">Void</button>
-                  </form>`
-                : '',
-            ]),
-          )}`,
-        { banners: (input.query as { voided?: string }).voided ? [{ level: 'ok', text: 'The transfer was voided: its hold is released.' }] : [] },
+        ['Transfer', 'Created', 'Type', 'Provider', 'Amount', 'Status', 'Reason', ''],
+        data.adminBankingMovements.map((m) => [
+          html`<code>${m.id}</code>`,
+          when(m.createdAt),
+          m.kind,
+          m.provider,
+          money(m.amount),
+          m.status,
+          m.failureReason ?? '',
+          m.status === 'pending'
+            ? html`<form method="post" action="/admin/banking/movement/${m.id}/void/">${csrfInput(input.csrfToken)}<button type="submit">Void</button></form>`
+            : '',
+        ]),
+        {
+          before: html`<p>${['all', ...STATUSES].map((s) => html`<a href="/admin/banking/movement/${s === 'all' ? '' : `?status=${s}`}">${s}</a> `)}</p>`,
+          banners: (input.query as { voided?: string }).voided ? [{ level: 'ok', text: 'The transfer was voided: its hold is released.' }] : [],
+        },
       ),
     respondError: pageError('Transfers'),
   },
