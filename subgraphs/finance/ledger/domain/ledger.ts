@@ -194,11 +194,13 @@ export class Ledger {
   /**
    * Applies a batch inside the caller's transaction `c`, with a record of the caller's changed in the
    * same transaction (all or nothing: a manual adjustment's decision and its transfer). No retries here:
-   * the caller's transaction is the unit.
+   * the caller's transaction is the unit. Every query goes through `c`: a second pooled connection taken
+   * while the caller holds its locks would wait behind the callers queued on those locks (a full pool
+   * deadlocks until the pool's wait gives up).
    */
   async applyInTransaction(c: pg.PoolClient, inputs: TransferInput[]): Promise<TransferOutcome[]> {
     validate(inputs);
-    return this.apply(c, await this.withKnownAccounts(inputs));
+    return this.apply(c, await this.withKnownAccounts(inputs, c));
   }
 
   /**
@@ -254,12 +256,12 @@ export class Ledger {
    * The batch with every account named by key that exists named by its id (looked up once, then
    * remembered: an account is never deleted). Keys of accounts that do not exist stay for `apply`.
    */
-  private async withKnownAccounts(inputs: TransferInput[]): Promise<TransferInput[]> {
+  private async withKnownAccounts(inputs: TransferInput[], client?: pg.PoolClient): Promise<TransferInput[]> {
     const keys = inputs.flatMap((t) => [t.debitAccount, t.creditAccount]).filter((k): k is AccountKey => k !== undefined);
     if (!keys.length) return inputs;
     const unknown = keys.filter((k) => !this.accountIds.has(keyOf(k)));
     if (unknown.length) {
-      for (const row of await this.store.accountIdsByKey(unknown.map(accountFields))) {
+      for (const row of await this.store.accountIdsByKey(unknown.map(accountFields), client)) {
         if (this.accountIds.size >= ACCOUNT_CURRENCY_CACHE_SIZE) this.accountIds.clear();
         this.accountIds.set(keyOf(row), row.id);
       }

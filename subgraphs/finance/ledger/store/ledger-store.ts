@@ -136,8 +136,9 @@ export class LedgerStore {
   /** The ids of the accounts of these keys that exist (one statement; a missing one is simply not in the answer). */
   async accountIdsByKey(
     keys: Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code'>[],
+    client?: pg.PoolClient,
   ): Promise<(Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code'> & { id: string })[]> {
-    const { rows } = await this.pool.query<Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code'> & { id: string }>({
+    const { rows } = await (client ?? this.pool).query<Pick<AccountRow, 'ownerType' | 'ownerId' | 'currency' | 'code'> & { id: string }>({
       name: 'ledger.account_ids_by_key',
       text: `SELECT a.id, a.owner_type AS "ownerType", a.owner_id AS "ownerId", a.currency, a.code
                FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[]) AS k(owner_type, owner_id, currency, code)

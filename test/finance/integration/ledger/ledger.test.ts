@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { createLogger } from '../../../../lib/logger';
-import { openStore, type Store } from '../../../../lib/database';
-import { Ledger, type TransferInput } from '../../../../subgraphs/finance/ledger/domain/ledger';
+import { inTransaction, openStore, type Store } from '../../../../lib/database';
+import { Ledger, NIL_OWNER, WALLET, type TransferInput } from '../../../../subgraphs/finance/ledger/domain/ledger';
 import { ledgerStore } from '../../../../subgraphs/finance/ledger/store';
 import { LedgerStore } from '../../../../subgraphs/finance/ledger/store/ledger-store';
 import { createTestDatabase } from '../../../support/database';
@@ -243,4 +243,40 @@ describe('property: any sequence of operations keeps the invariants', () => {
       { numRuns: 15 },
     );
   }, 120_000);
+});
+
+describe("inside the caller's transaction", () => {
+  it('applyInTransaction takes no second pooled connection: with every other connection of the pool taken (callers queued on the same lock), it posts', async () => {
+    // a pool of two: the caller's transaction holds one, a caller queued behind its locks the other
+    const small = await openStore(ledgerStore, { url: db.url, poolSize: 2, logger: createLogger('silent'), migrate: false });
+    try {
+      const fresh = new Ledger(new LedgerStore(small), () => now); // knows no account ids yet: it must look them up
+      const owner = randomUUID();
+      await ledger.fund(owner, 'EUR', 1_000n, randomUUID());
+      const other = await small.pool.connect();
+      try {
+        const id = randomUUID();
+        // a second pooled connection would wait the pool's 5 s and fail (the transfer not posted)
+        await inTransaction(small.pool, (c) =>
+          fresh.applyInTransaction(c, [
+            {
+              id,
+              debitAccount: { ownerType: 'user', ownerId: owner, currency: 'EUR', code: WALLET },
+              creditAccount: { ownerType: 'system', ownerId: NIL_OWNER, currency: 'EUR', code: 'adjustments' },
+              amount: 250n,
+              code: 'adjustment_debit',
+            },
+          ]),
+        );
+        const wallet = await ledger.wallet(owner, 'EUR');
+        expect(wallet.creditsPosted - wallet.debitsPosted).toBe(750n);
+        expect((await ledger.transfer(id))?.amount).toBe(250n);
+      } finally {
+        other.release();
+      }
+    } finally {
+      await small.close();
+    }
+    await invariants(store, 'EUR');
+  });
 });
