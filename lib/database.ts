@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -86,6 +87,7 @@ export async function openStore(def: StoreDefinition, opts: OpenStoreOptions): P
   await dataSource.initialize();
   const pool = (dataSource.driver as PostgresDriver).master as pg.Pool;
   if (timeout > 0) dropTimedOutConnections(pool);
+  guardNestedConnections(pool, def.schema, opts.logger);
   let closed = false;
   return {
     schema: def.schema,
@@ -147,12 +149,15 @@ async function migrate(dataSource: DataSource, schema: string, logger: Logger): 
   }
 }
 
-/** Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled back when it throws. */
+/**
+ * Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled back when
+ * it throws. `work` uses `client` for every query of that database: see guardNestedConnections.
+ */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const result = await work(client);
+    const result = await inTransactionOf.run(new Set([...(inTransactionOf.getStore() ?? []), pool]), () => work(client));
     await client.query('COMMIT');
     return result;
   } catch (err) {
@@ -161,6 +166,32 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   } finally {
     client.release();
   }
+}
+
+/** The pools of which the current async flow holds a connection in a transaction (inTransaction). */
+const inTransactionOf = new AsyncLocalStorage<ReadonlySet<pg.Pool>>();
+
+/**
+ * A second connection of a pool taken while the same flow holds one of its connections in a transaction
+ * is a latent deadlock: under load every other connection is held by callers queued behind this
+ * transaction's locks, so the second one waits for the pool's bound and the request fails (503) with
+ * nothing wrong but the code. It is reported (error log, with the stack), and refused where
+ * DB_NESTED_CONNECTIONS=fail (the test suite sets it), so the suite finds every such path.
+ */
+function guardNestedConnections(pool: pg.Pool, schema: string, logger: Logger): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  const reported = new Set<string>();
+  (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args: unknown[]) => {
+    if (inTransactionOf.getStore()?.has(pool)) {
+      const error = new Error(`a second connection of the ${schema} pool taken inside a transaction on the same pool: pass the transaction's client`);
+      if (process.env.DB_NESTED_CONNECTIONS === 'fail') throw error;
+      if (!reported.has(error.stack ?? '')) {
+        reported.add(error.stack ?? '');
+        logger.error({ schema, stack: error.stack }, error.message);
+      }
+    }
+    return connect(...args);
+  };
 }
 
 /** Creates the database named in `url` if it does not exist (connects to the `postgres` maintenance db). */

@@ -4,3 +4,9 @@
  * walks all of it (quadratic in the files run so far). Each file starts with none.
  */
 delete (global as { TypeGraphQLMetadataStorage?: unknown }).TypeGraphQLMetadataStorage;
+
+/**
+ * A query on a pool inside a transaction on the same pool (a latent deadlock under load: lib/database.ts,
+ * guardNestedConnections) fails in every test, and in the processes tests start.
+ */
+process.env.DB_NESTED_CONNECTIONS = 'fail';
