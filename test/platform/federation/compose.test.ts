@@ -113,6 +113,25 @@ describe('composeSupergraph', () => {
     expect(sdl).toMatch(/type Team\s+@join__type\(graph: RATINGS, key: "id"\)\s+@join__type\(graph: TEAMS, key: "id"\)/);
   });
 
+  it('with a cache folder: composes once per set of inputs, reads the same supergraph back, and keeps no failure', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'matchday-composition-'));
+    try {
+      const teams = subgraph('teams', 'type Query { team(id: ID!): Team } type Team @key(fields: "id") { id: ID! name: String! }');
+      const ratings = subgraph('ratings', 'type Team @key(fields: "id") { id: ID! rating: Float! }');
+      const first = composeSupergraph([teams, ratings], dir);
+      expect(readdirSync(dir)).toHaveLength(1);
+      expect(composeSupergraph([teams, ratings], dir)).toBe(first);
+      expect(composeSupergraph([teams, ratings])).toBe(first);
+      // other inputs, another entry; a failed composition leaves none
+      composeSupergraph([teams], dir);
+      expect(readdirSync(dir)).toHaveLength(2);
+      expect(() => composeSupergraph([subgraph('a', 'type Query { x: String }'), subgraph('b', 'type Query { x: String }')], dir)).toThrow(CompositionError);
+      expect(readdirSync(dir)).toHaveLength(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a field two subgraphs both resolve without @shareable readably, with its error code', () => {
     const compose = () =>
       composeSupergraph([subgraph('football', 'type Query { nextMatch: String }'), subgraph('predictions', 'type Query { nextMatch: String }')]);

@@ -204,7 +204,7 @@ export class Shop {
       const paid = await inTransaction(this.store.pool, async (c) => {
         const order = (await this.store.order(orderId, c, true))!;
         if (order.status !== 'pending') throw invalidState('order', order.status, 'paid');
-        const items = (await this.store.orderItems([orderId])).map((i) => ({ productId: i.productId, quantity: i.quantity }));
+        const items = (await this.store.orderItems([orderId], c)).map((i) => ({ productId: i.productId, quantity: i.quantity }));
         if (!(await this.store.takeStock(c, items))) throw new DomainError('OUT_OF_STOCK', 409, 'A product of the order is out of stock.', { available: 0 });
         const [wallet, sales] = await Promise.all([this.ledger.wallet(user.userId, order.currency), this.ledger.system(order.currency, SALES_ACCOUNT)]);
         const transferId = derivedUuid('shop-order-payment', orderId);
@@ -250,12 +250,12 @@ export class Shop {
       if (!(allowed as string[]).includes(order.status)) throw invalidState('order', order.status, 'cancelled');
       if (order.status === 'paid') {
         // the order row is locked: a dispute resolving meanwhile waits, and sees the refund
-        if (order.paymentTransferId && (await this.store.transferReversed(order.paymentTransferId))) throw alreadyRefunded('by a dispute');
+        if (order.paymentTransferId && (await this.store.transferReversed(order.paymentTransferId, c))) throw alreadyRefunded('by a dispute');
         const [wallet, sales] = await Promise.all([this.ledger.wallet(order.userId, order.currency), this.ledger.system(order.currency, SALES_ACCOUNT)]);
         const refundId = derivedUuid('shop-order-refund', orderId);
         await this.store.returnStock(
           c,
-          (await this.store.orderItems([orderId])).map((i) => ({ productId: i.productId, quantity: i.quantity })),
+          (await this.store.orderItems([orderId], c)).map((i) => ({ productId: i.productId, quantity: i.quantity })),
         );
         await this.ledger.transfers([
           {

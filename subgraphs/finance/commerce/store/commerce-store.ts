@@ -326,9 +326,9 @@ export class CommerceStore {
     return rowsOf(res);
   }
 
-  async orderItems(orderIds: string[]): Promise<OrderItemRow[]> {
+  async orderItems(orderIds: string[], client?: pg.PoolClient): Promise<OrderItemRow[]> {
     if (!orderIds.length) return [];
-    return rowsOf(await this.pool.query('SELECT * FROM commerce.order_item WHERE order_id = ANY($1::uuid[]) ORDER BY name', [orderIds]));
+    return rowsOf(await (client ?? this.pool).query('SELECT * FROM commerce.order_item WHERE order_id = ANY($1::uuid[]) ORDER BY name', [orderIds]));
   }
 
   async orderHistory(orderIds: string[]): Promise<(HistoryRow & { orderId: string })[]> {
@@ -646,8 +646,8 @@ export class CommerceStore {
   }
 
   /** Whether a dispute already reversed the transfer (it is reversed at most once). */
-  async transferReversed(transferId: string): Promise<boolean> {
-    const { rows } = await this.pool.query<{ yes: boolean }>(
+  async transferReversed(transferId: string, client?: pg.PoolClient): Promise<boolean> {
+    const { rows } = await (client ?? this.pool).query<{ yes: boolean }>(
       'SELECT EXISTS (SELECT 1 FROM commerce.dispute WHERE transfer_id = $1 AND reversal_transfer_id IS NOT NULL) AS yes',
       [transferId],
     );

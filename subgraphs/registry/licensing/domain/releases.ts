@@ -278,7 +278,7 @@ export class ReleaseService {
     return inTransaction(this.store.pool, async (tx) => {
       const locked = (await this.store.lock(tx, release.id))!;
       if (locked.status !== 'draft') throw conflict(`Release ${locked.version} is ${locked.status}; only drafts are published.`);
-      const uploaded = new Set((await this.store.artifactsOf([locked.id])).filter((a) => a.status === 'uploaded').map((a) => a.component));
+      const uploaded = new Set((await this.store.artifactsOf([locked.id], tx)).filter((a) => a.status === 'uploaded').map((a) => a.component));
       const missing = templateComponents(parseManifestTemplate(locked.manifestTemplate)).filter((c) => !uploaded.has(c));
       if (missing.length) throw conflict(`Release ${locked.version} lacks uploaded artifacts for: ${missing.join(', ')}.`, { missing });
       const published = (await this.store.publish(tx, locked.id, this.clock()))!;

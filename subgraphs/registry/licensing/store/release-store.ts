@@ -142,8 +142,8 @@ export class ReleaseStore {
     return rows[0];
   }
 
-  async artifactsOf(releaseIds: readonly string[]): Promise<ArtifactRow[]> {
-    const { rows } = await this.store.pool.query<ArtifactRow>(
+  async artifactsOf(releaseIds: readonly string[], client?: pg.PoolClient): Promise<ArtifactRow[]> {
+    const { rows } = await (client ?? this.store.pool).query<ArtifactRow>(
       `SELECT ${ARTIFACT_COLUMNS} FROM licensing.artifact a WHERE a.release_id = ANY($1::uuid[]) ORDER BY a.component`,
       [releaseIds],
     );
