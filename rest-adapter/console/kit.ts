@@ -100,34 +100,34 @@ export interface FrameOptions {
 const ADMIN_STYLE = `
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.5 -apple-system,"Segoe UI",system-ui,Roboto,"Helvetica Neue",Arial,sans-serif;color:#333;background:#f8f8f8}
-a{color:#447e9b;text-decoration:none}a:hover{color:#036}
+a{color:#2f6a86;text-decoration:none}a:hover{color:#036}
 #header{display:flex;justify-content:space-between;align-items:center;padding:10px 40px;background:#417690;color:#ffc}
-#header h1{margin:0;font-size:18px;font-weight:400}#header h1 a{color:#f5dd5d}
+#header h1{margin:0;font-size:18px;font-weight:400}#header h1 a{color:#ffc}
 #user-tools{font-size:12px;text-transform:uppercase;letter-spacing:.5px}#user-tools form{display:inline}
 #user-tools a{color:#fff;text-decoration:underline}#user-tools button{background:none;border:0;color:#fff;cursor:pointer;font:inherit;text-transform:uppercase;text-decoration:underline}
-.breadcrumbs{background:#79aec8;padding:10px 40px;color:#c4dce8}.breadcrumbs a{color:#fff}
+.breadcrumbs{background:#e8f1f5;padding:10px 40px;color:#555}.breadcrumbs a{color:#2f6a86;text-decoration:underline}
 #content{padding:20px 40px}h2.title{font-size:20px;font-weight:300;color:#666;margin:0 0 16px}
 .banner{padding:10px 14px;margin:0 0 16px;border-radius:4px}.banner.error{background:#ba2121;color:#fff}.banner.warning{background:#ffc;border:1px solid #e6db55}.banner.ok{background:#dfd;border:1px solid #b3d9b3}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:20px}
 .module{background:#fff;border:1px solid #e5e5e5;border-radius:4px;margin-bottom:20px;overflow:hidden}
-.module h2,.module caption{margin:0;padding:8px 12px;font-size:13px;font-weight:400;text-align:left;background:#79aec8;color:#fff;text-transform:uppercase;letter-spacing:.5px}
+.module h2,.module caption{margin:0;padding:8px 12px;font-size:13px;font-weight:400;text-align:left;background:#3c6f88;color:#fff;text-transform:uppercase;letter-spacing:.5px}
 .module .body{padding:10px 12px}.stat{font-size:28px;font-weight:300;color:#417690}
 table{width:100%;border-collapse:collapse}th,td{padding:8px 12px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 thead th{background:#f6f6f6;color:#666;font-size:11px;text-transform:uppercase}td.num{text-align:right;font-variant-numeric:tabular-nums}
-.on{color:#2e7d32;font-weight:600}.off{color:#999}
+.on{color:#2e7d32;font-weight:600}.off{color:#6b6b6b}
 form.aligned .row{display:flex;gap:16px;padding:10px 0;border-bottom:1px solid #eee}form.aligned label.name{width:240px;font-weight:600}
-form.aligned .help{color:#999;font-size:12px}input[type=text],input[type=password],input[type=url],input[type=email],textarea,select{padding:6px;border:1px solid #ccc;border-radius:4px;font:inherit;min-width:320px}
+form.aligned .help{color:#6b6b6b;font-size:12px}input[type=text],input[type=password],input[type=url],input[type=email],textarea,select{padding:6px;border:1px solid #ccc;border-radius:4px;font:inherit;min-width:320px}
 textarea{min-height:80px}.submit-row{padding:12px;background:#f8f8f8;text-align:right}
 button.default,input.default{background:#417690;color:#fff;border:0;border-radius:4px;padding:8px 16px;cursor:pointer;font:inherit}
 button.delete{background:#ba2121;color:#fff;border:0;border-radius:4px;padding:4px 10px;cursor:pointer}
 .errorlist{color:#ba2121;margin:4px 0;padding:0;list-style:none}.back{display:inline-block;margin:0 0 12px}
 .login{max-width:380px;margin:80px auto;background:#fff;border:1px solid #eaeaea;border-radius:4px}
-.login h1{margin:0;padding:14px;background:#417690;color:#f5dd5d;font-size:18px;font-weight:400;text-align:center}.login form{padding:20px}
+.login h1{margin:0;padding:14px;background:#417690;color:#ffc;font-size:18px;font-weight:400;text-align:center}.login form{padding:20px}
 .login .row{margin-bottom:14px}.login label{display:block;font-weight:600;margin-bottom:4px}.login input{width:100%;min-width:0}
 code{background:#f0f0f0;padding:1px 4px;border-radius:3px;word-break:break-all}
 .toolbar{display:flex;flex-wrap:wrap;gap:8px;align-items:end;margin:0 0 12px}.toolbar label{display:block;font-size:11px;color:#666;text-transform:uppercase}
-.toolbar input[type=search],.toolbar select{min-width:0;width:auto;max-width:100%}.pager{display:flex;gap:12px;align-items:center;margin:8px 0}
-.scroll{overflow-x:auto;max-width:100%}.actions form{display:inline-block;margin:0 8px 8px 0}
+.toolbar>div{min-width:0;max-width:100%}.toolbar input[type=search],.toolbar select{min-width:0;width:auto;max-width:100%}.pager{display:flex;gap:12px;align-items:center;margin:8px 0}
+.scroll{overflow-x:auto;max-width:100%}.scroll:focus-visible{outline:2px solid #2f6a86;outline-offset:2px}.actions form{display:inline-block;margin:0 8px 8px 0}
 @media (max-width:700px){#header,.breadcrumbs,#content{padding-left:12px;padding-right:12px}#header{flex-wrap:wrap;gap:6px}
 input[type=text],input[type=password],input[type=url],input[type=email],input[type=number],textarea,select{min-width:0;width:100%}
 form.aligned .row{flex-direction:column;gap:4px}form.aligned label.name{width:auto}th,td{padding:6px}}
@@ -243,9 +243,12 @@ export function consoleError(frame: ConsoleFrame, title: string, opts: Omit<Page
   };
 }
 
-/** A captioned table of a console page, or its empty message (wide tables scroll on a phone, the page does not). */
+/**
+ * A captioned table of a console page, or its empty message (wide tables scroll on a phone, the page does not).
+ * The scrolling box is a named region a keyboard can reach (tabindex), so that its hidden columns can be scrolled to.
+ */
 export function table(caption: string, head: string[], rows: unknown[][], empty = 'None.'): Raw {
-  return html`<div class="module scroll">
+  return html`<div class="module scroll" role="region" aria-label="${caption}" tabindex="0">
     <table>
       <caption>
         ${caption}

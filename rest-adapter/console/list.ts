@@ -36,6 +36,8 @@ export interface ListSpec<R> {
   /** The CSV file's name, without extension. */
   filename: string;
   empty?: string;
+  /** More links in the pager (e.g. the node's next window of a cursor-paged list). */
+  more?: { href: string; label: string }[];
 }
 
 /** The query every list page accepts; a list's filters add their own names (`listQueryWith`). */
@@ -126,6 +128,7 @@ export function listView<R>(spec: ListSpec<R>, rows: R[], input: AnyRouteInput):
     ${page > 1 ? html`<a href="${link(spec.path, query, { page: page - 1 })}" rel="prev">← Previous</a>` : ''}
     <span>${matching.length} ${matching.length === 1 ? 'row' : 'rows'} · page ${page} of ${pages}</span>
     ${page < pages ? html`<a href="${link(spec.path, query, { page: page + 1 })}" rel="next">Next →</a>` : ''}
+    ${(spec.more ?? []).map((m) => html`<a href="${m.href}">${m.label}</a>`)}
   </nav>`;
   return {
     kind: 'page',
@@ -149,33 +152,81 @@ const slug = (s: string) =>
     .replace(/^-|-$/g, '');
 
 /**
+ * A filter the node already applied (the page's query schema named it and its operation filtered on
+ * it): shown in the toolbar with every option, kept in every link, never applied again to the rows.
+ * It replaces the filter a column of the same name would have.
+ */
+export interface NodeFilter {
+  name: string;
+  label: string;
+  options: readonly { value: string; label: string }[];
+}
+
+/**
+ * A list the node answers in windows (`?cursor=`): the window's rows are searched, filtered, paged
+ * and exported as any list's; the pager links the node's next window (and back to the first).
+ */
+export interface NodeWindow {
+  /** The node's cursor after this window (null: this is the last one). */
+  next: string | null;
+  /** The next window's link text, e.g. "Older orders →". */
+  label: string;
+  /** The query name of the cursor (default `cursor`). */
+  param?: string;
+}
+
+export interface TableListSpec {
+  title: string;
+  path: string;
+  filename: string;
+  head: string[];
+  empty?: string;
+  nodeFilters?: NodeFilter[];
+  window?: NodeWindow;
+}
+
+/**
  * A table a page already has (its head and its rows of cells) as a console list: search over every
  * cell's text, a filter per status-like column (its distinct values), paging and the CSV export.
  * The query comes from the page's URL as links make it: a page takes no schema, so a value that is
  * not one of a list's is ignored (an unknown page number shows the first page), never an error.
+ * A list the node filters and pages by cursor names those filters (`nodeFilters`) and its window.
  */
-export function tableList(
-  spec: { title: string; path: string; filename: string; head: string[]; empty?: string },
-  rows: unknown[][],
-  input: AnyRouteInput,
-): ReturnType<typeof listView<unknown[]>> {
+export function tableList(spec: TableListSpec, rows: unknown[][], input: AnyRouteInput): ReturnType<typeof listView<unknown[]>> {
   // the URL's own values: a page's schema (if any) keeps only its own names
   const raw = { ...(input.req.query as Record<string, unknown>), ...(input.query ?? {}) } as Record<string, unknown>;
   const one = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string).slice(0, 200) : undefined);
   const page = Number.parseInt(one('page') ?? '1', 10);
-  const filters: ListFilter<unknown[]>[] = spec.head.flatMap((label, i) => {
-    if (!FILTER_COLUMNS.has(label)) return [];
-    const values = [...new Set(rows.map((r) => cellText(r[i]).trim()).filter(Boolean))].sort();
-    return [
-      { name: slug(label), label, options: values.map((v) => ({ value: v, label: v })), matches: (r: unknown[], v: string) => cellText(r[i]).trim() === v },
-    ];
-  });
+  const byNode = new Set((spec.nodeFilters ?? []).map((f) => f.name));
+  const filters: ListFilter<unknown[]>[] = [
+    ...(spec.nodeFilters ?? []).map((f) => ({ ...f, matches: () => true })),
+    ...spec.head.flatMap((label, i) => {
+      if (!FILTER_COLUMNS.has(label) || byNode.has(slug(label))) return [];
+      const values = [...new Set(rows.map((r) => cellText(r[i]).trim()).filter(Boolean))].sort();
+      return [
+        {
+          name: slug(label),
+          label,
+          options: values.map((v) => ({ value: v, label: v })),
+          matches: (r: unknown[], v: string) => cellText(r[i]).trim() === v,
+        },
+      ];
+    }),
+  ];
   const query: Record<string, unknown> = {
     q: one('q'),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     format: one('format') === 'csv' ? 'csv' : undefined,
   };
   for (const f of filters) if (f.options.some((o) => o.value === one(f.name))) query[f.name] = one(f.name);
+  const more: { href: string; label: string }[] = [];
+  if (spec.window) {
+    // the window stays in the list's links (its pages, its export); the toolbar's form starts again at the first
+    const param = spec.window.param ?? 'cursor';
+    query[param] = one(param) || undefined;
+    if (query[param]) more.push({ href: link(spec.path, query, { [param]: undefined, page: undefined }), label: 'First rows' });
+    if (spec.window.next) more.push({ href: link(spec.path, query, { [param]: spec.window.next, page: undefined }), label: spec.window.label });
+  }
   const columns: ListColumn<unknown[]>[] = spec.head.map((label, i) => ({ label, cell: (r) => r[i] }));
   const list: ListSpec<unknown[]> = {
     title: spec.title,
@@ -185,6 +236,7 @@ export function tableList(
     columns: query.format === 'csv' ? columns.filter((c) => !NO_CSV.has(c.label)) : columns,
     searchable: (r) => r.map(cellText),
     filters,
+    more,
   };
   return listView(list, rows, { ...input, query } as AnyRouteInput);
 }

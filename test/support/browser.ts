@@ -22,11 +22,15 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Headless Chromium; fails with the way to get it when it is not installed. The screenshot folder is made. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Headless Chromium; fails with the way to get it when it is not installed. The screenshot folder is made.
+ * `args` adds switches to CHROMIUM_ARGS (e.g. `--disable-quic`). Each test takes its own `browser.newContext()`:
+ * a fresh profile (cookies, storage, cache) as a context, closed with the browser.
+ */
+export async function launchChromium(opts: { args?: readonly string[] } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does; or set CHROMIUM_PATH).`);
   mkdirSync(SHOTS, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...(opts.args ?? [])] });
 }
 
 /** How far the page scrolls sideways past the viewport (0: it fits). */

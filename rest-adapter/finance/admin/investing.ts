@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
 import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/finance/kernel/contract';
 import { ORDER_STATUSES, POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/vocabulary';
-import type { AnyRouteInput as RouteInput, Reply, Route, RouteError } from '../../core/route';
-import { financePage, table, when, yesNo, money } from './layout';
+import { tableList, type TableListSpec } from '../../console/list';
+import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
+import { financeError, financePage, table, when, yesNo, money } from './layout';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
@@ -17,14 +18,13 @@ const NAV = [
   { label: 'Sync and price runs', href: '/admin/investing/run/' },
 ];
 
-function page(input: RouteInput, title: string, user: string | undefined, body: Raw, status?: number): Reply {
+function page(input: RouteInput, title: string, user: string | undefined, body: Raw): Reply {
   const nav = html`<p class="investing-nav">${NAV.map((n) => html`<a href="${n.href}">${n.label}</a> `)}</p>`;
   return financePage(
     input,
     {
       title,
       user,
-      status,
       breadcrumbs: [{ label: 'Investing', href: '/admin/investing/' }, { label: title }],
       back: { href: '/admin/investing/', label: 'Back to Investing' },
     },
@@ -32,21 +32,25 @@ function page(input: RouteInput, title: string, user: string | undefined, body: 
   );
 }
 
-function selectField(name: string, label: string, options: readonly { value: string; label: string }[], selected: string | undefined): Raw {
-  return html`<label for="id_${name}">${label}</label>
-    <select name="${name}" id="id_${name}">
-      <option value="">All</option>
-      ${options.map((o) => html`<option value="${o.value}" ${o.value === selected ? 'selected' : ''}>${o.label}</option>`)}
-    </select>`;
+/**
+ * An investing list (the console kit's tableList: search, filters, paging, CSV) over the rows the
+ * node answered, or its CSV file. The node's own filters (and its cursor window) stay in every link.
+ */
+function listPage(
+  input: RouteInput,
+  title: string,
+  user: string | undefined,
+  list: Omit<TableListSpec, 'title' | 'path' | 'filename'>,
+  rows: unknown[][],
+  before: Raw | string = '',
+): Reply {
+  const view = tableList({ ...list, title, path: input.req.path, filename: `investing-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
+  if (view.kind === 'file') return view.reply;
+  return page(input, title, user, html`${before}${view.body}`);
 }
 
-/** Not signed in → the sign-in page; anything else → the message on a page. */
-const adminError =
-  (title: string) =>
-  (error: RouteError, input: RouteInput): Reply => {
-    if (error.status === 401) return { kind: 'redirect', status: 302, location: `/admin/login/?next=${encodeURIComponent(input.req.originalUrl)}` };
-    return page(input, title, undefined, html`<div class="banner error" role="alert">${error.message}</div>`, error.status);
-  };
+/** Not signed in → the sign-in page; anything else → the message on a page (the console kit's). */
+const pageError = (title: string) => financeError(title, { breadcrumbs: [{ label: 'Investing', href: '/admin/investing/' }, { label: title }] });
 
 interface AdminUser {
   nodeAdminUser: { username: string };
@@ -72,6 +76,11 @@ function tradeStream(s: TradeStream): Raw {
         : html`${s.state}${s.lastError ? html` (${s.lastError})` : ''}; ${last}. Orders learn their fills from the poll, every minute, until it is back.`;
   return html`<p class="trade-stream">Trade stream: ${line}</p>`;
 }
+
+const ACTIVE_OPTIONS = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+] as const;
 
 const instrumentQuery = z.object({
   provider: z.union([z.enum(BROKERAGE_PROVIDERS), z.literal('')]).optional(),
@@ -115,54 +124,33 @@ export const investingAdminRoutes: Route[] = [
         };
       },
       input,
-    ) => {
-      const q = input.query as z.infer<typeof instrumentQuery>;
-      const filter = html`<form method="get" class="filters">
-        ${selectField(
-          'provider',
-          'Provider',
-          BROKERAGE_PROVIDERS.map((p) => ({ value: p, label: BROKERAGE_LABELS[p] })),
-          q.provider,
-        )}
-        ${selectField(
-          'active',
-          'Active',
-          [
-            { value: 'yes', label: 'Yes' },
-            { value: 'no', label: 'No' },
-          ],
-          q.active,
-        )}
-        <button type="submit">Filter</button>
-      </form>`;
-      const next = data.adminInstruments.nextCursor
-        ? html`<a href="?${new URLSearchParams({ provider: q.provider ?? '', active: q.active ?? '', cursor: data.adminInstruments.nextCursor }).toString()}"
-            >Next page →</a
-          >`
-        : '';
-      return page(
+    ) =>
+      listPage(
         input,
         'Instruments',
         data.nodeAdminUser.username,
-        html`${filter}${table(
-          'Instruments',
-          ['Provider', 'Symbol', 'Name', 'Class', 'Issuer', 'Tradable', 'Fractionable', 'Active', 'Last price', 'Priced at'],
-          data.adminInstruments.results.map((i) => [
-            i.provider,
-            i.symbol,
-            i.name,
-            i.assetClass,
-            i.issuer ? html`<code>${i.issuer}</code>` : '—',
-            yesNo(i.tradable),
-            yesNo(i.fractionable),
-            yesNo(i.active),
-            i.lastPrice ? `${i.lastPrice} ${i.quoteCurrency}` : '—',
-            when(i.lastPriceAt),
-          ]),
-        )}${next}`,
-      );
-    },
-    respondError: adminError('Instruments'),
+        {
+          head: ['Provider', 'Symbol', 'Name', 'Class', 'Issuer', 'Tradable', 'Fractionable', 'Active', 'Last price', 'Priced at'],
+          nodeFilters: [
+            { name: 'provider', label: 'Provider', options: BROKERAGE_PROVIDERS.map((p) => ({ value: p, label: BROKERAGE_LABELS[p] })) },
+            { name: 'active', label: 'Active', options: ACTIVE_OPTIONS },
+          ],
+          window: { next: data.adminInstruments.nextCursor, label: 'Next instruments →' },
+        },
+        data.adminInstruments.results.map((i) => [
+          i.provider,
+          i.symbol,
+          i.name,
+          i.assetClass,
+          i.issuer ? html`<code>${i.issuer}</code>` : '—',
+          yesNo(i.tradable),
+          yesNo(i.fractionable),
+          yesNo(i.active),
+          i.lastPrice ? `${i.lastPrice} ${i.quoteCurrency}` : '—',
+          when(i.lastPriceAt),
+        ]),
+      ),
+    respondError: pageError('Instruments'),
   },
   {
     method: 'GET',
@@ -198,45 +186,34 @@ export const investingAdminRoutes: Route[] = [
         };
       },
       input,
-    ) => {
-      const q = input.query as z.infer<typeof orderQuery>;
-      const counts = html`<p class="counts">${data.investmentOrderCounts.map((c) => html`<a href="?status=${c.status}">${c.status}: ${c.count}</a> `)}</p>`;
-      const filter = html`<form method="get" class="filters">
-        ${selectField(
-          'status',
-          'Status',
-          ORDER_STATUSES.map((s) => ({ value: s, label: s })),
-          q.status,
-        )}<button type="submit">Filter</button>
-      </form>`;
-      const next = data.adminInvestmentOrders.nextCursor
-        ? html`<a href="?${new URLSearchParams({ status: q.status ?? '', cursor: data.adminInvestmentOrders.nextCursor }).toString()}">Next page →</a>`
-        : '';
-      return page(
+    ) =>
+      listPage(
         input,
         'Orders',
         data.nodeAdminUser.username,
-        html`${tradeStream(data.investingTradeStream)}${counts}${filter}${table(
-          'Orders',
-          ['Order', 'Submitted', 'User', 'Provider', 'Symbol', 'Side', 'Type', 'Qty / notional', 'Status', 'Filled', 'Avg price', 'Reserved'],
-          data.adminInvestmentOrders.results.map((o) => [
-            html`<code>${o.id}</code>`,
-            when(o.submittedAt),
-            html`<code>${o.userId}</code>`,
-            o.provider,
-            o.symbol,
-            o.side,
-            o.type,
-            o.qty ?? `${o.notional} ${o.reserved.currency}`,
-            o.status,
-            o.filledQty,
-            o.filledAvgPrice ?? '—',
-            money(o.reserved),
-          ]),
-        )}${next}`,
-      );
-    },
-    respondError: adminError('Orders'),
+        {
+          head: ['Order', 'Submitted', 'User', 'Provider', 'Symbol', 'Side', 'Type', 'Qty / notional', 'Status', 'Filled', 'Avg price', 'Reserved'],
+          nodeFilters: [{ name: 'status', label: 'Status', options: ORDER_STATUSES.map((s) => ({ value: s, label: s })) }],
+          window: { next: data.adminInvestmentOrders.nextCursor, label: 'Older orders →' },
+        },
+        data.adminInvestmentOrders.results.map((o) => [
+          html`<code>${o.id}</code>`,
+          when(o.submittedAt),
+          html`<code>${o.userId}</code>`,
+          o.provider,
+          o.symbol,
+          o.side,
+          o.type,
+          o.qty ?? `${o.notional} ${o.reserved.currency}`,
+          o.status,
+          o.filledQty,
+          o.filledAvgPrice ?? '—',
+          money(o.reserved),
+        ]),
+        html`${tradeStream(data.investingTradeStream)}
+          <p class="counts">${data.investmentOrderCounts.map((c) => html`<a href="?status=${c.status}">${c.status}: ${c.count}</a> `)}</p>`,
+      ),
+    respondError: pageError('Orders'),
   },
   {
     method: 'GET',
@@ -264,33 +241,33 @@ export const investingAdminRoutes: Route[] = [
       },
       input,
     ) =>
-      page(
+      listPage(
         input,
         'Sync and price runs',
         data.nodeAdminUser.username,
-        html`${table(
+        {
+          head: ['Run', 'Kind', 'Provider', 'Trigger', 'Started', 'Finished', 'OK', 'Failed', 'Deactivated', 'Error'],
+          empty: 'No runs yet.',
+        },
+        data.investingRuns.map((r) => [
+          r.id,
+          r.kind,
+          r.provider ?? 'all',
+          r.trigger,
+          when(r.startedAt),
+          when(r.finishedAt),
+          r.ok,
+          r.failed,
+          r.deactivated,
+          r.error ?? '',
+        ]),
+        table(
           'DEX registry file: entries skipped at load',
           ['Warning'],
           data.investingRegistryWarnings.map((w) => [w]),
           'No warnings.',
-        )}${table(
-          'Runs (finance:sync-instruments, finance:refresh-prices and their scheduled jobs)',
-          ['Run', 'Kind', 'Provider', 'Trigger', 'Started', 'Finished', 'OK', 'Failed', 'Deactivated', 'Error'],
-          data.investingRuns.map((r) => [
-            r.id,
-            r.kind,
-            r.provider ?? 'all',
-            r.trigger,
-            when(r.startedAt),
-            when(r.finishedAt),
-            r.ok,
-            r.failed,
-            r.deactivated,
-            r.error ?? '',
-          ]),
-          'No runs yet.',
-        )}`,
+        ),
       ),
-    respondError: adminError('Sync and price runs'),
+    respondError: pageError('Sync and price runs'),
   },
 ];

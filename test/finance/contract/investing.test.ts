@@ -411,4 +411,119 @@ describe('admin console', () => {
     const anonymous = await http(url('/admin/investing/order/'));
     expect([anonymous.status, anonymous.headers.get('location')]).toEqual([302, '/admin/login/?next=%2Fadmin%2Finvesting%2Forder%2F']);
   });
+
+  const page = (path: string) => http(url(path), { headers: { cookie: admin.cookie } });
+  const csvLines = async (path: string) => {
+    const res = await page(path);
+    expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 200, expect.stringContaining('text/csv')]);
+    return String(res.body).trim().split('\r\n');
+  };
+
+  it('instruments: search, the node’s filters in the toolbar, CSV export, and the node’s next window by cursor', async () => {
+    const apple = await page('/admin/investing/instrument/?provider=equities_brokerage&q=apple');
+    expect(apple.body).toContain('AAPL');
+    expect(apple.body).not.toContain('TSLA');
+    expect(apple.body).toContain('1 row · page 1 of 1');
+    // the node's filters are the toolbar's, with every option, the chosen one selected
+    expect(apple.body).toMatch(/<option value="equities_brokerage"\s+selected>/);
+    expect(apple.body).toMatch(/<option value="decentralized_exchange"\s*>/);
+    expect(apple.body).toMatch(/<select name="active" id="id_active">/);
+    expect((await page('/admin/investing/instrument/?provider=equities_brokerage&active=no')).body).toContain('0 rows');
+
+    const lines = await csvLines('/admin/investing/instrument/?provider=equities_brokerage&format=csv');
+    expect(lines[0]).toBe('Provider,Symbol,Name,Class,Issuer,Tradable,Fractionable,Active,Last price,Priced at');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([
+      'equities_brokerage,AAPL',
+      'equities_brokerage,BRK.A',
+      'equities_brokerage,TSLA',
+    ]);
+    expect(await csvLines('/admin/investing/instrument/?provider=equities_brokerage&q=tesla&format=csv')).toEqual([
+      lines[0],
+      expect.stringMatching(/^equities_brokerage,TSLA,/),
+    ]);
+
+    // more instruments than the node answers at once: the first window is paged and searched, its link reaches the rest
+    const symbols = Array.from({ length: 205 }, (_, i) => `MD${String(i).padStart(3, '0')}`);
+    await services().store.upsertInstruments(
+      'market_data',
+      symbols.map((symbol) => ({
+        symbol,
+        name: `Window ${symbol}`,
+        assetClass: 'us_equity',
+        issuer: null,
+        tradable: false,
+        fractionable: false,
+        quoteCurrency: 'USD',
+      })),
+    );
+    const first = await page('/admin/investing/instrument/?provider=market_data');
+    expect(first.body).toContain('200 rows · page 1 of 4');
+    const next = /<a href="([^"]*cursor=[^"]*)">Next instruments →<\/a>/.exec(first.body)?.[1].replace(/&amp;/g, '&');
+    expect(next).toMatch(/^\/admin\/investing\/instrument\/\?provider=market_data&cursor=/);
+    const rest = await page(next!);
+    expect(rest.body).toContain('5 rows · page 1 of 1');
+    expect(rest.body).toContain('MD204');
+    expect(rest.body).not.toContain('MD199');
+    expect(rest.body).not.toContain('Next instruments →');
+    expect(rest.body).toContain('First rows');
+    // the window's own export and search keep its cursor
+    const restCsv = await csvLines(`${next!}&format=csv`);
+    expect(restCsv.slice(1).map((l) => l.split(',')[1])).toEqual(symbols.slice(200));
+    expect((await page(`${next!}&q=MD203`)).body).toContain('1 row · page 1 of 1');
+    expect((await page('/admin/investing/instrument/?provider=market_data&cursor=garbage')).status).toBe(400);
+  });
+
+  it('orders: search by order or user, the status filter with every status, CSV export', async () => {
+    const user = await trader();
+    const order = await post(user.token, { symbol: 'TSLA', side: 'buy', notional: '4' });
+    expect(order.status).toBe(201);
+    const other = await trader();
+    const theirs = await post(other.token, { symbol: 'AAPL', side: 'buy', notional: '2' });
+
+    const found = await page(`/admin/investing/order/?q=${user.id}`);
+    expect(found.status).toBe(200);
+    expect(found.body).toContain(order.body.id);
+    expect(found.body).not.toContain(theirs.body.id);
+    expect(found.body).toContain('1 row · page 1 of 1');
+    // every status is an option, whatever the rows are; the chosen one applies
+    for (const status of ['accepted', 'filled', 'canceled']) expect(found.body).toContain(`<option value="${status}"`);
+    expect((await page(`/admin/investing/order/?q=${user.id}&status=accepted`)).body).toContain(order.body.id);
+    expect((await page(`/admin/investing/order/?q=${user.id}&status=filled`)).body).toContain('0 rows');
+    // a column's filter over the rows: the symbol's provider
+    expect((await page(`/admin/investing/order/?q=${user.id}&provider=equities_brokerage`)).body).toContain(order.body.id);
+
+    const lines = await csvLines(`/admin/investing/order/?q=${user.id}&format=csv`);
+    expect(lines[0]).toBe('Order,Submitted,User,Provider,Symbol,Side,Type,Qty / notional,Status,Filled,Avg price,Reserved');
+    expect(lines).toHaveLength(2);
+    expect(lines[1].split(',')).toEqual([
+      order.body.id,
+      expect.stringMatching(/ UTC$/),
+      user.id,
+      'equities_brokerage',
+      'TSLA',
+      'buy',
+      'market',
+      '4 USD',
+      'accepted',
+      '0',
+      '—',
+      expect.stringMatching(/ USD$/),
+    ]);
+  });
+
+  it('runs: search, the Kind and Provider filters, CSV export; the registry warnings stay above', async () => {
+    const dex = await page('/admin/investing/run/?q=decentralized_exchange');
+    expect(dex.body).toContain('entry 3 (NOISS): skipped, no issuer address');
+    expect(dex.body).toMatch(/<td>sync<\/td>\s*<td>decentralized_exchange<\/td>/);
+    expect(dex.body).not.toMatch(/<td>equities_brokerage<\/td>/);
+    const equities = await page('/admin/investing/run/?kind=sync&provider=equities_brokerage');
+    expect(equities.body).toMatch(/<td>sync<\/td>\s*<td>equities_brokerage<\/td>\s*<td>test<\/td>/);
+    expect(equities.body).not.toMatch(/<td>decentralized_exchange<\/td>/);
+    expect(equities.body).toMatch(/<select name="kind" id="id_kind">/);
+
+    const lines = await csvLines('/admin/investing/run/?provider=decentralized_exchange&format=csv');
+    expect(lines[0]).toBe('Run,Kind,Provider,Trigger,Started,Finished,OK,Failed,Deactivated,Error');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(1)) expect(line.split(',').slice(1, 4)).toEqual(['sync', 'decentralized_exchange', 'test']);
+  });
 });

@@ -1,10 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { http, startTestApp, type TestApp } from '../../../support/app';
+import { launchChromium } from '../../../support/browser';
 import { createUser, PASSWORD } from '../../../support/finance';
 
 /**
@@ -13,18 +11,6 @@ import { createUser, PASSWORD } from '../../../support/finance';
  *    headers; the preflights pass. The same page on an origin not in the list fails.
  *  - The admin console: sign in, flip a toggle, and /api/v1/config/features/ shows it at once.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** The client page: signs in and reads the balance with every header the real clients send. */
 const CLIENT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>client</title></head><body><script>
 window.callNode = async (api, username, password) => {
@@ -46,19 +32,18 @@ window.callNode = async (api, username, password) => {
 let t: TestApp;
 let pages: Server;
 let pagePort: number;
+let browser: Browser;
 let context: BrowserContext;
-let profile: string;
 const external: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does; or set CHROMIUM_PATH).`);
+  browser = await launchChromium({ args: ['--disable-quic'] });
   pages = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(CLIENT_PAGE));
   await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
   pagePort = (pages.address() as AddressInfo).port;
   // the client's origin is http://localhost:<port>; http://127.0.0.1:<port> is another origin, not allowed
   t = await startTestApp({ CORS_ALLOWED_ORIGINS: `http://localhost:${pagePort}`, CSRF_TRUSTED_ORIGINS: `http://localhost:${pagePort}`, APP_VERSION: '9.8.7' });
-  profile = mkdtempSync(join(tmpdir(), 'finance-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS });
+  context = await browser.newContext();
   await context.route('**/*', (route) => {
     const { protocol, hostname } = new URL(route.request().url());
     if ((protocol === 'http:' || protocol === 'https:') && (hostname === '127.0.0.1' || hostname === 'localhost')) return route.continue();
@@ -69,7 +54,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await t?.stop();
   await new Promise((r) => pages?.close(r));
 });

@@ -1,12 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { generate as totpGenerate } from 'otplib';
-import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
 import { TOGGLES } from '../../../../subgraphs/finance/kernel/contract';
 import { http, startTestApp, type TestApp } from '../../../support/app';
+import { inspect, launchChromium } from '../../../support/browser';
 import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, PASSWORD, type AdminSession } from '../../../support/finance';
 
 /**
@@ -15,21 +14,11 @@ import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, PA
  * when its toggle goes off, the maintenance notice, accessibility (axe, WCAG 2 AA) at desktop and
  * phone size; and how the files are served (caching, SPA fallback).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const CLIENT_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-request-timestamp', 'x-client-platform', 'x-client-version'];
 
 let t: TestApp;
+let browser: Browser;
 let context: BrowserContext;
-let profile: string;
 let admin: AdminSession;
 const external: string[] = [];
 
@@ -54,14 +43,13 @@ async function saveSettings(changes: Record<string, string | null>): Promise<voi
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does; or set CHROMIUM_PATH).`);
+  browser = await launchChromium();
   // `npm run build` builds it too; built again here so that the test sees the sources as they are (about a second)
   await buildFinanceClient({ outDir: DEFAULT_CLIENT_DIR });
   t = await startTestApp({ APP_VERSION: '4.5.6' });
   const chief = await createUser(t, undefined, { superuser: true });
   admin = await adminSignIn(t, chief.username);
-  profile = mkdtempSync(join(tmpdir(), 'finance-web-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS });
+  context = await browser.newContext();
   await context.route('**/*', (route) => {
     const { protocol, hostname } = new URL(route.request().url());
     if ((protocol === 'http:' || protocol === 'https:') && (hostname === '127.0.0.1' || hostname === 'localhost')) return route.continue();
@@ -72,14 +60,9 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await t?.stop();
 });
-
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function signIn(page: Page, username: string): Promise<void> {
   await page.goto(`${t.urls.finance}/app/`);
@@ -96,7 +79,8 @@ describe('the finance web client in Chromium', () => {
     await page.goto(`${t.urls.finance}/app/`);
     await page.getByRole('heading', { name: /^Sign in to / }).waitFor();
     expect(await page.locator('#read-only-banner').textContent()).toContain('no valid licence');
-    expect(await accessibilityViolations(page)).toEqual([]);
+    // axe (WCAG 2 A/AA) clean, no sideways scrolling
+    await inspect(page, 'finance-web-sign-in-read-only', { widths: [1280] });
     await signIn(page, user.username);
     await page.getByText('You hold no money yet.').waitFor();
     await page.close();
@@ -133,7 +117,7 @@ describe('the finance web client in Chromium', () => {
     expect(sent.authorization).toMatch(/^Bearer .+/);
     expect([sent['x-client-platform'], sent['x-client-version']]).toEqual(['web', expect.stringMatching(/^\d+\.\d+\.\d+/)]);
     expect(new Date(sent['x-request-timestamp']).toString()).not.toBe('Invalid Date');
-    expect(await accessibilityViolations(page)).toEqual([]);
+    await inspect(page, 'finance-web-home', { widths: [1280] });
 
     // the shop's page is in the menu; keyboard: the link is reachable and opens with Enter
     const shop = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shop', exact: true });
@@ -208,12 +192,8 @@ describe('the finance web client in Chromium', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await signIn(page, user.username);
     await page.locator('#balances').waitFor();
-    const widths = await page.evaluate(() => {
-      const { document, innerWidth } = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
-      return [document.documentElement.scrollWidth, innerWidth];
-    });
-    expect(widths[0]).toBeLessThanOrEqual(widths[1]);
-    expect(await accessibilityViolations(page)).toEqual([]);
+    // no sideways scrolling and axe clean at 360 px (a small phone)
+    await inspect(page, 'finance-web-home-phone', { widths: [360], restore: 360 });
     await page.close();
   }, 60_000);
 });

@@ -1,8 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { http } from '../../../support/app';
+import { launchChromium } from '../../../support/browser';
 import { startChildApp, type ChildApp } from '../../../support/child-app';
 
 /**
@@ -13,28 +11,19 @@ import { startChildApp, type ChildApp } from '../../../support/child-app';
  * with a dynamic import(), which jest's module sandbox refuses, so in-process the assets answer 500.
  */
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const COMPETITION_CODES = ['de.1', 'en.1', 'en.2', 'es.1', 'fr.1', 'it.1'];
 
 let dev: ChildApp;
 let prod: ChildApp;
+let browser: Browser;
 beforeAll(async () => {
+  browser = await launchChromium({ args: ['--disable-quic'] });
   [dev, prod] = await Promise.all([startChildApp(), startChildApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090' })]);
 });
 afterAll(async () => {
+  await browser?.close();
   await Promise.all([dev?.stop(), prod?.stop()]);
 });
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 interface Ide {
   page: Page;
@@ -47,11 +36,9 @@ interface Ide {
   close(): Promise<void>;
 }
 
-/** A fresh Chromium profile with everything but 127.0.0.1 blocked, on the IDE page. */
+/** A fresh browser context (its own cookies, storage and cache) with everything but 127.0.0.1 blocked, on the IDE page. */
 async function openIde(url: string, httpCredentials?: { username: string; password: string }): Promise<Ide> {
-  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (apt-get install chromium, as .ci/run does; or set CHROMIUM_PATH).`);
-  const profile = mkdtempSync(join(tmpdir(), 'matchday-chromium-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, httpCredentials });
+  const context: BrowserContext = await browser.newContext({ httpCredentials });
   const external: string[] = [];
   const requested: string[] = [];
   // the whole context, so that workers and any other page are covered too
@@ -64,7 +51,7 @@ async function openIde(url: string, httpCredentials?: { username: string; passwo
     external.push(target);
     return route.abort('blockedbyclient');
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   page.on('websocket', (ws) => external.push(ws.url()));
   const violations: string[] = [];
   const report = (text: string) => {
@@ -85,7 +72,6 @@ async function openIde(url: string, httpCredentials?: { username: string; passwo
     violations,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }

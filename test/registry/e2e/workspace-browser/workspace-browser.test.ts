@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { outboxDir } from '../../../../lib/mailer';
 import { startTestApp, type TestApp } from '../../../support/app';
+import { launchChromium } from '../../../support/browser';
 import { call, gql, registryClient } from '../../../support/registry';
 
 /**
@@ -19,16 +20,6 @@ import { call, gql, registryClient } from '../../../support/registry';
  * custom frontend, the packages downloaded; a build whose logo URL fails reports why and leaves the
  * manifest as it was; CSRF refusals.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const PASSWORD = 'correct horse battery';
 const EMAIL = 'alice@acme.example';
@@ -36,14 +27,14 @@ const EMAIL = 'alice@acme.example';
 let t: TestApp;
 let assets: Server;
 let assetBase: string;
+let browser: Browser;
 let context: BrowserContext;
-let profile: string;
 let page: Page;
 let licence: { key: string; id: string };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (apt-get install chromium; or set CHROMIUM_PATH).`);
+  browser = await launchChromium();
   // the customer's web server, where their logo lives
   assets = createServer((req, res) => {
     if (req.url === '/logo.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
@@ -59,14 +50,13 @@ beforeAll(async () => {
   await licensing.catalogue.createPlan({ product: 'finance-node', code: 'acme-standard', name: 'Acme Standard', maxNodes: 3 }, 'test');
   const issued = await licensing.licences.create({ organisation: 'acme-ltd', plan: 'finance-node/acme-standard', maintenanceUntil: '2099-12-31' }, 'test');
   licence = { key: issued.key, id: issued.licence.id };
-  profile = mkdtempSync(join(tmpdir(), 'workspace-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, acceptDownloads: true });
+  context = await browser.newContext({ acceptDownloads: true });
   page = await context.newPage();
 }, 120_000);
 
 afterAll(async () => {
   await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await t?.stop();
   await new Promise((r) => assets?.close(r));
 });
