@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -83,18 +84,42 @@ export function onShutdown(stop: () => Promise<void>, log: (msg: string, err?: u
   process.on('SIGTERM', handler);
 }
 
-/** Free TCP ports on 127.0.0.1, all held at once so that none is handed out twice (tests, benchmarks). */
+/**
+ * Free TCP ports on 127.0.0.1 for processes started later (tests, benchmarks), all held at once so that
+ * none is handed out twice. They are taken below the kernel's ephemeral range: a port from that range
+ * (what listening on port 0 gives) is also what the next outgoing connection or port-0 listener of
+ * any process may take before the later process binds it (EADDRINUSE, seen on a busy machine).
+ */
 export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<NetServer>((resolve) => {
-          const server = createNetServer().listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
+  const below = ephemeralRangeStart();
+  const held: NetServer[] = [];
+  try {
+    for (let tries = 0; held.length < count; tries++) {
+      if (tries > count * 50) throw new Error(`no ${count} free ports below ${below}`);
+      const port = FREE_PORTS_FROM + Math.floor(Math.random() * (below - FREE_PORTS_FROM));
+      if (held.some((s) => (s.address() as AddressInfo).port === port)) continue;
+      const server = await new Promise<NetServer | undefined>((resolve) => {
+        const candidate = createNetServer();
+        candidate.once('error', () => resolve(undefined));
+        candidate.listen(port, '127.0.0.1', () => resolve(candidate));
+      });
+      if (server) held.push(server);
+    }
+    return held.map((s) => (s.address() as AddressInfo).port);
+  } finally {
+    await Promise.all(held.map((s) => new Promise((resolve) => s.close(resolve))));
+  }
+}
+
+/** Where freePorts starts: above the well-known and the usual service ports (PostgreSQL, Redis, …). */
+const FREE_PORTS_FROM = 10_000;
+
+/** The first port of the kernel's ephemeral range (Linux; 32768 elsewhere or when unreadable). */
+function ephemeralRangeStart(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > FREE_PORTS_FROM + 1_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
 }

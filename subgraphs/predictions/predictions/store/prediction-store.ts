@@ -316,11 +316,13 @@ export class PredictionStore {
     return rows;
   }
 
+  /** Records a version's calibration; the processes holding it as the active model hear of it (NOTIFY, as `activate`). */
   async setCalibration(versionId: number, calibration: unknown): Promise<void> {
-    await this.pool.query(`UPDATE predictions.model_version SET metrics = metrics || jsonb_build_object('calibration', $2::jsonb) WHERE id = $1`, [
-      versionId,
-      JSON.stringify(calibration),
-    ]);
+    await this.pool.query(
+      `WITH changed AS (UPDATE predictions.model_version SET metrics = metrics || jsonb_build_object('calibration', $2::jsonb) WHERE id = $1 RETURNING id)
+       SELECT pg_notify($3, id::text) FROM changed`,
+      [versionId, JSON.stringify(calibration), MODEL_CHANGED],
+    );
   }
 
   /** Makes a version the active one; every process holding the active model hears of it (NOTIFY). */
