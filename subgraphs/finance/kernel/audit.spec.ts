@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { inTransaction, openStore, type Store, type StoreDefinition } from '../../../lib/database';
 import { createLogger } from '../../../lib/logger';
@@ -27,12 +28,16 @@ const specStore: StoreDefinition = { schema: 'audit_spec', entities: [], migrati
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let store: Store;
+/** The receiver's own pool: in the node it is another subgraph's (node.audit_log), never the outbox's. */
+let receiver: pg.Pool;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   store = await openStore(specStore, { url: db.url, poolSize: 4, logger: createLogger('silent'), migrate: true });
+  receiver = new pg.Pool({ connectionString: db.url, max: 2 });
 });
 afterAll(async () => {
+  await receiver?.end();
   await store?.close();
   await db?.drop();
 });
@@ -42,7 +47,7 @@ beforeEach(async () => {
 
 /** The receiver's side of delivery: an insert by id, ON CONFLICT DO NOTHING (what recordNodeAudit does). */
 const receive: AuditDelivery = async (e: AuditEntry) => {
-  await store.pool.query('INSERT INTO audit_spec.received VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT (outbox_id) DO NOTHING', [
+  await receiver.query('INSERT INTO audit_spec.received VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT (outbox_id) DO NOTHING', [
     e.id,
     e.actor,
     e.action,
