@@ -18,8 +18,9 @@ import { smsCodeTo } from '../../../support/phone';
  * reset the password by mail; in the settings change it (the other sessions end), end a session from
  * the list, verify a phone number with the code of the text message (then money reaches it), switch
  * 2FA on and see the recovery codes once. The same user all along, by clicks and typing only (helpers
- * set up the node: licence, providers, a product, the money she receives). Every page is checked at
- * 390 px and 1280 px (no sideways scrolling, axe clean; screenshots kept, test/support/browser.ts).
+ * set up the node: licence, providers, a product, the money she receives), on a phone: 390 px with
+ * touch, moving between pages by the bottom bar and More. Every page is also checked at 1280 px (no
+ * sideways scrolling, axe clean at both widths; screenshots kept, test/support/browser.ts).
  */
 let t: TestApp;
 let p: Providers;
@@ -40,7 +41,8 @@ beforeAll(async () => {
   mail = outbox(t.config.dataDir);
   bob = await createUser(t);
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  // a phone: the whole journey at 390 px with touch (each page is also checked at 1280 px)
+  page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true })).newPage();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -49,8 +51,8 @@ afterAll(async () => {
 });
 
 const url = (route = '') => `${t.urls.finance}/app/${route}`;
-/** This page at 390 and 1280 px: no sideways scrolling, axe clean, screenshots `signup-<name>-<width>.png`. */
-const shot = (name: string) => inspect(page, `signup-${name}`);
+/** This page at 390 and 1280 px: no sideways scrolling, axe clean, screenshots `signup-<name>-<width>.png`; back at 390. */
+const shot = (name: string) => inspect(page, `signup-${name}`, { restore: 390 });
 
 /** The next mail to `to` the node wrote to its outbox, and the link in it (made absolute on this node). */
 async function linkIn(to: string): Promise<{ mail: ReadMail; link: string }> {
@@ -79,6 +81,18 @@ async function go(route: string, heading: string): Promise<void> {
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
+/** Opens a page of the menu as a person on a phone does: from the bottom bar, or from More. */
+async function tap(label: string, heading = label): Promise<void> {
+  const quick = page.getByRole('navigation', { name: 'Quick' });
+  const direct = quick.getByRole('link', { name: label, exact: true });
+  if (await direct.count()) await direct.click();
+  else {
+    await quick.getByRole('link', { name: 'More', exact: true }).click();
+    await page.getByRole('navigation', { name: 'All pages' }).getByRole('link', { name: label, exact: true }).click();
+  }
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
 describe('a new user in the web client', () => {
   it('signs up, verifies the address from the mail and signs in', async () => {
     await go('signup/', 'Create an account');
@@ -104,7 +118,7 @@ describe('a new user in the web client', () => {
   }, 180_000);
 
   it('passes the sandbox KYC: upload a document, submit, verified', async () => {
-    await go('kyc/', 'Identity');
+    await tap('Identity');
     await page.getByLabel('First name').fill('Dora');
     await page.getByLabel('Last name').fill('Explorer');
     await page.getByRole('button', { name: 'Start' }).click();
@@ -127,13 +141,12 @@ describe('a new user in the web client', () => {
   it('receives money, sends some to another user and converts', async () => {
     await t.app.services.ledger.ledger.fund(dora.id, 'EUR', 300_00n, randomUUID(), 'deposit');
     await t.app.services.ledger.ledger.fund(dora.id, 'USD', 1000_00n, randomUUID(), 'deposit');
-    await go('', 'Home');
+    await tap('Home');
     await page.locator('#balances li[data-currency="EUR"] .available').waitFor();
     expect(await page.locator('#balances li[data-currency="EUR"] .available').textContent()).toBe('€300.00');
     expect(await page.locator('#balances li[data-currency="USD"] .available').textContent()).toBe('$1,000.00');
     await shot('home');
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Send money' }).click();
-    await page.getByRole('heading', { name: 'Send money', level: 1 }).waitFor();
+    await tap('Send money');
     await page.getByLabel('To (user name, e-mail or phone)').fill(bob.username);
     await page.getByLabel('Amount').fill('40');
     await page.getByLabel('Currency').selectOption('EUR');
@@ -146,7 +159,7 @@ describe('a new user in the web client', () => {
     await page.locator('#transfer-receipt').waitFor();
     expect(await page.locator('#transfer-receipt [role="status"]').textContent()).toBe(`You sent €40.00 to ${bob.username}.`);
     await shot('send-receipt');
-    await go('convert/', 'Convert');
+    await tap('Convert');
     await page.getByLabel('From').selectOption('EUR');
     await page.getByLabel('Amount to convert').fill('50');
     await page.getByLabel('To', { exact: true }).selectOption('USD');
@@ -161,7 +174,7 @@ describe('a new user in the web client', () => {
   }, 180_000);
 
   it('buys a share: search, live quote, confirmation; the order and the portfolio show it', async () => {
-    await go('invest/', 'Invest');
+    await tap('Invest');
     await page.getByLabel('Search by name or symbol').fill('apple');
     await page.getByRole('button', { name: /^AAPL/ }).click();
     await page.locator('#live-quote').waitFor();
@@ -182,7 +195,7 @@ describe('a new user in the web client', () => {
   }, 180_000);
 
   it('checks out a cart and pays the pending order from the wallet', async () => {
-    await go('shop/', 'Shop');
+    await tap('Shop');
     await page.getByRole('button', { name: 'Add Desk lamp to the cart' }).click();
     await page.locator('#cart').getByText('Desk lamp × 1').waitFor();
     await page.getByRole('button', { name: 'One more Desk lamp' }).click();
@@ -199,7 +212,7 @@ describe('a new user in the web client', () => {
   }, 180_000);
 
   it('disputes the payment she sent from its receipt, then follows the dispute', async () => {
-    await go('activity/', 'Activity');
+    await tap('Activity');
     await page.getByRole('link', { name: /−€40\.00/ }).waitFor();
     await shot('activity');
     await page.getByRole('link', { name: /−€40\.00/ }).click();
@@ -228,7 +241,7 @@ describe('a new user in the web client', () => {
     const support = { role: 'admin' as const, username: 'support' };
     await disputes.review(raised.id, support);
     await disputes.postMessage(raised.id, support, 'We are asking the recipient about the tickets.');
-    await go('disputes/', 'Disputes');
+    await tap('Disputes');
     await page.locator('#disputes li', { hasText: '€40.00' }).getByRole('link').click();
     await page.getByRole('heading', { name: 'Dispute', level: 1 }).waitFor();
     expect(await page.locator('#dispute-status').textContent()).toMatch(/^under.review$/i);
@@ -257,7 +270,7 @@ describe('a new user in the web client', () => {
     const elsewhere = await login(t, dora.username, dora.password);
     const profileWith = async (token: string) => (await http(`${t.urls.finance}/api/v1/profile/`, { key: token })).status;
     expect(await profileWith(elsewhere)).toBe(200);
-    await go('settings/', 'Settings');
+    await tap('Settings');
     const other = page.locator('#sessions li', { hasText: 'Sign out this session' });
     await other.first().waitFor();
     expect(await page.locator('#sessions li').count()).toBe(2);
@@ -275,13 +288,13 @@ describe('a new user in the web client', () => {
     await page.getByText('Your password is changed. Your other sessions have ended.').waitFor();
     expect(await profileWith(another)).toBe(401);
     // this browser keeps working with the new token
-    await go('settings/', 'Settings');
+    await tap('Settings');
     await page.locator('#sessions li').first().waitFor();
   }, 180_000);
 
   it('settings: sets a phone number, verifies it with the code of the text message, and then receives money by it', async () => {
     const phone = `+447400${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`;
-    await go('settings/', 'Settings');
+    await tap('Settings');
     await page.getByLabel('Phone number (with country code)').fill(`${phone.slice(0, 3)} ${phone.slice(3, 7)} ${phone.slice(7)}`);
     await page.getByRole('button', { name: 'Save phone number' }).click();
     await page.getByText(`We sent a code to ${phone}. Enter it below to verify your number.`).waitFor();
@@ -319,7 +332,7 @@ describe('a new user in the web client', () => {
     expect(codes).toHaveLength(10);
     await shot('recovery-codes');
     // shown once: the settings page, opened again, lists none
-    await go('settings/', 'Settings');
+    await tap('Settings');
     await page.getByText('On: signing in needs a code from your authenticator app.').waitFor();
     expect(await page.locator('#recovery-codes').count()).toBe(0);
     // one of them signs in instead of a code
