@@ -75,6 +75,21 @@ export function templatePrefix(): string {
   return `mdtpl_${createHash('sha256').update(projectRoot()).digest('hex').slice(0, 6)}_`;
 }
 
+/**
+ * A plain pool for a test's own connections. pg-pool's `end()` resolves once its idle clients are told
+ * to close, not once they have closed; the `DROP DATABASE … WITH (FORCE)` of the file's teardown may
+ * then terminate a backend still closing, and an idle client's error ("terminating connection due to
+ * administrator command", 57P01) with no listener on the pool is an unhandled error that fails the
+ * file. That one error is expected at teardown; any other reaches stderr.
+ */
+export function testPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', (err: Error & { code?: string }) => {
+    if (err.code !== '57P01') console.error('test pool: an idle connection failed', err);
+  });
+  return pool;
+}
+
 /** A fresh database cloned from the migrated, loaded template: each test file gets its own. */
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const server = serverUrl();

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { inTransaction, openStore, type Store, type StoreDefinition } from '../../../lib/database';
 import { createLogger } from '../../../lib/logger';
-import { createTestDatabase } from '../../../test/support/database';
+import { createTestDatabase, testPool } from '../../../test/support/database';
 import { AuditOutbox, auditOutboxDdl, type AuditDelivery, type AuditEntry } from './audit';
 
 /**
@@ -34,7 +34,7 @@ let receiver: pg.Pool;
 beforeAll(async () => {
   db = await createTestDatabase();
   store = await openStore(specStore, { url: db.url, poolSize: 4, logger: createLogger('silent'), migrate: true });
-  receiver = new pg.Pool({ connectionString: db.url, max: 2 });
+  receiver = testPool(db.url, 2);
 });
 afterAll(async () => {
   await receiver?.end();

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { DomainError } from '../../../lib/errors';
 import { IDEMPOTENCY_LEASE_SECONDS, IdempotentRequests, idempotencyTableSql, type DerivedIds } from '../../../lib/idempotency';
-import { createTestDatabase } from '../../support/database';
+import { createTestDatabase, testPool } from '../../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: pg.Pool;
@@ -14,7 +14,7 @@ const schema = 'idempotency_test';
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  pool = testPool(db.url, 4);
   await pool.query(`CREATE SCHEMA ${schema}`);
   await pool.query(idempotencyTableSql(schema));
 });
