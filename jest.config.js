@@ -28,6 +28,7 @@ module.exports = {
   // a test file's modules are not all released when it ends (each file loads its own copy of the stack),
   // so a long run's heap grows by tens of MB per file and every later file pays for it in garbage
   // collection (the hostile-input sweep took 4–5× as long late in a run as alone): files run in a worker
-  // process, replaced after any file that leaves it above this much memory
-  workerIdleMemoryLimit: '2GB',
+  // process, replaced after any file that leaves it above this much memory (1 GB: every ~8 files; 14
+  // finance contract files took 197 s with it and 217 s with 2 GB, one run each on an idle machine)
+  workerIdleMemoryLimit: '1GB',
 };

@@ -2,6 +2,7 @@ import { Supergraph } from '@apollo/federation-internals';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import {
   getNamedType,
@@ -129,6 +130,10 @@ function hostileValues(): [string, unknown][] {
   ];
 }
 
+/** 50 MB of spaces, gzipped (≈ 50 kB): made once, not per route (filling and compressing 50 MB took ~0.2 s each time). */
+let bomb: Buffer | undefined;
+const gzipBomb = () => (bomb ??= gzipSync(Buffer.alloc(50 * 1024 * 1024, 32)));
+
 function bodyCases(route: Route, base: string, headers: Record<string, string>): HostileCase[] {
   const url = `${base}${fillPath(route)}`;
   const cases: HostileCase[] = [];
@@ -161,7 +166,7 @@ function bodyCases(route: Route, base: string, headers: Record<string, string>):
   send('BOM then JSON', '\ufeff{"a":1}', type);
   for (const encoding of ['gzip', 'br', 'deflate', 'compress', 'gzip, br'])
     send(`Content-Encoding ${encoding}, not compressed`, '{"a":1}', type, { 'content-encoding': encoding });
-  send('gzip bomb', gzipSync(Buffer.alloc(50 * 1024 * 1024, 32)), type, { 'content-encoding': 'gzip' });
+  send('gzip bomb', gzipBomb(), type, { 'content-encoding': 'gzip' });
   for (const [name, bytes] of Object.entries(BAD_BYTES)) {
     const body =
       consumes === 'json'
@@ -413,48 +418,20 @@ export interface Outcome {
   failure?: string;
 }
 
-/** undici's error for a request written to a connection the other side had closed (no answer began). */
-function isStaleConnection(err: unknown): boolean {
-  const code = ((err as { cause?: { code?: string } }).cause ?? {}).code;
-  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
-}
-
-/** The error and its cause (undici's "fetch failed" says why only in its cause). */
-function describeError(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause ? `${(err as Error).message} (${cause.code ?? ''} ${cause.message ?? ''})` : (err as Error).message;
-}
-
-/** Sends every case (a few at a time); each must answer within `timeoutMs` with a status below 500 and no leak. */
-export async function sendAll(cases: HostileCase[], opts: { concurrency?: number; timeoutMs?: number } = {}): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < cases.length) {
-      const c = cases[next++];
-      const started = Date.now();
-      try {
-        // a kept-alive connection the server closed (idle between two tests, or after a hostile request
-        // with an unread body) can be handed to a request in the moment before the client sees it closed:
-        // that request never reached the server, and is sent again (each stale connection fails only once)
-        const send = async (attempt: number): Promise<Response> => {
-          try {
-            return await fetch(c.url, { ...c.init, redirect: 'manual', signal: AbortSignal.timeout(opts.timeoutMs ?? 20_000) });
-          } catch (err) {
-            if (attempt < 3 && isStaleConnection(err)) return send(attempt + 1);
-            throw err;
-          }
-        };
-        const res = await send(1);
-        const text = await res.text();
-        const ms = Date.now() - started;
-        const failure = res.status >= 500 ? `status ${res.status}: ${text.slice(0, 300)}` : LEAK.test(text) ? `leak: ${text.slice(0, 300)}` : undefined;
-        outcomes.push({ name: c.name, status: res.status, ms, failure });
-      } catch (err) {
-        outcomes.push({ name: c.name, ms: Date.now() - started, failure: `no answer: ${describeError(err)}` });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: opts.concurrency ?? 6 }, worker));
-  return outcomes;
+/**
+ * Sends every case (a few at a time); each must answer within `timeoutMs` with a status below 500 and
+ * no leak. The requests go out from a worker thread (test/support/hostile-sender.js): the services under
+ * test run in this thread, and the sweep's tens of thousands of requests then use both cores.
+ */
+export function sendAll(cases: HostileCase[], opts: { concurrency?: number; timeoutMs?: number } = {}): Promise<Outcome[]> {
+  const worker = new Worker(join(__dirname, 'hostile-sender.js'), {
+    workerData: { cases, concurrency: opts.concurrency ?? 6, timeoutMs: opts.timeoutMs ?? 20_000, leak: LEAK.source },
+  });
+  return new Promise<Outcome[]>((resolve, reject) => {
+    worker.once('message', (m: { outcomes?: Outcome[]; error?: string }) =>
+      m.outcomes ? resolve(m.outcomes) : reject(new Error(`the hostile sender failed: ${m.error}`)),
+    );
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the hostile sender exited (code ${code}) before answering`)));
+  }).finally(() => void worker.terminate());
 }
