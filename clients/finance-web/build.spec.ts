@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -56,6 +56,23 @@ describe('buildFinanceClient', () => {
     expect(html).toContain('<base href="/app/"');
     expect(readFileSync(join(dir, 'generic', 'logo.svg'), 'utf8')).toContain('fill="#1d4ed8"');
   }, 60_000);
+
+  it('skips a build whose inputs have not changed, and builds again when they have or a file is gone', async () => {
+    const outDir = join(dir, 'cached');
+    const first = await buildFinanceClient({ outDir });
+    const built = statSync(join(outDir, 'index.html')).mtimeMs;
+    // the same inputs: the files are those of the first build, untouched
+    expect(await buildFinanceClient({ outDir })).toEqual(first);
+    expect(statSync(join(outDir, 'index.html')).mtimeMs).toBe(built);
+    // another branding: built again, with it
+    await buildFinanceClient({ outDir, branding: { displayName: 'Other', primaryColor: '#112233', accentColor: '#445566' } });
+    expect(readFileSync(join(outDir, 'index.html'), 'utf8')).toContain('<title>Other</title>');
+    // back to the generic one, then a file of the build removed: built again
+    await buildFinanceClient({ outDir });
+    unlinkSync(join(outDir, 'branding.css'));
+    await buildFinanceClient({ outDir });
+    expect(readFileSync(join(outDir, 'branding.css'), 'utf8')).toContain('#1d4ed8');
+  }, 120_000);
 
   it('refuses a bad colour, image type or base path before building anything', async () => {
     const good = { displayName: 'Acme', primaryColor: '#000000', accentColor: '#ffffff' };

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -118,6 +120,10 @@ export async function buildFinanceClient(opts: {
       headHtml,
       assets,
     };
+    const key = await buildKey(spec);
+    const cached = await cachedBuild(outDir, key);
+    if (cached) return cached;
+    await rm(stampOf(outDir), { force: true });
     const specFile = join(work, 'spec.json');
     await writeFile(specFile, JSON.stringify(spec));
     await run(process.execPath, [join(projectRoot(), 'clients', 'finance-web', 'vite-build.mjs'), specFile], {
@@ -128,9 +134,59 @@ export async function buildFinanceClient(opts: {
       .filter((entry) => entry.isFile())
       .map((entry) => relative(outDir, join(entry.parentPath, entry.name)))
       .sort();
-    return { outDir, files, firstLoadGzipBytes: await firstLoadGzipBytes(outDir) };
+    const built = { outDir, files, firstLoadGzipBytes: await firstLoadGzipBytes(outDir) };
+    await writeFile(stampOf(outDir), JSON.stringify({ key, files, firstLoadGzipBytes: built.firstLoadGzipBytes }));
+    return built;
   } finally {
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A build is skipped when outDir holds one from the same inputs: the client's sources (this folder), the
+ * dependencies' versions (package-lock.json) and what the branding bakes in. The key and the list of
+ * files are kept beside outDir (`<outDir>.build.json`, never served); a build that fails leaves none.
+ * `npm run build` after a change of nothing, and every browser test file after the first, take no time.
+ */
+const stampOf = (outDir: string) => `${outDir.replace(/\/+$/, '')}.build.json`;
+
+async function buildKey(spec: { basePath: string; version: string; titleHtml: string; headHtml: string; assets: Asset[] }): Promise<string> {
+  const hash = createHash('sha256');
+  const root = join(projectRoot(), 'clients', 'finance-web');
+  for (const entry of (await readdir(root, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+    const path = join(entry.parentPath, entry.name);
+    if (path.endsWith('.spec.ts')) continue;
+    hash
+      .update(relative(root, path))
+      .update('\0')
+      .update(await readFile(path))
+      .update('\0');
+  }
+  hash.update(await readFile(join(projectRoot(), 'package-lock.json')));
+  const assets = await Promise.all(
+    spec.assets.map(async (a) => ({
+      fileName: a.fileName,
+      text: a.text,
+      bytes: a.sourcePath
+        ? createHash('sha256')
+            .update(await readFile(a.sourcePath))
+            .digest('hex')
+        : undefined,
+    })),
+  );
+  hash.update(JSON.stringify({ basePath: spec.basePath, version: spec.version, titleHtml: spec.titleHtml, headHtml: spec.headHtml, assets }));
+  return hash.digest('hex');
+}
+
+async function cachedBuild(outDir: string, key: string): Promise<{ outDir: string; files: string[]; firstLoadGzipBytes: number } | undefined> {
+  try {
+    const stamp = JSON.parse(await readFile(stampOf(outDir), 'utf8')) as { key: string; files: string[]; firstLoadGzipBytes: number };
+    if (stamp.key !== key || !stamp.files.every((f) => existsSync(join(outDir, f)))) return undefined;
+    return { outDir, files: stamp.files, firstLoadGzipBytes: stamp.firstLoadGzipBytes };
+  } catch {
+    return undefined;
   }
 }
 

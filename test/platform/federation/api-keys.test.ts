@@ -7,7 +7,7 @@ import { gql, http, startTestApp, type TestApp } from '../../support/app';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({}, { products: ['predictions'] });
 });
 afterAll(() => t?.stop());
 

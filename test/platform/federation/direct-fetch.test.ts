@@ -14,7 +14,7 @@ let direct: TestApp;
 let planned: ChildApp;
 let clientKey: string;
 beforeAll(async () => {
-  direct = await startTestApp({ RESPONSE_CACHE: 'off' });
+  direct = await startTestApp({ RESPONSE_CACHE: 'off' }, { products: ['predictions'] });
   planned = await startChildApp({ RESPONSE_CACHE: 'off', GATEWAY_DIRECT_FETCH: 'off' }, { databaseUrl: direct.databaseUrl });
   clientKey = await direct.createKey('pro');
 }, 120_000);

@@ -7,7 +7,7 @@ import { SubgraphCallRecorder } from '../../support/subgraph-calls';
  */
 const recorder = new SubgraphCallRecorder();
 let t: TestApp;
-beforeAll(async () => (t = await startTestApp({}, { decorateDataSource: recorder.decorate })));
+beforeAll(async () => (t = await startTestApp({}, { decorateDataSource: recorder.decorate, products: ['predictions'] })));
 afterAll(() => t?.stop());
 
 it('resolves fifty Match.prediction fields with one batched _entities fetch', async () => {

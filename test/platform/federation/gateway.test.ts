@@ -12,7 +12,7 @@ const MAX_DEPTH = 4;
 let t: TestApp;
 beforeAll(async () => {
   // a low depth limit: no query of the current schema nests 13 levels; the cost limit keeps its default
-  t = await startTestApp({ MAX_QUERY_DEPTH: String(MAX_DEPTH) });
+  t = await startTestApp({ MAX_QUERY_DEPTH: String(MAX_DEPTH) }, { products: ['predictions'] });
 });
 afterAll(() => t?.stop());
 

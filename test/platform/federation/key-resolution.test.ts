@@ -8,7 +8,7 @@ import { SubgraphCallRecorder } from '../../support/subgraph-calls';
  */
 const recorder = new SubgraphCallRecorder();
 let t: TestApp;
-beforeAll(async () => (t = await startTestApp({}, { decorateDataSource: recorder.decorate })));
+beforeAll(async () => (t = await startTestApp({}, { decorateDataSource: recorder.decorate, products: ['predictions'] })));
 afterAll(() => t?.stop());
 
 it('resolves Match by its key in the football subgraph for fields the predictions subgraph does not own', async () => {

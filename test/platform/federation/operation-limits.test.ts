@@ -12,8 +12,8 @@ let key: string;
 
 beforeAll(async () => {
   [prod, dev] = await Promise.all([
-    startTestApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090' }),
-    startTestApp({ NODE_ENV: 'development' }),
+    startTestApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090' }, { products: ['predictions'] }),
+    startTestApp({ NODE_ENV: 'development' }, { products: ['predictions'] }),
   ]);
   key = await prod.createKey('enterprise');
 });

@@ -19,7 +19,7 @@ import { gql, http, startTestApp, type TestApp } from '../../support/app';
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({}, { products: ['predictions'] });
   key = await t.createKey('free');
 });
 afterAll(() => t?.stop());

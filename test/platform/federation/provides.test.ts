@@ -9,7 +9,7 @@ import { SubgraphCallRecorder } from '../../support/subgraph-calls';
 const recorder = new SubgraphCallRecorder();
 let t: TestApp;
 // the plans themselves are under test: each request executes (the response cache would answer the second)
-beforeAll(async () => (t = await startTestApp({ RESPONSE_CACHE: 'off' }, { decorateDataSource: recorder.decorate })));
+beforeAll(async () => (t = await startTestApp({ RESPONSE_CACHE: 'off' }, { decorateDataSource: recorder.decorate, products: ['predictions'] })));
 afterAll(() => t?.stop());
 
 const gql = (requestId: string, query: string, variables: Record<string, unknown> = {}) =>
