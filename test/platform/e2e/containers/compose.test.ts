@@ -266,6 +266,21 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     expect(res.body.data.plans.map((p: { code: string }) => p.code)).toEqual(['free', 'pro', 'enterprise']);
   });
 
+  it("serves the GraphQL IDE and the API docs from the image's own files (scripts/prune-modules.js left what they load)", async () => {
+    const ide = await fetch(url('gateway', '/graphql'), {
+      headers: { accept: 'text/html', authorization: `Basic ${Buffer.from(`admin:${ADMIN_KEY}`).toString('base64')}` },
+    });
+    expect(ide.status).toBe(200);
+    expect(await ide.text()).toContain('/ruru-static/ruru.js');
+    const ideScript = await fetch(url('gateway', '/ruru-static/ruru.js'));
+    expect([ideScript.status, (await ideScript.arrayBuffer()).byteLength > 10_000]).toEqual([200, true]);
+    const docs = await fetch(url('predictions', '/api/docs/'));
+    expect(docs.status).toBe(200);
+    const bundle = /<script src="([^"]*redoc\.standalone\.js)"/.exec(await docs.text())![1];
+    const docsScript = await fetch(url('predictions', bundle));
+    expect([docsScript.status, (await docsScript.arrayBuffer()).byteLength > 100_000]).toEqual([200, true]);
+  });
+
   it("answers a registry check-update for a licence made with the vendor's CLI in the licensing container", async () => {
     await engine(['exec', container('licensing'), 'sh', '-c', `cat > /tmp/template.json <<'EOF'\n${JSON.stringify(FINANCE_NODE_TEMPLATE)}\nEOF`]);
     await cliIn('licensing', ['registry', 'organisations', 'create', '--name', 'Acme Bank', '--slug', 'acme']);

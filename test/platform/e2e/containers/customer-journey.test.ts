@@ -140,11 +140,18 @@ describeContainers('the customer journey under podman', () => {
       /backend: finance-node-backend-1\.0\.0\.docker\.tar\.gz, \d+ bytes, sha256 [0-9a-f]{64}, image localhost\/finance-node\/backend:1\.0\.0 sha256:[0-9a-f]{64}/,
     );
     expect(shipped).toContain('Published 1.0.0 on stable');
+    // the registry reaches its database by address, not by name: it is also on the customer's network,
+    // which the installer's `compose down`/`up` churns, and name lookups inside it then stalled past the
+    // pool's 5 s connection timeout (a CI run: the registry answered 503 for 15 s after the update)
+    const vendorPgAddress = (
+      await engine(['inspect', '-f', `{{(index .NetworkSettings.Networks "${prefix}-vendor").IPAddress}}`, `${prefix}-vendor-pg`])
+    ).trim();
+    expect(vendorPgAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     await engine([
       'run', '-d', '--name', `${prefix}-registry`, '--network', `${prefix}-vendor`, '--user', 'root',
       '-v', `${dataDir}:/var/lib/matchday`, '-e', 'NODE_ENV=production', '-e', 'PRODUCTS=registry', '-e', `PUBLIC_URL_REGISTRY=http://127.0.0.1:${registry}`, '-e', 'HOST=0.0.0.0',
-      // the database by its container's name: on the customer's network, `postgres` is the customer's
-      '-e', 'REGISTRY_PORT=8090', '-e', `DATABASE_URL=postgres://registry:registry-pw@${prefix}-vendor-pg:5432/registry`,
+      // (on the customer's network, `postgres` is the customer's database)
+      '-e', 'REGISTRY_PORT=8090', '-e', `DATABASE_URL=postgres://registry:registry-pw@${vendorPgAddress}:5432/registry`,
       '-e', 'DATA_DIR=/var/lib/matchday', '-e', `MASTER_KEY=${TEST_MASTER_KEY}`, '-e', 'LOG_LEVEL=warn',
       '-p', `127.0.0.1:${registry}:8090`, img.app, 'node', 'dist/bin/start.js',
     ]); // prettier-ignore
