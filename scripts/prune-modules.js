@@ -32,7 +32,7 @@ const nameOf = (path) => path.slice(path.lastIndexOf('node_modules/') + 'node_mo
 
 /** Where `name` resolves from the package at `from` (its own node_modules, then each parent's). */
 function resolve(from, name) {
-  for (let base = from; ; ) {
+  for (let base = from; ;) {
     const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
     if (packages[candidate]) return candidate;
     if (!base) return undefined;
@@ -69,7 +69,13 @@ if (outermost.length === 0) {
   console.log('prune-modules: nothing to remove');
   process.exit(0);
 }
-const kb = Number(execFileSync('du', ['-sk', '-c', ...outermost.map((p) => join(dir, p))], { encoding: 'utf8' }).trim().split('\n').pop().split('\t')[0]);
+const kb = Number(
+  execFileSync('du', ['-sk', '-c', ...outermost.map((p) => join(dir, p))], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()
+    .split('\t')[0],
+);
 if (dryRun) {
   console.log(outermost.join('\n'));
   console.log(`prune-modules: would remove ${removable.length} packages (${Math.round(kb / 1024)} MB)`);
