@@ -4,6 +4,8 @@
  */
 const ESM_ONLY = ['jose', 'otplib', '@otplib', '@scure', '@noble'];
 
+const { availableParallelism } = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -22,9 +24,10 @@ module.exports = {
   // the container tests last: they wait for the images .ci/run builds in the background
   testSequencer: '<rootDir>/test/support/sequencer.js',
   testTimeout: 120000,
-  // jest's default (cores − 1: one file at a time on a 2-core machine); JEST_MAX_WORKERS overrides. Two
-  // workers on 2 cores were not faster here (a clean-clone .ci/run took longer, every file waiting on CPU)
-  ...(process.env.JEST_MAX_WORKERS ? { maxWorkers: process.env.JEST_MAX_WORKERS } : {}),
+  // two files at once even on a 2-core machine (jest's default there is one): with each file booting only
+  // its own product and workers replaced above workerIdleMemoryLimit, 20 finance contract files took 92 s
+  // on two workers and 140 s on one (the machine's busy cores 1.75 vs 1.10). JEST_MAX_WORKERS overrides
+  maxWorkers: process.env.JEST_MAX_WORKERS ?? Math.max(2, availableParallelism() - 1),
   // a test file's modules are not all released when it ends (each file loads its own copy of the stack),
   // so a long run's heap grows by tens of MB per file and every later file pays for it in garbage
   // collection (the hostile-input sweep took 4–5× as long late in a run as alone): files run in a worker
