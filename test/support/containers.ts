@@ -14,8 +14,9 @@ const run = promisify(execFile);
  * container test first waits for that build: IMAGES_BUILD names the folder where scripts/images.sh
  * writes `vars` (its IMAGE_…= lines) and, once done, `status` (its exit code). Then it takes a lock that
  * runs the container tests one at a time (two topologies at once on a 2-core machine miss their
- * deadlines), held until the file's last cleanup. The sequencer (test/support/sequencer.js) runs them
- * after every other file. Elsewhere they are skipped, saying so.
+ * deadlines), held until the file's last cleanup. The sequencer (test/support/sequencer.js) spreads them
+ * among the other files, so one jest worker runs them while the other goes on. Elsewhere they are
+ * skipped, saying so.
  */
 export const containerTests = process.env.CONTAINER_TESTS === '1';
 if (!containerTests) console.warn('container tests skipped: run `npm run images` and set CONTAINER_TESTS=1 (as .ci/run does)');
