@@ -21,7 +21,7 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/test/support/stop-apps.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  // the container tests last: they wait for the images .ci/run builds in the background
+  // the longest files first, the container tests (which wait for the images .ci/run builds) spread among them
   testSequencer: '<rootDir>/test/support/sequencer.js',
   testTimeout: 120000,
   // two files at once even on a 2-core machine (jest's default there is one): with each file booting only

@@ -35,21 +35,32 @@ class LongestFirstContainersSpread extends Sequencer {
     const seconds = (test) => (containers(test) ? (durations[name(test)] ?? 60) : Math.max((test.duration ?? 0) / 1000, durations[name(test)] ?? 0));
     const order = new Map(sorted.map((test, i) => [test, i]));
     const byLength = [...sorted].sort((a, b) => seconds(b) - seconds(a) || order.get(a) - order.get(b));
-    const waiting = byLength.filter(containers);
-    const queue = [];
-    let queued = 0;
-    let nextAt = CONTAINERS_AFTER;
-    for (const test of byLength.filter((t) => !containers(t))) {
-      if (waiting.length > 0 && queued >= nextAt) {
-        const container = waiting.shift();
-        queue.push(container);
-        nextAt = queued + 1.5 * seconds(container);
-      }
-      queue.push(test);
-      queued += seconds(test);
-    }
-    return [...queue, ...waiting];
+    return spread(byLength, containers, seconds);
   }
 }
 
+/**
+ * The files in `ordered` (longest first) with those `isContainer` picks moved to their places: the
+ * first once CONTAINERS_AFTER seconds of other files are ahead of it, each next one after 1.5× the
+ * previous one's seconds of other files more; those with no room left go last.
+ */
+function spread(ordered, isContainer, seconds) {
+  const waiting = ordered.filter(isContainer);
+  const queue = [];
+  let queued = 0;
+  let nextAt = CONTAINERS_AFTER;
+  for (const test of ordered.filter((t) => !isContainer(t))) {
+    if (waiting.length > 0 && queued >= nextAt) {
+      const container = waiting.shift();
+      queue.push(container);
+      nextAt = queued + 1.5 * seconds(container);
+    }
+    queue.push(test);
+    queued += seconds(test);
+  }
+  return [...queue, ...waiting];
+}
+
 module.exports = LongestFirstContainersSpread;
+module.exports.spread = spread;
+module.exports.CONTAINERS_AFTER = CONTAINERS_AFTER;
