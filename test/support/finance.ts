@@ -135,7 +135,7 @@ export async function changeNode<T>(t: TestApp, change: () => Promise<T>): Promi
 }
 
 /** The finance subgraphs that audit operator decisions through their outbox (subgraphs/finance/kernel/audit.ts). */
-const AUDITING = ['identity', 'ledger', 'commerce', 'compliance'] as const;
+const AUDITING = ['identity', 'ledger', 'commerce', 'compliance', 'banking'] as const;
 
 /**
  * Waits until every finance subgraph's audit outbox is delivered to the node's audit log: an entry

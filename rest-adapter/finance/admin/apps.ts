@@ -43,6 +43,7 @@ export const APPS: Record<string, { label: string; models: { label: string; href
     models: [
       { label: 'Users', href: '/admin/identity/user/', count: (d) => d.nodeUserStats.total },
       { label: 'Sign-up and invites', href: '/admin/identity/signup/' },
+      { label: 'Operator changes', href: '/admin/identity/operator-change/' },
     ],
   },
   ledger: {

@@ -12,6 +12,7 @@ import { userAdminRoutes } from './users';
 import { signupAdminRoutes } from './signup';
 import { auditAdminRoutes } from './audit';
 import { adjustmentAdminRoutes } from './adjustments';
+import { operatorAdminRoutes } from './operators';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
 import { paymentsAdminRoutes } from './payments';
 
@@ -783,6 +784,7 @@ const consoleRoutes: Route[] = [
   ...signupAdminRoutes,
   ...auditAdminRoutes,
   ...adjustmentAdminRoutes,
+  ...operatorAdminRoutes,
   {
     method: 'GET',
     path: '/admin/ledger/account/',

@@ -204,13 +204,13 @@ function addUserPage(input: AnyRouteInput, values: AddUserValues, opts: { status
           'superuser',
           'Superuser',
           html`<input type="checkbox" name="superuser" id="id_superuser" value="on" ${values.superuser ? 'checked' : ''} />`,
-          'May sign in to this console and do everything in it.',
+          'May sign in to this console and do everything in it. Proposed: the user is added without the role until a different superuser approves it.',
         )}
         ${row(
           'staff',
           'Support staff',
           html`<input type="checkbox" name="staff" id="id_staff" value="on" ${values.staff ? 'checked' : ''} />`,
-          'May sign in to this console for users, disputes and KYC reviews only (no settings, credentials, licence, adding users or approving adjustments).',
+          'May sign in to this console for users, disputes and KYC reviews only (no money decisions, settings, credentials, licence or operators). Proposed, as above.',
         )}
         <div class="submit-row"><button class="default" type="submit">Save</button></div>
       </form>
@@ -243,7 +243,9 @@ userAdminRoutes.push(
     path: `${USER_PATH}add/`,
     summary: 'Admin console: add a user',
     description:
-      'Form fields `username`, `email`, `password`, `superuser` (on) and the CSRF token. Invalid fields: the form again (400) with their problems; a name that is taken: 409. Nothing is created on error. Audited (`user.created`).',
+      'Form fields `username`, `email`, `password`, `superuser` (on), `staff` (on) and the CSRF token. Invalid fields: the form again (400) with their problems; a name that is taken: 409. ' +
+      'Nothing is created on error. With `superuser` or `staff` the user is added without the role and the role is proposed (to /admin/identity/operator-change/): a different superuser approves it. ' +
+      'Audited (`user.created`, `operator.change_proposed`).',
     tags: ['Admin console'],
     security: 'session',
     operation: 'AdminCreateUser',
@@ -253,7 +255,12 @@ userAdminRoutes.push(
     variables: ({ body }: { body: Record<string, unknown> }) => ({ ...addValues(body), password: field(body, 'password') }),
     response: { status: 302, description: 'Added: to the new user' },
     errors: [400, 409],
-    respond: (data: { createNodeUser: { id: string } }) => ({ kind: 'redirect', status: 302, location: `${USER_PATH}${data.createNodeUser.id}/?saved=1` }),
+    respond: (data: { createNodeUser: { id: string } }, input: AnyRouteInput) => {
+      // an operator role is a proposal: to the list where a second superuser approves it
+      const values = addValues((input.req.body ?? {}) as Record<string, unknown>);
+      if (values.superuser || values.staff) return { kind: 'redirect', status: 302, location: '/admin/identity/operator-change/?saved=proposed' };
+      return { kind: 'redirect', status: 302, location: `${USER_PATH}${data.createNodeUser.id}/?saved=1` };
+    },
     respondError: (error, input) => {
       if (error.status !== 400 && error.status !== 409) return financeError('Add user')(error, input);
       const body = (input.req.body ?? {}) as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { IdempotentRequests } from '../../../lib/idempotency';
 import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
 import type { SubgraphDeps } from '../../../lib/subgraph';
+import { AuditOutbox, deliverThroughSupergraph } from '../kernel/audit';
 import { sandboxOrDisabled } from '../kernel/sandbox';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { providerCredential } from '../kernel/provider-credentials';
@@ -24,6 +25,8 @@ export interface BankingServices {
   store: BankingStore;
   providers: BankingProviders;
   providerSecrets: ProviderSecrets;
+  /** Operator decisions audited in their transaction; relayed to the node's audit log (index.ts). */
+  audit: AuditOutbox;
 }
 
 /** The banking provider's credentials: BANKING_PROVIDER_API_KEY / BANKING_WEBHOOK_SECRET, else the admin console's records. */
@@ -53,8 +56,15 @@ export function createBankingServices({ store, supergraph, config }: SubgraphDep
   const gate = new NodeGate(nodeStateFromSupergraph(supergraph));
   const providerSecrets = new ProviderSecrets(config, providerSecretsFromSupergraph(supergraph));
   const providers = bankingProviders(config, providerSecrets);
-  const banking = new Banking(bankingStore, new LedgerClient(supergraph), providers, gate, new IdempotentRequests(store), () =>
-    providerSecrets.get(BANKING_CREDENTIALS.signingSecret),
+  const audit = new AuditOutbox('banking', store.pool, deliverThroughSupergraph(supergraph));
+  const banking = new Banking(
+    bankingStore,
+    new LedgerClient(supergraph),
+    providers,
+    gate,
+    new IdempotentRequests(store),
+    () => providerSecrets.get(BANKING_CREDENTIALS.signingSecret),
+    audit,
   );
-  return { banking, gate, store: bankingStore, providers, providerSecrets };
+  return { banking, gate, store: bankingStore, providers, providerSecrets, audit };
 }

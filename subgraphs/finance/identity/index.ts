@@ -6,6 +6,7 @@ import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { identityCommands } from './cli';
 import { USER_CHANGED } from './credential';
 import { OnboardingResolver } from './schema/onboarding-resolvers';
+import { OperatorResolver } from './schema/operator-resolvers';
 import { IdentityResolver } from './schema/resolvers';
 import { createIdentityServices, type IdentityServices } from './services';
 import { identityStore } from './store';
@@ -16,7 +17,7 @@ export const identitySubgraph = defineSubgraph<IdentityServices, 'identity'>({
   store: identityStore,
   commands: identityCommands,
   createServices: createIdentityServices,
-  buildSchema: (services) => buildFinanceSchema({ subgraph: 'identity', store: (s) => s.store, resolvers: [IdentityResolver, OnboardingResolver], services }),
+  buildSchema: (services) => buildFinanceSchema({ subgraph: 'identity', store: (s) => s.store, resolvers: [IdentityResolver, OnboardingResolver, OperatorResolver], services }),
   async start(services, { notifications, config, jobs, logger }) {
     notifications.on(USER_CHANGED, (id) => services.identity.forget(id));
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());

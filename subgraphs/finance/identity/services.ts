@@ -9,6 +9,7 @@ import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { nodeSecrets, usableSecret } from '../kernel/secrets';
 import { IdentityService, improperlyConfigured } from './domain/identity-service';
 import { OnboardingService, type OnboardingLimits } from './domain/onboarding';
+import { OperatorService } from './domain/operators';
 import { RecoveryCodes } from './domain/recovery-codes';
 import { SessionService } from './domain/sessions';
 import { TokenService } from './domain/tokens';
@@ -18,11 +19,14 @@ import { sandboxOrDisabled } from '../kernel/sandbox';
 import type { Config } from '../../../lib/config';
 import { IdentityStore } from './store/identity-store';
 import { OnboardingStore } from './store/onboarding-store';
+import { OperatorStore } from './store/operator-store';
 import { PhoneStore } from './store/phone-store';
 
 export interface IdentityServices {
   identity: IdentityService;
   onboarding: OnboardingService;
+  /** The console's authority over accounts: no operator acts on their own or another operator's; operator changes take two people. */
+  operators: OperatorService;
   phones: PhoneVerificationService;
   sessions: SessionService;
   /** Operator decisions audited in their transaction; relayed to the node's audit log (index.ts). */
@@ -116,5 +120,6 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     codeKey: usableSecret(secrets.frameworkSecretKey) ? secrets.frameworkSecretKey : undefined,
     appName: config.APP_NAME,
   });
-  return { identity, onboarding, phones, sessions, audit, gate, store };
+  const operators = new OperatorService({ users, accounts: accountStore, store: new OperatorStore(store), identity, onboarding, phones, audit });
+  return { identity, onboarding, operators, phones, sessions, audit, gate, store };
 }

@@ -3,6 +3,7 @@ import { Query, Resolver } from 'type-graphql';
 import type { Store } from '../../../lib/database';
 import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
 import { buildFederatedSchema, type FederatedSchemaOptions } from '../../../lib/subgraph';
+import { assertDeclared } from './capabilities';
 import { NodeGateMiddleware, NodePolicy, registerMoneyWrites } from './gate';
 
 export interface FinanceSchemaOptions<S> extends Omit<FederatedSchemaOptions, 'principals' | 'middlewares' | 'services'> {
@@ -29,6 +30,8 @@ export async function buildFinanceSchema<S>(opts: FinanceSchemaOptions<S>): Prom
     middlewares: [NodeGateMiddleware],
     services,
   });
+  // who may call each root field is declared in ONE table: a field missing from it is not served
+  assertDeclared(subgraph, [...Object.keys(schema.getQueryType()?.getFields() ?? {}), ...Object.keys(schema.getMutationType()?.getFields() ?? {})]);
   // the gate's rule for unverified e-mail addresses knows the money-moving subgraphs' writes by their schema
   registerMoneyWrites(subgraph, Object.keys(schema.getMutationType()?.getFields() ?? {}));
   return schema;

@@ -3,6 +3,7 @@ import { DomainError, forbidden } from '../../../lib/errors';
 import type { Principal } from '../../../lib/principal';
 import type { SubgraphContext } from '../../../lib/subgraph';
 import type { SupergraphClient } from '../../../lib/supergraph-client';
+import { refusal } from './capabilities';
 import { KYC_LEVELS, type KycLevel } from './kyc';
 
 /**
@@ -122,41 +123,8 @@ export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set([
   'revokeNodeSession',
 ]);
 
-/**
- * What support staff (an admin console session with the `support` role, below a superuser) may call:
- * the users list and page (freeze, KYC level), disputes, KYC reviews, proposing a manual adjustment, and
- * their own session. Everything else an administrator may call — settings, branding, provider
- * credentials, the licence, adding users, adjustment approvals, the ledger's and other modules' pages —
- * answers 403 SUPPORT_STAFF_FORBIDDEN. One list, checked by the gate on every root field.
- */
-export const SUPPORT_FIELDS: ReadonlySet<string> = new Set([
-  'nodeAdminUser',
-  'nodeInfo',
-  'startAdminSession',
-  'completeAdminTotpEnrolment',
-  'endAdminSession',
-  'nodeUsers',
-  'nodeUserDetail',
-  'setNodeUserActive',
-  'setNodeUserKycLevel',
-  'adminDisputes',
-  'adminDispute',
-  'adminPostDisputeMessage',
-  'reviewDispute',
-  'resolveDispute',
-  'rejectDispute',
-  'kycVerifications',
-  'reviewKycVerification',
-  'ledgerAdjustments',
-  'proposeLedgerAdjustment',
-]);
-
-export const supportStaffForbidden = () =>
-  new DomainError(
-    'SUPPORT_STAFF_FORBIDDEN',
-    403,
-    'Support staff may not do this: it needs a superuser (settings, credentials, the licence, adding users, approving adjustments).',
-  );
+/** Who may call what (support staff, superusers, users, other products): one table, kernel/capabilities.ts. */
+export { ROLE_CAPABILITIES, supportStaffForbidden } from './capabilities';
 
 /**
  * The subgraphs that move money (or commit a user to moving it): a user whose e-mail address is not
@@ -271,7 +239,9 @@ export class NodeGate {
       return;
     }
     const policy = policyOf(field);
-    if (principal.kind === 'node-admin' && principal.role === 'support' && !SUPPORT_FIELDS.has(field)) throw supportStaffForbidden();
+    // the capability table: who may call this field at all (support staff below superusers, users, other products)
+    const refused = refusal(field, principal);
+    if (refused) throw refused;
     if (principal.kind === 'node-user' && principal.scope !== 'access' && !policy.scopes?.includes(principal.scope)) {
       throw forbidden('This token only allows enrolling in two-factor authentication.');
     }

@@ -5,6 +5,7 @@ import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
 import type { PrincipalOf } from '../../../../lib/principal';
+import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import { kycLevelReaches, kycRequiredError, moduleDisabledError, requiredKycLevel, type FinanceModule, type NodeGate } from '../../kernel/gate';
 import type { BankingStore, MovementKind, MovementRow, VirtualAccountRow } from '../store/banking-store';
 import { isValidNuban, normaliseIban } from './account-numbers';
@@ -101,6 +102,8 @@ export class Banking {
     private readonly idempotency: IdempotentRequests,
     /** Asked at each webhook (the environment, else the admin console's record). */
     private readonly webhookSecret: () => Promise<string | undefined>,
+    /** Operator decisions (a stuck movement voided), audited in their transaction. */
+    private readonly audit?: AuditOutbox,
   ) {}
 
   /** A module's toggle (for operations that serve several modules) and the node's KYC rule. */
@@ -383,11 +386,21 @@ export class Banking {
     return current.status === 'pending' ? 'settled' : 'already_final';
   }
 
-  /** An administrator releases a stuck pending movement (the provider never answered). */
-  async voidStuck(id: string): Promise<MovementRow> {
+  /**
+   * An administrator releases a stuck pending movement (the provider never answered): the movement is
+   * voided and the decision audited in one transaction, then its ledger legs are voided (idempotent).
+   */
+  async voidStuck(id: string, by: string): Promise<MovementRow> {
     const current = await this.store.movement(id);
     if (!current) throw notFound('No such transfer.');
-    if (current.status !== 'pending') throw new DomainError('TRANSFER_NOT_PENDING', 409, `The transfer is ${current.status} already.`);
+    const notPending = (status: string) => new DomainError('TRANSFER_NOT_PENDING', 409, `The transfer is ${status} already.`);
+    if (current.status !== 'pending') throw notPending(current.status);
+    const voided = await this.store.transaction(async (db) => {
+      const row = await this.store.settle(id, 'voided', 'Voided by an administrator.', db);
+      if (row) await this.audit?.record(db, adminActor(by), 'movement.voided', { movement: id, kind: row.kind, user: row.userId, amount: String(row.amount), currency: row.currency });
+      return row;
+    });
+    if (!voided) throw notPending((await this.store.movement(id))!.status);
     await this.settle(id, 'voided', 'Voided by an administrator.');
     return (await this.store.movement(id))!;
   }

@@ -178,10 +178,12 @@ export class BankingResolver {
   }
 
   @Authorized('node-admin')
-  @Mutation(() => BankingMovement, { description: 'Releases a stuck pending movement: the ledger voids its hold (admin console).' })
-  async adminVoidBankingMovement(@Arg('id', () => ID) id: string): Promise<BankingMovement> {
+  @Mutation(() => BankingMovement, { description: 'Releases a stuck pending movement: the ledger voids its hold (admin console, superusers). Audited.' })
+  async adminVoidBankingMovement(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<BankingMovement> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw badInput('Not a transfer id.');
-    return toMovement(await this.services.banking.voidStuck(id));
+    const p = ctx.principal;
+    if (p.kind !== 'node-admin') throw unauthenticated();
+    return toMovement(await this.services.banking.voidStuck(id, p.username));
   }
 
 }

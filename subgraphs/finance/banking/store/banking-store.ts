@@ -1,4 +1,5 @@
-import type { Store } from '../../../../lib/database';
+import type pg from 'pg';
+import { inTransaction, type Store } from '../../../../lib/database';
 import { DomainError } from '../../../../lib/errors';
 
 export interface VirtualAccountRow {
@@ -160,12 +161,22 @@ export class BankingStore {
   }
 
   /** pending → posted | voided, once: answers the row when this call made the change, undefined when it was already final. */
-  async settle(id: string, status: 'posted' | 'voided', failureReason: string | null): Promise<MovementRow | undefined> {
-    const { rows } = await this.store.pool.query<RawMovement>(
+  async settle(
+    id: string,
+    status: 'posted' | 'voided',
+    failureReason: string | null,
+    db: Pick<pg.PoolClient, 'query'> = this.store.pool,
+  ): Promise<MovementRow | undefined> {
+    const { rows } = await db.query<RawMovement>(
       `UPDATE banking.movement SET status = $2, failure_reason = $3, updated_at = now() WHERE id = $1 AND status = 'pending' RETURNING ${MOVEMENT_COLUMNS}`,
       [id, status, failureReason],
     );
     return rows[0] ? toMovement(rows[0]) : undefined;
+  }
+
+  /** Runs `work` in one transaction (a decision and its audit entry commit together). */
+  transaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.store.pool, work);
   }
 
   /** A user's movements of some kinds, newest first, after a keyset cursor. */

@@ -3,7 +3,7 @@ import { DomainError, badInput } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
 import type { ObjectStore } from '../../../../lib/object-store';
-import type { AuditOutbox } from '../../kernel/audit';
+import type { AuditDb, AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, OrderRow, ProductRow } from '../store/commerce-store';
 import { limitsOf, type LedgerClient, type LedgerLimits } from '../../../../lib/ledger-client';
 import { IMAGE_TYPES, type OrderState } from './catalogue';
@@ -79,19 +79,30 @@ export class Shop {
     };
   }
 
-  createProduct(input: ProductInput) {
-    return this.store.insertProduct(this.productFields(input));
+  /** An operator's change of the catalogue, audited in its transaction (none: the host's own seeding). */
+  private audited<T extends ProductRow | undefined>(actor: Actor | undefined, action: string, work: (c: AuditDb) => Promise<T>): Promise<T> {
+    return inTransaction(this.store.pool, async (c) => {
+      const row = await work(c);
+      if (row && actor) await auditDecision(this.audit, c, actor, action, { product: row.id, name: row.name, price: row.price.toString(), currency: row.currency, active: row.active });
+      return row;
+    });
   }
 
-  async updateProduct(id: string, input: ProductInput) {
+  createProduct(input: ProductInput, actor?: Actor) {
+    const fields = this.productFields(input);
+    return this.audited(actor, 'product.created', (c) => this.store.insertProduct(fields, c));
+  }
+
+  async updateProduct(id: string, input: ProductInput, actor?: Actor) {
     assertId(id, 'product');
-    const row = await this.store.updateProduct(id, this.productFields(input));
+    const fields = this.productFields(input);
+    const row = await this.audited(actor, 'product.updated', (c) => this.store.updateProduct(id, fields, c));
     if (!row) throw missing('product');
     return row;
   }
 
   /** Stores the image in the object store (type and size checked) and points the product at it. */
-  async setImage(id: string, contentType: string, base64: string) {
+  async setImage(id: string, contentType: string, base64: string, actor?: Actor) {
     await this.product(id, false);
     if (!(IMAGE_TYPES as readonly string[]).includes(contentType))
       throw badInput(`An image is one of ${IMAGE_TYPES.join(', ')}.`, { content_type: [`One of ${IMAGE_TYPES.join(', ')}.`] });
@@ -99,7 +110,7 @@ export class Shop {
     if (!bytes.length || bytes.length > MAX_IMAGE_BYTES) throw badInput('An image is 1 byte to 2 MiB.', { content: ['1 byte to 2 MiB (base64).'] });
     const key = `commerce/products/${id}/${derivedUuid(id, bytes.toString('base64'))}`;
     await this.objects.put(key, bytes, { contentType });
-    return this.store.setProductImage(id, key, contentType);
+    return this.audited(actor, 'product.image_set', (c) => this.store.setProductImage(id, key, contentType, c));
   }
 
   // ---- cart

@@ -30,20 +30,29 @@ export class CommerceAdminResolver {
 
   @Authorized('node-admin')
   @Mutation(() => Product)
-  async createShopProduct(@Arg('input', () => ProductInput) input: ProductInput): Promise<Product> {
-    return toProduct(await this.services.shop.createProduct(input));
+  async createShopProduct(@Arg('input', () => ProductInput) input: ProductInput, @Ctx() ctx: SubgraphContext): Promise<Product> {
+    return toProduct(await this.services.shop.createProduct(input, actorOf(ctx)));
   }
 
   @Authorized('node-admin')
   @Mutation(() => Product)
-  async updateShopProduct(@Arg('id', () => ID) id: string, @Arg('input', () => ProductInput) input: ProductInput): Promise<Product> {
-    return toProduct(await this.services.shop.updateProduct(id, input));
+  async updateShopProduct(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => ProductInput) input: ProductInput,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<Product> {
+    return toProduct(await this.services.shop.updateProduct(id, input, actorOf(ctx)));
   }
 
   @Authorized('node-admin')
   @Mutation(() => Product, { description: 'Stores the image (PNG, JPEG or WebP, at most 2 MiB, base64) in the object store.' })
-  async setShopProductImage(@Arg('id', () => ID) id: string, @Arg('contentType') contentType: string, @Arg('content') content: string): Promise<Product> {
-    return toProduct((await this.services.shop.setImage(id, contentType, content))!);
+  async setShopProductImage(
+    @Arg('id', () => ID) id: string,
+    @Arg('contentType') contentType: string,
+    @Arg('content') content: string,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<Product> {
+    return toProduct((await this.services.shop.setImage(id, contentType, content, actorOf(ctx)))!);
   }
 
   @Authorized('node-admin')

@@ -201,8 +201,11 @@ export class CommerceStore {
     return rows[0].n;
   }
 
-  async insertProduct(p: { name: string; description: string; price: bigint; currency: string; stock: number; active: boolean }): Promise<ProductRow> {
-    const res = await this.pool.query(
+  async insertProduct(
+    p: { name: string; description: string; price: bigint; currency: string; stock: number; active: boolean },
+    db: Pick<pg.PoolClient, 'query'> = this.pool,
+  ): Promise<ProductRow> {
+    const res = await db.query(
       'INSERT INTO commerce.product (name, description, price, currency, stock, active) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
       [p.name, p.description, p.price.toString(), p.currency, p.stock, p.active],
     );
@@ -212,8 +215,9 @@ export class CommerceStore {
   async updateProduct(
     id: string,
     p: { name: string; description: string; price: bigint; currency: string; stock: number; active: boolean },
+    db: Pick<pg.PoolClient, 'query'> = this.pool,
   ): Promise<ProductRow | undefined> {
-    const res = await this.pool.query(
+    const res = await db.query(
       `UPDATE commerce.product SET name = $2, description = $3, price = $4, currency = $5, stock = $6, active = $7, updated_at = now()
         WHERE id = $1 RETURNING *`,
       [id, p.name, p.description, p.price.toString(), p.currency, p.stock, p.active],
@@ -221,8 +225,8 @@ export class CommerceStore {
     return rowsOf<ProductRow>(res)[0];
   }
 
-  async setProductImage(id: string, key: string, contentType: string): Promise<ProductRow | undefined> {
-    const res = await this.pool.query('UPDATE commerce.product SET image_key = $2, image_type = $3, updated_at = now() WHERE id = $1 RETURNING *', [
+  async setProductImage(id: string, key: string, contentType: string, db: Pick<pg.PoolClient, 'query'> = this.pool): Promise<ProductRow | undefined> {
+    const res = await db.query('UPDATE commerce.product SET image_key = $2, image_type = $3, updated_at = now() WHERE id = $1 RETURNING *', [
       id,
       key,
       contentType,

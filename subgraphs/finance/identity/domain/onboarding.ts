@@ -4,7 +4,8 @@ import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { Mailer } from '../../../../lib/mailer';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';
-import type { AuditOutbox } from '../../kernel/audit';
+import type { PoolClient } from 'pg';
+import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import type { NodeGate } from '../../kernel/gate';
 import type { KycLevel } from '../../kernel/kyc';
 import type { IdentityStore, UserRow } from '../store/identity-store';
@@ -118,7 +119,11 @@ export class OnboardingService {
   async setSignupMode(mode: string, actor: string): Promise<SignupMode> {
     if (!(SIGNUP_MODES as readonly string[]).includes(mode))
       throw badInput(`mode must be one of ${SIGNUP_MODES.join(', ')}.`, { mode: ['open or invite_only.'] });
-    await this.d.store.setSignupMode(mode as SignupMode, actor);
+    // audited in the change's transaction
+    await this.d.store.transaction(async (db) => {
+      await this.d.store.setSignupMode(mode as SignupMode, actor, db);
+      await this.d.audit.record(db, adminActor(actor), 'signup.mode_set', { mode });
+    });
     return mode as SignupMode;
   }
 
@@ -129,12 +134,13 @@ export class OnboardingService {
     const days = opts.expiresInDays ?? null;
     if (days !== null && (!Number.isInteger(days) || days < 1 || days > 365)) throw badInput('Expiry: 1 to 365 days.', { expires_in_days: ['1 to 365.'] });
     const code = `inv_${randomBytes(15).toString('base64url')}`;
-    const invite = await this.d.store.insertInvite({
-      codeHash: tokenHash(code),
-      hint: code.slice(-4),
-      note,
-      createdBy: actor,
-      expiresAt: days === null ? null : new Date(Date.now() + days * 86400_000),
+    const invite = await this.d.store.transaction(async (db) => {
+      const row = await this.d.store.insertInvite(
+        { codeHash: tokenHash(code), hint: code.slice(-4), note, createdBy: actor, expiresAt: days === null ? null : new Date(Date.now() + days * 86400_000) },
+        db,
+      );
+      await this.d.audit.record(db, adminActor(actor), 'invite.created', { invite: row.id, hint: row.hint, note, expiresAt: row.expiresAt });
+      return row;
     });
     return { code, invite };
   }
@@ -288,7 +294,12 @@ export class OnboardingService {
    * An administrator adds a user (admin console): user name, e-mail (required here), password, superuser;
    * 400 with each field's problems, 409 when the name is taken (also when a concurrent twin wins). Audited.
    */
-  async addUser(input: { username: string; email: string; password: string; superuser: boolean; staff?: boolean }, actor: string): Promise<UserRow> {
+  async addUser(
+    input: { username: string; email: string; password: string; superuser: boolean; staff?: boolean },
+    actor: string,
+    /** More of the same decision, in its transaction (an operator role proposed for the new user: identity/domain/operators.ts). */
+    within?: (db: PoolClient, user: UserRow) => Promise<unknown>,
+  ): Promise<UserRow> {
     if (!input.email.trim()) {
       const errors: Record<string, string[]> = { email: ['This field is required.'] };
       if (!input.username.trim()) errors.username = ['This field is required.'];
@@ -301,6 +312,7 @@ export class OnboardingService {
           { db },
         );
         await this.d.audit.record(db, actor, 'user.created', { user: user.id, username: user.username, superuser: user.isSuperuser, staff: user.isStaff });
+        await within?.(db, user);
         return user;
       });
     } catch (err) {

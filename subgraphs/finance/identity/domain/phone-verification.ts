@@ -3,7 +3,7 @@ import { DomainError, badInput, conflict, notFound } from '../../../../lib/error
 import type { AttemptThrottle } from '../../../../lib/attempts';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';
 import type { IdentityStore, UserRow } from '../store/identity-store';
-import type { PhoneStore } from '../store/phone-store';
+import type { PhoneAudit, PhoneStore } from '../store/phone-store';
 import { normalisePhone } from './identity-service';
 import type { SmsProvider } from './sms';
 
@@ -116,11 +116,11 @@ export class PhoneVerificationService {
   }
 
   /** An operator sets (or clears) a user's number: verified at once. 409 when another user has it verified. */
-  async setVerified(ref: string, phone: string | null): Promise<UserRow> {
+  async setVerified(ref: string, phone: string | null, audit?: PhoneAudit): Promise<UserRow> {
     const user = await this.userOf(ref);
-    if (phone === null || phone.trim() === '') return (await this.deps.phones.clear(user.id)) ?? user;
+    if (phone === null || phone.trim() === '') return (await this.deps.phones.clear(user.id, audit)) ?? user;
     const e164 = normalisePhone(phone);
-    const updated = await this.deps.phones.setVerified(user.id, e164).catch((err: { code?: string }) => {
+    const updated = await this.deps.phones.setVerified(user.id, e164, audit).catch((err: { code?: string }) => {
       if (err.code === '23505') throw conflict('Another user has this phone number.');
       throw err;
     });

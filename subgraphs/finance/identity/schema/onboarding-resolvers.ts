@@ -1,9 +1,9 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
-import { adminActor } from '../../kernel/audit';
 import { NodePolicy } from '../../kernel/gate';
 import type { IdentityServices } from '../services';
+import { operatorOf } from './operator-resolvers';
 import { toUser, userIdOf } from './resolvers';
 import { NodeAccessToken, NodeInvite, NodeInviteCreated, NodeSession, NodeSignup, NodeUser } from './types';
 
@@ -137,15 +137,17 @@ export class OnboardingResolver {
   }
 
   @Authorized('node-admin')
-  @Mutation(() => NodeUser, { description: 'Freezes (active: false) or unfreezes a user: a frozen user cannot sign in or move money; every token of theirs ends. Audited.' })
+  @Mutation(() => NodeUser, { description: 'Freezes (active: false) or unfreezes a user: a frozen user cannot sign in or move money; every token of theirs ends. Never oneself nor another operator ' +
+      '(403: operators change through proposeNodeOperatorChange). Audited.' })
   async setNodeUserActive(@Arg('user', () => ID) user: string, @Arg('active') active: boolean, @Ctx() ctx: SubgraphContext): Promise<NodeUser> {
-    return toUser(await this.services.onboarding.setActive(user, active, adminActor(adminOf(ctx))));
+    return toUser(await this.services.operators.setActive(operatorOf(ctx), user, active));
   }
 
   @Authorized('node-admin')
   @Mutation(() => NodeUser, {
     description:
-      'Adds a user (admin console): 400 with the problems of each field (username, email, password), 409 when the name is taken. The address counts as verified. Audited.',
+      'Adds a user (admin console): 400 with the problems of each field (username, email, password), 409 when the name is taken. The address counts as verified. ' +
+      'With superuser or staff, the user is created without a role and the role is PROPOSED: a second superuser approves it (approveNodeOperatorChange). Audited.',
   })
   async createNodeUser(
     @Arg('username') username: string,
@@ -155,7 +157,7 @@ export class OnboardingResolver {
     @Ctx() ctx: SubgraphContext,
     @Arg('staff', { defaultValue: false, description: 'Support staff: the admin console with the support role.' }) staff: boolean,
   ): Promise<NodeUser> {
-    return toUser(await this.services.onboarding.addUser({ username, email, password, superuser, staff }, adminActor(adminOf(ctx))));
+    return toUser(await this.services.operators.addUser(operatorOf(ctx), { username, email, password, superuser, staff }));
   }
 
   @Authorized('node-admin')

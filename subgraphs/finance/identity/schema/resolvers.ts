@@ -1,10 +1,10 @@
 import { Arg, Authorized, Ctx, Directive, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { forbidden, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
-import { adminActor } from '../../kernel/audit';
 import { NodePolicy } from '../../kernel/gate';
 import { KYC_LEVEL_WRITERS, REAUTHENTICATORS, RECIPIENT_READERS } from '../credential';
 import type { IdentityServices } from '../services';
+import { operatorOf } from './operator-resolvers';
 import type { UserRow } from '../store/identity-store';
 import {
   AdminSessionAuthentication,
@@ -173,7 +173,7 @@ export class IdentityResolver {
     const p = ctx.principal;
     if (p.kind === 'service' && !KYC_LEVEL_WRITERS.includes(p.name)) throw forbidden('This service may not set KYC levels.');
     // an administrator's decision is audited; a verification's outcome is the compliance subgraph's record
-    if (p.kind === 'node-admin') return toUser(await this.services.onboarding.setKycLevelAsAdmin(user, level, adminActor(p.username)));
+    if (p.kind === 'node-admin') return toUser(await this.services.operators.setKycLevel(operatorOf(ctx), user, level));
     return toUser(await this.services.identity.setKycLevel(user, level));
   }
 
@@ -195,9 +195,16 @@ export class IdentityResolver {
   }
 
   @Authorized('node-admin')
-  @Mutation(() => NodeUser, { description: "Sets or clears (null) a user's phone number (by id or user name): the operator asserts it, so it is verified at once." })
-  async setNodeUserPhone(@Arg('user', () => ID) user: string, @Arg('phone', () => String, { nullable: true }) phone: string | null): Promise<NodeUser> {
-    return toUser(await this.services.phones.setVerified(user, phone));
+  @Mutation(() => NodeUser, {
+    description:
+      "Sets or clears (null) a user's phone number (by id or user name): the operator asserts it, so it is verified at once. Never one's own nor another operator's. Audited.",
+  })
+  async setNodeUserPhone(
+    @Arg('user', () => ID) user: string,
+    @Arg('phone', () => String, { nullable: true }) phone: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<NodeUser> {
+    return toUser(await this.services.operators.setPhone(operatorOf(ctx), user, phone));
   }
 
   @Authorized('node-admin')

@@ -79,12 +79,15 @@ export class OnboardingStore {
     return rows[0]?.mode ?? 'open';
   }
 
-  async setSignupMode(mode: SignupMode, actor: string): Promise<void> {
-    await this.store.pool.query('UPDATE identity.signup_policy SET mode = $1, updated_at = now(), updated_by = $2 WHERE id = 1', [mode, actor]);
+  async setSignupMode(mode: SignupMode, actor: string, db: Pick<PoolClient, 'query'> = this.store.pool): Promise<void> {
+    await db.query('UPDATE identity.signup_policy SET mode = $1, updated_at = now(), updated_by = $2 WHERE id = 1', [mode, actor]);
   }
 
-  async insertInvite(i: { codeHash: Buffer; hint: string; note: string; createdBy: string; expiresAt: Date | null }): Promise<InviteRow> {
-    const { rows } = await this.store.pool.query<InviteRow>(
+  async insertInvite(
+    i: { codeHash: Buffer; hint: string; note: string; createdBy: string; expiresAt: Date | null },
+    db: Pick<PoolClient, 'query'> = this.store.pool,
+  ): Promise<InviteRow> {
+    const { rows } = await db.query<InviteRow>(
       `INSERT INTO identity.invite (code_hash, hint, note, created_by, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING ${INVITE_COLUMNS}`,
       [i.codeHash, i.hint, i.note, i.createdBy, i.expiresAt],
     );

@@ -3,6 +3,9 @@ import { inTransaction, type Store } from '../../../../lib/database';
 import type { SmsMessage, SmsOutbox } from '../domain/sms';
 import { USER_COLUMNS, type UserRow } from './identity-store';
 
+/** An operator's change of a number, audited in its transaction (`after`: the user as changed). */
+export type PhoneAudit = (db: Pick<pg.PoolClient, 'query'>, after: UserRow) => Promise<unknown>;
+
 /** The code of a user's pending phone claim, as stored (its hash only). */
 export interface PhoneCodeRow {
   phone: string;
@@ -79,12 +82,13 @@ export class PhoneStore implements SmsOutbox {
   }
 
   /** Clears the user's number (verified or pending) and any code. */
-  async clear(userId: string): Promise<UserRow | undefined> {
+  async clear(userId: string, audit?: PhoneAudit): Promise<UserRow | undefined> {
     return inTransaction(this.store.pool, async (c) => {
       await c.query('DELETE FROM identity.phone_code WHERE user_id = $1', [userId]);
       const { rows } = await c.query<UserRow>(`UPDATE identity.node_user SET phone = NULL, phone_verified_at = NULL WHERE id = $1 RETURNING ${USER_COLUMNS}`, [
         userId,
       ]);
+      if (rows[0]) await audit?.(c, rows[0]);
       return rows[0];
     });
   }
@@ -119,10 +123,12 @@ export class PhoneStore implements SmsOutbox {
   }
 
   /** An operator asserts the number (admin `setNodeUserPhone`): verified at once. */
-  async setVerified(userId: string, phone: string): Promise<UserRow | undefined> {
+  async setVerified(userId: string, phone: string, audit?: PhoneAudit): Promise<UserRow | undefined> {
     return inTransaction(this.store.pool, async (c) => {
       await c.query('DELETE FROM identity.phone_code WHERE user_id = $1', [userId]);
-      return this.markVerified(c, userId, phone);
+      const row = await this.markVerified(c, userId, phone);
+      if (row) await audit?.(c, row);
+      return row;
     });
   }
 

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { badInput, forbidden, unauthenticated } from '../../../../lib/errors';
-import { isAdmin, type Principal } from '../../../../lib/principal';
+import type { Principal } from '../../../../lib/principal';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { NodePolicy } from '../../kernel/gate';
 import { bankingRails, TOGGLES, type SettingsRecord } from '../domain/settings';
@@ -38,11 +38,15 @@ function actorOf(ctx: SubgraphContext): string {
 }
 
 /** The finance subgraphs whose service principal may write to the audit log (the console's writes they carry out). */
-export const AUDIT_WRITERS = ['identity', 'ledger', 'commerce', 'compliance'];
+export const AUDIT_WRITERS = ['identity', 'ledger', 'commerce', 'compliance', 'banking'];
 
-/** An administrator of this node (its admin console's session) or of the system. */
-// support staff see what anyone sees of the node (its host, licence and checks are a superuser's)
-const isNodeAdministrator = (p: Principal) => (p.kind === 'node-admin' && p.role !== 'support') || isAdmin(p);
+/**
+ * An administrator of this node: a superuser of its admin console. Support staff see what anyone sees
+ * of the node (its host, licence and checks are a superuser's), and so does every other product's
+ * credential, the prediction API's administrator key included: it administers the prediction API,
+ * not this node.
+ */
+const isNodeAdministrator = (p: Principal) => p.kind === 'node-admin' && p.role !== 'support';
 
 /** Node identity, the settings record, branding, licence, provider credentials, the assistant. */
 @Resolver()
@@ -60,7 +64,7 @@ export class NodeResolver {
   @Query(() => NodeInfo, {
     description:
       'Node identity (APP_NAME, APP_VERSION), read-only and maintenance state, licence status. The deployment, the licence\'s claims and source, ' +
-      'and the system checks with their messages are for administrators (an admin console session or a system administrator): null for anyone else.',
+      "and the system checks with their messages are for the node's superusers (an admin console session): null for anyone else, other products' administrator keys included.",
   })
   async nodeInfo(@Ctx() ctx: SubgraphContext): Promise<NodeInfo> {
     const { node, registry } = this.services;
