@@ -108,7 +108,8 @@ it("keeps the node's administrator view of nodeInfo (host, deployment, system ch
   expect(asSuperuser.checks).toEqual(expect.any(Array));
   expect(asSuperuser.licence.claims).not.toBeNull();
   const publicView = { name: asSuperuser.name, hostname: null, checks: null, licence: { source: null, claims: null } };
-  for (const headers of [{ authorization: `Bearer ${t.adminKey}` }, { cookie: (await adminSignIn(t, names.support)).cookie }, {}]) {
+  const others: Headers[] = [{ authorization: `Bearer ${t.adminKey}` }, { cookie: (await adminSignIn(t, names.support)).cookie }, {}];
+  for (const headers of others) {
     expect((await graphql(t, query, {}, headers)).body.data.nodeInfo).toEqual(publicView);
   }
 });

@@ -20,6 +20,15 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
+/** A second superuser (the host's way in) approves the operator role proposed for `username`. */
+async function approveRole(username: string) {
+  const second = await createUser(any(), undefined, { superuser: true });
+  const session = await adminSignIn(any(), second.username);
+  const user = (await t.app.services.identity.identity.findUser(username))!;
+  const change = (await t.app.services.identity.operators.list(100, 'pending')).find((c) => c.userId === user.id)!;
+  expect((await adminPost(any(), session, `/admin/identity/operator-change/${change.id}/approve/`, {})).status).toBe(302);
+}
+
 const get = (path: string, session: AdminSession | null = admin) => http(`${t.urls.finance}${path}`, { headers: session ? { cookie: session.cookie } : {} });
 const NEW_PASSWORD = 'a fine long password';
 
@@ -40,11 +49,14 @@ describe('add user', () => {
     expect(res.headers.get('location')).toBe(`/admin/identity/user/${user!.id}/?saved=1`);
     await login(any(), name, NEW_PASSWORD);
 
+    // an operator is a two-person decision: the role is proposed, a second superuser approves it
     const boss = `boss_${randomUUID().slice(0, 6)}`;
     expect(
       (await adminPost(any(), admin, '/admin/identity/user/add/', { username: boss, email: `${boss}@example.com`, password: NEW_PASSWORD, superuser: 'on' }))
         .status,
     ).toBe(302);
+    expect((await t.app.services.identity.identity.findUser(boss))?.isSuperuser).toBe(false);
+    await approveRole(boss);
     expect((await t.app.services.identity.identity.findUser(boss))?.isSuperuser).toBe(true);
     await adminSignIn(any(), boss, NEW_PASSWORD);
   });
@@ -302,6 +314,7 @@ describe('support staff', () => {
       (await adminPost(any(), admin, '/admin/identity/user/add/', { username: name, email: `${name}@example.com`, password: NEW_PASSWORD, staff: 'on' }))
         .status,
     ).toBe(302);
+    await approveRole(name);
     const row = (await t.app.services.identity.identity.findUser(name))!;
     expect([row.isStaff, row.isSuperuser]).toEqual([true, false]);
     expect((await get(`/admin/identity/user/${row.id}/`)).body).toContain('Support staff');

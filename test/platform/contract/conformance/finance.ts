@@ -934,7 +934,32 @@ Object.assign(success, {
   'POST /admin/adjustments/': (ctx: CaseContext) => form(ctx, '/admin/adjustments/', adjustmentFields(ctx, 'credit')),
   'POST /admin/adjustments/:id/approve/': async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${(await proposed(ctx, 'credit', MAKER)).id}/approve/`),
   'POST /admin/adjustments/:id/reject/': async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${(await proposed(ctx, 'credit', MAKER)).id}/reject/`),
+  'POST /admin/identity/operator-change/': async (ctx: CaseContext) =>
+    form(ctx, '/admin/identity/operator-change/', { user: (await freshCustomer(ctx)).username, change: 'support', reason: 'conformance replay' }),
+  'POST /admin/identity/operator-change/:id/approve/': async (ctx: CaseContext) =>
+    form(ctx, `/admin/identity/operator-change/${await operatorChange(ctx)}/approve/`),
+  'POST /admin/identity/operator-change/:id/reject/': async (ctx: CaseContext) => form(ctx, `/admin/identity/operator-change/${await operatorChange(ctx)}/reject/`),
 });
+
+/** A customer of its own (one pending operator change per user). */
+const freshCustomer = (ctx: CaseContext) => createUser(ctx.t, `op_${randomUUID().slice(0, 8)}`);
+/** Another superuser (the host's way in), who proposes what the replay's console session decides. */
+async function operatorMaker(ctx: CaseContext) {
+  const s = stateOf(ctx);
+  s.operatorMaker ??= await createUser(ctx.t, `maker_${randomUUID().slice(0, 8)}`, { superuser: true });
+  return s.operatorMaker as { id: string; username: string };
+}
+/** A pending operator change of a fresh customer, proposed by `by` (default: the other superuser). */
+async function operatorChange(ctx: CaseContext, by?: { id: string; username: string }) {
+  const maker = by ?? (await operatorMaker(ctx));
+  const change = await ctx.t.app.services.identity.operators.propose({ userId: maker.id, username: maker.username, role: 'superuser' }, (await freshCustomer(ctx)).id, 'support', '');
+  return change.id;
+}
+const decidedChange = async (ctx: CaseContext) => {
+  const id = await operatorChange(ctx);
+  await ctx.t.app.services.identity.operators.reject({ userId: String(stateOf(ctx).adminId), username: String(stateOf(ctx).adminName), role: 'superuser' }, id);
+  return id;
+};
 
 /** Another administrator (maker-checker): the replay's console session approves what this one proposes. */
 const MAKER = { id: '00000000-0000-4000-8000-00000000a11c', name: 'maker' };
@@ -1008,6 +1033,25 @@ Object.assign(recipes, {
   // a debit larger than the wallet holds
   'POST /admin/adjustments/:id/approve/ 422': {
     request: async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${(await proposed(ctx, 'debit', MAKER, '99999999.00')).id}/approve/`),
+  },
+  // operators: never oneself (403), an unknown user (404), a change that changes nothing (409)
+  'POST /admin/identity/operator-change/ 403': {
+    request: (ctx: CaseContext) => form(ctx, '/admin/identity/operator-change/', { user: String(stateOf(ctx).adminId), change: 'freeze' }),
+  },
+  'POST /admin/identity/operator-change/ 404': { request: (ctx: CaseContext) => form(ctx, '/admin/identity/operator-change/', { user: ABSENT, change: 'support' }) },
+  'POST /admin/identity/operator-change/ 409': {
+    request: async (ctx: CaseContext) => form(ctx, '/admin/identity/operator-change/', { user: (await operatorMaker(ctx)).username, change: 'superuser' }),
+  },
+  // the session's own proposal: a different superuser must approve it
+  'POST /admin/identity/operator-change/:id/approve/ 403': {
+    request: async (ctx: CaseContext) =>
+      form(ctx, `/admin/identity/operator-change/${await operatorChange(ctx, { id: String(stateOf(ctx).adminId), username: String(stateOf(ctx).adminName) })}/approve/`),
+  },
+  'POST /admin/identity/operator-change/:id/approve/ 409': {
+    request: async (ctx: CaseContext) => form(ctx, `/admin/identity/operator-change/${await decidedChange(ctx)}/approve/`),
+  },
+  'POST /admin/identity/operator-change/:id/reject/ 409': {
+    request: async (ctx: CaseContext) => form(ctx, `/admin/identity/operator-change/${await decidedChange(ctx)}/reject/`),
   },
   'POST /admin/adjustments/:id/reject/ 404': { request: (ctx: CaseContext) => form(ctx, `/admin/adjustments/${ABSENT}/reject/`) },
   'POST /admin/adjustments/:id/reject/ 409': { request: async (ctx: CaseContext) => form(ctx, `/admin/adjustments/${await decided(ctx)}/reject/`) },
