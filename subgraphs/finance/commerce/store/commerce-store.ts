@@ -479,8 +479,11 @@ export class CommerceStore {
     return rowsOf(await this.pool.query('SELECT * FROM commerce.dispute_message WHERE dispute_id = $1 ORDER BY id', [disputeId]));
   }
 
-  async insertMessage(m: { disputeId: string; authorRole: 'user' | 'admin'; author: string; body: string }): Promise<MessageRow> {
-    const res = await this.pool.query('INSERT INTO commerce.dispute_message (dispute_id, author_role, author, body) VALUES ($1, $2, $3, $4) RETURNING *', [
+  async insertMessage(
+    m: { disputeId: string; authorRole: 'user' | 'admin'; author: string; body: string },
+    db: Pick<pg.PoolClient, 'query'> = this.pool,
+  ): Promise<MessageRow> {
+    const res = await db.query('INSERT INTO commerce.dispute_message (dispute_id, author_role, author, body) VALUES ($1, $2, $3, $4) RETURNING *', [
       m.disputeId,
       m.authorRole,
       m.author,
