@@ -16,6 +16,10 @@ export const financeErrors: ErrorCatalogue = {
   LICENCE_INVALID: { code: 'licence_invalid', fields: ['checks'] },
   MODULE_DISABLED: { code: 'module_disabled', fields: ['module'] },
   SUPPORT_STAFF_FORBIDDEN: { code: 'support_staff_forbidden' },
+  // the console's authority over accounts (subgraphs/finance/identity/domain/operators.ts)
+  OPERATOR_SELF_ACTION: { code: 'operator_self_action' },
+  OPERATOR_TWO_PERSON: { code: 'operator_two_person' },
+  SAME_PERSON: { code: 'same_person' },
   KYC_REQUIRED: { code: 'kyc_required', fields: ['required', 'level'] },
   RECIPIENT_NOT_FOUND: { code: 'recipient_not_found' },
   QUOTE_NOT_FOUND: { code: 'quote_not_found' },
