@@ -81,8 +81,8 @@ function changesPage(data: { nodeOperatorChanges: OperatorChangeRow[] }, input: 
         </form>
       </div>
       <p class="help">
-        Creating, elevating, demoting, freezing or re-activating an operator takes two people: it applies once a different superuser, who is not the
-        operator concerned, approves it. Nobody changes their own account. The host's command line stays the way in when nobody is left to approve.
+        Creating, elevating, demoting, freezing or re-activating an operator takes two people: it applies once a different superuser, who is not the operator
+        concerned, approves it. Nobody changes their own account. The host's command line stays the way in when nobody is left to approve.
       </p>
       ${table(
         'Operator changes',
@@ -160,5 +160,9 @@ export const operatorAdminRoutes: Route[] = [
     'AdminApproveOperatorChange',
     'Approves a pending operator change, which applies at once. Its proposer or the operator it changes may not: 403. Already decided: 409. Audited.',
   ),
-  decision('reject', 'AdminRejectOperatorChange', 'Rejects (or, by its proposer, withdraws) a pending operator change: nothing applies. Already decided: 409. Audited.'),
+  decision(
+    'reject',
+    'AdminRejectOperatorChange',
+    'Rejects (or, by its proposer, withdraws) a pending operator change: nothing applies. Already decided: 409. Audited.',
+  ),
 ];

@@ -17,7 +17,8 @@ export const identitySubgraph = defineSubgraph<IdentityServices, 'identity'>({
   store: identityStore,
   commands: identityCommands,
   createServices: createIdentityServices,
-  buildSchema: (services) => buildFinanceSchema({ subgraph: 'identity', store: (s) => s.store, resolvers: [IdentityResolver, OnboardingResolver, OperatorResolver], services }),
+  buildSchema: (services) =>
+    buildFinanceSchema({ subgraph: 'identity', store: (s) => s.store, resolvers: [IdentityResolver, OnboardingResolver, OperatorResolver], services }),
   async start(services, { notifications, config, jobs, logger }) {
     notifications.on(USER_CHANGED, (id) => services.identity.forget(id));
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());

@@ -23,7 +23,10 @@ beforeAll(async () => {
   t = await startTestApp({}, { products: ['finance'] });
   await installValidLicence(any());
   const on = Object.fromEntries(
-    ['shop', 'mobile_money', 'disputes', 'rewards', 'virtual_iban', 'african_accounts', 'crypto', 'fiat_ramps', 'investments'].map((m) => [`${m}_enabled`, true]),
+    ['shop', 'mobile_money', 'disputes', 'rewards', 'virtual_iban', 'african_accounts', 'crypto', 'fiat_ramps', 'investments'].map((m) => [
+      `${m}_enabled`,
+      true,
+    ]),
   );
   await changeNode(any(), () => t.app.services.node.node.updateSettings(on, 'test'));
   operator = await createUser(any(), `auditor_${randomUUID().slice(0, 8)}`, { superuser: true });
@@ -48,7 +51,8 @@ async function fund(userId: string, amount: string) {
   await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount, code: 'deposit' }]);
 }
 
-const product = () => t.app.services.commerce.shop.createProduct({ name: `Thing ${randomUUID().slice(0, 6)}`, description: 'A thing', price: '15.00', currency: 'EUR', stock: 5 });
+const product = () =>
+  t.app.services.commerce.shop.createProduct({ name: `Thing ${randomUUID().slice(0, 6)}`, description: 'A thing', price: '15.00', currency: 'EUR', stock: 5 });
 
 /** A product bought and paid by a customer of its own. */
 async function paidOrder() {
@@ -89,7 +93,14 @@ const adjustment = async () =>
   ).id;
 
 const operatorChange = async () =>
-  (await t.app.services.identity.operators.propose({ userId: checker.id, username: checker.username, role: 'superuser' }, (await createUser(any())).id, 'support', '')).id;
+  (
+    await t.app.services.identity.operators.propose(
+      { userId: checker.id, username: checker.username, role: 'superuser' },
+      (await createUser(any())).id,
+      'support',
+      '',
+    )
+  ).id;
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]).toString('base64');
 const productInput = { name: 'Audited lamp', description: 'Bright', price: '9.90', currency: 'EUR', stock: 3 };
@@ -103,12 +114,22 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
   setNodeUserPhone: async () => ({ user: (await createUser(any())).id, phone: `+4479111${String(40000 + phones++)}` }),
   setNodeSignupMode: async () => ({ mode: 'open' }),
   createNodeInvite: async () => ({ note: 'audit completeness' }),
-  createNodeUser: async () => ({ username: `made_${randomUUID().slice(0, 8)}`, email: `made_${randomUUID().slice(0, 8)}@example.com`, password: 'a fine long password' }),
+  createNodeUser: async () => ({
+    username: `made_${randomUUID().slice(0, 8)}`,
+    email: `made_${randomUUID().slice(0, 8)}@example.com`,
+    password: 'a fine long password',
+  }),
   proposeNodeOperatorChange: async () => ({ user: (await createUser(any())).id, change: 'superuser' }),
   approveNodeOperatorChange: async () => ({ id: await operatorChange() }),
   rejectNodeOperatorChange: async () => ({ id: await operatorChange() }),
   // ledger
-  proposeLedgerAdjustment: async () => ({ user: (await createUser(any())).username, currency: 'EUR', amount: '1.00', direction: 'credit', reason: 'audit completeness' }),
+  proposeLedgerAdjustment: async () => ({
+    user: (await createUser(any())).username,
+    currency: 'EUR',
+    amount: '1.00',
+    direction: 'credit',
+    reason: 'audit completeness',
+  }),
   approveLedgerAdjustment: async () => ({ id: await adjustment() }),
   rejectLedgerAdjustment: async () => ({ id: await adjustment() }),
   voidLedgerTransfer: async () => {
@@ -117,7 +138,9 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
     const ledger = t.app.services.ledger.ledger;
     const clearing = await ledger.account('system', '00000000-0000-0000-0000-000000000000', 'EUR', 'payments:clearing');
     const id = randomUUID();
-    await ledger.createTransfers([{ id, debitAccountId: (await ledger.wallet(u.id, 'EUR')).id, creditAccountId: clearing.id, amount: 7_00n, code: 'withdrawal', kind: 'pending' }]);
+    await ledger.createTransfers([
+      { id, debitAccountId: (await ledger.wallet(u.id, 'EUR')).id, creditAccountId: clearing.id, amount: 7_00n, code: 'withdrawal', kind: 'pending' },
+    ]);
     return { id };
   },
   // banking

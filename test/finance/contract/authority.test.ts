@@ -63,10 +63,24 @@ it('support staff handle cases and read: never a money decision, never the node,
   for (const f of ['resolveDispute', 'approveLedgerAdjustment', 'rejectLedgerAdjustment', 'voidLedgerTransfer', 'adminVoidBankingMovement']) {
     expect([f, ROLE_CAPABILITIES.support.has(f)]).toEqual([f, false]);
   }
-  for (const f of ['createNodeUser', 'proposeNodeOperatorChange', 'approveNodeOperatorChange', 'updateNodeSettings', 'installNodeLicence', 'setNodeUserPhone']) {
+  for (const f of [
+    'createNodeUser',
+    'proposeNodeOperatorChange',
+    'approveNodeOperatorChange',
+    'updateNodeSettings',
+    'installNodeLicence',
+    'setNodeUserPhone',
+  ]) {
     expect([f, ROLE_CAPABILITIES.support.has(f)]).toEqual([f, false]);
   }
-  for (const f of ['reviewDispute', 'adminPostDisputeMessage', 'reviewKycVerification', 'proposeLedgerAdjustment', 'setNodeUserActive', 'setNodeUserKycLevel']) {
+  for (const f of [
+    'reviewDispute',
+    'adminPostDisputeMessage',
+    'reviewKycVerification',
+    'proposeLedgerAdjustment',
+    'setNodeUserActive',
+    'setNodeUserKycLevel',
+  ]) {
     expect([f, ROLE_CAPABILITIES.support.has(f)]).toEqual([f, true]);
   }
   expect([...ROLE_CAPABILITIES.support].every((f) => ROLE_CAPABILITIES.superuser.has(f))).toBe(true);
@@ -93,7 +107,8 @@ it('answers every finance query and mutation to every kind of caller as the capa
         calls++;
         if (code === 'GRAPHQL_VALIDATION_FAILED') wrong.push(`${field}: the generated operation is invalid (${query})`);
         const allowed = admits(audience, cls);
-        if (allowed === REFUSED.has(code)) wrong.push(`${field} (${audience}) by ${caller}: ${code}, expected ${allowed ? 'to pass authorisation' : 'a refusal'}`);
+        if (allowed === REFUSED.has(code))
+          wrong.push(`${field} (${audience}) by ${caller}: ${code}, expected ${allowed ? 'to pass authorisation' : 'a refusal'}`);
       }
     }
   }

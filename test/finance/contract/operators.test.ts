@@ -33,7 +33,9 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const as = (s: { session: AdminSession }, query: string, variables: Record<string, unknown> = {}) =>
-  graphql(any(), query, variables, { cookie: s.session.cookie }).then((r) => r.body as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] });
+  graphql(any(), query, variables, { cookie: s.session.cookie }).then(
+    (r) => r.body as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] },
+  );
 const code = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.[0]?.extensions?.code ?? 'OK';
 const FREEZE = 'mutation($u: ID!, $a: Boolean!) { setNodeUserActive(user: $u, active: $a) { isActive } }';
 const KYC = 'mutation($u: ID!) { setNodeUserKycLevel(user: $u, level: ENHANCED) { kycLevel } }';
@@ -43,7 +45,11 @@ const APPROVE = 'mutation($id: ID!) { approveNodeOperatorChange(id: $id) { statu
 const row = (id: string) => t.app.services.identity.identity.user(id);
 const audit = (action: string, key: string, value: string) =>
   t.app.services.ledger.store.pool
-    .query<{ actor: string; detail: Record<string, unknown> }>('SELECT actor, detail FROM node.audit_log WHERE action = $1 AND detail->>$2 = $3 ORDER BY at', [action, key, value])
+    .query<{ actor: string; detail: Record<string, unknown> }>('SELECT actor, detail FROM node.audit_log WHERE action = $1 AND detail->>$2 = $3 ORDER BY at', [
+      action,
+      key,
+      value,
+    ])
     .then((r) => r.rows);
 
 describe('no operator acts on their own account, nor directly on another operator', () => {
@@ -67,7 +73,7 @@ describe('no operator acts on their own account, nor directly on another operato
     expect(code(await as(alice, FREEZE, { u: bob.id, a: false }))).toBe('OPERATOR_TWO_PERSON');
     expect(code(await as(alice, FREEZE, { u: staff.id, a: false }))).toBe('OPERATOR_TWO_PERSON');
     expect(code(await as(alice, PHONE, { u: bob.id }))).toBe('OPERATOR_TWO_PERSON');
-    expect((await row(bob.id))).toMatchObject({ isActive: true, kycLevel: 'none', phone: null });
+    expect(await row(bob.id)).toMatchObject({ isActive: true, kycLevel: 'none', phone: null });
     // the console answers the same, as a page
     const res = await adminPost(any(), alice.session, `/admin/identity/user/${bob.id}/active/`, { active: 'no' });
     expect(res.status).toBe(403);
@@ -78,11 +84,18 @@ describe('no operator acts on their own account, nor directly on another operato
 describe('operators are created, elevated, frozen and re-activated by two people', () => {
   it('a superuser created through the API is a proposal: no console until a different superuser approves; the proposer cannot approve it', async () => {
     const name = `new_${randomUUID().slice(0, 8)}`;
-    const created = await as(alice, 'mutation($n: String!) { createNodeUser(username: $n, email: "n@example.com", password: "a fine long password", superuser: true) { id isSuperuser } }', { n: name });
+    const created = await as(
+      alice,
+      'mutation($n: String!) { createNodeUser(username: $n, email: "n@example.com", password: "a fine long password", superuser: true) { id isSuperuser } }',
+      { n: name },
+    );
     const user = created.data!.createNodeUser as { id: string; isSuperuser: boolean };
     expect(user.isSuperuser).toBe(false);
     await expect(adminSignIn(any(), name, 'a fine long password')).rejects.toThrow(/admin sign-in failed: 401/);
-    const pending = (await as(alice, '{ nodeOperatorChanges(status: "pending") { id userId change proposedByName } }')).data!.nodeOperatorChanges as { id: string; userId: string }[];
+    const pending = (await as(alice, '{ nodeOperatorChanges(status: "pending") { id userId change proposedByName } }')).data!.nodeOperatorChanges as {
+      id: string;
+      userId: string;
+    }[];
     const change = pending.find((c) => c.userId === user.id)!;
     expect(change).toMatchObject({ change: 'superuser', proposedByName: alice.username });
 
@@ -104,13 +117,25 @@ describe('operators are created, elevated, frozen and re-activated by two people
   it('exploit 3 refused: a superuser proposes a credit, mints a second superuser and approves with it — the second one never gets a console', async () => {
     const customer = await createUser(any());
     const reason = `goodwill ${randomUUID()}`;
-    const proposed = await as(alice, 'mutation($u: String!, $r: String!) { proposeLedgerAdjustment(user: $u, currency: "EUR", amount: "1000.00", direction: "credit", reason: $r) { id } }', {
-      u: customer.username,
-      r: reason,
-    });
+    const proposed = await as(
+      alice,
+      'mutation($u: String!, $r: String!) { proposeLedgerAdjustment(user: $u, currency: "EUR", amount: "1000.00", direction: "credit", reason: $r) { id } }',
+      {
+        u: customer.username,
+        r: reason,
+      },
+    );
     expect(code(proposed)).toBe('OK');
     const puppet = `puppet_${randomUUID().slice(0, 8)}`;
-    expect(code(await as(alice, 'mutation($n: String!) { createNodeUser(username: $n, email: "p@example.com", password: "a fine long password", superuser: true) { id } }', { n: puppet }))).toBe('OK');
+    expect(
+      code(
+        await as(
+          alice,
+          'mutation($n: String!) { createNodeUser(username: $n, email: "p@example.com", password: "a fine long password", superuser: true) { id } }',
+          { n: puppet },
+        ),
+      ),
+    ).toBe('OK');
     await expect(adminSignIn(any(), puppet, 'a fine long password')).rejects.toThrow(/401/);
     expect((await t.app.services.ledger.ledger.balances(customer.id)).find((b) => b.currency === 'EUR')?.posted.amount ?? '0.00').toBe('0.00');
   });
@@ -145,7 +170,12 @@ describe('operators are created, elevated, frozen and re-activated by two people
 
   it('the console: the add-user form proposes the role, /admin/identity/operator-change/ lists it with approve and reject; support staff may not see it', async () => {
     const name = `console_${randomUUID().slice(0, 8)}`;
-    const added = await adminPost(any(), alice.session, '/admin/identity/user/add/', { username: name, email: `${name}@example.com`, password: 'a fine long password', staff: 'on' });
+    const added = await adminPost(any(), alice.session, '/admin/identity/user/add/', {
+      username: name,
+      email: `${name}@example.com`,
+      password: 'a fine long password',
+      staff: 'on',
+    });
     expect([added.status, added.headers.get('location')]).toEqual([302, '/admin/identity/operator-change/?saved=proposed']);
     const user = (await t.app.services.identity.identity.findUser(name))!;
     expect([user.isStaff, user.isSuperuser]).toEqual([false, false]);
@@ -157,13 +187,17 @@ describe('operators are created, elevated, frozen and re-activated by two people
     const change = (await t.app.services.identity.operators.list(50, 'pending')).find((c) => c.userId === user.id)!;
     expect(body).toContain(`/admin/identity/operator-change/${change.id}/approve/`);
     // the proposer's page offers no approve button for it, and a post is refused
-    expect(await (await fetch(`${t.urls.finance}/admin/identity/operator-change/`, { headers: { cookie: alice.session.cookie } })).text()).not.toContain(`${change.id}/approve/`);
+    expect(await (await fetch(`${t.urls.finance}/admin/identity/operator-change/`, { headers: { cookie: alice.session.cookie } })).text()).not.toContain(
+      `${change.id}/approve/`,
+    );
     expect((await adminPost(any(), alice.session, `/admin/identity/operator-change/${change.id}/approve/`, {})).status).toBe(403);
     expect((await adminPost(any(), bob.session, `/admin/identity/operator-change/${change.id}/approve/`, {})).status).toBe(302);
     expect((await t.app.services.identity.identity.findUser(name))?.isStaff).toBe(true);
     // proposing from the page; rejecting
     const other = await createUser(any());
-    expect((await adminPost(any(), bob.session, '/admin/identity/operator-change/', { user: other.username, change: 'superuser', reason: 'on call' })).status).toBe(302);
+    expect(
+      (await adminPost(any(), bob.session, '/admin/identity/operator-change/', { user: other.username, change: 'superuser', reason: 'on call' })).status,
+    ).toBe(302);
     const pending = (await t.app.services.identity.operators.list(50, 'pending')).find((c) => c.userId === other.id)!;
     expect((await adminPost(any(), alice.session, `/admin/identity/operator-change/${pending.id}/reject/`, {})).status).toBe(302);
     expect((await t.app.services.identity.identity.user(other.id))?.isSuperuser).toBe(false);

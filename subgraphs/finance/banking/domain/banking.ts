@@ -397,7 +397,14 @@ export class Banking {
     if (current.status !== 'pending') throw notPending(current.status);
     const voided = await this.store.transaction(async (db) => {
       const row = await this.store.settle(id, 'voided', 'Voided by an administrator.', db);
-      if (row) await this.audit?.record(db, adminActor(by), 'movement.voided', { movement: id, kind: row.kind, user: row.userId, amount: String(row.amount), currency: row.currency });
+      if (row)
+        await this.audit?.record(db, adminActor(by), 'movement.voided', {
+          movement: id,
+          kind: row.kind,
+          user: row.userId,
+          amount: String(row.amount),
+          currency: row.currency,
+        });
       return row;
     });
     if (!voided) throw notPending((await this.store.movement(id))!.status);

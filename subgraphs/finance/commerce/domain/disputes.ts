@@ -239,7 +239,12 @@ export class Disputes {
   async postMessage(id: string, actor: Actor, body: string) {
     const d = await this.dispute(id, actor.role === 'user' ? actor.userId : undefined);
     if (!['open', 'under_review'].includes(d.status)) throw invalidState('dispute', d.status, 'discussed further');
-    const message = { disputeId: id, authorRole: actor.role, author: actor.role === 'user' ? actor.userId : actor.username, body: text(body, 'body', { max: 4000 }) };
+    const message = {
+      disputeId: id,
+      authorRole: actor.role,
+      author: actor.role === 'user' ? actor.userId : actor.username,
+      body: text(body, 'body', { max: 4000 }),
+    };
     // an operator's word on a case is audited with it (a user's own message is not an operator decision)
     return inTransaction(this.store.pool, async (c) => {
       const m = await this.store.insertMessage(message, c);

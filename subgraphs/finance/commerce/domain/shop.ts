@@ -83,7 +83,14 @@ export class Shop {
   private audited<T extends ProductRow | undefined>(actor: Actor | undefined, action: string, work: (c: AuditDb) => Promise<T>): Promise<T> {
     return inTransaction(this.store.pool, async (c) => {
       const row = await work(c);
-      if (row && actor) await auditDecision(this.audit, c, actor, action, { product: row.id, name: row.name, price: row.price.toString(), currency: row.currency, active: row.active });
+      if (row && actor)
+        await auditDecision(this.audit, c, actor, action, {
+          product: row.id,
+          name: row.name,
+          price: row.price.toString(),
+          currency: row.currency,
+          active: row.active,
+        });
       return row;
     });
   }

@@ -205,10 +205,14 @@ export class CommerceStore {
     p: { name: string; description: string; price: bigint; currency: string; stock: number; active: boolean },
     db: Pick<pg.PoolClient, 'query'> = this.pool,
   ): Promise<ProductRow> {
-    const res = await db.query(
-      'INSERT INTO commerce.product (name, description, price, currency, stock, active) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
-      [p.name, p.description, p.price.toString(), p.currency, p.stock, p.active],
-    );
+    const res = await db.query('INSERT INTO commerce.product (name, description, price, currency, stock, active) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
+      p.name,
+      p.description,
+      p.price.toString(),
+      p.currency,
+      p.stock,
+      p.active,
+    ]);
     return rowsOf<ProductRow>(res)[0];
   }
 

@@ -113,13 +113,20 @@ export class OperatorService {
         if (err.code === '23505') throw conflict('This user has an operator change pending already: approve or reject it first.');
         throw err;
       });
-    await this.d.audit.record(db, adminActor(actor.username), 'operator.change_proposed', { change: id, user: target.id, username: target.username, to: change, reason });
+    await this.d.audit.record(db, adminActor(actor.username), 'operator.change_proposed', {
+      change: id,
+      user: target.id,
+      username: target.username,
+      to: change,
+      reason,
+    });
     return id;
   }
 
   /** A superuser proposes an operator change of `ref` (never of their own account). */
   async propose(actor: OperatorActor, ref: string, change: string, reason: string): Promise<OperatorChangeRow> {
-    if (!(OPERATOR_CHANGES as readonly string[]).includes(change)) throw badInput(`change must be one of ${OPERATOR_CHANGES.join(', ')}.`, { change: ['Unknown change.'] });
+    if (!(OPERATOR_CHANGES as readonly string[]).includes(change))
+      throw badInput(`change must be one of ${OPERATOR_CHANGES.join(', ')}.`, { change: ['Unknown change.'] });
     const note = (reason ?? '').trim();
     if (note.length > 500) throw badInput('The reason has at most 500 characters.', { reason: ['At most 500 characters.'] });
     const target = await this.userOf(ref);

@@ -938,7 +938,8 @@ Object.assign(success, {
     form(ctx, '/admin/identity/operator-change/', { user: (await freshCustomer(ctx)).username, change: 'support', reason: 'conformance replay' }),
   'POST /admin/identity/operator-change/:id/approve/': async (ctx: CaseContext) =>
     form(ctx, `/admin/identity/operator-change/${await operatorChange(ctx)}/approve/`),
-  'POST /admin/identity/operator-change/:id/reject/': async (ctx: CaseContext) => form(ctx, `/admin/identity/operator-change/${await operatorChange(ctx)}/reject/`),
+  'POST /admin/identity/operator-change/:id/reject/': async (ctx: CaseContext) =>
+    form(ctx, `/admin/identity/operator-change/${await operatorChange(ctx)}/reject/`),
 });
 
 /** A customer of its own (one pending operator change per user). */
@@ -952,7 +953,12 @@ async function operatorMaker(ctx: CaseContext) {
 /** A pending operator change of a fresh customer, proposed by `by` (default: the other superuser). */
 async function operatorChange(ctx: CaseContext, by?: { id: string; username: string }) {
   const maker = by ?? (await operatorMaker(ctx));
-  const change = await ctx.t.app.services.identity.operators.propose({ userId: maker.id, username: maker.username, role: 'superuser' }, (await freshCustomer(ctx)).id, 'support', '');
+  const change = await ctx.t.app.services.identity.operators.propose(
+    { userId: maker.id, username: maker.username, role: 'superuser' },
+    (await freshCustomer(ctx)).id,
+    'support',
+    '',
+  );
   return change.id;
 }
 const decidedChange = async (ctx: CaseContext) => {
@@ -1038,14 +1044,19 @@ Object.assign(recipes, {
   'POST /admin/identity/operator-change/ 403': {
     request: (ctx: CaseContext) => form(ctx, '/admin/identity/operator-change/', { user: String(stateOf(ctx).adminId), change: 'freeze' }),
   },
-  'POST /admin/identity/operator-change/ 404': { request: (ctx: CaseContext) => form(ctx, '/admin/identity/operator-change/', { user: ABSENT, change: 'support' }) },
+  'POST /admin/identity/operator-change/ 404': {
+    request: (ctx: CaseContext) => form(ctx, '/admin/identity/operator-change/', { user: ABSENT, change: 'support' }),
+  },
   'POST /admin/identity/operator-change/ 409': {
     request: async (ctx: CaseContext) => form(ctx, '/admin/identity/operator-change/', { user: (await operatorMaker(ctx)).username, change: 'superuser' }),
   },
   // the session's own proposal: a different superuser must approve it
   'POST /admin/identity/operator-change/:id/approve/ 403': {
     request: async (ctx: CaseContext) =>
-      form(ctx, `/admin/identity/operator-change/${await operatorChange(ctx, { id: String(stateOf(ctx).adminId), username: String(stateOf(ctx).adminName) })}/approve/`),
+      form(
+        ctx,
+        `/admin/identity/operator-change/${await operatorChange(ctx, { id: String(stateOf(ctx).adminId), username: String(stateOf(ctx).adminName) })}/approve/`,
+      ),
   },
   'POST /admin/identity/operator-change/:id/approve/ 409': {
     request: async (ctx: CaseContext) => form(ctx, `/admin/identity/operator-change/${await decidedChange(ctx)}/approve/`),
