@@ -9,10 +9,11 @@ import '../identity/credential';
 class ShopResolver {
   @NodePolicy({ module: 'shop' })
   shopCheckout() {}
+  // as the node's and identity's resolvers declare them (the gate also asks the capability table: real field names)
   @NodePolicy({ maintenance: 'exempt' })
-  gateTestAlwaysOpen() {}
+  nodeSignupMode() {}
   @NodePolicy({ scopes: ['enrol-2fa'] })
-  gateTestEnrol() {}
+  startTotpEnrolment() {}
 }
 void ShopResolver;
 
@@ -58,13 +59,13 @@ describe('NodeGate', () => {
 
   it('refuses writes in read-only mode with the failing checks, lets reads and exempt writes through', async () => {
     const gate = new NodeGate(async () => state({ readOnly: true, licenceChecks: ['app.E001'] }));
-    await expect(gate.check(user, 'anyMutation', true)).rejects.toMatchObject({
+    await expect(gate.check(user, 'createTransfer', true)).rejects.toMatchObject({
       code: 'LICENCE_READ_ONLY',
       status: 403,
       extensions: { details: { checks: ['app.E001'] } },
     });
-    await expect(gate.check(admin, 'anyMutation', true)).rejects.toMatchObject({ code: 'LICENCE_READ_ONLY' });
-    await expect(gate.check(user, 'anyQuery', false)).resolves.toBeUndefined();
+    await expect(gate.check(admin, 'updateNodeBranding', true)).rejects.toMatchObject({ code: 'LICENCE_READ_ONLY' });
+    await expect(gate.check(user, 'balances', false)).resolves.toBeUndefined();
     // the contract's exceptions: sign-in, and the admin console's settings and licence (READ_ONLY_EXEMPT)
     await expect(gate.check(user, 'nodeLogin', true)).resolves.toBeUndefined();
     await expect(gate.check(admin, 'installNodeLicence', true)).resolves.toBeUndefined();
@@ -88,8 +89,8 @@ describe('NodeGate', () => {
       message: 'Back soon.',
       extensions: { details: { retryAfterSeconds: 300, maintenance: true } },
     });
-    await expect(gate.check(admin, 'balances', false)).resolves.toBeUndefined();
-    await expect(gate.check(user, 'gateTestAlwaysOpen', false)).resolves.toBeUndefined();
+    await expect(gate.check(admin, 'nodeUsers', false)).resolves.toBeUndefined();
+    await expect(gate.check(user, 'nodeSignupMode', false)).resolves.toBeUndefined();
   });
 
   it('turns read-only when a valid licence token expires, without a new snapshot', async () => {
@@ -98,9 +99,12 @@ describe('NodeGate', () => {
       async () => state({ licenceExpiresAt: new Date(1_000_500) }),
       () => now,
     );
-    await expect(gate.check(user, 'anyMutation', true)).resolves.toBeUndefined();
+    await expect(gate.check(user, 'createTransfer', true)).resolves.toBeUndefined();
     now = 1_000_600;
-    await expect(gate.check(user, 'anyMutation', true)).rejects.toMatchObject({ code: 'LICENCE_READ_ONLY', extensions: { details: { checks: ['app.E004'] } } });
+    await expect(gate.check(user, 'createTransfer', true)).rejects.toMatchObject({
+      code: 'LICENCE_READ_ONLY',
+      extensions: { details: { checks: ['app.E004'] } },
+    });
   });
 
   it('keeps its snapshot until evicted, and a read that started before an eviction does not put the old state back', async () => {
@@ -124,11 +128,27 @@ describe('NodeGate', () => {
     expect(loads).toBe(3);
   });
 
+  it('admits each caller the capability table admits, and refuses the others (support staff below superusers, users, other products, undeclared fields)', async () => {
+    const gate = new NodeGate(async () => state());
+    const support: Principal = { kind: 'node-admin', userId: 's1', username: 'helpdesk', role: 'support' };
+    const foreign = { kind: 'api-key', administrator: true } as unknown as Principal;
+    await expect(gate.check(support, 'reviewDispute', true)).resolves.toBeUndefined();
+    await expect(gate.check(support, 'resolveDispute', true)).rejects.toMatchObject({ code: 'SUPPORT_STAFF_FORBIDDEN', status: 403 });
+    await expect(gate.check(support, 'approveLedgerAdjustment', true)).rejects.toMatchObject({ code: 'SUPPORT_STAFF_FORBIDDEN' });
+    await expect(gate.check(admin, 'resolveDispute', true)).resolves.toBeUndefined();
+    await expect(gate.check(user, 'nodeUsers', false)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(gate.check(admin, 'balances', false)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(gate.check(foreign, 'nodeUsers', false)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(gate.check(foreign, 'nodeStatus', false)).resolves.toBeUndefined();
+    await expect(gate.check({ kind: 'anonymous' }, 'balances', false)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(gate.check(admin, 'aFieldNobodyDeclared', false)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
   it('lets a 2FA enrolment token call only the enrolment fields', async () => {
     const gate = new NodeGate(async () => state());
     const enrolling: Principal = { kind: 'node-user', userId: 'u1', username: 'alice', scope: 'enrol-2fa', kycLevel: 'none' };
     await expect(gate.check(enrolling, 'balances', false)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(gate.check(enrolling, 'gateTestEnrol', true)).resolves.toBeUndefined();
+    await expect(gate.check(enrolling, 'startTotpEnrolment', true)).resolves.toBeUndefined();
   });
 
   it('requires the KYC level the toggles name: none while KYC is off, basic, enhanced when enforced', () => {
