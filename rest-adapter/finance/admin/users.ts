@@ -142,7 +142,14 @@ function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Repl
       )}
       <div class="module">
         <h2>Actions</h2>
-        <div class="body actions">${freeze}${kyc}</div>
+        ${
+          u.isSuperuser || u.isStaff === true
+            ? html`<p class="body help">
+                An operator's account changes by two people: propose it at <a href="/admin/identity/operator-change/">Operator changes</a>, a different
+                superuser approves it.
+              </p>`
+            : html`<div class="body actions">${freeze}${kyc}</div>`
+        }
       </div>`,
   );
 }
