@@ -111,6 +111,8 @@ async function startBot(
 async function financeLines(config: Config, app: App, registryLicenceKey: string | undefined, credentials: string[]): Promise<string[]> {
   const development = isDevelopment(config);
   const lines = [`Finance node           ${app.urls.finance}/   (console ${app.urls.finance}/admin/, web client ${app.urls.finance}/app/)`];
+  // the node carries the key of the registry it ships beside, as the release images carry it: it learns none
+  if (config.PRODUCTS.includes('registry')) app.services.node.node.shipVendorKey((await app.services.licensing.signing.publicKey()).publicKey);
   // the vendor's demo: the node activates with the registry of this process, over HTTP like any node
   if (development && registryLicenceKey && (await activateDemoNode(config, app.services.node, app.urls.registry, registryLicenceKey))) {
     lines.push(`Finance activation     registered with ${app.urls.registry} over HTTP (demo licence)`);
