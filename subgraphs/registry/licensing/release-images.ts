@@ -16,12 +16,15 @@ export function builtImage(component: string): string {
   return `localhost/finance-node/${component}:${version}`;
 }
 
-/** `npm run images` (scripts/images.sh) for the finance node's two images, its output on stderr. */
-export function buildFinanceImages(engine: ContainerEngine): Promise<void> {
+/**
+ * `npm run images` (scripts/images.sh) for the finance node's two images, its output on stderr. They
+ * carry `vendorPublicKey`, the key of the registry that ships them (the node trusts licences it signed only).
+ */
+export function buildFinanceImages(engine: ContainerEngine, vendorPublicKey: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [join(projectRoot(), 'scripts/images.sh')], {
       cwd: projectRoot(),
-      env: { ...process.env, CONTAINER_ENGINE: engine.name, TARGETS: 'finance-backend finance-frontend' },
+      env: { ...process.env, CONTAINER_ENGINE: engine.name, TARGETS: 'finance-backend finance-frontend', VENDOR_PUBLIC_KEY: vendorPublicKey },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     child.on('error', reject);
