@@ -113,3 +113,12 @@ export async function activateDemoNode(config: Config, node: NodeServices, regis
   await node.registry.activate({ url: registryUrl, licenceKey });
   return true;
 }
+
+/**
+ * `npm start` gives the finance node the public key of the registry it runs beside, as the release images
+ * carry the key of the registry that ships them: the node trusts licences that registry signed, and learns
+ * no other key from a licence.
+ */
+export async function shipRegistryKey(node: NodeServices, licensing: LicensingServices): Promise<void> {
+  node.node.shipVendorKey((await licensing.signing.publicKey()).publicKey);
+}

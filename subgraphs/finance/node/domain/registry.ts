@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hostname, networkInterfaces } from 'node:os';
 import { isDevelopment, isLoopback, type Config } from '../../../../lib/config';
-import { DomainError } from '../../../../lib/errors';
+import { badInput, DomainError } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { NodeStore } from '../store/node-store';
 import type { NodeService } from './node-service';
@@ -41,6 +41,8 @@ interface HeartbeatAnswer {
 }
 
 const TIMEOUT_MS = 15_000;
+/** A registry licence key, as the registry issues them (and the installer checks them). */
+const LICENCE_KEY = /^[A-Za-z0-9]{3}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/;
 
 export const registryUnavailable = (message: string) => new DomainError('REGISTRY_UNAVAILABLE', 502, message);
 
@@ -121,12 +123,17 @@ export class RegistryClient {
     return json.data;
   }
 
-  /** `finance:activate`: registers this node, fetches and installs its licence, keeps the deployment key. */
-  async activate(opts: { url?: string; licenceKey?: string } = {}) {
+  /**
+   * `finance:activate` (and the console's licence page, with a LIC- key): registers this node, fetches and
+   * installs its licence, keeps the deployment key and the licence key its heartbeats carry.
+   */
+  async activate(opts: { url?: string; licenceKey?: string; actor?: string } = {}) {
     const url = opts.url ?? this.config.VENDOR_LICENSE_ENGINE_URL;
-    const licenceKey = opts.licenceKey ?? this.config.VENDOR_API_KEY;
-    if (!url) throw new DomainError('BAD_USER_INPUT', 400, 'VENDOR_LICENSE_ENGINE_URL (or --url) names the licence registry.');
-    if (!licenceKey) throw new DomainError('BAD_USER_INPUT', 400, 'VENDOR_API_KEY (or --licence-key) holds the registry licence key (LIC-XXXX-XXXX-XXXX).');
+    const licenceKey = (opts.licenceKey ?? this.config.VENDOR_API_KEY)?.trim();
+    const actor = opts.actor ?? 'finance:activate';
+    if (!url) throw badInput('VENDOR_LICENSE_ENGINE_URL (or --url, or the registry URL field) names the licence registry.', { registryUrl: ['the licence registry\'s URL'] });
+    if (!licenceKey) throw badInput('VENDOR_API_KEY (or --licence-key) holds the registry licence key (LIC-XXXX-XXXX-XXXX).', { licenceKey: ['LIC-XXXX-XXXX-XXXX'] });
+    if (!LICENCE_KEY.test(licenceKey)) throw badInput('A licence key looks like LIC-XXXX-XXXX-XXXX.', { licenceKey: ['LIC-XXXX-XXXX-XXXX'] });
     const problem = registryUrlProblem(url, this.config);
     if (problem) throw new DomainError('INSECURE_REGISTRY_URL', 400, problem);
     const machineFingerprint = await this.seat();
@@ -137,7 +144,7 @@ export class RegistryClient {
       ...(machineFingerprint ? { machineFingerprint } : {}),
     });
     const checkout = await this.call<Checkout>(url, 'api/v1/license/checkout', licenceKey);
-    const licence = await this.node.installLicence(checkout.token, checkout.publicKey, 'registry', 'finance:activate');
+    const licence = await this.node.installLicence(checkout.token, checkout.publicKey, 'registry', actor);
     await this.store.saveDeployment(
       {
         registryUrl: url,
@@ -148,7 +155,7 @@ export class RegistryClient {
         heartbeatIntervalSeconds: registration.heartbeatIntervalSeconds,
         nextHeartbeatAt: registration.nextHeartbeatAt ? new Date(registration.nextHeartbeatAt) : null,
       },
-      'finance:activate',
+      actor,
     );
     await this.startHeartbeats();
     return { registration, licence };
