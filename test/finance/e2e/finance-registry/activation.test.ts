@@ -126,7 +126,13 @@ describe('activation and heartbeats', () => {
     for (let i = 0; i < 100 && (await http(`${t.urls.finance}/api/v1/node/`)).body.read_only; i++) await new Promise((r) => setTimeout(r, 100));
     const [register, checkout] = registry.received;
     expect(register).toMatchObject({ method: 'POST', path: '/api/v1/deployments/register', licenceKey: LICENCE_KEY });
-    expect(register.body).toEqual({ hostname: expect.any(String), ipAddress: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), currentVersion: '4.5.6' });
+    // its seat: this node on this machine (its own id joins the host name), not the machine's alone
+    expect(register.body).toEqual({
+      hostname: expect.any(String),
+      ipAddress: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/),
+      currentVersion: '4.5.6',
+      machineFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(checkout).toMatchObject({ method: 'POST', path: '/api/v1/license/checkout', licenceKey: LICENCE_KEY, body: undefined });
     // the deployment and the licence's source are an administrator's to see
     const session = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
@@ -212,7 +218,7 @@ describe('npm run cli -- finance:activate', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe('The licence registry refused: This licence allows 3 nodes. (NODE_LIMIT_EXCEEDED).\n');
     cliRegistry.nodeLimitReached = false;
-    const wrongKey = await runCli(['finance:activate'], { ...env, VENDOR_API_KEY: 'LIC-WRONG' });
+    const wrongKey = await runCli(['finance:activate'], { ...env, VENDOR_API_KEY: 'LIC-WRNG-0000-0000' });
     expect([wrongKey.code, wrongKey.stderr]).toEqual([1, expect.stringContaining('(UNAUTHORIZED)')]);
     const ok = await runCli(['finance:activate'], env);
     expect([ok.code, ok.stdout]).toEqual([

@@ -106,7 +106,7 @@ describe('a production node', () => {
     const vendorKeys = licenceKeys();
     await expect(nodeOf(node).installLicence(await licenceToken(vendorKeys), vendorKeys.publicKeyLine)).rejects.toMatchObject({
       code: 'UNTRUSTED_VENDOR_KEY',
-      extensions: { checks: ['app.E011'] },
+      extensions: { details: { checks: ['app.E011'] } },
     });
     expect((await pool(node).query('SELECT (SELECT count(*) FROM node.vendor_key)::int AS pins, (SELECT count(*) FROM node.licence)::int AS licences')).rows).toEqual([
       { pins: 0, licences: 0 },
