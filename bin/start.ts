@@ -9,7 +9,7 @@ import { createLogger, type Logger } from '../lib/logger';
 import { onShutdown } from '../lib/server';
 import { investingDemo } from '../subgraphs/finance/investing/demo';
 import { startApp, type App } from './app';
-import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence, shipRegistryKey } from './demo';
+import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence, releaseImagesLine, shipRegistryKey } from './demo';
 
 /**
  * `npm start`: the products of PRODUCTS (default all three) in one process, on an embedded PostgreSQL
@@ -71,6 +71,7 @@ async function main() {
       licenceKey = await registryDemoLicence(config, app.services.licensing);
       credentials.push(`  Licence key         ${licenceKey}   (finance-node, Demo Organisation)`);
       tries.push(`     bash scripts/install-node.sh ${app.urls.registry} ${licenceKey} ./finance-node`);
+      lines.push(await releaseImagesLine(app.services.licensing, logger));
     }
   }
   if (has('finance')) lines.push(...(await financeLines(config, app, licenceKey, credentials)));

@@ -29,6 +29,7 @@ let exited: Promise<number | null>;
 let registry: string;
 let gateway: string;
 let licenceKey: string;
+let banner: string;
 let toolDir: string;
 let work: string;
 
@@ -69,6 +70,7 @@ beforeAll(async () => {
     child.stderr!.on('data', read);
     void exited.then((code) => reject(new Error(`exited with ${code}:\n${out}`)));
   });
+  banner = out;
   licenceKey = /Licence key\s+(LIC-[A-Z0-9-]+)/.exec(out)![1];
   registry = /Licence registry\s+(\S+)\/api\/v1\//.exec(out)![1];
   gateway = `http://127.0.0.1:${gatewayPort}`;
@@ -261,6 +263,12 @@ it('refuses a manifest that does not verify with the registry key it was given o
   const refused = install(pinned);
   expect([refused.code, refused.output]).toEqual([1, expect.stringContaining("the manifest does not verify with the registry's key")]);
   expect(existsSync(join(pinned, 'artifacts', 'finance-node-backend-1.1.0.docker.tar.gz'))).toBe(false);
+});
+
+it('the start banner says which release images the registry distributes: the ones built here, else how to build them', () => {
+  expect(banner).toMatch(
+    /Release images {9}(not built here: the installer below would install placeholder images that cannot run\. Build them with `npm run images`|localhost\/finance-node\/backend:\S+ and its frontend, built here: the registry distributes them)/,
+  );
 });
 
 it("npm start's demo node carries the registry's key and its heartbeats are accepted (none refused with 401)", async () => {
