@@ -575,7 +575,7 @@ const consoleRoutes: Route[] = [
             claims: Record<string, unknown> | null;
           };
           checks: { id: string; level: string; message: string; hint: string | null }[];
-          deployment: Record<string, unknown> | null;
+          deployment: ({ registryUrl?: string | null } & Record<string, unknown>) | null;
         };
       },
       input,
@@ -633,14 +633,29 @@ const consoleRoutes: Route[] = [
               <div class="row">
                 <label class="name" for="id_licence_key">Licence key</label>
                 <div>
-                  <input id="id_licence_key" name="licence_key" required pattern="[A-Za-z0-9]{3}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}" placeholder="LIC-XXXX-XXXX-XXXX" autocomplete="off" />
-                  <div class="help">The key your vendor gave you. The node registers with the licence registry, fetches its signed licence and installs it.</div>
+                  <input
+                    id="id_licence_key"
+                    name="licence_key"
+                    required
+                    pattern="[A-Za-z0-9]{3}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}"
+                    placeholder="LIC-XXXX-XXXX-XXXX"
+                    autocomplete="off"
+                  />
+                  <div class="help">
+                    The key your vendor gave you. The node registers with the licence registry, fetches its signed licence and installs it.
+                  </div>
                 </div>
               </div>
               <div class="row">
                 <label class="name" for="id_registry_url">Licence registry</label>
                 <div>
-                  <input id="id_registry_url" name="registry_url" type="url" value="${String(data.nodeInfo.deployment?.registryUrl ?? '')}" placeholder="https://registry.example.com" />
+                  <input
+                    id="id_registry_url"
+                    name="registry_url"
+                    type="url"
+                    value="${data.nodeInfo.deployment?.registryUrl ?? ''}"
+                    placeholder="https://registry.example.com"
+                  />
                   <div class="help">Its URL (https://). Empty: VENDOR_LICENSE_ENGINE_URL.</div>
                 </div>
               </div>

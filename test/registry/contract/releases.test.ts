@@ -229,9 +229,7 @@ describe('GET /api/v1/releases/<release_id>/manifest', () => {
     const at = text.lastIndexOf('\nx-manifest-signature:\n') + 1;
     const signed = text.slice(0, at);
     const signature = parse(text)['x-manifest-signature'];
-    expect(text.slice(at)).toBe(
-      `x-manifest-signature:\n  algorithm: Ed25519\n  keyId: ${signature.keyId}\n  signature: ${signature.signature}\n`,
-    );
+    expect(text.slice(at)).toBe(`x-manifest-signature:\n  algorithm: Ed25519\n  keyId: ${signature.keyId}\n  signature: ${signature.signature}\n`);
     const publicKey = parsePublicKey((await client.get('/api/v1/license/public-key', { key: null })).body.data.publicKey);
     const verifies = (content: string) => verify(null, Buffer.from(content), publicKey, Buffer.from(signature.signature, 'base64'));
     expect(verifies(signed)).toBe(true);

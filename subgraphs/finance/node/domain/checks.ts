@@ -30,7 +30,8 @@ export const CHECK_CATALOGUE: Record<string, string> = {
   'app.E007': 'SERVER_JWT_KEY missing in production, shorter than 32 characters, or equal to FRAMEWORK_SECRET_KEY',
   'app.E008': 'A CSRF_TRUSTED_ORIGINS or CORS_ALLOWED_ORIGINS entry is not an origin (scheme://host[:port])',
   'app.E009': 'The object store cannot be written: KYC document uploads answer 503 storage_unavailable',
-  'app.E010': "Licence signed by a key the node does not trust: not one it carries (vendor-keys.pem, the registry's key of `npm start`, VENDOR_PUBLIC_KEY in production), nor in development the first licence's (node read-only)",
+  'app.E010':
+    "Licence signed by a key the node does not trust: not one it carries (vendor-keys.pem, the registry's key of `npm start`, VENDOR_PUBLIC_KEY in production), nor in development the first licence's (node read-only)",
   'app.E011': 'Production node without a vendor key (none built in, no VENDOR_PUBLIC_KEY): it installs no licence (node read-only)',
   'app.W001': 'Licence token expires within 14 days',
   'app.W002': 'CORS_ALLOWED_HEADERS is set: the name is CORS_ALLOW_HEADERS, the misspelt one is ignored',

@@ -304,7 +304,9 @@ export class NodeService {
       ...licence.evaluation.checks,
       ...(refused ? [{ ...UNTRUSTED_KEY_CHECK, msg: `VENDOR_PUBLIC_KEY: ${UNTRUSTED_KEY_CHECK.msg} The licence of the environment was not installed.` }] : []),
       ...(this.pinning() && licence.evaluation.status === 'valid' ? [PINNED_KEY_CHECK] : []),
-      ...(!this.pinning() && this.trustedKeys().size === 0 && !licence.evaluation.checks.some((c) => c.id === NO_VENDOR_KEY_CHECK.id) ? [NO_VENDOR_KEY_CHECK] : []),
+      ...(!this.pinning() && this.trustedKeys().size === 0 && !licence.evaluation.checks.some((c) => c.id === NO_VENDOR_KEY_CHECK.id)
+        ? [NO_VENDOR_KEY_CHECK]
+        : []),
       ...configurationChecks(this.config, this.secrets, held),
       ...storageChecks(storage),
     ];

@@ -131,8 +131,12 @@ export class RegistryClient {
     const url = opts.url ?? this.config.VENDOR_LICENSE_ENGINE_URL;
     const licenceKey = (opts.licenceKey ?? this.config.VENDOR_API_KEY)?.trim();
     const actor = opts.actor ?? 'finance:activate';
-    if (!url) throw badInput('VENDOR_LICENSE_ENGINE_URL (or --url, or the registry URL field) names the licence registry.', { registryUrl: ['the licence registry\'s URL'] });
-    if (!licenceKey) throw badInput('VENDOR_API_KEY (or --licence-key) holds the registry licence key (LIC-XXXX-XXXX-XXXX).', { licenceKey: ['LIC-XXXX-XXXX-XXXX'] });
+    if (!url)
+      throw badInput('VENDOR_LICENSE_ENGINE_URL (or --url, or the registry URL field) names the licence registry.', {
+        registryUrl: ["the licence registry's URL"],
+      });
+    if (!licenceKey)
+      throw badInput('VENDOR_API_KEY (or --licence-key) holds the registry licence key (LIC-XXXX-XXXX-XXXX).', { licenceKey: ['LIC-XXXX-XXXX-XXXX'] });
     if (!LICENCE_KEY.test(licenceKey)) throw badInput('A licence key looks like LIC-XXXX-XXXX-XXXX.', { licenceKey: ['LIC-XXXX-XXXX-XXXX'] });
     const problem = registryUrlProblem(url, this.config);
     if (problem) throw new DomainError('INSECURE_REGISTRY_URL', 400, problem);

@@ -59,6 +59,7 @@ describe("npm start's demo node", () => {
     expect(await activateDemoNode(vendor.config, nodeOf(vendor), vendor.urls.registry, licenceKey)).toBe(true);
     expect(await beat).toBe(true);
     expect(await nodeOf(vendor).registry.deployment()).toMatchObject({ licenceKey, lastHeartbeatStatus: 'alive' });
+    expect((await nodeOf(vendor).node.licence()).publicKey).toBe(registryKey);
     // carried, not learned: nothing pinned, and a licence signed by another key is refused
     expect((await pool(vendor).query('SELECT count(*)::int AS n FROM node.vendor_key')).rows).toEqual([{ n: 0 }]);
     const own = licenceKeys({ fresh: true });
@@ -94,7 +95,9 @@ describe("npm start's demo node", () => {
     const after = await deploymentsOfLicence();
     expect(after).toHaveLength(3);
     expect(after.map((s) => s.machineFingerprint)).toContain(hostnameFingerprint(hostname().toLowerCase()));
-    const audit = await pool(shared).query(`SELECT action, actor FROM node.audit_log WHERE action IN ('licence.installed', 'deployment.registered') ORDER BY id`);
+    const audit = await pool(shared).query(
+      `SELECT action, actor FROM node.audit_log WHERE action IN ('licence.installed', 'deployment.registered') ORDER BY id`,
+    );
     expect(audit.rows.map((r) => r.action).sort()).toEqual(['deployment.registered', 'licence.installed']);
     expect(audit.rows.every((r) => r.actor !== 'finance:activate')).toBe(true);
   });
@@ -108,9 +111,9 @@ describe('a production node', () => {
       code: 'UNTRUSTED_VENDOR_KEY',
       extensions: { details: { checks: ['app.E011'] } },
     });
-    expect((await pool(node).query('SELECT (SELECT count(*) FROM node.vendor_key)::int AS pins, (SELECT count(*) FROM node.licence)::int AS licences')).rows).toEqual([
-      { pins: 0, licences: 0 },
-    ]);
+    expect(
+      (await pool(node).query('SELECT (SELECT count(*) FROM node.vendor_key)::int AS pins, (SELECT count(*) FROM node.licence)::int AS licences')).rows,
+    ).toEqual([{ pins: 0, licences: 0 }]);
     expect((await nodeOf(node).node.checks()).map((c) => c.id)).toContain('app.E011');
     await expect(nodeOf(node).registry.activate({ url: 'http://registry.example.com', licenceKey })).rejects.toMatchObject({
       code: 'INSECURE_REGISTRY_URL',

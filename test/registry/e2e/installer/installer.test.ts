@@ -293,7 +293,10 @@ it('refuses an installed manifest whose services were changed, or with anything 
   expect(signed).toContain('    image: finance-node/backend:1.1.0\n');
   writeFileSync(file, signed.replace('    image: finance-node/backend:1.1.0\n', '    image: attacker.example/backend:1.1.0\n'));
   const changed = install(target);
-  expect([changed.code, changed.output]).toEqual([1, expect.stringContaining(`${file} does not verify with the registry's key (its services or artifacts were changed`)]);
+  expect([changed.code, changed.output]).toEqual([
+    1,
+    expect.stringContaining(`${file} does not verify with the registry's key (its services or artifacts were changed`),
+  ]);
   writeFileSync(file, `${signed}services:\n  backend:\n    image: attacker.example/backend:1.1.0\n`);
   const appended = install(target);
   expect([appended.code, appended.output]).toEqual([1, expect.stringContaining(`${file}: something follows the registry's signature`)]);
@@ -340,7 +343,8 @@ describe('the installer says Done only once the node answers /readyz', () => {
     const release = releases.find((r: { version: string }) => r.version === '1.1.0');
     const manifest = await call(release.manifestUrl, { headers: { 'x-license-key': licenceKey } });
     const images = join(target, 'fake-images');
-    writeFileSync(images, parse(manifest.text)['x-artifacts'].map((a: { image: string; imageId: string }) => `${a.image} ${a.imageId}\n`).join(''));
+    const artifacts = parse(manifest.text)['x-artifacts'] as { image: string; imageId: string }[];
+    writeFileSync(images, artifacts.map((a) => `${a.image} ${a.imageId}\n`).join(''));
     return { target, env: { PATH: fakeTools, CONTAINER_ENGINE: 'podman', FAKE_IMAGES: images, FAKE_CALLS: join(target, 'fake-calls'), READY_TIMEOUT: '6' } };
   }
 
@@ -363,7 +367,9 @@ describe('the installer says Done only once the node answers /readyz', () => {
     expect(code).toBe(1);
     expect(output).not.toContain('Done');
     expect(output).toContain('backend_1 | Error: connect ECONNREFUSED postgres:5432 (the container log)');
-    expect(output).toContain(`install-node: the node did not become ready within 6 s (http://127.0.0.1:${peerPort}/readyz last answered HTTP 503); its log is above`);
+    expect(output).toContain(
+      `install-node: the node did not become ready within 6 s (http://127.0.0.1:${peerPort}/readyz last answered HTTP 503); its log is above`,
+    );
     expect(readFileSync(join(target, 'fake-calls'), 'utf8')).toBe('-p not-ready up -d --force-recreate\n-p not-ready logs --tail 100\n');
   });
 });
