@@ -8,6 +8,10 @@ import type { IdentityServices } from '../subgraphs/finance/identity/services';
 import type { LedgerServices } from '../subgraphs/finance/ledger/services';
 import type { NodeServices } from '../subgraphs/finance/node/services';
 import type { LicensingServices } from '../subgraphs/registry/licensing/services';
+import { ContainerEngine } from '../lib/container-engine';
+import type { Logger } from '../lib/logger';
+import { DEMO_PRODUCT } from '../subgraphs/registry/licensing/domain/demo';
+import { builtImage, shipBuiltImages } from '../subgraphs/registry/licensing/release-images';
 
 /**
  * Development only: the demo credentials of every product are kept in DATA_DIR/demo-credentials.json
@@ -112,4 +116,37 @@ export async function activateDemoNode(config: Config, node: NodeServices, regis
   if (configured) return false;
   await node.registry.activate({ url: registryUrl, licenceKey });
   return true;
+}
+
+/**
+ * `npm start` gives the finance node the public key of the registry it runs beside, as the release images
+ * carry the key of the registry that ships them: the node trusts licences that registry signed, and learns
+ * no other key from a licence.
+ */
+export async function shipRegistryKey(node: NodeServices, licensing: LicensingServices): Promise<void> {
+  node.node.shipVendorKey((await licensing.signing.publicKey()).publicKey);
+}
+
+/**
+ * The banner's line on the release images the demo registry distributes (issue 33, item 12): those built
+ * on this machine (`npm run images`), shipped in the background as the newest stable release when this
+ * build is not shipped yet; otherwise how to build them (the placeholder archives cannot run).
+ */
+export async function releaseImagesLine(licensing: LicensingServices, logger: Logger): Promise<string> {
+  const label = 'Release images         ';
+  let timer: NodeJS.Timeout | undefined;
+  const engine = await Promise.race([
+    ContainerEngine.detect().catch(() => undefined),
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 10_000).unref())),
+  ]);
+  clearTimeout(timer);
+  if (!engine || !(await engine.imageId(builtImage('backend')))) {
+    return `${label}not built here: the installer below would install placeholder images that cannot run. Build them with \`npm run images\` (podman or docker) while this runs (they then carry this registry's key), and start again`;
+  }
+  void shipBuiltImages(licensing, engine, DEMO_PRODUCT, (line) => logger.info(line))
+    .then((r) => {
+      if (r.built && r.shipped) logger.info(`the release images built here are shipped as ${DEMO_PRODUCT} ${r.version}: the installer installs them`);
+    })
+    .catch((err: unknown) => logger.error({ err }, 'the release images built here could not be shipped'));
+  return `${label}${builtImage('backend')} and its frontend, built here: the registry distributes them as its newest stable release (a new build is shipped in the background; the log says when)`;
 }

@@ -9,7 +9,7 @@ import { createLogger, type Logger } from '../lib/logger';
 import { onShutdown } from '../lib/server';
 import { investingDemo } from '../subgraphs/finance/investing/demo';
 import { startApp, type App } from './app';
-import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence } from './demo';
+import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence, releaseImagesLine, shipRegistryKey } from './demo';
 
 /**
  * `npm start`: the products of PRODUCTS (default all three) in one process, on an embedded PostgreSQL
@@ -71,6 +71,7 @@ async function main() {
       licenceKey = await registryDemoLicence(config, app.services.licensing);
       credentials.push(`  Licence key         ${licenceKey}   (finance-node, Demo Organisation)`);
       tries.push(`     bash scripts/install-node.sh ${app.urls.registry} ${licenceKey} ./finance-node`);
+      lines.push(await releaseImagesLine(app.services.licensing, logger));
     }
   }
   if (has('finance')) lines.push(...(await financeLines(config, app, licenceKey, credentials)));
@@ -111,6 +112,8 @@ async function startBot(
 async function financeLines(config: Config, app: App, registryLicenceKey: string | undefined, credentials: string[]): Promise<string[]> {
   const development = isDevelopment(config);
   const lines = [`Finance node           ${app.urls.finance}/   (console ${app.urls.finance}/admin/, web client ${app.urls.finance}/app/)`];
+  // the node carries the key of the registry it ships beside, as the release images carry it: it learns none
+  if (config.PRODUCTS.includes('registry')) await shipRegistryKey(app.services.node, app.services.licensing);
   // the vendor's demo: the node activates with the registry of this process, over HTTP like any node
   if (development && registryLicenceKey && (await activateDemoNode(config, app.services.node, app.urls.registry, registryLicenceKey))) {
     lines.push(`Finance activation     registered with ${app.urls.registry} over HTTP (demo licence)`);

@@ -265,6 +265,14 @@ const schema = z.object({
   VENDOR_MACHINE_FINGERPRINT: optionalText,
   VENDOR_LICENSE_TOKEN: optionalText,
   VENDOR_PUBLIC_KEY: optionalText,
+  /**
+   * What a seat at the registry is: `node` (default), each node its own (its id, kept in its database,
+   * joins the machine's fingerprint: two nodes on one machine are two seats); `machine`, every node of the
+   * machine shares one.
+   */
+  VENDOR_SEAT: z.enum(['node', 'machine']).default('node'),
+  /** Production: an http:// registry other than loopback is refused unless this says so (a private network you trust). */
+  VENDOR_REGISTRY_ALLOW_HTTP: flag(false),
   BROKERAGE_API_KEY_ID: optionalText,
   BROKERAGE_API_SECRET_KEY: optionalText,
   /** Banking providers (rail, mobile money): their API's base URL (unset: the offline sandbox), API key and timeout. */

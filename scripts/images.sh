@@ -9,7 +9,13 @@
 # The base: NODE_IMAGE when set; else node:24-bookworm-slim when the engine has it or can pull it;
 # else the offline base of scripts/container-base.sh (built once per machine, kept outside the clone).
 # Prints the images and their sizes; the last lines are shell assignments (IMAGE_APP=… etc.).
-# Environment: CONTAINER_ENGINE (docker|podman), NODE_IMAGE, TARGETS (default "app finance-backend finance-frontend").
+# The finance node's images carry the public key of the licence registry that ships them (build argument
+# VENDOR_PUBLIC_KEY, written to vendor-keys.pem): VENDOR_PUBLIC_KEY when set; else the key the registry at
+# VENDOR_REGISTRY_URL (default: this machine's, http://127.0.0.1:${REGISTRY_PORT:-8090}) answers at
+# /api/v1/license/public-key; else none, said loudly (such a node in production trusts only the
+# VENDOR_PUBLIC_KEY of its environment).
+# Environment: CONTAINER_ENGINE (docker|podman), NODE_IMAGE, TARGETS (default "app finance-backend finance-frontend"),
+# VENDOR_PUBLIC_KEY, VENDOR_REGISTRY_URL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +43,20 @@ if [ -z "${NODE_IMAGE:-}" ]; then
 fi
 
 args=(--build-arg "NODE_IMAGE=$NODE_IMAGE")
+if [ -z "${VENDOR_PUBLIC_KEY:-}" ]; then
+  registry_url="${VENDOR_REGISTRY_URL:-http://127.0.0.1:${REGISTRY_PORT:-8090}}"
+  answer="$(curl -fsS --max-time 5 --max-redirs 0 "${registry_url%/}/api/v1/license/public-key" 2>/dev/null || true)"
+  if [[ "$answer" =~ \"publicKey\":\"([A-Za-z0-9+/=]+)\" ]]; then
+    VENDOR_PUBLIC_KEY="${BASH_REMATCH[1]}"
+    log "the images carry the public key of the registry at $registry_url"
+  fi
+fi
+if [ -n "${VENDOR_PUBLIC_KEY:-}" ]; then
+  args+=(--build-arg "VENDOR_PUBLIC_KEY=$VENDOR_PUBLIC_KEY")
+else
+  log "WARNING: no registry key (VENDOR_PUBLIC_KEY unset, no registry answers at ${VENDOR_REGISTRY_URL:-http://127.0.0.1:${REGISTRY_PORT:-8090}}):"
+  log "         the images carry no vendor key; in production such a node trusts only the VENDOR_PUBLIC_KEY of its environment"
+fi
 # npm inside the build reaches the registry through this machine's CA bundle
 if [ -f /etc/ssl/certs/ca-certificates.crt ] && [ "$ENGINE" = podman ]; then
   args+=(-v /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro --build-arg NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt)

@@ -5,25 +5,34 @@
 #
 #   scripts/install-node.sh <registry-url> <licence-key> <target-dir>
 #
-# The registry URL must be https://, except on this machine (127.0.0.1, localhost, [::1]). The manifest's
-# artifact list must carry the registry's Ed25519 signature, checked with the key given in REGISTRY_PUBLIC_KEY or
-# pinned at the first install (.registry-public-key). Artifacts are downloaded through the registry's
+# The registry URL must be https://, except on this machine (127.0.0.1, localhost, [::1]). The manifest is
+# signed whole by the registry's Ed25519 key (x-manifest-signature: its services, images, commands, volumes,
+# environment and artifact list), checked with the key given in REGISTRY_PUBLIC_KEY or pinned at the first
+# install (.registry-public-key), when it is downloaded and again before an installed one is started: a
+# manifest whose services were changed is refused. Artifacts are downloaded through the registry's
 # presigned links only (a redirect anywhere else is refused), and each is checked for its size and SHA-256,
-# and each loaded image for its image id, as the signed list names them.
+# and each loaded image for its image id, as the signed manifest names them.
+#
+# It says "Done" only once the node answers its readiness probe (READY_URL, default
+# http://127.0.0.1:$BACKEND_PORT/readyz, BACKEND_PORT from the environment or .env, else 8000) within
+# READY_TIMEOUT seconds (300), and prints the URL to open; otherwise it fails with the containers' log.
 #
 # In <target-dir> it leaves: docker-compose.yml (tailored to the licence: it holds the licence token,
 # keep it private), artifacts/*.docker.tar.gz, .env (VENDOR_DEPLOYMENT_ID, VENDOR_MACHINE_FINGERPRINT and
 # the secrets the compose file requires: generated once, at random, when you have not set them),
-# .installed-version and .deployment-key. Run it again to update: the node is restarted on the new
+# .installed-version, .node-id and .deployment-key. Run it again to update: the node is restarted on the new
 # images and keeps its data (the database volume). The node itself sends the heartbeats.
 #
-# This machine is identified by a fingerprint, the SHA-256 of /etc/machine-id and the product (not its
-# host name): registering again from the same machine keeps its seat; another machine takes another.
+# This installation is identified by a fingerprint, the SHA-256 of /etc/machine-id, the product and the
+# installation's own id (.node-id; not the host name): running the installer again in the same directory
+# keeps its seat; another machine, or another directory on this one, takes another (SEAT=machine: every
+# installation of the product on this machine shares one seat).
 #
 # Environment: CHANNEL (stable; rc, beta, alpha, dev), PRODUCT (default: the licence's product),
 # NODE_HOSTNAME (default: this host's name, shown in the workspace), NODE_IP (default: its first address),
 # MACHINE_ID (default: /etc/machine-id), CONTAINER_ENGINE (docker or podman; default: docker when its
-# daemon answers, else podman), SKIP_DOCKER_LOAD=1 (download and verify only), NO_START=1 (load, do not start).
+# daemon answers, else podman), SKIP_DOCKER_LOAD=1 (download and verify only), NO_START=1 (load, do not start),
+# READY_URL, READY_TIMEOUT, SEAT (node or machine).
 set -euo pipefail
 
 if [ $# -ne 3 ]; then
@@ -110,29 +119,29 @@ registry_key() {
   fi
 }
 
-# The artifact list of a manifest (x-artifacts, as read_artifacts read it) against the registry's
-# signature of it (x-artifacts-signature): one line per artifact, `<id> <filename> <size> <sha256> <image> <imageId or ->`.
-verify_artifact_list() {
-  local signature="" line section="" i key
-  while IFS= read -r line; do
-    if [[ "$line" =~ ^[^[:space:]#] ]]; then section="${line%%:*}"; continue; fi
-    [ "$section" = x-artifacts-signature ] || continue
-    if [[ "$line" =~ ^[[:space:]]+signature:[[:space:]]*([A-Za-z0-9+/=]+)$ ]]; then signature="${BASH_REMATCH[1]}"; fi
-  done <"$1"
-  [ -n "$signature" ] || fail "the manifest's artifact list is not signed by the registry"
+# A manifest against the registry's signature of it (x-manifest-signature, the file's last key): every byte
+# before that key is what the registry signed (the services, their images, commands, volumes and environment,
+# and the artifact list); after it come only the signature's own lines. $2 names the file in messages.
+verify_manifest() {
+  local file="$1" what="$2" line signature="" after=0 signed="" key
+  while IFS= read -r line || [ -n "$line" ]; do
+    if [ "$after" = 0 ]; then
+      if [ "$line" = "x-manifest-signature:" ]; then after=1; else signed+="$line"$'\n'; fi
+    elif [[ "$line" =~ ^\ \ signature:\ ([A-Za-z0-9+/=]+)$ ]]; then signature="${BASH_REMATCH[1]}"
+    elif ! [[ "$line" =~ ^\ \ (algorithm|keyId):\ [A-Za-z0-9_+/=-]+$ ]]; then
+      fail "$what: something follows the registry's signature (\"$line\"): refusing it"
+    fi
+  done <"$file"
+  [ -n "$signature" ] || fail "$what is not signed whole by the registry (no x-manifest-signature): refusing it"
   key="$(registry_key)"
   [[ "$key" =~ ^[A-Za-z0-9+/=]+$ ]] || fail "the registry's public key is not usable: $key"
   if [ -s "$KEY_FILE" ] && [ "$(<"$KEY_FILE")" != "$key" ]; then fail "the registry's key is not the one pinned at the first install ($KEY_FILE)"; fi
-  : >"$WORK/artifacts.txt"
-  for i in "${!ids[@]}"; do
-    printf '%s %s %s %s %s %s\n' "${ids[$i]}" "${names[$i]}" "${sizes[$i]}" "${sums[$i]}" "${images[$i]:-}" "${imageids[$i]:--}" >>"$WORK/artifacts.txt"
-  done
-  printf '%s' "$signature" | base64 -d >"$WORK/artifacts.sig" 2>/dev/null || fail "the artifact list's signature is not base64"
+  printf '%s' "$signed" >"$WORK/manifest.signed"
+  printf '%s' "$signature" | base64 -d >"$WORK/manifest.sig" 2>/dev/null || fail "$what: the signature is not base64"
   printf -- '-----BEGIN PUBLIC KEY-----\n%s\n-----END PUBLIC KEY-----\n' "$key" >"$WORK/registry.pem"
-  openssl pkeyutl -verify -pubin -inkey "$WORK/registry.pem" -rawin -in "$WORK/artifacts.txt" -sigfile "$WORK/artifacts.sig" >/dev/null 2>&1 ||
-    fail "the manifest's artifact list does not verify with the registry's key: refusing to install it"
+  openssl pkeyutl -verify -pubin -inkey "$WORK/registry.pem" -rawin -in "$WORK/manifest.signed" -sigfile "$WORK/manifest.sig" >/dev/null 2>&1 ||
+    fail "$what does not verify with the registry's key (its services or artifacts were changed, or another key signed it): refusing it"
   [ -s "$KEY_FILE" ] || { printf '%s\n' "$key" >"$KEY_FILE"; say "Pinned the registry's key in $KEY_FILE"; }
-  say "The artifact list is signed by the registry's key"
 }
 
 # --- the licence
@@ -167,8 +176,9 @@ if :; then
     curl -fsS --proto "$PROTO" --max-redirs 0 -H "x-license-key: $LICENCE_KEY" -o "$WORK/manifest.yml" "$MANIFEST_URL" || fail "cannot fetch the manifest $MANIFEST_URL"
 
     # --- every artifact the manifest lists (x-artifacts): authorize, download through the redirect, verify
+    verify_manifest "$WORK/manifest.yml" "the manifest"
+    say "The manifest (its services and artifact list) is signed by the registry's key"
     read_artifacts "$WORK/manifest.yml"
-    verify_artifact_list "$WORK/manifest.yml"
     [ "${#ids[@]}" -gt 0 ] && [ "${#ids[@]}" = "${#names[@]}" ] && [ "${#ids[@]}" = "${#sizes[@]}" ] && [ "${#ids[@]}" = "${#sums[@]}" ] ||
       fail "the manifest lists no complete x-artifacts entries"
 
@@ -197,6 +207,8 @@ if :; then
   else
     [ -n "$INSTALLED" ] || fail "no release of $PRODUCT on channel $CHANNEL"
     say "$PRODUCT $INSTALLED is up to date (latest on $CHANNEL: $(json_string "$CHECK" latestVersion))"
+    # what is started is what the registry signed (changes belong in .env)
+    verify_manifest "$TARGET/docker-compose.yml" "$TARGET/docker-compose.yml"
   fi
 fi
 [ -n "$VERSION" ] || fail "nothing is installed in $TARGET yet"
@@ -213,7 +225,20 @@ ADDRESS="${ADDRESS:-127.0.0.1}"
 MACHINE="${MACHINE_ID:-}"
 for f in /etc/machine-id /var/lib/dbus/machine-id; do [ -n "$MACHINE" ] || { [ -s "$f" ] && read -r MACHINE <"$f"; } || true; done
 [ -n "$MACHINE" ] || fail "this machine has no /etc/machine-id (systemd-machine-id-setup makes one); or set MACHINE_ID"
-read -r FINGERPRINT _ < <(printf '%s:%s' "$MACHINE" "$PRODUCT" | sha256sum)
+# two installations on one machine are two seats: each has its own id (.node-id, made at its first install),
+# unless SEAT=machine (every installation of the product on this machine shares one seat); an installation
+# made before .node-id existed keeps the seat it registered (VENDOR_MACHINE_FINGERPRINT in its .env)
+FINGERPRINT=""
+if [ "${SEAT:-node}" = machine ]; then
+  read -r FINGERPRINT _ < <(printf '%s:%s' "$MACHINE" "$PRODUCT" | sha256sum)
+elif [ ! -s "$TARGET/.node-id" ] && [ -f "$TARGET/.env" ]; then
+  while IFS= read -r line; do [[ "$line" =~ ^VENDOR_MACHINE_FINGERPRINT=([0-9a-f]{64})$ ]] && FINGERPRINT="${BASH_REMATCH[1]}"; done <"$TARGET/.env"
+fi
+if [ -z "$FINGERPRINT" ]; then
+  [ -s "$TARGET/.node-id" ] || { read -r id _ < <(head -c 32 /dev/urandom | sha256sum) && printf '%s\n' "${id:0:32}" >"$TARGET/.node-id"; }
+  read -r NODE_ID <"$TARGET/.node-id"
+  read -r FINGERPRINT _ < <(printf '%s:%s:%s' "$MACHINE" "$PRODUCT" "$NODE_ID" | sha256sum)
+fi
 api POST /api/v1/deployments/register "{\"hostname\":\"$HOST\",\"ipAddress\":\"$ADDRESS\",\"currentVersion\":\"$VERSION\",\"machineFingerprint\":\"$FINGERPRINT\"}"
 DEPLOYMENT_KEY="$(json_string "$BODY" deploymentKey)"
 printf '%s\n' "$DEPLOYMENT_KEY" >"$TARGET/.deployment-key"
@@ -257,7 +282,7 @@ fi
 if [ "${SKIP_DOCKER_LOAD:-0}" = 1 ] || [ -z "$ENGINE" ]; then
   say "Load the images where Docker runs:  for f in $TARGET/artifacts/*-$VERSION.docker.tar.gz; do docker load -i \"\$f\"; done"
   say "Then: cd $TARGET && docker compose up -d"
-  say "Done: $PRODUCT $VERSION installed in $TARGET."
+  say "Downloaded and verified: $PRODUCT $VERSION in $TARGET, not started (no docker or podman here, or SKIP_DOCKER_LOAD=1)."
   exit 0
 fi
 read_artifacts "$TARGET/docker-compose.yml"
@@ -285,14 +310,40 @@ done
 
 # --- start (again, on the new images when this run updated; the database volume stays)
 if [ "$ENGINE" = docker ]; then COMPOSE=(docker compose); else COMPOSE=(podman-compose); fi
+PROJECT="$(basename "$(cd "$TARGET" && pwd)")"
 if [ "${NO_START:-0}" = 1 ]; then
   say "Then: cd $TARGET && ${COMPOSE[*]} up -d"
-else
-  # after an update every container is made anew from the new images (podman-compose 1.0 would start
-  # the old ones again); the volumes, and so the data, stay
-  up=(up -d)
-  [ "$UPDATED" = 1 ] && up+=(--force-recreate)
-  (cd "$TARGET" && "${COMPOSE[@]}" -p "$(basename "$(cd "$TARGET" && pwd)")" "${up[@]}" >"$WORK/compose.log" 2>&1) || { cat "$WORK/compose.log" >&2; fail "${COMPOSE[*]} up failed"; }
-  say "Started with ${COMPOSE[*]} in $TARGET (project $(basename "$(cd "$TARGET" && pwd)"))"
+  say "Loaded: $PRODUCT $VERSION in $TARGET, not started (NO_START=1)."
+  exit 0
 fi
-say "Done: $PRODUCT $VERSION installed in $TARGET."
+# after an update every container is made anew from the new images (podman-compose 1.0 would start
+# the old ones again); the volumes, and so the data, stay
+up=(up -d)
+[ "$UPDATED" = 1 ] && up+=(--force-recreate)
+(cd "$TARGET" && "${COMPOSE[@]}" -p "$PROJECT" "${up[@]}" >"$WORK/compose.log" 2>&1) || { cat "$WORK/compose.log" >&2; fail "${COMPOSE[*]} up failed"; }
+say "Started with ${COMPOSE[*]} in $TARGET (project $PROJECT)"
+
+# --- done only once the node answers its readiness probe: READY_URL, else /readyz on this machine's
+# BACKEND_PORT (the environment, else .env, else 8000); at most READY_TIMEOUT seconds (300), else its log
+READY="${READY_URL:-}"
+if [ -z "$READY" ]; then
+  port="${BACKEND_PORT:-}"
+  if [ -z "$port" ]; then while IFS= read -r line; do [[ "$line" =~ ^BACKEND_PORT=([0-9]+)$ ]] && port="${BASH_REMATCH[1]}"; done <"$env_file"; fi
+  READY="http://127.0.0.1:${port:-8000}/readyz"
+fi
+timeout="${READY_TIMEOUT:-300}"
+[[ "$timeout" =~ ^[0-9]+$ ]] || fail "READY_TIMEOUT must be a number of seconds: $timeout"
+say "Waiting for the node to be ready ($READY, at most $timeout s)"
+deadline=$((SECONDS + timeout))
+while :; do
+  status="$(curl -s --proto '=https,http' --max-redirs 0 --max-time 5 -o /dev/null -w '%{http_code}' "$READY" 2>/dev/null || true)"
+  [ "$status" = 200 ] && break
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    say "The node's log (the last 100 lines of each container):" >&2
+    (cd "$TARGET" && "${COMPOSE[@]}" -p "$PROJECT" logs --tail 100) >&2 2>&1 || true
+    fail "the node did not become ready within $timeout s ($READY last answered HTTP ${status:-000}); its log is above"
+  fi
+  sleep 2
+done
+BASE="${READY%/readyz}"
+say "Done: $PRODUCT $VERSION installed in $TARGET and ready. Open $BASE/admin/ (the console) and $BASE/app/ (the web client)."

@@ -46,9 +46,13 @@ export async function licenceToken(keys: ReturnType<typeof licenceKeys>, opts: {
   return token;
 }
 
-/** Installs a fresh valid licence in-process (as bin/start.ts does for the demo). */
+/**
+ * Installs a fresh valid licence in-process (as bin/start.ts does for the demo). A production node learns
+ * no vendor key from a licence: it carries the test vendor's, as the release images carry the registry's.
+ */
 export async function installValidLicence(t: TestApp) {
   const keys = licenceKeys();
+  if (t.config.NODE_ENV === 'production') t.app.services.node.node.shipVendorKey(keys.publicKeyLine);
   await t.app.services.node.installLicence(await licenceToken(keys), keys.publicKeyLine);
   return keys;
 }

@@ -576,13 +576,13 @@ const consoleRoutes: Route[] = [
             claims: Record<string, unknown> | null;
           };
           checks: { id: string; level: string; message: string; hint: string | null }[];
-          deployment: Record<string, unknown> | null;
+          deployment: ({ registryUrl?: string | null } & Record<string, unknown>) | null;
         };
       },
       input,
     ) => {
       const l = data.nodeInfo.licence;
-      const licenceChecks = data.nodeInfo.checks.filter((c) => /^app\.[EW]00[1-4]$/.test(c.id));
+      const licenceChecks = data.nodeInfo.checks.filter((c) => /^app\.(E00[1-4]|E01[01]|W001|W013)$/.test(c.id));
       return page(
         input,
         {
@@ -627,8 +627,45 @@ const consoleRoutes: Route[] = [
             licenceChecks.map((c) => [c.id, c.level, c.message, c.hint ?? '']),
             'No issues.',
           )}
+          <form method="post" class="aligned module" action="/admin/node/licence/activate/">
+            ${csrfInput(input.csrfToken)}
+            <h2>Activate with a licence key</h2>
+            <div class="body">
+              <div class="row">
+                <label class="name" for="id_licence_key">Licence key</label>
+                <div>
+                  <input
+                    id="id_licence_key"
+                    name="licence_key"
+                    required
+                    pattern="[A-Za-z0-9]{3}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}"
+                    placeholder="LIC-XXXX-XXXX-XXXX"
+                    autocomplete="off"
+                  />
+                  <div class="help">
+                    The key your vendor gave you. The node registers with the licence registry, fetches its signed licence and installs it.
+                  </div>
+                </div>
+              </div>
+              <div class="row">
+                <label class="name" for="id_registry_url">Licence registry</label>
+                <div>
+                  <input
+                    id="id_registry_url"
+                    name="registry_url"
+                    type="url"
+                    value="${data.nodeInfo.deployment?.registryUrl ?? ''}"
+                    placeholder="https://registry.example.com"
+                  />
+                  <div class="help">Its URL (https://). Empty: VENDOR_LICENSE_ENGINE_URL.</div>
+                </div>
+              </div>
+            </div>
+            <div class="submit-row"><button type="submit" class="default">Activate</button></div>
+          </form>
           <form method="post" class="aligned module" action="/admin/node/licence/">
             ${csrfInput(input.csrfToken)}
+            <h2>Or install a licence token and public key</h2>
             <div class="body">
               <div class="row">
                 <label class="name" for="id_token">Licence token</label>
@@ -664,6 +701,28 @@ const consoleRoutes: Route[] = [
     body: form,
     variables: ({ body }: { body: Record<string, unknown> }) => ({ token: str(body.token).trim(), publicKey: str(body.public_key).trim() }),
     response: { status: 302, description: 'Installed' },
+    respond: () => postRedirect('/admin/node/licence/?saved=1'),
+    respondError: adminError('Licence'),
+  },
+  {
+    method: 'POST',
+    path: '/admin/node/licence/activate/',
+    summary: 'Admin console: activate with a registry licence key',
+    description:
+      'Registers the node with the licence registry (the URL given, else VENDOR_LICENSE_ENGINE_URL; https:// in production but on this machine) ' +
+      'with a LIC-XXXX-XXXX-XXXX key, checks out its signed licence and installs it, as VENDOR_API_KEY does at start; heartbeats follow with ' +
+      'that key. Only a licence signed by a vendor key the node trusts is installed. Allowed in read-only mode.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminActivateLicence',
+    consumes: 'form',
+    csrf: true,
+    body: form,
+    variables: ({ body }: { body: Record<string, unknown> }) => ({
+      licenceKey: str(body.licence_key).trim(),
+      registryUrl: str(body.registry_url).trim() || null,
+    }),
+    response: { status: 302, description: 'Activated' },
     respond: () => postRedirect('/admin/node/licence/?saved=1'),
     respondError: adminError('Licence'),
   },

@@ -117,6 +117,8 @@ export const READ_ONLY_EXEMPT: ReadonlySet<string> = new Set([
   'endAdminSession',
   'updateNodeSettings',
   'installNodeLicence',
+  // activating with a registry licence key (the console's licence page): how a read-only node gets its licence
+  'activateNodeLicence',
   // ending one's own sessions changes no business data: a user can always sign out
   'nodeLogout',
   'nodeLogoutAll',

@@ -322,7 +322,8 @@ export const licensingCommands: CliCommand<LicensingServices>[] = [
         images[pair.slice(0, eq)] = pair.slice(eq + 1);
       }
       const engine = await ContainerEngine.detect();
-      if (values.build === true) await buildFinanceImages(engine);
+      // images built here carry this registry's key (the node they make trusts its licences only)
+      if (values.build === true) await buildFinanceImages(engine, (await (await ctx.services()).signing.publicKey()).publicKey);
       const { release, artifacts } = await shipRelease(
         await ctx.services(),
         engine,

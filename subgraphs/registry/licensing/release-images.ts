@@ -8,6 +8,7 @@ import { projectRoot } from '../../../lib/paths';
 import { templateComponents, parseManifestTemplate } from './domain/manifests/template';
 import type { LicensingServices } from './services';
 import type { ArtifactRow, ReleaseRow } from './store/release-store';
+import { byVersionDescending } from './versions';
 
 /** The images `npm run images` builds for a component of the finance node, at this checkout's version. */
 export function builtImage(component: string): string {
@@ -16,12 +17,15 @@ export function builtImage(component: string): string {
   return `localhost/finance-node/${component}:${version}`;
 }
 
-/** `npm run images` (scripts/images.sh) for the finance node's two images, its output on stderr. */
-export function buildFinanceImages(engine: ContainerEngine): Promise<void> {
+/**
+ * `npm run images` (scripts/images.sh) for the finance node's two images, its output on stderr. They
+ * carry `vendorPublicKey`, the key of the registry that ships them (the node trusts licences it signed only).
+ */
+export function buildFinanceImages(engine: ContainerEngine, vendorPublicKey: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [join(projectRoot(), 'scripts/images.sh')], {
       cwd: projectRoot(),
-      env: { ...process.env, CONTAINER_ENGINE: engine.name, TARGETS: 'finance-backend finance-frontend' },
+      env: { ...process.env, CONTAINER_ENGINE: engine.name, TARGETS: 'finance-backend finance-frontend', VENDOR_PUBLIC_KEY: vendorPublicKey },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     child.on('error', reject);
@@ -97,4 +101,38 @@ export async function shipRelease(
   }
   const published = input.draft ? release : await services.releases.publish(release.id, actor);
   return { release: published, artifacts };
+}
+
+/** What shipBuiltImages found: the images are not built here, or which release carries them (just shipped or before). */
+export type BuiltImagesRelease = { built: false } | { built: true; version: string; shipped: boolean };
+
+/**
+ * The demo registry distributes the release images `npm run images` built on this machine (issue 33,
+ * item 12), not only its placeholder archives: once per build (by the backend's image id), as the next
+ * patch release after the newest stable one, so the installer's latest stable is the images that run.
+ */
+export async function shipBuiltImages(
+  services: Pick<LicensingServices, 'releases' | 'artifacts'>,
+  engine: ContainerEngine,
+  product: string,
+  log: (line: string) => void = () => undefined,
+): Promise<BuiltImagesRelease> {
+  const backend = await engine.imageId(builtImage('backend'));
+  if (!backend || !(await engine.imageId(builtImage('frontend')))) return { built: false };
+  const releases = await services.releases.list({ product });
+  const artifacts = await services.releases.artifactsOf(releases.map((r) => r.id));
+  const carrying = artifacts.find((a) => a.component === 'backend' && a.imageId === backend && a.status === 'uploaded');
+  const existing = carrying && releases.find((r) => r.id === carrying.releaseId && r.status === 'published');
+  if (existing) return { built: true, version: existing.version, shipped: false };
+  const newest = releases.filter((r) => r.channel === 'stable' && !r.version.includes('-')).sort(byVersionDescending)[0]?.version ?? '0.0.0';
+  const [major, minor, patch] = newest.split('.').map(Number);
+  const version = `${major}.${minor}.${patch + 1}`;
+  await shipRelease(
+    services,
+    engine,
+    { product, version, channel: 'stable', changelog: 'The release images built on this machine (npm run images).' },
+    'demo',
+    log,
+  );
+  return { built: true, version, shipped: true };
 }

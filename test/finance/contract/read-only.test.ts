@@ -18,7 +18,7 @@ import { adminSignIn, changeNode, createUser, graphql, installValidLicence, logi
  * added later is covered by this test without changing it; a new exemption has to be listed here.
  */
 const EXEMPT_MUTATIONS = [
-  ...['nodeLogin', 'startAdminSession', 'completeAdminTotpEnrolment', 'endAdminSession', 'updateNodeSettings', 'installNodeLicence'],
+  ...['nodeLogin', 'startAdminSession', 'completeAdminTotpEnrolment', 'endAdminSession', 'updateNodeSettings', 'installNodeLicence', 'activateNodeLicence'],
   // signing out changes no business data: a user can always end their sessions
   ...['nodeLogout', 'nodeLogoutAll', 'revokeNodeSession'],
   // the 2FA enrolment that sign-in may require
@@ -31,6 +31,7 @@ const EXEMPT_ROUTES = [
   'POST /admin/logout/',
   'POST /admin/node/settings/',
   'POST /admin/node/licence/',
+  'POST /admin/node/licence/activate/',
   'POST /api/auth/logout/',
   'POST /api/auth/logout-all/',
   'DELETE /api/auth/sessions/:id/',

@@ -1,3 +1,4 @@
+import { verify } from 'node:crypto';
 import { parse } from 'yaml';
 import { parsePublicKey, verifyLicenceToken } from '../../../lib/licence-token';
 import { startTestApp, type TestApp } from '../../support/app';
@@ -220,6 +221,27 @@ describe('GET /api/v1/releases/<release_id>/manifest', () => {
         expect.objectContaining({ id: a.id, size: a.size, sha256: a.sha256, downloadUrl: `${t.urls.registry}/api/v1/artifacts/${a.id}/download` }),
       ),
     );
+  });
+
+  it('is signed whole by the registry (x-manifest-signature, last): services, images, commands, volumes and artifacts; a changed service does not verify', async () => {
+    const res = await client.get(`/api/v1/releases/${releases['1.1.0'].id}/manifest?format=compose`);
+    const text: string = res.text;
+    const at = text.lastIndexOf('\nx-manifest-signature:\n') + 1;
+    const signed = text.slice(0, at);
+    const signature = parse(text)['x-manifest-signature'];
+    expect(text.slice(at)).toBe(`x-manifest-signature:\n  algorithm: Ed25519\n  keyId: ${signature.keyId}\n  signature: ${signature.signature}\n`);
+    const publicKey = parsePublicKey((await client.get('/api/v1/license/public-key', { key: null })).body.data.publicKey);
+    const verifies = (content: string) => verify(null, Buffer.from(content), publicKey, Buffer.from(signature.signature, 'base64'));
+    expect(verifies(signed)).toBe(true);
+    expect(signed).toContain('    image: finance-node/backend:1.1.0\n');
+    for (const [from, to] of [
+      ['    image: finance-node/backend:1.1.0\n', '    image: attacker/backend:1.1.0\n'],
+      ['volumes:\n', 'volumes:\n  host:\n'],
+      ['      - pgdata:/var/lib/postgresql/data\n', '      - /:/var/lib/postgresql/data\n'],
+    ]) {
+      expect([from, signed.includes(from)]).toEqual([from, true]);
+      expect([from, verifies(signed.replace(from, to))]).toEqual([from, false]);
+    }
   });
 
   it('defaults to compose; other formats are a 400 naming the supported ones', async () => {

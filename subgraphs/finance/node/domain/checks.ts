@@ -30,7 +30,9 @@ export const CHECK_CATALOGUE: Record<string, string> = {
   'app.E007': 'SERVER_JWT_KEY missing in production, shorter than 32 characters, or equal to FRAMEWORK_SECRET_KEY',
   'app.E008': 'A CSRF_TRUSTED_ORIGINS or CORS_ALLOWED_ORIGINS entry is not an origin (scheme://host[:port])',
   'app.E009': 'The object store cannot be written: KYC document uploads answer 503 storage_unavailable',
-  'app.E010': "Licence signed by a key the node does not trust: not one it was built with (vendor-keys.pem), nor the first licence's (node read-only)",
+  'app.E010':
+    "Licence signed by a key the node does not trust: not one it carries (vendor-keys.pem, the registry's key of `npm start`, VENDOR_PUBLIC_KEY in production), nor in development the first licence's (node read-only)",
+  'app.E011': 'Production node without a vendor key (none built in, no VENDOR_PUBLIC_KEY): it installs no licence (node read-only)',
   'app.W001': 'Licence token expires within 14 days',
   'app.W002': 'CORS_ALLOWED_HEADERS is set: the name is CORS_ALLOW_HEADERS, the misspelt one is ignored',
   'app.W003': 'CORS_ALLOW_HEADERS lacks some of the seven client headers: browser preflights fail',
@@ -42,6 +44,7 @@ export const CHECK_CATALOGUE: Record<string, string> = {
   'app.W009': 'PORT is not 8000, the contract default',
   'app.W010': 'A provider is configured (its URL, KYC_PROVIDER=sumsub) but a credential it needs is neither set nor in the admin console',
   'app.W011': 'An offline sandbox provider is active in production (ALLOW_SANDBOX_PROVIDERS)',
+  'app.W013': 'Development: the node carries no vendor key and trusts the key of its first licence (pinned on first use; production never does)',
   'app.W012': 'A provider is not configured and its offline sandbox is disabled in production: its calls answer 503',
   'app.I001': 'Datastores: how DATABASE_URL/POSTGRES_*, REDIS_PASSWORD and CELERY_* are used',
   'app.I002': 'The assistant has no provider key: it answers with a generic failure message',

@@ -27,3 +27,11 @@ it('trusts a built-in key only when the node has any; else the pinned key, or an
   expect(trustsVendorKey(fb, new Set(), fa)).toBe(false);
   expect(trustsVendorKey(fa, new Set(), fa)).toBe(true);
 });
+
+it('production (no pinning): only a key the node carries; none carried: nothing is trusted', () => {
+  const [fa, fb] = [vendorKeyFingerprint(a)!, vendorKeyFingerprint(b)!];
+  expect(trustsVendorKey(fa, new Set([fa]), undefined, false)).toBe(true);
+  expect(trustsVendorKey(fb, new Set([fa]), undefined, false)).toBe(false);
+  expect(trustsVendorKey(fa, new Set(), undefined, false)).toBe(false);
+  expect(trustsVendorKey(fa, new Set(), fa, false)).toBe(false);
+});

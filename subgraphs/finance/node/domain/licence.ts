@@ -137,20 +137,41 @@ export function builtInVendorKeys(text: string | undefined): Set<string> {
   return keys;
 }
 
-/** Whether a licence's key is one the node trusts: one it was built with, else the pinned one (none pinned yet: any). */
-export function trustsVendorKey(fingerprint: string, builtIn: ReadonlySet<string>, pinned: string | undefined): boolean {
-  return builtIn.size > 0 ? builtIn.has(fingerprint) : pinned === undefined || pinned === fingerprint;
+/**
+ * Whether a licence's key is one the node trusts: one of the keys it carries (`trusted`: built in, or
+ * in production the host's VENDOR_PUBLIC_KEY) when it has any; else, only when pinning on first use is
+ * allowed (development), the pinned one (none pinned yet: any). Production never learns a key.
+ */
+export function trustsVendorKey(fingerprint: string, trusted: ReadonlySet<string>, pinned: string | undefined, pinning = true): boolean {
+  if (trusted.size > 0) return trusted.has(fingerprint);
+  return pinning && (pinned === undefined || pinned === fingerprint);
 }
+
+/** Production without a vendor key to trust: every licence is refused (read-only). */
+export const NO_VENDOR_KEY_CHECK: CheckMessage = {
+  id: 'app.E011',
+  level: 'ERROR',
+  msg: 'This node carries no vendor key: in production it learns none from a licence, so it installs no licence.',
+  hint: "Run the release images (they carry the registry's key), put the vendor's key in vendor-keys.pem, or set VENDOR_PUBLIC_KEY to it.",
+};
 
 export const UNTRUSTED_KEY_CHECK: CheckMessage = {
   id: 'app.E010',
   level: 'ERROR',
-  msg: 'The licence is signed by a key this node does not trust: not a vendor key it was built with, nor the one its first licence was installed with.',
+  msg: 'The licence is signed by a key this node does not trust: not a vendor key it carries (nor, in development, the one its first licence was installed with).',
   hint: 'Install a licence issued by your vendor (finance:activate fetches one from the registry). A vendor that rotates its key ships it in vendor-keys.pem.',
 };
 
+/** Development without a vendor key carried: the first licence's key was pinned (a warning: production never learns one). */
+export const PINNED_KEY_CHECK: CheckMessage = {
+  id: 'app.W013',
+  level: 'WARNING',
+  msg: 'This node carries no vendor key: it trusts the key of the first licence it installed (pinned on first use, development only).',
+  hint: "Production trusts only a key the node carries: the release images' (built from the registry that ships them), vendor-keys.pem, or VENDOR_PUBLIC_KEY.",
+};
+
 /** A licence that verifies against a key the node does not trust: read-only, as one that does not verify. */
-export const untrusted = (e: LicenceEvaluation): LicenceEvaluation => ({
+export const untrusted = (e: LicenceEvaluation, noKey = false): LicenceEvaluation => ({
   status: 'invalid',
-  checks: [...e.checks.filter((c) => c.level === 'ERROR'), UNTRUSTED_KEY_CHECK],
+  checks: [...e.checks.filter((c) => c.level === 'ERROR'), noKey ? NO_VENDOR_KEY_CHECK : UNTRUSTED_KEY_CHECK],
 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Config } from '../../../../lib/config';
+import { isDevelopment, type Config } from '../../../../lib/config';
 import { DomainError, badInput, forbidden, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import { projectRoot } from '../../../../lib/paths';
@@ -13,7 +13,17 @@ import { usableSecret, type NodeSecrets } from '../../kernel/secrets';
 import type { BrandingValues, LicenceRow, NodeStore, ProviderCredentialRow } from '../store/node-store';
 import { BRANDING_FIELDS } from '../store/node-store';
 import { configurationChecks, storageChecks, type CheckMessage } from './checks';
-import { builtInVendorKeys, evaluateLicence, trustsVendorKey, UNTRUSTED_KEY_CHECK, untrusted, vendorKeyFingerprint, type LicenceEvaluation } from './licence';
+import {
+  builtInVendorKeys,
+  evaluateLicence,
+  NO_VENDOR_KEY_CHECK,
+  PINNED_KEY_CHECK,
+  trustsVendorKey,
+  UNTRUSTED_KEY_CHECK,
+  untrusted,
+  vendorKeyFingerprint,
+  type LicenceEvaluation,
+} from './licence';
 import { applySettingsChange, modulesOf, type SettingsRecord } from './settings';
 
 export const improperlyConfigured = (message: string) => new DomainError('IMPROPERLY_CONFIGURED', 503, message);
@@ -62,7 +72,12 @@ function rasterDataUri(value: string): boolean {
 export class NodeService {
   private snapshot: Promise<Snapshot> | undefined;
   private generation = 0;
-  /** The vendor keys the node was built with (vendor-keys.pem at the application's root); none: the first licence's key is pinned. */
+  /**
+   * The vendor keys the node carries: built in (vendor-keys.pem at the application's root, written by the
+   * image build from the registry that ships it), or given by the process that starts it (`npm start`:
+   * the key of its own registry, shipVendorKey). None: production trusts the host's VENDOR_PUBLIC_KEY
+   * only; development pins the first licence's key, with a warning (app.W013).
+   */
   private readonly builtInKeys = builtInVendorKeys(readIfPresent(join(projectRoot(), 'vendor-keys.pem')));
   /** The environment's licence (VENDOR_PUBLIC_KEY) was refused at start: signed by a key the node does not trust. */
   private environmentRefused = false;
@@ -118,9 +133,38 @@ export class NodeService {
   private async withTrust(publicKey: string | undefined | null, evaluation: LicenceEvaluation): Promise<LicenceEvaluation> {
     if (evaluation.status !== 'valid') return evaluation;
     const fingerprint = vendorKeyFingerprint(publicKey ?? '')!;
-    let pinned = this.builtInKeys.size ? undefined : (await this.store.vendorKeyPin())?.fingerprint;
-    if (!this.builtInKeys.size && !pinned) pinned = (await this.store.pinVendorKey(fingerprint, publicKey!.trim(), 'licence')).fingerprint;
-    return trustsVendorKey(fingerprint, this.builtInKeys, pinned) ? evaluation : untrusted(evaluation);
+    const trusted = this.trustedKeys();
+    const pinning = this.pinning();
+    let pinned = pinning ? (await this.store.vendorKeyPin())?.fingerprint : undefined;
+    if (pinning && !pinned) pinned = (await this.store.pinVendorKey(fingerprint, publicKey!.trim(), 'licence')).fingerprint;
+    return trustsVendorKey(fingerprint, trusted, pinned, pinning) ? evaluation : untrusted(evaluation, trusted.size === 0 && !pinning);
+  }
+
+  /**
+   * The keys this node trusts without learning them: those it carries; none carried, in production,
+   * the host's VENDOR_PUBLIC_KEY (configured where the node runs, as a built-in key is, never learned
+   * from a licence that arrives through the console, the CLI or the registry).
+   */
+  private trustedKeys(): ReadonlySet<string> {
+    if (this.builtInKeys.size || isDevelopment(this.config)) return this.builtInKeys;
+    const host = this.config.VENDOR_PUBLIC_KEY ? vendorKeyFingerprint(this.config.VENDOR_PUBLIC_KEY) : undefined;
+    return new Set(host ? [host] : []);
+  }
+
+  /** First-use pinning: development only, and only while the node carries no key. */
+  private pinning(): boolean {
+    return this.builtInKeys.size === 0 && isDevelopment(this.config);
+  }
+
+  /**
+   * The process that starts this node gives it the vendor's key (`npm start`: the key of the registry it
+   * runs beside, which the demo node activates with). From then on only the keys it carries are trusted.
+   */
+  shipVendorKey(publicKey: string): void {
+    const fingerprint = vendorKeyFingerprint(publicKey);
+    if (!fingerprint) throw new Error('shipVendorKey: not a public key');
+    this.builtInKeys.add(fingerprint);
+    this.changed();
   }
 
   async settings(): Promise<SettingsRecord> {
@@ -210,14 +254,18 @@ export class NodeService {
       });
     }
     const fingerprint = vendorKeyFingerprint(publicKey)!;
+    const trusted = this.trustedKeys();
+    const pinning = this.pinning();
     const installed = await this.store.installLicence(
       { token: token.trim(), publicKey: publicKey.trim(), fingerprint, source, actor },
-      (pinned) => trustsVendorKey(fingerprint, this.builtInKeys, pinned),
-      this.builtInKeys.size === 0,
+      (pinned) => trustsVendorKey(fingerprint, trusted, pinned, pinning),
+      pinning,
     );
     if (!installed) {
-      throw new DomainError('UNTRUSTED_VENDOR_KEY', 403, `The licence was not installed: ${UNTRUSTED_KEY_CHECK.msg}`, { checks: [UNTRUSTED_KEY_CHECK.id] });
+      const check = trusted.size === 0 && !pinning ? NO_VENDOR_KEY_CHECK : UNTRUSTED_KEY_CHECK;
+      throw new DomainError('UNTRUSTED_VENDOR_KEY', 403, `The licence was not installed: ${check.msg}`, { checks: [check.id] });
     }
+    if (pinning) this.logger.warn({ check: PINNED_KEY_CHECK.id }, PINNED_KEY_CHECK.msg);
     this.changed();
     this.logger.info({ source, licenceId: evaluation.claims?.licenceId, expiresAt: evaluation.expiresAt }, 'licence installed');
     return evaluation;
@@ -255,6 +303,10 @@ export class NodeService {
     return [
       ...licence.evaluation.checks,
       ...(refused ? [{ ...UNTRUSTED_KEY_CHECK, msg: `VENDOR_PUBLIC_KEY: ${UNTRUSTED_KEY_CHECK.msg} The licence of the environment was not installed.` }] : []),
+      ...(this.pinning() && licence.evaluation.status === 'valid' ? [PINNED_KEY_CHECK] : []),
+      ...(!this.pinning() && this.trustedKeys().size === 0 && !licence.evaluation.checks.some((c) => c.id === NO_VENDOR_KEY_CHECK.id)
+        ? [NO_VENDOR_KEY_CHECK]
+        : []),
       ...configurationChecks(this.config, this.secrets, held),
       ...storageChecks(storage),
     ];

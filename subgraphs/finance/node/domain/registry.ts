@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { hostname, networkInterfaces } from 'node:os';
-import type { Config } from '../../../../lib/config';
-import { DomainError } from '../../../../lib/errors';
+import { isDevelopment, isLoopback, type Config } from '../../../../lib/config';
+import { badInput, DomainError } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { NodeStore } from '../store/node-store';
 import type { NodeService } from './node-service';
@@ -40,8 +41,32 @@ interface HeartbeatAnswer {
 }
 
 const TIMEOUT_MS = 15_000;
+/** A registry licence key, as the registry issues them (and the installer checks them). */
+const LICENCE_KEY = /^[A-Za-z0-9]{3}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/;
 
 export const registryUnavailable = (message: string) => new DomainError('REGISTRY_UNAVAILABLE', 502, message);
+
+/**
+ * Why this node may not use a registry URL (the licence key and the licence token travel in its
+ * requests), or undefined: https always; http:// in development, on this machine (loopback), or in
+ * production when VENDOR_REGISTRY_ALLOW_HTTP says the network is trusted.
+ */
+export function registryUrlProblem(url: string, config: Pick<Config, 'NODE_ENV' | 'VENDOR_REGISTRY_ALLOW_HTTP'>): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `The licence registry URL is not a URL: ${url}`;
+  }
+  if (parsed.protocol === 'https:') return undefined;
+  if (parsed.protocol !== 'http:') return `The licence registry URL must be https:// (${url}).`;
+  if (isDevelopment(config) || isLoopback(parsed.hostname) || config.VENDOR_REGISTRY_ALLOW_HTTP) return undefined;
+  return `The licence registry URL must be https:// in production (http:// only on this machine, or with VENDOR_REGISTRY_ALLOW_HTTP=true): ${url}`;
+}
+
+/** The registry's seat of a node whose machine is known by its host name only, and of this node on it (its own id). */
+export const nodeSeatFingerprint = (host: string, instanceId: string) =>
+  createHash('sha256').update(`hostname:${host.toLowerCase()}:node:${instanceId}`).digest('hex');
 
 function ipAddress(): string {
   for (const list of Object.values(networkInterfaces())) {
@@ -98,33 +123,58 @@ export class RegistryClient {
     return json.data;
   }
 
-  /** `finance:activate`: registers this node, fetches and installs its licence, keeps the deployment key. */
-  async activate(opts: { url?: string; licenceKey?: string } = {}) {
+  /**
+   * `finance:activate` (and the console's licence page, with a LIC- key): registers this node, fetches and
+   * installs its licence, keeps the deployment key and the licence key its heartbeats carry.
+   */
+  async activate(opts: { url?: string; licenceKey?: string; actor?: string } = {}) {
     const url = opts.url ?? this.config.VENDOR_LICENSE_ENGINE_URL;
-    const licenceKey = opts.licenceKey ?? this.config.VENDOR_API_KEY;
-    if (!url) throw new DomainError('BAD_USER_INPUT', 400, 'VENDOR_LICENSE_ENGINE_URL (or --url) names the licence registry.');
-    if (!licenceKey) throw new DomainError('BAD_USER_INPUT', 400, 'VENDOR_API_KEY (or --licence-key) holds the registry licence key (LIC-XXXX-XXXX-XXXX).');
+    const licenceKey = (opts.licenceKey ?? this.config.VENDOR_API_KEY)?.trim();
+    const actor = opts.actor ?? 'finance:activate';
+    if (!url)
+      throw badInput('VENDOR_LICENSE_ENGINE_URL (or --url, or the registry URL field) names the licence registry.', {
+        registryUrl: ["the licence registry's URL"],
+      });
+    if (!licenceKey)
+      throw badInput('VENDOR_API_KEY (or --licence-key) holds the registry licence key (LIC-XXXX-XXXX-XXXX).', { licenceKey: ['LIC-XXXX-XXXX-XXXX'] });
+    if (!LICENCE_KEY.test(licenceKey)) throw badInput('A licence key looks like LIC-XXXX-XXXX-XXXX.', { licenceKey: ['LIC-XXXX-XXXX-XXXX'] });
+    const problem = registryUrlProblem(url, this.config);
+    if (problem) throw new DomainError('INSECURE_REGISTRY_URL', 400, problem);
+    const machineFingerprint = await this.seat();
     const registration = await this.call<Registration>(url, 'api/v1/deployments/register', licenceKey, {
       hostname: hostname(),
       ipAddress: ipAddress(),
       currentVersion: this.config.APP_VERSION,
-      // the installer's machine: a container's host name changes with every container, the machine does not
-      ...(this.config.VENDOR_MACHINE_FINGERPRINT ? { machineFingerprint: this.config.VENDOR_MACHINE_FINGERPRINT } : {}),
+      ...(machineFingerprint ? { machineFingerprint } : {}),
     });
     const checkout = await this.call<Checkout>(url, 'api/v1/license/checkout', licenceKey);
-    const licence = await this.node.installLicence(checkout.token, checkout.publicKey, 'registry', 'finance:activate');
+    const licence = await this.node.installLicence(checkout.token, checkout.publicKey, 'registry', actor);
     await this.store.saveDeployment(
       {
         registryUrl: url,
         deploymentId: registration.id,
         deploymentKey: registration.deploymentKey,
+        // the heartbeats carry the key the node registered with (the demo node of `npm start` has no VENDOR_API_KEY)
+        licenceKey,
         heartbeatIntervalSeconds: registration.heartbeatIntervalSeconds,
         nextHeartbeatAt: registration.nextHeartbeatAt ? new Date(registration.nextHeartbeatAt) : null,
       },
-      'finance:activate',
+      actor,
     );
     await this.startHeartbeats();
     return { registration, licence };
+  }
+
+  /**
+   * The seat this node registers as. The installer's (VENDOR_MACHINE_FINGERPRINT: the machine and the
+   * installation, which a container's changing host name does not change); else, by default, this node's
+   * own on its machine (its id, kept in its database: two nodes on one machine are two seats); with
+   * VENDOR_SEAT=machine, none (the registry takes the host name's seat, shared by the machine's nodes).
+   */
+  private async seat(): Promise<string | undefined> {
+    if (this.config.VENDOR_MACHINE_FINGERPRINT) return this.config.VENDOR_MACHINE_FINGERPRINT;
+    if (this.config.VENDOR_SEAT === 'machine') return undefined;
+    return nodeSeatFingerprint(hostname(), await this.store.instanceId());
   }
 
   deployment() {
@@ -166,9 +216,11 @@ export class RegistryClient {
       return undefined;
     });
     if (!deployment) return false;
-    const licenceKey = this.config.VENDOR_API_KEY;
+    const licenceKey = deployment.licenceKey ?? this.config.VENDOR_API_KEY;
     let ok = false;
     try {
+      const problem = registryUrlProblem(deployment.registryUrl, this.config);
+      if (problem) throw new DomainError('INSECURE_REGISTRY_URL', 400, problem);
       const answer = await this.call<HeartbeatAnswer>(deployment.registryUrl, 'api/v1/deployments/heartbeat', licenceKey, {
         deploymentKey: deployment.deploymentKey,
         // what this node's own readiness probe says, and how long this process has run
@@ -215,7 +267,7 @@ export class RegistryClient {
       if (!url || !key) return;
       // registered elsewhere (e.g. before the database was replaced): the key from the environment
       await this.store.saveDeployment(
-        { registryUrl: url, deploymentId: null, deploymentKey: key, heartbeatIntervalSeconds: 60, nextHeartbeatAt: null },
+        { registryUrl: url, deploymentId: null, deploymentKey: key, licenceKey: null, heartbeatIntervalSeconds: 60, nextHeartbeatAt: null },
         'environment',
       );
     }

@@ -231,6 +231,34 @@ export class NodeResolver {
   }
 
   @Authorized('node-admin')
+  @Mutation(() => NodeLicenceState, {
+    description:
+      'Activates the node with a registry licence key (LIC-XXXX-XXXX-XXXX, admin console), as VENDOR_API_KEY does at start: registers this node ' +
+      'with the licence registry (registryUrl, else VENDOR_LICENSE_ENGINE_URL), checks out its signed licence token and installs it (only a licence ' +
+      'signed by a vendor key the node trusts), then sends heartbeats with that key.',
+  })
+  async activateNodeLicence(
+    @Arg('licenceKey') licenceKey: string,
+    @Arg('registryUrl', () => String, { nullable: true }) registryUrl: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<NodeLicenceState> {
+    const { licence: e } = await this.services.registry.activate({ url: registryUrl?.trim() || undefined, licenceKey, actor: actorOf(ctx) });
+    const installed = await this.services.node.licence();
+    return {
+      status: e.status,
+      valid: true,
+      source: installed.source,
+      installedAt: installed.installedAt ?? null,
+      checks: [],
+      claims: e.claims ?? null,
+      issuer: e.issuer ?? null,
+      keyId: e.keyId ?? null,
+      issuedAt: e.issuedAt ?? null,
+      expiresAt: e.expiresAt ?? null,
+    };
+  }
+
+  @Authorized('node-admin')
   @Mutation(() => NodeProviderCredential, { description: 'Stores (or replaces) a provider credential, encrypted at rest.' })
   saveProviderCredential(
     @Arg('provider') provider: string,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { inTransaction, type Store } from '../../../../lib/database';
 import { PROVIDER_CREDENTIAL_CHANGED } from '../../../../lib/provider-secrets';
 import { NODE_STATE_CHANGED } from '../../kernel/gate';
@@ -49,6 +50,8 @@ export interface DeploymentRow {
   registryUrl: string;
   deploymentId: string | null;
   deploymentKey: string;
+  /** The registry licence key the node activated with (null: registered elsewhere, VENDOR_API_KEY is used). */
+  licenceKey: string | null;
   heartbeatIntervalSeconds: number;
   nextHeartbeatAt: Date | null;
   lastHeartbeatAt: Date | null;
@@ -210,7 +213,7 @@ export class NodeStore {
 
   async deployment(): Promise<DeploymentRow | undefined> {
     const { rows } = await this.store.pool.query<DeploymentRow>(
-      `SELECT registry_url AS "registryUrl", deployment_id AS "deploymentId", deployment_key AS "deploymentKey",
+      `SELECT registry_url AS "registryUrl", deployment_id AS "deploymentId", deployment_key AS "deploymentKey", licence_key AS "licenceKey",
               heartbeat_interval_seconds AS "heartbeatIntervalSeconds", next_heartbeat_at AS "nextHeartbeatAt",
               last_heartbeat_at AS "lastHeartbeatAt", last_heartbeat_status AS "lastHeartbeatStatus", registered_at AS "registeredAt"
          FROM node.deployment WHERE id = 1`,
@@ -221,15 +224,22 @@ export class NodeStore {
   async saveDeployment(d: Omit<DeploymentRow, 'lastHeartbeatAt' | 'lastHeartbeatStatus' | 'registeredAt'>, actor: string): Promise<void> {
     await this.store.pool.query(
       `WITH d AS (
-         INSERT INTO node.deployment (id, registry_url, deployment_id, deployment_key, heartbeat_interval_seconds, next_heartbeat_at)
-         VALUES (1, $1, $2, $3, $4, $5)
+         INSERT INTO node.deployment (id, registry_url, deployment_id, deployment_key, heartbeat_interval_seconds, next_heartbeat_at, licence_key)
+         VALUES (1, $1, $2, $3, $4, $5, $7)
          ON CONFLICT (id) DO UPDATE SET registry_url = EXCLUDED.registry_url, deployment_id = EXCLUDED.deployment_id,
-           deployment_key = EXCLUDED.deployment_key, heartbeat_interval_seconds = EXCLUDED.heartbeat_interval_seconds,
+           deployment_key = EXCLUDED.deployment_key, licence_key = EXCLUDED.licence_key, heartbeat_interval_seconds = EXCLUDED.heartbeat_interval_seconds,
            next_heartbeat_at = EXCLUDED.next_heartbeat_at, registered_at = now()
          RETURNING 1)
        INSERT INTO node.audit_log (actor, action, detail) SELECT $6, 'deployment.registered', jsonb_build_object('registry', $1::text) FROM d`,
-      [d.registryUrl, d.deploymentId, d.deploymentKey, d.heartbeatIntervalSeconds, d.nextHeartbeatAt, actor],
+      [d.registryUrl, d.deploymentId, d.deploymentKey, d.heartbeatIntervalSeconds, d.nextHeartbeatAt, actor, d.licenceKey],
     );
+  }
+
+  /** This node's own id (its seat at the registry), made once, at its first use. */
+  async instanceId(): Promise<string> {
+    await this.store.pool.query('INSERT INTO node.instance (id, instance_id) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [randomUUID()]);
+    const { rows } = await this.store.pool.query<{ instanceId: string }>('SELECT instance_id AS "instanceId" FROM node.instance WHERE id = 1');
+    return rows[0].instanceId;
   }
 
   async recordHeartbeat(status: string, intervalSeconds: number | undefined, nextAt: Date | undefined): Promise<void> {

@@ -63,6 +63,10 @@ export const FINANCE_NODE_TEMPLATE: ManifestTemplate = {
         POSTGRES_PASSWORD: { required: 'set POSTGRES_PASSWORD, the database password' },
         DATABASE_URL: 'postgres://finance:${POSTGRES_PASSWORD}@postgres:5432/finance',
         VENDOR_LICENSE_ENGINE_URL: { optional: 'the licence registry as this node reaches it', default: '{{registry.url}}' },
+        VENDOR_REGISTRY_ALLOW_HTTP: {
+          optional: 'true: an http:// registry on a network you trust (production refuses one that is not on this machine)',
+          default: 'false',
+        },
         VENDOR_API_KEY: '{{licence.key}}',
         VENDOR_DEPLOYMENT_ID: { optional: 'the deploymentKey of this node (the installer writes it to .env)', default: '' },
         VENDOR_MACHINE_FINGERPRINT: { optional: 'this machine, as the installer registered it (the installer writes it to .env)', default: '' },

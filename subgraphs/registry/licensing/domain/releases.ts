@@ -7,6 +7,7 @@ import { maintenanceExpired, productNotFound, productNotLicensed, releaseNotFoun
 import type { LicencePrincipal, LicenceService } from './licences';
 import { maskedKey } from './keys';
 import { rendererFor } from './manifests';
+import { signCompose } from './manifests/compose';
 import { artifactList, type ManifestArtifact, type ManifestModel, type ManifestService, type RenderedManifest } from './manifests/model';
 import { fillPlaceholders, parseManifestTemplate, templateComponents, type Placeholder } from './manifests/template';
 import type { SigningService } from './signing';
@@ -220,7 +221,10 @@ export class ReleaseService {
       artifacts: [...manifestArtifacts.values()],
       artifactsSignature: await this.signing.signDetached(artifactList([...manifestArtifacts.values()])),
     };
-    return render(model);
+    const rendered = render(model);
+    // a compose manifest is signed whole: the installer refuses one whose services were changed
+    if (input.format === 'compose') rendered.content = await signCompose(rendered.content, (text) => this.signing.signDetached(text));
+    return rendered;
   }
 
   /**

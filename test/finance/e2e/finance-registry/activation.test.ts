@@ -1,12 +1,11 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, startTestApp, type TestApp } from '../../../support/app';
 import { assertBuilt } from '../../../support/child-app';
 import { createTestDatabase } from '../../../support/database';
-import { adminSignIn, createUser, licenceKeys, licenceToken, runCli } from '../../../support/finance';
+import { adminSignIn, createUser, runCli } from '../../../support/finance';
+import { beatStatus, LICENCE_KEY, LocalRegistry } from '../../../support/local-registry';
 
 /**
  * Activation with the licence registry and heartbeats, against a local server that answers exactly
@@ -14,98 +13,6 @@ import { adminSignIn, createUser, licenceKeys, licenceToken, runCli } from '../.
  * both issues are merged): register → checkout → install; heartbeats on the registry's interval;
  * an unreachable registry never changes a node whose licence verifies offline.
  */
-const LICENCE_KEY = 'LIC-TEST-0001-ABCD';
-
-interface Received {
-  method: string;
-  path: string;
-  licenceKey?: string;
-  body: Record<string, unknown> | undefined;
-  /** When it arrived (ms since the epoch). */
-  at: number;
-}
-
-/** The state a heartbeat reported (metrics.status). */
-const beatStatus = (beat: Received) => (beat.body?.metrics as { status?: string } | undefined)?.status;
-
-class LocalRegistry {
-  readonly received: Received[] = [];
-  nodeLimitReached = false;
-  private server!: Server;
-  private beatWaiters: { count: number; resolve: () => void }[] = [];
-  readonly keys = licenceKeys();
-  url = '';
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  stop() {
-    this.server.closeAllConnections();
-    return new Promise((r) => this.server.close(r));
-  }
-
-  heartbeats() {
-    return this.received.filter((r) => r.path === '/api/v1/deployments/heartbeat');
-  }
-
-  /** Resolves once `count` heartbeats have arrived in all. */
-  heartbeatsReach(count: number): Promise<void> {
-    if (this.heartbeats().length >= count) return Promise.resolve();
-    return new Promise((resolve) => this.beatWaiters.push({ count, resolve }));
-  }
-
-  private async handle(req: IncomingMessage, res: import('node:http').ServerResponse) {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    const received: Received = {
-      method: req.method!,
-      path: req.url!,
-      licenceKey: req.headers['x-license-key'] as string | undefined,
-      body: raw ? JSON.parse(raw) : undefined,
-      at: Date.now(),
-    };
-    this.received.push(received);
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    const ok = (status: number, data: unknown) => send(status, { success: true, data });
-    if (received.path !== '/api/v1/license/public-key' && received.licenceKey !== LICENCE_KEY) {
-      return send(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'A valid licence key is required.' } });
-    }
-    switch (`${req.method} ${received.path}`) {
-      case 'POST /api/v1/deployments/register':
-        if (this.nodeLimitReached) return send(403, { success: false, error: { code: 'NODE_LIMIT_EXCEEDED', message: 'This licence allows 3 nodes.' } });
-        return ok(201, {
-          id: 'dep_0001',
-          deploymentKey: 'dk_secret_0001',
-          status: 'alive',
-          heartbeatIntervalSeconds: 1,
-          nextHeartbeatAt: new Date(Date.now() + 1000).toISOString(),
-          registeredAt: new Date().toISOString(),
-        });
-      case 'POST /api/v1/license/checkout':
-        return ok(200, {
-          token: await licenceToken(this.keys),
-          expiresAt: new Date(Date.now() + 30 * 86400_000).toISOString(),
-          algorithm: 'EdDSA',
-          keyId: 'test-key',
-          publicKey: this.keys.publicKeyLine,
-        });
-      case 'GET /api/v1/license/public-key':
-        return ok(200, { algorithm: 'EdDSA', keyId: 'test-key', publicKey: this.keys.publicKeyLine });
-      case 'POST /api/v1/deployments/heartbeat': {
-        ok(200, { status: 'alive', heartbeatIntervalSeconds: 1, nextHeartbeatAt: new Date(Date.now() + 1000).toISOString() });
-        const n = this.heartbeats().length;
-        this.beatWaiters = this.beatWaiters.filter((w) => (n >= w.count ? (w.resolve(), false) : true));
-        return;
-      }
-      default:
-        return send(404, { success: false, error: { code: 'NOT_FOUND', message: 'Not found.' } });
-    }
-  }
-}
-
 let registry: LocalRegistry;
 let t: TestApp;
 
@@ -126,7 +33,13 @@ describe('activation and heartbeats', () => {
     for (let i = 0; i < 100 && (await http(`${t.urls.finance}/api/v1/node/`)).body.read_only; i++) await new Promise((r) => setTimeout(r, 100));
     const [register, checkout] = registry.received;
     expect(register).toMatchObject({ method: 'POST', path: '/api/v1/deployments/register', licenceKey: LICENCE_KEY });
-    expect(register.body).toEqual({ hostname: expect.any(String), ipAddress: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), currentVersion: '4.5.6' });
+    // its seat: this node on this machine (its own id joins the host name), not the machine's alone
+    expect(register.body).toEqual({
+      hostname: expect.any(String),
+      ipAddress: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/),
+      currentVersion: '4.5.6',
+      machineFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(checkout).toMatchObject({ method: 'POST', path: '/api/v1/license/checkout', licenceKey: LICENCE_KEY, body: undefined });
     // the deployment and the licence's source are an administrator's to see
     const session = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
@@ -212,7 +125,7 @@ describe('npm run cli -- finance:activate', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe('The licence registry refused: This licence allows 3 nodes. (NODE_LIMIT_EXCEEDED).\n');
     cliRegistry.nodeLimitReached = false;
-    const wrongKey = await runCli(['finance:activate'], { ...env, VENDOR_API_KEY: 'LIC-WRONG' });
+    const wrongKey = await runCli(['finance:activate'], { ...env, VENDOR_API_KEY: 'LIC-WRNG-0000-0000' });
     expect([wrongKey.code, wrongKey.stderr]).toEqual([1, expect.stringContaining('(UNAUTHORIZED)')]);
     const ok = await runCli(['finance:activate'], env);
     expect([ok.code, ok.stdout]).toEqual([

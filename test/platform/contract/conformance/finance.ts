@@ -13,6 +13,7 @@ import { startMoneyProviders } from '../../../support/money-providers';
 import { startBankingProvider } from '../../../support/banking-provider';
 import { LocalSumsub, signedWebhook } from '../../../support/sumsub';
 import { startAssistantProvider } from '../../../support/assistant';
+import { LICENCE_KEY as LOCAL_LICENCE_KEY, LocalRegistry } from '../../../support/local-registry';
 import { smsCodeTo } from '../../../support/phone';
 import type { CaseContext, Recipe, ReplayRequest, SurfaceFixture } from './replay';
 
@@ -471,6 +472,8 @@ const success: Record<string, Recipe['request']> = {
   'POST /admin/node/settings/': (ctx) => form(ctx, '/admin/node/settings/', settingsForm(ctx)),
   'POST /admin/node/branding/': (ctx) => form(ctx, '/admin/node/branding/', { display_name: 'Replayed Finance' }),
   'POST /admin/node/licence/': (ctx) => form(ctx, '/admin/node/licence/', { token: id(ctx, 'licenceToken'), public_key: id(ctx, 'licenceKey') }),
+  'POST /admin/node/licence/activate/': (ctx) =>
+    form(ctx, '/admin/node/licence/activate/', { licence_key: LOCAL_LICENCE_KEY, registry_url: licenceRegistry!.url }),
   'POST /admin/node/providercredential/': (ctx) =>
     form(ctx, '/admin/node/providercredential/', { provider: 'banking', name: `key-${randomUUID().slice(0, 6)}`, secret: 'sk_replayed_0123456789' }),
   'POST /admin/node/providercredential/:id/delete/': async (ctx) => form(ctx, `/admin/node/providercredential/${await providerCredential(ctx)}/delete/`),
@@ -1162,6 +1165,8 @@ let money: Awaited<ReturnType<typeof startMoneyProviders>> | undefined;
 let banking: Awaited<ReturnType<typeof startBankingProvider>> | undefined;
 let providers: Providers | undefined;
 let assistant: Awaited<ReturnType<typeof startAssistantProvider>> | undefined;
+/** The licence registry the console's licence page activates with (a LIC- key). */
+let licenceRegistry: LocalRegistry | undefined;
 
 async function tokenVersion(t: TestApp, userId: string): Promise<number> {
   const { rows } = await t.app.services.identity.store.pool.query<{ v: number }>('SELECT token_version AS v FROM identity.node_user WHERE id = $1', [userId]);
@@ -1171,6 +1176,8 @@ async function tokenVersion(t: TestApp, userId: string): Promise<number> {
 export const financeFixture: SurfaceFixture = {
   async start() {
     assistant = await startAssistantProvider();
+    licenceRegistry = new LocalRegistry(3600);
+    await licenceRegistry.start();
     providers = await startProviders();
     sumsub = new LocalSumsub(KYC_APP_TOKEN, KYC_SECRET_KEY);
     const kycUrl = await sumsub.start();
@@ -1192,6 +1199,7 @@ export const financeFixture: SurfaceFixture = {
         ...money.env,
       },
       stop: async () => {
+        await licenceRegistry?.stop();
         await assistant?.close();
         await providers?.close();
         await sumsub?.stop();

@@ -169,6 +169,8 @@ describeContainers('the customer journey under podman', () => {
       [
         `POSTGRES_IMAGE=${img.postgres}`,
         'VENDOR_LICENSE_ENGINE_URL=http://registry:8090',
+        // the registry container on this compose network: http, which production refuses unless told the network is trusted
+        'VENDOR_REGISTRY_ALLOW_HTTP=true',
         'ALLOWED_HOSTS=localhost,127.0.0.1',
         `BACKEND_PORT=${backendPort}`,
         `FRONTEND_PORT=${frontend}`,

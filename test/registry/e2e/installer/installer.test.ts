@@ -7,6 +7,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -18,7 +20,7 @@ import { createTestDatabase } from '../../../support/database';
 import { TEST_MASTER_KEY } from '../../../support/keys';
 import { call } from '../../../support/registry';
 
-const TOOLS = ['bash', 'curl', 'sha256sum', 'base64', 'openssl', 'head', 'mkdir', 'mktemp', 'mv', 'rm', 'uname'];
+const TOOLS = ['bash', 'curl', 'sha256sum', 'base64', 'openssl', 'head', 'mkdir', 'mktemp', 'mv', 'rm', 'uname', 'basename', 'sleep'];
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let dataDir: string;
@@ -27,6 +29,7 @@ let exited: Promise<number | null>;
 let registry: string;
 let gateway: string;
 let licenceKey: string;
+let banner: string;
 let toolDir: string;
 let work: string;
 
@@ -67,6 +70,7 @@ beforeAll(async () => {
     child.stderr!.on('data', read);
     void exited.then((code) => reject(new Error(`exited with ${code}:\n${out}`)));
   });
+  banner = out;
   licenceKey = /Licence key\s+(LIC-[A-Z0-9-]+)/.exec(out)![1];
   registry = /Licence registry\s+(\S+)\/api\/v1\//.exec(out)![1];
   gateway = `http://127.0.0.1:${gatewayPort}`;
@@ -102,6 +106,20 @@ function install(target: string, env: Record<string, string> = {}, key = licence
   return { code: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
+/** install(), without blocking this process (an HTTP peer of the test must answer the installer meanwhile). */
+function installAsync(target: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(join(toolDir, 'bash'), [join(projectRoot(), 'scripts/install-node.sh'), registry, licenceKey, target], {
+      env: { PATH: toolDir, NODE_HOSTNAME: 'customer-node-1', NODE_IP: '192.0.2.10', MACHINE_ID: 'machine-one', ...env },
+      timeout: 60_000,
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
 async function adminQuery(query: string) {
   const res = await call(`${gateway}/graphql`, {
     method: 'POST',
@@ -116,7 +134,9 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 it('checks for updates, fetches the manifest, downloads and verifies every artifact, registers this machine, generates the secrets', async () => {
   const target = join(work, 'node');
   const { code, output } = install(target);
-  expect([code, output]).toEqual([0, expect.stringContaining('Done: finance-node 1.1.0 installed')]);
+  // without docker or podman nothing is started, and so nothing is "Done"
+  expect([code, output]).toEqual([0, expect.stringContaining(`Downloaded and verified: finance-node 1.1.0 in ${target}, not started`)]);
+  expect(output).not.toContain('Done');
   expect(output).toContain('Installing finance-node 1.1.0 (nothing installed yet, channel stable)');
   expect(output).toMatch(/finance-node-backend-1\.1\.0\.docker\.tar\.gz: \d+ bytes, sha256 verified/);
   expect(output).toMatch(/finance-node-frontend-1\.1\.0\.docker\.tar\.gz: \d+ bytes, sha256 verified/);
@@ -125,9 +145,9 @@ it('checks for updates, fetches the manifest, downloads and verifies every artif
   expect(output).not.toContain('Heartbeat');
   expect(output).toContain('Generated in');
   expect(output).toContain('Load the images where Docker runs');
-  // the artifact list is signed with the registry's key, pinned at this first install
+  // the manifest is signed whole with the registry's key, pinned at this first install
   expect(output).toContain("Pinned the registry's key");
-  expect(output).toContain("The artifact list is signed by the registry's key");
+  expect(output).toContain("The manifest (its services and artifact list) is signed by the registry's key");
   const registryKey = (await call(`${registry}/api/v1/license/public-key`)).body.data.publicKey;
   expect(readFileSync(join(target, '.registry-public-key'), 'utf8').trim()).toBe(registryKey);
 
@@ -141,7 +161,10 @@ it('checks for updates, fetches the manifest, downloads and verifies every artif
   const deploymentKey = readFileSync(join(target, '.deployment-key'), 'utf8').trim();
   const env = readFileSync(join(target, '.env'), 'utf8');
   expect(env).toContain(`VENDOR_DEPLOYMENT_ID=${deploymentKey}`);
-  expect(env).toContain(`VENDOR_MACHINE_FINGERPRINT=${createHash('sha256').update('machine-one:finance-node').digest('hex')}`);
+  // this installation's seat: the machine, the product and the installation's own id (another directory: another seat)
+  const nodeId = readFileSync(join(target, '.node-id'), 'utf8').trim();
+  expect(nodeId).toMatch(/^[0-9a-f]{32}$/);
+  expect(env).toContain(`VENDOR_MACHINE_FINGERPRINT=${createHash('sha256').update(`machine-one:finance-node:${nodeId}`).digest('hex')}`);
   // every secret the compose file requires, generated once (64 hex digits each)
   for (const name of ['POSTGRES_PASSWORD', 'FRAMEWORK_SECRET_KEY', 'SERVER_JWT_KEY']) expect(env).toMatch(new RegExp(`^${name}=[0-9a-f]{64}$`, 'm'));
 
@@ -228,16 +251,125 @@ it('refuses a registry that is not https (http only on this machine), before sen
   expect(existsSync(join(work, 'plain', '.env'))).toBe(false);
 });
 
-it('refuses a manifest whose artifact list does not verify with the registry key it was given or pinned, and installs nothing', () => {
+it('refuses a manifest that does not verify with the registry key it was given or pinned, and installs nothing', () => {
   const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
   const given = install(join(work, 'given-key'), { REGISTRY_PUBLIC_KEY: other });
-  expect([given.code, given.output]).toEqual([1, expect.stringContaining("the manifest's artifact list does not verify with the registry's key")]);
+  expect([given.code, given.output]).toEqual([1, expect.stringContaining("the manifest does not verify with the registry's key")]);
   expect(existsSync(join(work, 'given-key', 'docker-compose.yml'))).toBe(false);
   // a key pinned at an earlier install that the registry no longer signs with
   const pinned = join(work, 'pinned-key');
   mkdirSync(pinned);
   writeFileSync(join(pinned, '.registry-public-key'), `${other}\n`);
   const refused = install(pinned);
-  expect([refused.code, refused.output]).toEqual([1, expect.stringContaining("the manifest's artifact list does not verify with the registry's key")]);
+  expect([refused.code, refused.output]).toEqual([1, expect.stringContaining("the manifest does not verify with the registry's key")]);
   expect(existsSync(join(pinned, 'artifacts', 'finance-node-backend-1.1.0.docker.tar.gz'))).toBe(false);
+});
+
+it('the start banner says which release images the registry distributes: the ones built here, else how to build them', () => {
+  expect(banner).toMatch(
+    /Release images {9}(not built here: the installer below would install placeholder images that cannot run\. Build them with `npm run images`|localhost\/finance-node\/backend:\S+ and its frontend, built here: the registry distributes them)/,
+  );
+});
+
+it("npm start's demo node carries the registry's key and its heartbeats are accepted (none refused with 401)", async () => {
+  const demoNode = async () => {
+    const { registryDeployments } = await adminQuery('{ registryDeployments { ipAddress reportedStatus heartbeats { status } } }');
+    return registryDeployments.find((d: { ipAddress: string; heartbeats: unknown[] }) => d.ipAddress !== '192.0.2.10' && d.heartbeats.length > 0);
+  };
+  let seen = await demoNode();
+  // its first heartbeat waits for its own /readyz (30 s at most)
+  for (let i = 0; i < 90 && !seen; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    seen = await demoNode();
+  }
+  expect(seen).toMatchObject({ reportedStatus: expect.stringMatching(/^(healthy|degraded)$/) });
+});
+
+it('refuses an installed manifest whose services were changed, or with anything after its signature', () => {
+  const target = join(work, 'tampered');
+  expect(install(target).code).toBe(0);
+  const file = join(target, 'docker-compose.yml');
+  const signed = readFileSync(file, 'utf8');
+  expect(signed).toContain('    image: finance-node/backend:1.1.0\n');
+  writeFileSync(file, signed.replace('    image: finance-node/backend:1.1.0\n', '    image: attacker.example/backend:1.1.0\n'));
+  const changed = install(target);
+  expect([changed.code, changed.output]).toEqual([
+    1,
+    expect.stringContaining(`${file} does not verify with the registry's key (its services or artifacts were changed`),
+  ]);
+  writeFileSync(file, `${signed}services:\n  backend:\n    image: attacker.example/backend:1.1.0\n`);
+  const appended = install(target);
+  expect([appended.code, appended.output]).toEqual([1, expect.stringContaining(`${file}: something follows the registry's signature`)]);
+  writeFileSync(file, signed);
+  expect(install(target)).toEqual({ code: 0, output: expect.stringContaining('finance-node 1.1.0 is up to date') });
+});
+
+describe('the installer says Done only once the node answers /readyz', () => {
+  // podman and podman-compose stand-ins (this machine runs no containers here): podman knows the images of
+  // the manifest as loaded; podman-compose "starts" and prints a container log; the node is a local HTTP peer
+  let fakeTools: string;
+  let peer: Server;
+  let peerPort: number;
+  let answers: number[] = [];
+  beforeAll(async () => {
+    fakeTools = join(work, 'fake-bin');
+    mkdirSync(fakeTools);
+    for (const tool of readdirSync(toolDir)) symlinkSync(join(toolDir, tool), join(fakeTools, tool));
+    const bash = spawnSync('bash', ['-c', 'command -v bash'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(
+      join(fakeTools, 'podman'),
+      `#!${bash}\n[ "$1 $2" = "image inspect" ] || exit 0\nwhile read -r name id; do [ "$name" = "\${@: -1}" ] && { echo "$id"; exit 0; }; done <"$FAKE_IMAGES"\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(
+      join(fakeTools, 'podman-compose'),
+      `#!${bash}\necho "$*" >>"$FAKE_CALLS"\ncase " $* " in *" logs "*) echo 'backend_1 | Error: connect ECONNREFUSED postgres:5432 (the container log)';; esac\nexit 0\n`,
+      { mode: 0o755 },
+    );
+    peer = createServer((req, res) => {
+      const status = req.url === '/readyz' ? (answers.shift() ?? 200) : 404;
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ status: status === 200 ? 'ok' : 'starting' }));
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    peerPort = (peer.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((resolve) => peer?.close(resolve)));
+
+  async function prepared(name: string) {
+    const target = join(work, name);
+    mkdirSync(target);
+    writeFileSync(join(target, '.env'), `BACKEND_PORT=${peerPort}\n`);
+    const releases = (await call(`${registry}/api/v1/releases`, { headers: { 'x-license-key': licenceKey } })).body.data;
+    const release = releases.find((r: { version: string }) => r.version === '1.1.0');
+    const manifest = await call(release.manifestUrl, { headers: { 'x-license-key': licenceKey } });
+    const images = join(target, 'fake-images');
+    const artifacts = parse(manifest.text)['x-artifacts'] as { image: string; imageId: string }[];
+    writeFileSync(images, artifacts.map((a) => `${a.image} ${a.imageId}\n`).join(''));
+    return { target, env: { PATH: fakeTools, CONTAINER_ENGINE: 'podman', FAKE_IMAGES: images, FAKE_CALLS: join(target, 'fake-calls'), READY_TIMEOUT: '6' } };
+  }
+
+  it('waits while /readyz answers 503, then prints the URL to open', async () => {
+    const { target, env } = await prepared('ready');
+    answers = [503, 503];
+    const { code, output } = await installAsync(target, env);
+    expect([code, output]).toEqual([0, expect.stringContaining(`Waiting for the node to be ready (http://127.0.0.1:${peerPort}/readyz, at most 6 s)`)]);
+    expect(output).toContain(
+      `Done: finance-node 1.1.0 installed in ${target} and ready. Open http://127.0.0.1:${peerPort}/admin/ (the console) and http://127.0.0.1:${peerPort}/app/ (the web client).`,
+    );
+    expect(answers).toEqual([]);
+    expect(readFileSync(join(target, 'fake-calls'), 'utf8')).toBe('-p ready up -d --force-recreate\n');
+  });
+
+  it("fails with the containers' log when the node does not become ready in time", async () => {
+    const { target, env } = await prepared('not-ready');
+    answers = Array.from({ length: 100 }, () => 503);
+    const { code, output } = await installAsync(target, env);
+    expect(code).toBe(1);
+    expect(output).not.toContain('Done');
+    expect(output).toContain('backend_1 | Error: connect ECONNREFUSED postgres:5432 (the container log)');
+    expect(output).toContain(
+      `install-node: the node did not become ready within 6 s (http://127.0.0.1:${peerPort}/readyz last answered HTTP 503); its log is above`,
+    );
+    expect(readFileSync(join(target, 'fake-calls'), 'utf8')).toBe('-p not-ready up -d --force-recreate\n-p not-ready logs --tail 100\n');
+  });
 });

@@ -98,3 +98,21 @@ export function renderCompose(model: ManifestModel): RenderedManifest {
     filename: `${model.product.code}-${model.release.version}.compose.yaml`,
   };
 }
+
+/** The top-level key of a compose manifest's own signature: the last thing in the file. */
+export const MANIFEST_SIGNATURE_KEY = 'x-manifest-signature';
+
+/**
+ * A compose manifest signed whole (issue 32, item 7: the services, their images, commands, volumes and
+ * environment, not only the artifact list): the registry's Ed25519 signature of every byte before the
+ * line `x-manifest-signature:`, appended as that key, last. The installer checks it before it uses any
+ * of the file, and again before it starts an installed one (scripts/install-node.sh).
+ */
+export async function signCompose(
+  content: string,
+  sign: (text: string) => Promise<{ algorithm: 'Ed25519'; keyId: string; signature: string }>,
+): Promise<string> {
+  const signed = content.endsWith('\n') ? content : `${content}\n`;
+  const { algorithm, keyId, signature } = await sign(signed);
+  return `${signed}${MANIFEST_SIGNATURE_KEY}:\n  algorithm: ${algorithm}\n  keyId: ${keyId}\n  signature: ${signature}\n`;
+}
