@@ -3,6 +3,7 @@ import { FIELD_AUDIENCE, NOT_DECISIONS } from '../../../subgraphs/finance/kernel
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { adminSignIn, auditDelivered, changeNode, createUser, graphql, installValidLicence, licenceKeys, licenceToken, login } from '../../support/finance';
 import { financeFields, mutationWith } from '../../support/finance-fields';
+import { LICENCE_KEY, LocalRegistry } from '../../support/local-registry';
 
 /**
  * Audit completeness (issue 32, item 4): GENERATED from the committed supergraph and the capability
@@ -17,9 +18,11 @@ let t: TestApp<'finance'>;
 let cookie: string;
 let operator: { id: string; username: string };
 let checker: { id: string; username: string };
+const registry = new LocalRegistry();
 const any = () => t as unknown as TestApp;
 
 beforeAll(async () => {
+  await registry.start();
   t = await startTestApp({}, { products: ['finance'] });
   await installValidLicence(any());
   const on = Object.fromEntries(
@@ -33,7 +36,10 @@ beforeAll(async () => {
   checker = await createUser(any(), `checker_${randomUUID().slice(0, 8)}`, { superuser: true });
   cookie = (await adminSignIn(any(), operator.username)).cookie;
 }, 120_000);
-afterAll(() => t?.stop());
+afterAll(async () => {
+  await t?.stop();
+  await registry.stop();
+});
 
 const url = (path: string) => `${t.urls.finance}${path}`;
 const send = (method: string, path: string, key: string, body?: unknown) =>
@@ -169,6 +175,7 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
     const keys = licenceKeys();
     return { publicKey: keys.publicKeyLine, token: await licenceToken(keys) };
   },
+  activateNodeLicence: async () => ({ licenceKey: LICENCE_KEY, registryUrl: registry.url }),
   saveProviderCredential: async () => ({ provider: 'card_issuer', name: 'api_key', secret: `sk_${randomUUID()}` }),
   deleteProviderCredential: async () => ({
     id: (await t.app.services.node.node.saveProviderCredential({ provider: 'crypto_exchange', name: 'api_key', secret: `sk_${randomUUID()}` }, 'test')).id,
