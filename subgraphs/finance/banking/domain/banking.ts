@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js';
 import { z } from 'zod';
@@ -17,11 +18,15 @@ import {
   RAMP_ASSETS,
   RAMP_FIAT_CURRENCIES,
   railOfCurrency,
+  deliverSandboxEvent,
   type BankingProviders,
   type Rail,
+  type SandboxCallbacks,
   type WebhookProvider,
 } from './providers';
 import { verifyWebhook } from './webhooks';
+import { CLEARING_DEPOSIT_CEILING, DEPOSIT_WINDOW_HOURS, checkDepositLimit, clearingHeadroom, depositsPaused } from './deposits';
+import type { Logger } from '../../../../lib/logger';
 
 type NodeUser = PrincipalOf<'node-user'>;
 
@@ -84,6 +89,17 @@ const MOVEMENT_CODES: Record<MovementKind, string> = {
   ramp_off: 'fiat_ramp_off',
 };
 
+/** What a user brings in: counted against their deposit limits (pending and posted). */
+const DEPOSIT_KINDS: MovementKind[] = ['mobile_money_deposit', 'inbound_credit'];
+
+export interface BankingOptions {
+  /** The sandbox's callbacks while the providers are the offline sandbox (undefined: a real provider). */
+  sandbox?: SandboxCallbacks;
+  /** A pending deposit expires after this many minutes (BANKING_DEPOSIT_EXPIRY_MINUTES). */
+  depositExpiryMinutes: number;
+  logger?: Logger;
+}
+
 /** The system account where a rail's money enters and leaves the ledger (it may go negative), e.g. `banking:iban`. */
 const railClearing = (rail: string) => `banking:${rail}`;
 
@@ -101,7 +117,97 @@ export class Banking {
     private readonly idempotency: IdempotentRequests,
     /** Asked at each webhook (the environment, else the admin console's record). */
     private readonly webhookSecret: () => Promise<string | undefined>,
+    private readonly options: BankingOptions = { depositExpiryMinutes: 60 },
   ) {}
+
+  /** Whether the providers are the offline sandbox (its accounts can receive simulated transfers). */
+  get sandbox(): boolean {
+    return this.options.sandbox !== undefined;
+  }
+
+  private readonly depositQueues = new Map<string, Promise<unknown>>();
+
+  /**
+   * Runs `work` (the deposit's hold and record) once the user's deposit limits admit `minor` more in
+   * `currency` and the clearing account has room: under the (user, currency) lock, one user's deposits
+   * wait for each other (in this process, then across processes) and never for another user's.
+   */
+  private async underDepositLimits<T>(user: NodeUser, minor: bigint, currency: string, provider: string, work: () => Promise<T>): Promise<T> {
+    const key = `${user.userId}:${currency}`;
+    const previous = this.depositQueues.get(key) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() =>
+      this.store.underDepositLock(user.userId, currency, DEPOSIT_KINDS, DEPOSIT_WINDOW_HOURS, async (deposited) => {
+        checkDepositLimit(user.kycLevel, currency, minor, deposited);
+        await this.checkClearing(currency, provider, minor);
+        return work();
+      }),
+    );
+    this.depositQueues.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.depositQueues.get(key) === run) this.depositQueues.delete(key);
+    }
+  }
+
+  /** The clearing account a deposit draws on stays under its ceiling for user deposits; an alert is logged as it nears it. */
+  private async checkClearing(currency: string, provider: string, minor: bigint): Promise<void> {
+    const clearing = await this.ledger.system(currency, railClearing(provider));
+    const state = await this.ledger.accountState(clearing);
+    const used = state.debitsPosted + state.debitsPending;
+    const headroom = clearingHeadroom(used, minor);
+    if (headroom === 'ok') return;
+    const percent = Number((used * 100n) / CLEARING_DEPOSIT_CEILING);
+    this.options.logger?.error(
+      { account: railClearing(provider), currency, used: used.toString(), ceiling: CLEARING_DEPOSIT_CEILING.toString(), percent },
+      headroom === 'full'
+        ? 'banking: a clearing account reached its ceiling for user deposits; deposits in this currency are paused until it is settled'
+        : 'banking: a clearing account nears its ceiling for user deposits; settle it',
+    );
+    if (headroom === 'full') throw depositsPaused(currency);
+  }
+
+  /** Pending deposits the provider never confirmed, older than the expiry: voided, their amounts released. */
+  async expireStaleDeposits(olderThanMinutes = this.options.depositExpiryMinutes, limit = 500): Promise<number> {
+    const due = await this.store.pendingOlderThan(['mobile_money_deposit'], olderThanMinutes, limit);
+    for (const m of due) await this.settle(m.id, 'voided', `Expired: the provider did not confirm the deposit within ${olderThanMinutes} minutes.`);
+    return due.length;
+  }
+
+  /**
+   * The sandbox's simulated incoming transfer (Wise's "simulate incoming payment"): the rail's
+   * `credit.received` event for the account, signed and delivered to the webhook receiver as the rail
+   * sends it. A user's own account (held to their deposit limits), or any account for an administrator
+   * (`by` null). 409 NOT_SANDBOX with a real provider.
+   */
+  async simulateIncomingTransfer(by: NodeUser | null, accountId: string, amount: string, senderName?: string | null): Promise<MovementRow> {
+    const sandbox = this.options.sandbox;
+    if (!sandbox) throw new DomainError('NOT_SANDBOX', 409, 'Only the sandbox provider can simulate an incoming transfer.');
+    const account = await this.store.virtualAccount(accountId);
+    if (!account || (by && account.userId !== by.userId)) throw notFound('No such account.');
+    const rail = account.rail as Rail;
+    const minor = positive(amount, account.currency);
+    if (by) await this.admit(by, RAILS[rail].module);
+    const transactionId = randomUUID();
+    const deliver = () =>
+      deliverSandboxEvent(sandbox, rail, {
+        id: `sandbox-credit-${transactionId}`,
+        type: 'credit.received',
+        data: {
+          account_number: account.accountNumber,
+          amount: toMoney(minor, account.currency).amount,
+          currency: account.currency,
+          transaction_id: transactionId,
+          sender_name: senderName || 'Sandbox sender',
+        },
+      });
+    if (by) await this.underDepositLimits(by, minor, account.currency, rail, deliver);
+    else {
+      await this.checkClearing(account.currency, rail, minor);
+      await deliver();
+    }
+    return (await this.store.movement(derivedUuid('banking-credit', rail, transactionId)))!;
+  }
 
   /** A module's toggle (for operations that serve several modules) and the node's KYC rule. */
   private async admit(user: NodeUser, module: FinanceModule | undefined): Promise<void> {
@@ -196,7 +302,10 @@ export class Banking {
     await this.admit(user, undefined);
     const kind: MovementKind = direction === 'deposit' ? 'mobile_money_deposit' : 'mobile_money_withdrawal';
     return this.idempotency.run({ owner: `user:${user.userId}`, key, operation: kind, input }, async (ids) => {
-      const movement = await this.hold(user, kind, 'momo', minor, input.currency, ids, { phone_number: msisdn });
+      const held = () => this.hold(user, kind, 'momo', minor, input.currency, ids, { phone_number: msisdn });
+      // a deposit is held to the user's deposit limits (a retry of one already recorded is not counted twice)
+      const movement =
+        direction === 'deposit' ? ((await this.store.movement(ids('movement'))) ?? (await this.underDepositLimits(user, minor, input.currency, 'momo', held))) : await held();
       const request = { referenceId: movement.id, amount: input.amount, currency: input.currency, msisdn, note: kind.replace(/_/g, ' ') };
       return this.dispatch(movement, () =>
         direction === 'deposit' ? this.providers.mobileMoney.requestToPay(request) : this.providers.mobileMoney.transfer(request),
