@@ -4,7 +4,7 @@ import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js
 import { z } from 'zod';
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
-import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX, exponentOf, toMinor, toMoney } from '../../../../lib/money';
 import type { PrincipalOf } from '../../../../lib/principal';
 import { kycLevelReaches, kycRequiredError, moduleDisabledError, requiredKycLevel, type FinanceModule, type NodeGate } from '../../kernel/gate';
 import type { BankingStore, MovementKind, MovementRow, VirtualAccountRow } from '../store/banking-store';
@@ -25,7 +25,7 @@ import {
   type WebhookProvider,
 } from './providers';
 import { verifyWebhook } from './webhooks';
-import { CLEARING_DEPOSIT_CEILING, DEPOSIT_WINDOW_HOURS, checkDepositLimit, clearingHeadroom, depositsPaused } from './deposits';
+import { DEPOSIT_WINDOW_HOURS, checkDepositLimit, clearingNearsMaximum } from './deposits';
 import type { Logger } from '../../../../lib/logger';
 
 type NodeUser = PrincipalOf<'node-user'>;
@@ -129,7 +129,7 @@ export class Banking {
 
   /**
    * Runs `work` (the deposit's hold and record) once the user's deposit limits admit `minor` more in
-   * `currency` and the clearing account has room: under the (user, currency) lock, one user's deposits
+   * `currency` (the clearing account watched after): under the (user, currency) lock, one user's deposits
    * wait for each other (in this process, then across processes) and never for another user's.
    */
   private async underDepositLimits<T>(user: NodeUser, minor: bigint, currency: string, provider: string, work: () => Promise<T>): Promise<T> {
@@ -138,8 +138,9 @@ export class Banking {
     const run = previous.catch(() => undefined).then(() =>
       this.store.underDepositLock(user.userId, currency, DEPOSIT_KINDS, DEPOSIT_WINDOW_HOURS, async (deposited) => {
         checkDepositLimit(user.kycLevel, currency, minor, deposited);
-        await this.checkClearing(currency, provider, minor);
-        return work();
+        const done = await work();
+        await this.watchClearing(currency, provider);
+        return done;
       }),
     );
     this.depositQueues.set(key, run);
@@ -150,21 +151,20 @@ export class Banking {
     }
   }
 
-  /** The clearing account a deposit draws on stays under its ceiling for user deposits; an alert is logged as it nears it. */
-  private async checkClearing(currency: string, provider: string, minor: bigint): Promise<void> {
-    const clearing = await this.ledger.system(currency, railClearing(provider));
-    const state = await this.ledger.accountState(clearing);
-    const used = state.debitsPosted + state.debitsPending;
-    const headroom = clearingHeadroom(used, minor);
-    if (headroom === 'ok') return;
-    const percent = Number((used * 100n) / CLEARING_DEPOSIT_CEILING);
+  /** The clearing accounts that passed the alert level (account, currency → the sum's share of the ledger's maximum, in %). */
+  readonly clearingAlerts = new Map<string, number>();
+
+  /** After a deposit is held: an alert (error log, `clearingAlerts`) when the clearing account nears the ledger's maximum. */
+  private async watchClearing(currency: string, provider: string): Promise<void> {
+    const state = await this.ledger.accountState(await this.ledger.system(currency, railClearing(provider)));
+    const largest = [state.debitsPosted, state.debitsPending, state.creditsPosted, state.creditsPending].reduce((a, b) => (a > b ? a : b));
+    if (!clearingNearsMaximum(largest)) return void this.clearingAlerts.delete(`${railClearing(provider)} ${currency}`);
+    const percent = Number((largest * 100n) / LEDGER_TOTAL_MAX);
+    this.clearingAlerts.set(`${railClearing(provider)} ${currency}`, percent);
     this.options.logger?.error(
-      { account: railClearing(provider), currency, used: used.toString(), ceiling: CLEARING_DEPOSIT_CEILING.toString(), percent },
-      headroom === 'full'
-        ? 'banking: a clearing account reached its ceiling for user deposits; deposits in this currency are paused until it is settled'
-        : 'banking: a clearing account nears its ceiling for user deposits; settle it',
+      { account: railClearing(provider), currency, sum: largest.toString(), maximum: LEDGER_TOTAL_MAX.toString(), percent },
+      "banking: a clearing account nears the ledger's maximum; settle it before deposits in this currency are refused",
     );
-    if (headroom === 'full') throw depositsPaused(currency);
   }
 
   /** Pending deposits the provider never confirmed, older than the expiry: voided, their amounts released. */
@@ -203,8 +203,8 @@ export class Banking {
       });
     if (by) await this.underDepositLimits(by, minor, account.currency, rail, deliver);
     else {
-      await this.checkClearing(account.currency, rail, minor);
       await deliver();
+      await this.watchClearing(account.currency, rail);
     }
     return (await this.store.movement(derivedUuid('banking-credit', rail, transactionId)))!;
   }

@@ -54,25 +54,13 @@ export function checkDepositLimit(level: string, currency: string, amount: bigin
 }
 
 /**
- * The clearing account's ceiling for deposits made by users: half of what a ledger sum holds, so that
- * user actions can never fill the account (the other half stays for settlements and an operator), and
- * the alert level at 80 % of that ceiling.
+ * The shared clearing account a currency's deposits are drawn on (e.g. `banking:momo`) grows by every
+ * deposit; the ledger refuses any movement that would take one of its sums past LEDGER_TOTAL_MAX. The
+ * deposit limits keep users far from it (at the largest tier, filling one sum takes over 10^10
+ * user-days of deposits), and an alert is raised once a sum passes 80 % of it, so that an operator
+ * settles the account long before it is full.
  */
-export const CLEARING_DEPOSIT_CEILING = LEDGER_TOTAL_MAX / 2n;
-export const CLEARING_ALERT_LEVEL = (CLEARING_DEPOSIT_CEILING * 8n) / 10n;
+export const CLEARING_ALERT_LEVEL = (LEDGER_TOTAL_MAX * 8n) / 10n;
 
-/**
- * Whether a deposit of `amount` may draw on a clearing account whose debits (pending and posted) are
- * `used`: `ok`, `alert` (allowed, but the account nears its ceiling: an operator must settle it), or
- * `full` (refused: 503, the deposit waits for the operator).
- */
-export function clearingHeadroom(used: bigint, amount: bigint): 'ok' | 'alert' | 'full' {
-  const after = used + amount;
-  if (after > CLEARING_DEPOSIT_CEILING) return 'full';
-  return after >= CLEARING_ALERT_LEVEL ? 'alert' : 'ok';
-}
-
-export const depositsPaused = (currency: string) =>
-  new DomainError('DEPOSITS_PAUSED', 503, `Deposits in ${currency} are paused while the node's clearing account is settled; try again later.`, {
-    retryAfterSeconds: 300,
-  });
+/** Whether a clearing account whose larger sum will be `after` needs an operator's attention. */
+export const clearingNearsMaximum = (after: bigint): boolean => after >= CLEARING_ALERT_LEVEL;
