@@ -626,6 +626,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/virtual-accounts/{id}/simulate-incoming-transfer/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: receive a simulated incoming transfer
+         * @description Only while the rail is the node's sandbox (`sandbox: true` on the account; Wise's "simulate incoming payment"): the sandbox sends the rail's signed `credit.received` for the account through the webhook receiver, as the rail would; the credit is posted at once. Held to the deposit limits (403 `limit_exceeded`); 409 `not_sandbox` with a real provider.
+         */
+        post: operations["SimulateIncomingTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/virtual-accounts/credits/": {
         parameters: {
             query?: never;
@@ -2808,6 +2828,26 @@ export interface paths {
         get: operations["AdminVirtualAccounts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/banking/virtualaccount/{id}/simulate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin console: a simulated incoming transfer to a virtual account (sandbox only)
+         * @description The sandbox rail's signed credit.received for the account, through the webhook receiver, as the rail sends it.
+         */
+        post: operations["AdminSimulateIncomingTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6759,12 +6799,14 @@ export interface operations {
                             rail: "iban" | "nuban";
                             /** @description The IBAN (electronic form) or the 10-digit NUBAN */
                             account_number: string;
-                            /** @description Sort code (GBP), Bankleitzahl (EUR), CBN bank code (NGN) */
+                            /** @description Sort code (GBP), BIC (EUR), CBN bank code (NGN) */
                             bank_code: string;
                             bank_name: string;
                             holder_name: string;
                             /** @description ISO 8601 UTC */
                             created_at: string;
+                            /** @description true: the rail is the node's sandbox, and the account can receive a simulated incoming transfer */
+                            sandbox: boolean;
                         }[];
                     };
                 };
@@ -6888,12 +6930,14 @@ export interface operations {
                         rail: "iban" | "nuban";
                         /** @description The IBAN (electronic form) or the 10-digit NUBAN */
                         account_number: string;
-                        /** @description Sort code (GBP), Bankleitzahl (EUR), CBN bank code (NGN) */
+                        /** @description Sort code (GBP), BIC (EUR), CBN bank code (NGN) */
                         bank_code: string;
                         bank_name: string;
                         holder_name: string;
                         /** @description ISO 8601 UTC */
                         created_at: string;
+                        /** @description true: the rail is the node's sandbox, and the account can receive a simulated incoming transfer */
+                        sandbox: boolean;
                     };
                 };
             };
@@ -7019,6 +7063,207 @@ export interface operations {
             };
             /** @description Error */
             502: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    SimulateIncomingTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Decimal string in the currency's minor units, e.g. "2500.00" */
+                    amount: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The credit (status posted) */
+            201: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        type: "inbound_credit" | "bank_transfer" | "mobile_money_deposit" | "mobile_money_withdrawal" | "ramp_on" | "ramp_off";
+                        /**
+                         * @description pending: held in the ledger; posted: done; voided: released (failed or cancelled)
+                         * @enum {string}
+                         */
+                        status: "pending" | "posted" | "voided";
+                        amount: {
+                            /** @description Decimal string, e.g. "10.50" (never a float) */
+                            amount: string;
+                            /** @description ISO 4217 code (or a crypto asset code) */
+                            currency: string;
+                        };
+                        /** @description A ramp: what is received in the other currency (at `counterparty.price`); null otherwise */
+                        converted_amount: {
+                            /** @description Decimal string, e.g. "10.50" (never a float) */
+                            amount: string;
+                            /** @description ISO 4217 code (or a crypto asset code) */
+                            currency: string;
+                        } | null;
+                        provider: string;
+                        /** @description The other side: bank and account, or phone number */
+                        counterparty: {
+                            [key: string]: unknown;
+                        };
+                        failure_reason: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;
@@ -24521,6 +24766,118 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminSimulateIncomingTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    amount: string;
+                    sender_name?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: back to the list */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be an HTML form (application/x-www-form-urlencoded) */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Internal error */
             500: {

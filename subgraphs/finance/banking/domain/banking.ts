@@ -139,7 +139,7 @@ export class Banking {
       this.store.underDepositLock(user.userId, currency, DEPOSIT_KINDS, DEPOSIT_WINDOW_HOURS, async (deposited) => {
         checkDepositLimit(user.kycLevel, currency, minor, deposited);
         const done = await work();
-        await this.watchClearing(currency, provider);
+        await this.watchClearing(currency, provider).catch((err: unknown) => this.options.logger?.warn({ err }, 'banking: clearing account not read'));
         return done;
       }),
     );
@@ -183,6 +183,8 @@ export class Banking {
   async simulateIncomingTransfer(by: NodeUser | null, accountId: string, amount: string, senderName?: string | null): Promise<MovementRow> {
     const sandbox = this.options.sandbox;
     if (!sandbox) throw new DomainError('NOT_SANDBOX', 409, 'Only the sandbox provider can simulate an incoming transfer.');
+    // the amount's form first (every rail currency has the decimals of EUR): a hostile amount is 400 whatever the account
+    positive(amount, 'EUR');
     const account = await this.store.virtualAccount(accountId);
     if (!account || (by && account.userId !== by.userId)) throw notFound('No such account.');
     const rail = account.rail as Rail;
