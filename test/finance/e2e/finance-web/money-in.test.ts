@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
 import { startTestApp, type TestApp } from '../../../support/app';
@@ -22,7 +23,7 @@ eve.email = `${eve.username}@example.com`;
 
 beforeAll(async () => {
   await buildFinanceClient({ outDir: DEFAULT_CLIENT_DIR });
-  t = (await startTestApp({ BANKING_SANDBOX_CALLBACK_SECONDS: '1' }, { products: ['finance'] })) as unknown as TestApp;
+  t = (await startTestApp({ BANKING_SANDBOX_CALLBACK_SECONDS: '3' }, { products: ['finance'] })) as unknown as TestApp;
   await changeNode(t, () => installValidLicence(t));
   mail = outbox(t.config.dataDir);
   browser = await launchChromium();
@@ -87,10 +88,13 @@ it('a new user signs up, adds money by the mobile-money sandbox and by a simulat
   await page.getByLabel('Amount').fill('50');
   await page.getByLabel('Currency').selectOption('GHS');
   await page.getByRole('button', { name: 'Add money' }).click();
-  await page.locator('#mobile-money li').first().waitFor();
-  await shot('mobile-money-pending');
+  // pending, with what happens next, until the provider's callback (the sandbox's comes 3 s later)
+  await page.locator('#mobile-money li', { hasText: 'pending' }).first().waitFor();
+  await page.locator('#mobile-money-pending').waitFor();
+  await page.screenshot({ path: join(SHOTS, 'money-in-mobile-money-pending-390.png'), fullPage: true });
   // the sandbox's callback comes within seconds; the page follows it
   await page.locator('#mobile-money li', { hasText: 'posted' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('#mobile-money-pending').waitFor({ state: 'detached' });
   await shot('mobile-money-posted');
   await tap('Home');
   const ghs = page.locator('.balance[data-currency="GHS"] [data-testid="available"]');
