@@ -108,8 +108,7 @@ const TRANSFER = `query LedgerTransferForService($id: ID!) {
 }`;
 
 /** An account's sum (a decimal string of the ledger) in minor units, however large (up to LEDGER_TOTAL_MAX). */
-const sumToMinor = (amount: string, currency: string): bigint =>
-  BigInt(new Decimal(amount).mul(new Decimal(10).pow(exponentOf(currency))).toFixed(0));
+const sumToMinor = (amount: string, currency: string): bigint => BigInt(new Decimal(amount).mul(new Decimal(10).pow(exponentOf(currency))).toFixed(0));
 
 /** Bounded: an account id never changes, so the cache only spares round trips. */
 const ACCOUNT_CACHE_SIZE = 50_000;

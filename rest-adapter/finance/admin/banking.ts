@@ -65,8 +65,7 @@ const STATUSES = ['pending', 'posted', 'voided'] as const;
 /** The sandbox's "simulate incoming transfer" form of an account. */
 const simulateForm = (input: RouteInput, id: string, currency: string) =>
   html`<form method="post" action="/admin/banking/virtualaccount/${id}/simulate/" class="inline">
-    ${csrfInput(input.csrfToken)}<label
-      >Amount (${currency}) <input name="amount" inputmode="decimal" required size="8" value="100.00" /></label
+    ${csrfInput(input.csrfToken)}<label>Amount (${currency}) <input name="amount" inputmode="decimal" required size="8" value="100.00" /></label
     ><button type="submit">Simulate incoming transfer</button>
   </form>`;
 

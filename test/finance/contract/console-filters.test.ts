@@ -33,7 +33,13 @@ async function seed() {
   const [funding, wallet] = await Promise.all([ledger.fundingAccount('EUR'), ledger.wallet(u.id, 'EUR')]);
   await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount: '100.00', code: 'deposit' }]);
   for (const price of ['12.50', '3.00']) {
-    const p = await t.app.services.commerce.shop.createProduct({ name: `Thing ${randomUUID().slice(0, 6)}`, description: 'A thing', price, currency: 'EUR', stock: 5 });
+    const p = await t.app.services.commerce.shop.createProduct({
+      name: `Thing ${randomUUID().slice(0, 6)}`,
+      description: 'A thing',
+      price,
+      currency: 'EUR',
+      stock: 5,
+    });
     await send('POST', '/api/v1/shop/cart/items/', token, { product_id: p.id, quantity: 1 });
     const order = (await send('POST', '/api/v1/shop/checkout/', token)).body;
     if (price === '3.00') continue; // one order stays pending
@@ -105,15 +111,15 @@ function submitted(bar: Toolbar, q: string, chosen: Record<string, string> = {})
 }
 
 /** The console's list pages, from the surface's route table: GET pages of /admin/ without path parameters. */
-const candidates = financeSurface.routes.filter((r) => r.method === 'GET' && isPage(r) && r.path.startsWith('/admin/') && !r.path.includes(':')).map((r) => r.path);
+const candidates = financeSurface.routes
+  .filter((r) => r.method === 'GET' && isPage(r) && r.path.startsWith('/admin/') && !r.path.includes(':'))
+  .map((r) => r.path);
 
 it('finds the lists in the route table (each with its toolbar), the seeded ones among them', async () => {
   const lists: string[] = [];
   for (const path of candidates) if (toolbarOf(String((await asAdmin(path)).body))) lists.push(path);
   expect(lists.length).toBeGreaterThanOrEqual(15);
-  expect(lists).toEqual(
-    expect.arrayContaining(['/admin/identity/user/', '/admin/banking/movement/', '/admin/commerce/order/', '/admin/commerce/dispute/']),
-  );
+  expect(lists).toEqual(expect.arrayContaining(['/admin/identity/user/', '/admin/banking/movement/', '/admin/commerce/order/', '/admin/commerce/dispute/']));
 });
 
 describe.each(candidates)('the list at %s', (path) => {
@@ -139,7 +145,7 @@ describe.each(candidates)('the list at %s', (path) => {
         expect(found).toBeLessThanOrEqual(all.count);
         if (found > 0) break;
       }
-      expect([path, all.rows[0].join(" | "), found > 0]).toEqual([path, all.rows[0].join(" | "), true]);
+      expect([path, all.rows[0].join(' | '), found > 0]).toEqual([path, all.rows[0].join(' | '), true]);
     }
     const none = await asAdmin(submitted(bar, 'no-row-has-this-word'));
     expect([path, none.status, rowsOf(String(none.body)).count]).toEqual([path, 200, 0]);

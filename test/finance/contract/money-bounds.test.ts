@@ -244,7 +244,8 @@ describe('one validation of money amounts (#3)', () => {
     // every money argument was reached; the mutations of other principals refuse a user first (an administrator's adjustment:
     // its hostile amounts are 400 in test/finance/contract/console-operators.test.ts)
     expect(answers.length).toBeGreaterThan(30);
-    const OTHERS = /^(createShopProduct|updateShopProduct|createLedgerTransfers|proposeLedgerAdjustment|adminSimulateIncomingTransfer) .* → (403|401) (FORBIDDEN|UNAUTHENTICATED)$/;
+    const OTHERS =
+      /^(createShopProduct|updateShopProduct|createLedgerTransfers|proposeLedgerAdjustment|adminSimulateIncomingTransfer) .* → (403|401) (FORBIDDEN|UNAUTHENTICATED)$/;
     expect(answers.filter((a) => !/→ 400 BAD_USER_INPUT$/.test(a) && !OTHERS.test(a))).toEqual([]);
   }, 300_000);
 });

@@ -153,7 +153,9 @@ describe('deposit limits (issue 35 #5)', () => {
     // alice's deposit in the same currency went through, without waiting for mallory's queue
     expect((await aliceDeposit).status).toBe(201);
     // a deposit refused, then one that fits what is left
-    expect((await post('/api/v1/mobile-money/deposits/', mallory.token, { amount: '15000.00', currency: 'GHS', phone_number: '+46733123452' })).status).toBe(201);
+    expect((await post('/api/v1/mobile-money/deposits/', mallory.token, { amount: '15000.00', currency: 'GHS', phone_number: '+46733123452' })).status).toBe(
+      201,
+    );
     expect((await post('/api/v1/mobile-money/deposits/', mallory.token, { amount: '0.01', currency: 'GHS', phone_number: '+46733123452' })).status).toBe(403);
     // simulated transfers count too: the same limit, another rail
     const eur = await post('/api/v1/virtual-accounts/', mallory.token, { currency: 'EUR' });

@@ -42,7 +42,9 @@ export function Balances(props: { onLoaded?: () => void }) {
 export function AddMoney() {
   const node = useNode();
   const ways = [
-    moduleOn(node, 'mobile_money') ? { route: 'mobile-money', label: 'Add money by mobile money', text: 'From your mobile money wallet (GHS, UGX, XOF, KES).' } : null,
+    moduleOn(node, 'mobile_money')
+      ? { route: 'mobile-money', label: 'Add money by mobile money', text: 'From your mobile money wallet (GHS, UGX, XOF, KES).' }
+      : null,
     moduleOn(node, 'virtual_iban') || moduleOn(node, 'african_accounts')
       ? { route: 'accounts', label: 'Get bank details', text: 'Your own account number: a bank transfer to it arrives in your wallet.' }
       : null,

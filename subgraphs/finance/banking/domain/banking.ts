@@ -135,14 +135,16 @@ export class Banking {
   private async underDepositLimits<T>(user: NodeUser, minor: bigint, currency: string, provider: string, work: () => Promise<T>): Promise<T> {
     const key = `${user.userId}:${currency}`;
     const previous = this.depositQueues.get(key) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() =>
-      this.store.underDepositLock(user.userId, currency, DEPOSIT_KINDS, DEPOSIT_WINDOW_HOURS, async (deposited) => {
-        checkDepositLimit(user.kycLevel, currency, minor, deposited);
-        const done = await work();
-        await this.watchClearing(currency, provider).catch((err: unknown) => this.options.logger?.warn({ err }, 'banking: clearing account not read'));
-        return done;
-      }),
-    );
+    const run = previous
+      .catch(() => undefined)
+      .then(() =>
+        this.store.underDepositLock(user.userId, currency, DEPOSIT_KINDS, DEPOSIT_WINDOW_HOURS, async (deposited) => {
+          checkDepositLimit(user.kycLevel, currency, minor, deposited);
+          const done = await work();
+          await this.watchClearing(currency, provider).catch((err: unknown) => this.options.logger?.warn({ err }, 'banking: clearing account not read'));
+          return done;
+        }),
+      );
     this.depositQueues.set(key, run);
     try {
       return await run;
@@ -307,7 +309,9 @@ export class Banking {
       const held = () => this.hold(user, kind, 'momo', minor, input.currency, ids, { phone_number: msisdn });
       // a deposit is held to the user's deposit limits (a retry of one already recorded is not counted twice)
       const movement =
-        direction === 'deposit' ? ((await this.store.movement(ids('movement'))) ?? (await this.underDepositLimits(user, minor, input.currency, 'momo', held))) : await held();
+        direction === 'deposit'
+          ? ((await this.store.movement(ids('movement'))) ?? (await this.underDepositLimits(user, minor, input.currency, 'momo', held)))
+          : await held();
       const request = { referenceId: movement.id, amount: input.amount, currency: input.currency, msisdn, note: kind.replace(/_/g, ' ') };
       return this.dispatch(movement, () =>
         direction === 'deposit' ? this.providers.mobileMoney.requestToPay(request) : this.providers.mobileMoney.transfer(request),

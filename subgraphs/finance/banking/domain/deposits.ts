@@ -36,12 +36,13 @@ export function checkDepositLimit(level: string, currency: string, amount: bigin
   const limit = depositLimitFor(isKycLevel(level) ? level : 'none', currency);
   const shown = (minor: bigint) => toMoney(minor < 0n ? 0n : minor, currency).amount;
   if (amount > limit.perDeposit) {
-    throw new DomainError(
-      'LIMIT_EXCEEDED',
-      403,
-      `One deposit is at most ${shown(limit.perDeposit)} ${currency} at your verification level (${level}).`,
-      { period: 'deposit', limit: shown(limit.perDeposit), currency, remaining: shown(limit.perWindow - depositedInWindow), level },
-    );
+    throw new DomainError('LIMIT_EXCEEDED', 403, `One deposit is at most ${shown(limit.perDeposit)} ${currency} at your verification level (${level}).`, {
+      period: 'deposit',
+      limit: shown(limit.perDeposit),
+      currency,
+      remaining: shown(limit.perWindow - depositedInWindow),
+      level,
+    });
   }
   if (depositedInWindow + amount > limit.perWindow) {
     throw new DomainError(
