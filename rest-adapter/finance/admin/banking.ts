@@ -123,6 +123,8 @@ export const bankingAdminRoutes: Route[] = [
     description: "The sandbox rail's signed credit.received for the account, through the webhook receiver, as the rail sends it.",
     tags: ['Admin console'],
     security: 'session',
+    // the sandbox's test helper: not in the API document (a node with a real provider has no such page)
+    documented: false,
     operation: 'AdminSimulateIncomingTransfer',
     consumes: 'form',
     csrf: true,

@@ -210,6 +210,8 @@ export const bankingRoutes: Route[] = [
       '(403 `limit_exceeded`); 409 `not_sandbox` with a real provider.',
     tags: ['Virtual accounts'],
     security: 'bearer',
+    // a sandbox's test helper (as Stripe's and Wise's are): not part of the node's API document, which a real provider's node serves too
+    documented: false,
     operation: 'SimulateIncomingTransfer',
     params: z.object({ id: z.string().uuid() }),
     body: z.object({ amount: AMOUNT }),

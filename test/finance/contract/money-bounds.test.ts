@@ -149,7 +149,6 @@ function moneyFields(doc: {
 /** What each route needs beside its money field for that field to be read: the values of a valid request. */
 async function validBodies(token: string): Promise<Record<string, Record<string, unknown>>> {
   const recipient = await user();
-  const iban = await send('POST', '/api/v1/virtual-accounts/', token, { currency: 'EUR' });
   const card = await send('POST', '/api/v1/cards/', token, { currency: 'EUR' });
   const operators = (await http(url('/api/v1/utilities/catalogue/'), { key: token })).body;
   const products = (await http(url('/api/v1/shop/products/'), { key: token })).body;
@@ -167,7 +166,6 @@ async function validBodies(token: string): Promise<Record<string, Record<string,
     [`PATCH /api/v1/cards/{id}/`]: { _path: `/api/v1/cards/${card.body.id}/` },
     'POST /api/v1/bank-transfers/': { currency: 'NGN', bank_code: '058', account_number: '0123456789', account_name: 'Ada' },
     'POST /api/v1/mobile-money/deposits/': { currency: 'GHS', phone_number: '+233241234567' },
-    'POST /api/v1/virtual-accounts/{id}/simulate-incoming-transfer/': { _path: `/api/v1/virtual-accounts/${iban.body.id}/simulate-incoming-transfer/` },
     'POST /api/v1/mobile-money/withdrawals/': { currency: 'GHS', phone_number: '+233241234567' },
     'POST /api/v1/ramps/': { direction: 'on', fiat_currency: 'EUR', asset: 'USDT' },
     'POST /api/v1/shop/cart/items/': { product_id: first(products)?.id, quantity: 1 },
