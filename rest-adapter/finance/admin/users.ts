@@ -101,7 +101,11 @@ const LEVELS = ['none', 'basic', 'enhanced'] as const;
 function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Reply {
   const u = data.nodeUserDetail;
   const level = u.kycLevel.toLowerCase();
-  const saved = (input.query as { saved?: string }).saved ? [{ level: 'ok' as const, text: `The user "${u.username}" was changed successfully.` }] : [];
+  const flag = (input.query as { saved?: string }).saved;
+  // a user just added says so (not "changed": issue 33 #10)
+  const saved = flag
+    ? [{ level: 'ok' as const, text: flag === 'added' ? `The user "${u.username}" was added successfully.` : `The user "${u.username}" was changed successfully.` }]
+    : [];
   const facts: [string, unknown][] = [
     ['Username', u.username],
     ['E-mail', u.email || '—'],
@@ -253,7 +257,7 @@ userAdminRoutes.push(
     variables: ({ body }: { body: Record<string, unknown> }) => ({ ...addValues(body), password: field(body, 'password') }),
     response: { status: 302, description: 'Added: to the new user' },
     errors: [400, 409],
-    respond: (data: { createNodeUser: { id: string } }) => ({ kind: 'redirect', status: 302, location: `${USER_PATH}${data.createNodeUser.id}/?saved=1` }),
+    respond: (data: { createNodeUser: { id: string } }) => ({ kind: 'redirect', status: 302, location: `${USER_PATH}${data.createNodeUser.id}/?saved=added` }),
     respondError: (error, input) => {
       if (error.status !== 400 && error.status !== 409) return financeError('Add user')(error, input);
       const body = (input.req.body ?? {}) as Record<string, unknown>;

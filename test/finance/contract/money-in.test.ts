@@ -60,8 +60,14 @@ describe('sandbox mobile money', () => {
     expect([deposit.status, deposit.body.status]).toEqual([201, 'pending']);
     const done = await settled(u.token, deposit.body.id);
     expect(done.status).toBe('posted');
+    // the movement is decided, then its ledger transfer posted: the balance follows a moment later
+    let after = await balance(u.token, 'GHS');
+    while (after?.posted !== '50.00' && Date.now() - started < 5000) {
+      await new Promise((r) => setTimeout(r, 50));
+      after = await balance(u.token, 'GHS');
+    }
+    expect(after).toEqual({ available: '50.00', posted: '50.00', pending: '50.00' });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(await balance(u.token, 'GHS')).toEqual({ available: '50.00', posted: '50.00', pending: '50.00' });
     // the callback came as the provider's: recorded once among the webhooks received
     const events = await t.app.services.banking.store.events(500);
     expect(events.filter((e) => e.provider === 'momo' && (e.payload as { data: { externalId: string } }).data.externalId === deposit.body.id)).toEqual([
