@@ -131,7 +131,7 @@ code{background:#f0f0f0;padding:1px 4px;border-radius:3px;word-break:break-all}
 @media (max-width:700px){#header,.breadcrumbs,#content{padding-left:12px;padding-right:12px}#header{flex-wrap:wrap;gap:6px}
 input[type=text],input[type=password],input[type=url],input[type=email],input[type=number],textarea,select{min-width:0;width:100%}
 form.aligned .row{flex-direction:column;gap:4px}form.aligned label.name{width:auto}th,td{padding:6px}
-.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}.scroll thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.scroll table,.scroll caption,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}.scroll thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .scroll tr{border-bottom:2px solid #e5e5e5;padding:4px 0}.scroll td{border:0;padding:3px 8px;overflow-wrap:anywhere}
 .scroll td[data-label]:not([data-label=""])::before{content:attr(data-label);display:block;font-size:11px;color:#666;text-transform:uppercase}}
 `;
