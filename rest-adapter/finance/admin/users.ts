@@ -104,7 +104,12 @@ function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Repl
   const flag = (input.query as { saved?: string }).saved;
   // a user just added says so (not "changed": issue 33 #10)
   const saved = flag
-    ? [{ level: 'ok' as const, text: flag === 'added' ? `The user "${u.username}" was added successfully.` : `The user "${u.username}" was changed successfully.` }]
+    ? [
+        {
+          level: 'ok' as const,
+          text: flag === 'added' ? `The user "${u.username}" was added successfully.` : `The user "${u.username}" was changed successfully.`,
+        },
+      ]
     : [];
   const facts: [string, unknown][] = [
     ['Username', u.username],

@@ -31,7 +31,13 @@ beforeAll(async () => {
   const ledger = t.app.services.ledger.ledger;
   const [funding, wallet] = await Promise.all([ledger.fundingAccount('EUR'), ledger.wallet(u.id, 'EUR')]);
   await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount: '100.00', code: 'deposit' }]);
-  const p = await t.app.services.commerce.shop.createProduct({ name: 'A lamp with a long name', description: 'Light', price: '19.90', currency: 'EUR', stock: 5 });
+  const p = await t.app.services.commerce.shop.createProduct({
+    name: 'A lamp with a long name',
+    description: 'Light',
+    price: '19.90',
+    currency: 'EUR',
+    stock: 5,
+  });
   await send('/api/v1/shop/cart/items/', { product_id: p.id, quantity: 1 });
   const order = (await send('/api/v1/shop/checkout/')).body;
   expect((await send(`/api/v1/shop/orders/${order.id}/pay/`)).status).toBe(200);
