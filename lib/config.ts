@@ -281,6 +281,17 @@ const schema = z.object({
   BANKING_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** The HMAC-SHA256 secret of banking webhooks (credits, transfer outcomes, mobile money callbacks); unset: webhooks are refused. */
   BANKING_WEBHOOK_SECRET: optionalText,
+  /**
+   * The banking sandbox's callbacks (BANKING_PROVIDER_URL unset): seconds after a mobile-money request its
+   * SUCCESSFUL / FAILED callback comes through the webhook receiver, as MoMo's sandbox sends it; `off`: never
+   * (a test plays the provider itself).
+   */
+  BANKING_SANDBOX_CALLBACK_SECONDS: z
+    .union([z.literal('off'), z.coerce.number().min(0).max(3600)])
+    .default(2)
+    .transform((v) => (v === 'off' ? null : v)),
+  /** A deposit still pending after this many minutes (the provider never confirmed it) expires: voided, its amount released. */
+  BANKING_DEPOSIT_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   /** Live trading at the equities brokerage (default: paper trading); needs the two keys. */
   BROKERAGE_LIVE: z
     .enum(['true', 'false', '1', '0'])

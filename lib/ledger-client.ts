@@ -1,5 +1,6 @@
 import { COMMON_STATUS, DomainError } from './errors';
-import { toMinor } from './money';
+import Decimal from 'decimal.js';
+import { exponentOf } from './money';
 import { SupergraphError, type SupergraphClient } from './supergraph-client';
 
 /**
@@ -106,6 +107,9 @@ const TRANSFER = `query LedgerTransferForService($id: ID!) {
   ledgerTransferForService(id: $id) { id debitAccountId creditAccountId amount { amount currency } code kind createdAt }
 }`;
 
+/** An account's sum (a decimal string of the ledger) in minor units, however large (up to LEDGER_TOTAL_MAX). */
+const sumToMinor = (amount: string, currency: string): bigint => BigInt(new Decimal(amount).mul(new Decimal(10).pow(exponentOf(currency))).toFixed(0));
+
 /** Bounded: an account id never changes, so the cache only spares round trips. */
 const ACCOUNT_CACHE_SIZE = 50_000;
 
@@ -159,7 +163,8 @@ export class LedgerClient {
     type Raw = Omit<LedgerAccountState, Counter> & Record<Counter, { amount: string }>;
     const { ledgerAccountForService: a } = await requestAsDomain<{ ledgerAccountForService: Raw | null }>(this.supergraph, ACCOUNT, { id });
     if (!a) throw new DomainError('ACCOUNT_NOT_FOUND', 422, 'The ledger has no such account.');
-    const minor = (m: { amount: string }) => toMinor(m.amount, a.currency);
+    // an account's sums may pass what one movement may carry (MAX_AMOUNT_MINOR): read as they are, not as an amount to move
+    const minor = (m: { amount: string }) => sumToMinor(m.amount, a.currency);
     return {
       ...a,
       debitsPosted: minor(a.debitsPosted),

@@ -108,7 +108,7 @@ a{color:#2f6a86;text-decoration:none}a:hover{color:#036}
 .breadcrumbs{background:#e8f1f5;padding:10px 40px;color:#555}.breadcrumbs a{color:#2f6a86;text-decoration:underline}
 #content{padding:20px 40px}h2.title{font-size:20px;font-weight:300;color:#666;margin:0 0 16px}
 .banner{padding:10px 14px;margin:0 0 16px;border-radius:4px}.banner.error{background:#ba2121;color:#fff}.banner.warning{background:#ffc;border:1px solid #e6db55}.banner.ok{background:#dfd;border:1px solid #b3d9b3}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:20px}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:20px}.grid.wide{grid-template-columns:repeat(auto-fit,minmax(min(540px,100%),1fr))}
 .module{background:#fff;border:1px solid #e5e5e5;border-radius:4px;margin-bottom:20px;overflow:hidden}
 .module h2,.module caption{margin:0;padding:8px 12px;font-size:13px;font-weight:400;text-align:left;background:#3c6f88;color:#fff;text-transform:uppercase;letter-spacing:.5px}
 .module .body{padding:10px 12px}.stat{font-size:28px;font-weight:300;color:#417690}
@@ -130,7 +130,10 @@ code{background:#f0f0f0;padding:1px 4px;border-radius:3px;word-break:break-all}
 .scroll{overflow-x:auto;max-width:100%}.scroll:focus-visible{outline:2px solid #2f6a86;outline-offset:2px}.actions form{display:inline-block;margin:0 8px 8px 0}
 @media (max-width:700px){#header,.breadcrumbs,#content{padding-left:12px;padding-right:12px}#header{flex-wrap:wrap;gap:6px}
 input[type=text],input[type=password],input[type=url],input[type=email],input[type=number],textarea,select{min-width:0;width:100%}
-form.aligned .row{flex-direction:column;gap:4px}form.aligned label.name{width:auto}th,td{padding:6px}}
+form.aligned .row{flex-direction:column;gap:4px}form.aligned label.name{width:auto}th,td{padding:6px}
+.scroll table,.scroll caption,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}.scroll thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.scroll tr{border-bottom:2px solid #e5e5e5;padding:4px 0}.scroll td{border:0;padding:3px 8px;overflow-wrap:anywhere}
+.scroll td[data-label]:not([data-label=""])::before{content:attr(data-label);display:block;font-size:11px;color:#666;text-transform:uppercase}}
 `;
 
 function adminHeader(frame: ConsoleFrame, opts: FrameOptions): Raw {
@@ -264,7 +267,7 @@ export function table(caption: string, head: string[], rows: unknown[][], empty 
             ? rows.map(
                 (r) =>
                   html`<tr>
-                    ${r.map((c) => html`<td>${c}</td>`)}
+                    ${r.map((c, i) => html`<td data-label="${head[i] ?? ''}">${c}</td>`)}
                   </tr>`,
               )
             : html`<tr>

@@ -45,6 +45,7 @@ export const financeErrors: ErrorCatalogue = {
   INSUFFICIENT_FUNDS: { code: 'insufficient_funds' },
   VIRTUAL_ACCOUNT_EXISTS: { code: 'virtual_account_exists' },
   PROVIDER_UNAVAILABLE: { code: 'provider_unavailable' },
+  NOT_SANDBOX: { code: 'not_sandbox' },
   TRANSFER_NOT_PENDING: { code: 'transfer_not_pending' },
   PROVIDER_REJECTED: { code: 'provider_rejected' },
   // a movement beyond the ledger's maximum (MAX_AMOUNT_MINOR) or beyond what an account's sums hold

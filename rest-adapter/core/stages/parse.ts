@@ -35,7 +35,7 @@ export const validate: Stage = (x) => {
   const unknown = unknownQueryFields(route, req.query as Record<string, unknown>, carriers);
   if (unknown) return void (x.problem = { kind: 'invalid', message: 'Unknown query parameters.', fields: unknown });
   if (route.query) {
-    const part = parsePart(route.query, req.query, 'query', true);
+    const part = parsePart(route.query, isPage(route) ? chosenOnly(req.query as Record<string, unknown>) : req.query, 'query', true);
     if (part.fields) return void (x.problem = { kind: 'invalid', message: 'Invalid query parameters.', fields: part.fields });
     x.input.query = part.data as Record<string, unknown>;
   }
@@ -46,6 +46,15 @@ export const validate: Stage = (x) => {
   }
   return undefined;
 };
+
+/**
+ * A page's query as a person chose it: a GET form sends every field, and a field left empty (a search
+ * not typed, a select left on "All") means "not chosen", so it is absent to the page's schema (never a
+ * 400, never a filter on ""). API routes keep their query as sent.
+ */
+export function chosenOnly(query: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query ?? {}).filter(([, value]) => value !== ''));
+}
 
 /**
  * An API route takes the query parameters its schema names and no others: `limit[$ne]=1` or a typo

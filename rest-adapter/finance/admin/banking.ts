@@ -62,6 +62,13 @@ interface MovementData {
 
 const STATUSES = ['pending', 'posted', 'voided'] as const;
 
+/** The sandbox's "simulate incoming transfer" form of an account. */
+const simulateForm = (input: RouteInput, id: string, currency: string) =>
+  html`<form method="post" action="/admin/banking/virtualaccount/${id}/simulate/" class="inline">
+    ${csrfInput(input.csrfToken)}<label>Amount (${currency}) <input name="amount" inputmode="decimal" required size="8" value="100.00" /></label
+    ><button type="submit">Simulate incoming transfer</button>
+  </form>`;
+
 export const bankingAdminRoutes: Route[] = [
   {
     method: 'GET',
@@ -82,6 +89,7 @@ export const bankingAdminRoutes: Route[] = [
           bankName: string;
           holderName: string;
           createdAt: string;
+          sandbox: boolean;
         }[];
       },
       input,
@@ -90,7 +98,7 @@ export const bankingAdminRoutes: Route[] = [
         input,
         'Virtual accounts',
         data.nodeAdminUser?.username,
-        ['Account number', 'Currency', 'Rail', 'Bank', 'Holder', 'Opened'],
+        ['Account number', 'Currency', 'Rail', 'Bank', 'Holder', 'Opened', 'Action'],
         data.adminVirtualAccounts.map((a) => [
           html`<code>${a.accountNumber}</code>`,
           a.currency,
@@ -98,9 +106,38 @@ export const bankingAdminRoutes: Route[] = [
           `${a.bankName} (${a.bankCode})`,
           a.holderName,
           when(a.createdAt),
+          a.sandbox ? simulateForm(input, a.id, a.currency) : '',
         ]),
+        {
+          banners: (input.req.query as { simulated?: string }).simulated
+            ? [{ level: 'ok', text: 'The simulated incoming transfer was received: the amount is in the holder’s wallet.' }]
+            : [],
+        },
       ),
     respondError: pageError('Virtual accounts'),
+  },
+  {
+    method: 'POST',
+    path: '/admin/banking/virtualaccount/:id/simulate/',
+    summary: 'Admin console: a simulated incoming transfer to a virtual account (sandbox only)',
+    description: "The sandbox rail's signed credit.received for the account, through the webhook receiver, as the rail sends it.",
+    tags: ['Admin console'],
+    security: 'session',
+    // the sandbox's test helper: not in the API document (a node with a real provider has no such page)
+    documented: false,
+    operation: 'AdminSimulateIncomingTransfer',
+    consumes: 'form',
+    csrf: true,
+    params: z.object({ id: z.string().uuid() }),
+    body: z.object({ amount: z.string().min(1).max(40), sender_name: z.string().max(200).optional() }).passthrough(),
+    variables: ({ params, body }: { params: { id: string }; body: { amount: string; sender_name?: string } }) => ({
+      accountId: params.id,
+      amount: body.amount,
+      senderName: body.sender_name || null,
+    }),
+    response: { status: 302, description: 'Received: back to the list' },
+    respond: () => ({ kind: 'redirect', status: 302, location: '/admin/banking/virtualaccount/?simulated=1' }),
+    respondError: pageError('Simulate an incoming transfer'),
   },
   {
     method: 'GET',

@@ -174,22 +174,24 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
         </tbody>
       </table>
     </div>
-    <div class="grid">
-      ${table(
-        'Recent activity',
-        ['When', 'Who', 'What'],
-        d.nodeActivity.map((a) => [when(a.at), a.actor, a.action]),
-      )}
-      <p><a href="/admin/audit/">The whole audit log →</a></p>
-      ${table(
-        'Recent sign-ins',
-        ['User', 'When'],
-        d.nodeRecentSignIns.map((s) => [s.username, when(s.at)]),
-      )}
+    <div class="grid wide" id="recent">
+      <div>
+        ${table(
+          'Recent activity',
+          ['When', 'Who', 'What'],
+          d.nodeActivity.map((a) => [when(a.at), a.actor, a.action]),
+        )}
+        <p><a href="/admin/audit/">The whole audit log →</a></p>
+      </div>
       ${table(
         'Recent transfers',
         ['When', 'Amount', 'Code', 'Kind'],
         d.ledgerTransfers.map((t) => [when(t.createdAt), money(t.amount), t.code, t.kind]),
+      )}
+      ${table(
+        'Recent sign-ins',
+        ['User', 'When'],
+        d.nodeRecentSignIns.map((s) => [s.username, when(s.at)]),
       )}
     </div>
     ${table(

@@ -101,7 +101,16 @@ const LEVELS = ['none', 'basic', 'enhanced'] as const;
 function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Reply {
   const u = data.nodeUserDetail;
   const level = u.kycLevel.toLowerCase();
-  const saved = (input.query as { saved?: string }).saved ? [{ level: 'ok' as const, text: `The user "${u.username}" was changed successfully.` }] : [];
+  const flag = (input.query as { saved?: string }).saved;
+  // a user just added says so (not "changed": issue 33 #10)
+  const saved = flag
+    ? [
+        {
+          level: 'ok' as const,
+          text: flag === 'added' ? `The user "${u.username}" was added successfully.` : `The user "${u.username}" was changed successfully.`,
+        },
+      ]
+    : [];
   const facts: [string, unknown][] = [
     ['Username', u.username],
     ['E-mail', u.email || '—'],
@@ -266,7 +275,7 @@ userAdminRoutes.push(
       // an operator role is a proposal: to the list where a second superuser approves it
       const values = addValues((input.req.body ?? {}) as Record<string, unknown>);
       if (values.superuser || values.staff) return { kind: 'redirect', status: 302, location: '/admin/identity/operator-change/?saved=proposed' };
-      return { kind: 'redirect', status: 302, location: `${USER_PATH}${data.createNodeUser.id}/?saved=1` };
+      return { kind: 'redirect', status: 302, location: `${USER_PATH}${data.createNodeUser.id}/?saved=added` };
     },
     respondError: (error, input) => {
       if (error.status !== 400 && error.status !== 409) return financeError('Add user')(error, input);

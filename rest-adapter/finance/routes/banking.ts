@@ -18,10 +18,11 @@ const virtualAccount = z.object({
   currency: z.string(),
   rail: z.enum(['iban', 'nuban']).describe('iban: EUR and GBP (ISO 13616); nuban: NGN (CBN NUBAN)'),
   account_number: z.string().describe('The IBAN (electronic form) or the 10-digit NUBAN'),
-  bank_code: z.string().describe('Sort code (GBP), Bankleitzahl (EUR), CBN bank code (NGN)'),
+  bank_code: z.string().describe('Sort code (GBP), BIC (EUR), CBN bank code (NGN)'),
   bank_name: z.string(),
   holder_name: z.string(),
   created_at: z.string().describe('ISO 8601 UTC'),
+  sandbox: z.boolean().describe("true: the rail is the node's sandbox, and the account can receive a simulated incoming transfer"),
 });
 
 const movement = z.object({
@@ -48,6 +49,7 @@ interface VirtualAccountData {
   bankName: string;
   holderName: string;
   createdAt: string;
+  sandbox: boolean;
 }
 interface MovementData {
   id: string;
@@ -71,6 +73,7 @@ const toVirtualAccount = (a: VirtualAccountData) => ({
   bank_name: a.bankName,
   holder_name: a.holderName,
   created_at: a.createdAt,
+  sandbox: a.sandbox,
 });
 
 const toMovement = (m: MovementData) => ({
@@ -196,6 +199,26 @@ export const bankingRoutes: Route[] = [
       kind: 'json',
       body: { results: data.bankingVirtualAccounts.map(toVirtualAccount) },
     }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/virtual-accounts/:id/simulate-incoming-transfer/',
+    summary: 'Sandbox: receive a simulated incoming transfer',
+    description:
+      "Only while the rail is the node's sandbox (`sandbox: true` on the account; Wise's \"simulate incoming payment\"): the sandbox sends the rail's signed " +
+      '`credit.received` for the account through the webhook receiver, as the rail would; the credit is posted at once. Held to the deposit limits ' +
+      '(403 `limit_exceeded`); 409 `not_sandbox` with a real provider.',
+    tags: ['Virtual accounts'],
+    security: 'bearer',
+    // a sandbox's test helper (as Stripe's and Wise's are): not part of the node's API document, which a real provider's node serves too
+    documented: false,
+    operation: 'SimulateIncomingTransfer',
+    params: z.object({ id: z.string().uuid() }),
+    body: z.object({ amount: AMOUNT }),
+    variables: ({ params, body }: { params: { id: string }; body: { amount: string } }) => ({ accountId: params.id, amount: body.amount }),
+    response: { status: 201, description: 'The credit (status posted)', schema: movement },
+    errors: [400, 403, 404, 409, 503],
+    respond: (data: { simulateIncomingTransfer: MovementData }) => ({ kind: 'json', status: 201, body: toMovement(data.simulateIncomingTransfer) }),
   },
   movementListRoute('/api/v1/virtual-accounts/credits/', 'Credits received on the virtual accounts', ['inbound_credit'], 'Virtual accounts'),
   {

@@ -18,7 +18,20 @@ export const bankingSubgraph = defineSubgraph<BankingServices, 'banking'>({
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     await startAuditRelay(services.audit, { jobs, notifications, logger });
     notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));
+    // deposits the provider never confirmed expire (their amounts released)
+    sweeps.set(
+      services,
+      setInterval(() => {
+        services.banking.expireStaleDeposits().catch((err: unknown) => logger.warn({ err }, 'pending deposit expiry failed'));
+      }, DEPOSIT_EXPIRY_SWEEP_MS).unref(),
+    );
+  },
+  async stop(services) {
+    clearInterval(sweeps.get(services));
   },
 });
+
+const DEPOSIT_EXPIRY_SWEEP_MS = 60_000;
+const sweeps = new WeakMap<BankingServices, NodeJS.Timeout>();
 
 if (require.main === module) void runStandaloneSubgraph(bankingSubgraph);

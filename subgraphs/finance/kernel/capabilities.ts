@@ -44,7 +44,7 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
   ]),
   ...fields('user', [
     // banking, cards
-    ...['bankingVirtualAccounts', 'bankingMovements', 'bankingMovement', 'openVirtualAccount', 'sendBankTransfer'],
+    ...['bankingVirtualAccounts', 'bankingMovements', 'bankingMovement', 'openVirtualAccount', 'sendBankTransfer', 'simulateIncomingTransfer'],
     ...['requestMobileMoneyDeposit', 'requestMobileMoneyWithdrawal', 'createRamp'],
     ...['cards', 'card', 'cardAuthorisations', 'issueCard', 'revealCard', 'setCardFrozen', 'updateCardLimits'],
     // commerce
@@ -73,7 +73,7 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
   ]),
   ...fields('superuser', [
     // money decisions
-    ...['resolveDispute', 'approveLedgerAdjustment', 'rejectLedgerAdjustment', 'voidLedgerTransfer', 'adminVoidBankingMovement'],
+    ...['resolveDispute', 'approveLedgerAdjustment', 'rejectLedgerAdjustment', 'voidLedgerTransfer', 'adminVoidBankingMovement', 'adminSimulateIncomingTransfer'],
     ...['fulfilShopOrder', 'adminCancelShopOrder'],
     // operators (two-person: one proposes, another approves) and who may join
     ...['createNodeUser', 'nodeOperatorChanges', 'proposeNodeOperatorChange', 'approveNodeOperatorChange', 'rejectNodeOperatorChange'],

@@ -156,6 +156,12 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
     expect(deposit.status).toBe(201);
     return { id: deposit.body.id };
   },
+  adminSimulateIncomingTransfer: async () => {
+    const u = await customer();
+    const eur = await send('POST', '/api/v1/virtual-accounts/', u.token, { currency: 'EUR' });
+    expect(eur.status).toBe(201);
+    return { accountId: eur.body.id, amount: '5.00', senderName: 'Audit sender' };
+  },
   // commerce
   createShopProduct: async () => ({ input: productInput }),
   updateShopProduct: async () => ({ id: (await product()).id, input: { ...productInput, price: '11.00' } }),
@@ -222,6 +228,7 @@ it('every operator decision writes its audit entry (node.audit_log, by this oper
     setNodeSignupMode: ['signup.mode_set'],
     createNodeInvite: ['invite.created'],
     adminVoidBankingMovement: ['movement.voided'],
+    adminSimulateIncomingTransfer: ['movement.simulated'],
     createShopProduct: ['product.created'],
     adminPostDisputeMessage: ['dispute.message_posted'],
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isValidIBAN } from 'ibantools';
+import { isValidBIC, isValidIBAN } from 'ibantools';
 import { signPayload } from '../../../subgraphs/finance/banking/domain/providers';
 import { isValidNuban } from '../../../subgraphs/finance/banking/domain/account-numbers';
 import { http, startTestApp, type TestApp } from '../../support/app';
@@ -16,7 +16,8 @@ let t: TestApp;
 const url = (path: string) => `${t.urls.finance}${path}`;
 
 beforeAll(async () => {
-  t = await startTestApp({ BANKING_WEBHOOK_SECRET: SECRET });
+  // the test plays the provider: the sandbox sends no callbacks of its own
+  t = await startTestApp({ BANKING_WEBHOOK_SECRET: SECRET, BANKING_SANDBOX_CALLBACK_SECONDS: 'off' });
   await installValidLicence(t);
 });
 afterAll(() => t?.stop());
@@ -78,12 +79,15 @@ describe('virtual accounts', () => {
       currency: 'EUR',
       rail: 'iban',
       account_number: expect.stringMatching(/^DE\d{20}$/),
-      bank_code: '10010010',
+      bank_code: 'SNDBDEB1XXX',
       bank_name: 'Sandbox Bank EU',
       holder_name: u.username,
       created_at: expect.stringMatching(/Z$/),
+      sandbox: true,
     });
     expect(isValidIBAN(eur.body.account_number)).toBe(true);
+    // the bank's BIC, in ISO 9362 form (not the Bankleitzahl inside the IBAN)
+    expect(isValidBIC(eur.body.bank_code)).toBe(true);
     // the same key: the first answer again, no second account
     expect(await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, key)).toMatchObject({ status: 201, body: eur.body });
     // the same key for another request: 422

@@ -46,7 +46,9 @@ describe('add user', () => {
     expect(res.status).toBe(302);
     const user = await t.app.services.identity.identity.findUser(name);
     expect(user).toMatchObject({ username: name, email: `${name}@example.com`, isSuperuser: false });
-    expect(res.headers.get('location')).toBe(`/admin/identity/user/${user!.id}/?saved=1`);
+    expect(res.headers.get('location')).toBe(`/admin/identity/user/${user!.id}/?saved=added`);
+    // the page says the user was added, not "changed" (issue 33 #10)
+    expect((await get(res.headers.get('location')!)).body).toContain(`The user &quot;${name}&quot; was added successfully.`);
     await login(any(), name, NEW_PASSWORD);
 
     // an operator is a two-person decision: the role is proposed, a second superuser approves it

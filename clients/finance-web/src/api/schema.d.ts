@@ -2430,7 +2430,7 @@ export interface paths {
         put?: never;
         /**
          * Admin console: add a user
-         * @description Form fields `username`, `email`, `password`, `superuser` (on) and the CSRF token. Invalid fields: the form again (400) with their problems; a name that is taken: 409. Nothing is created on error. Audited (`user.created`).
+         * @description Form fields `username`, `email`, `password`, `superuser` (on), `staff` (on) and the CSRF token. Invalid fields: the form again (400) with their problems; a name that is taken: 409. Nothing is created on error. With `superuser` or `staff` the user is added without the role and the role is proposed (to /admin/identity/operator-change/): a different superuser approves it. Audited (`user.created`, `operator.change_proposed`).
          */
         post: operations["AdminCreateUser"];
         delete?: never;
@@ -2621,6 +2621,70 @@ export interface paths {
          * @description Rejects a pending adjustment: nothing is posted. Already decided: 409. Audited.
          */
         post: operations["AdminRejectAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/identity/operator-change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin console: operator changes
+         * @description The form to propose an operator change, and the changes (newest first) with approve and reject buttons. Superusers only.
+         */
+        get: operations["AdminOperatorChanges"];
+        put?: never;
+        /**
+         * Admin console: propose an operator change
+         * @description Form fields `user` (user name or id), `change` (superuser, support, remove_role, freeze, reactivate), `reason` and the CSRF token. Never of oneself (403); 409 when it changes nothing or one is pending for the user. Pending until a different superuser approves it. Audited.
+         */
+        post: operations["AdminProposeOperatorChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/identity/operator-change/{id}/approve/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin console: approve an operator change
+         * @description Approves a pending operator change, which applies at once. Its proposer or the operator it changes may not: 403. Already decided: 409. Audited.
+         */
+        post: operations["AdminApproveOperatorChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/identity/operator-change/{id}/reject/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin console: reject an operator change
+         * @description Rejects (or, by its proposer, withdraws) a pending operator change: nothing applies. Already decided: 409. Audited.
+         */
+        post: operations["AdminRejectOperatorChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6779,12 +6843,14 @@ export interface operations {
                             rail: "iban" | "nuban";
                             /** @description The IBAN (electronic form) or the 10-digit NUBAN */
                             account_number: string;
-                            /** @description Sort code (GBP), Bankleitzahl (EUR), CBN bank code (NGN) */
+                            /** @description Sort code (GBP), BIC (EUR), CBN bank code (NGN) */
                             bank_code: string;
                             bank_name: string;
                             holder_name: string;
                             /** @description ISO 8601 UTC */
                             created_at: string;
+                            /** @description true: the rail is the node's sandbox, and the account can receive a simulated incoming transfer */
+                            sandbox: boolean;
                         }[];
                     };
                 };
@@ -6908,12 +6974,14 @@ export interface operations {
                         rail: "iban" | "nuban";
                         /** @description The IBAN (electronic form) or the 10-digit NUBAN */
                         account_number: string;
-                        /** @description Sort code (GBP), Bankleitzahl (EUR), CBN bank code (NGN) */
+                        /** @description Sort code (GBP), BIC (EUR), CBN bank code (NGN) */
                         bank_code: string;
                         bank_name: string;
                         holder_name: string;
                         /** @description ISO 8601 UTC */
                         created_at: string;
+                        /** @description true: the rail is the node's sandbox, and the account can receive a simulated incoming transfer */
+                        sandbox: boolean;
                     };
                 };
             };
@@ -23616,6 +23684,541 @@ export interface operations {
         };
     };
     AdminRejectAdjustment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Decided: back to the list */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be an HTML form (application/x-www-form-urlencoded) */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminOperatorChanges: {
+        parameters: {
+            query?: {
+                saved?: "proposed" | "approved" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (HTML) */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: redirect to the sign-in page (`/admin/login/?next=<this page>`) */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminProposeOperatorChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Proposed: back to the list */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be an HTML form (application/x-www-form-urlencoded) */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminApproveOperatorChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Decided: back to the list */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be an HTML form (application/x-www-form-urlencoded) */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    AdminRejectOperatorChange: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,15 +1,72 @@
 /** Bank accounts: open a virtual IBAN (EUR, GBP) or NUBAN (NGN), and the details to share with whoever pays you. */
 import { useState } from 'preact/hooks';
-import { api, unwrap } from '../api/client';
+import { api, apiBase, clientHeaders, unwrap } from '../api/client';
 import { moduleOn, useNode } from '../state';
-import { Details, Empty, ErrorNote, Loading, Page, Select, formValue, useAction, useLoad } from '../ui/kit';
+import { amount, parseAmount } from '../format';
+import { Details, Empty, ErrorNote, Field, Loading, Page, Select, formValue, useAction, useLoad } from '../ui/kit';
 
-type Account = { id: string; currency: string; rail: string; account_number: string; bank_code: string; bank_name: string; holder_name: string };
+type Account = {
+  id: string;
+  currency: string;
+  rail: string;
+  account_number: string;
+  bank_code: string;
+  bank_name: string;
+  holder_name: string;
+  sandbox: boolean;
+};
+
+/** What the bank code is called: the BIC of an EUR IBAN, the sort code of a GBP one, the CBN code of a NUBAN. */
+const codeLabel = (a: Account) => (a.rail !== 'iban' ? 'Bank code' : a.currency === 'GBP' ? 'Sort code' : 'BIC');
 
 const shareText = (a: Account) =>
-  `${a.holder_name}\n${a.rail === 'iban' ? 'IBAN' : 'Account number'}: ${a.account_number}\n${a.rail === 'iban' ? 'BIC' : 'Bank code'}: ${a.bank_code}\n${a.bank_name}`;
+  `${a.holder_name}\n${a.rail === 'iban' ? 'IBAN' : 'Account number'}: ${a.account_number}\n${codeLabel(a)}: ${a.bank_code}\n${a.bank_name}`;
 
-function AccountView(props: { account: Account }) {
+/** The sandbox's test helper (not in the node's API document, so not in the typed client): POST …/simulate-incoming-transfer/. */
+function simulateIncomingTransfer(id: string, value: string): Promise<{ amount: { amount: string; currency: string } }> {
+  const call = async () => {
+    const response = await fetch(`${apiBase()}/api/v1/virtual-accounts/${encodeURIComponent(id)}/simulate-incoming-transfer/`, {
+      method: 'POST',
+      headers: { ...clientHeaders(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amount: value }),
+    });
+    const body: unknown = await response.json().catch(() => ({}));
+    return response.ok ? { data: body as { amount: { amount: string; currency: string } }, response } : { error: body, response };
+  };
+  return unwrap(call());
+}
+
+/** Sandbox only: the rail's simulated incoming transfer (as Wise's sandbox offers), so that money can arrive without a bank. */
+function SimulateTransfer(props: { account: Account; onReceived: () => void }) {
+  const action = useAction();
+  const [received, setReceived] = useState<string | null>(null);
+  const id = `simulate-${props.account.currency}`;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const value = parseAmount(formValue(event.currentTarget as HTMLFormElement, id), 2);
+    if (!value) return action.setError(new Error('Enter an amount greater than zero.'));
+    void action.run(async () => {
+      const credit = await simulateIncomingTransfer(props.account.id, value);
+      setReceived(`${amount(credit.amount.amount, credit.amount.currency)} arrived in your wallet.`);
+      props.onReceived();
+    });
+  };
+  return (
+    <form class="sandbox" onSubmit={submit} noValidate>
+      <p>
+        <small>Test mode: no real bank is connected. Simulate a transfer from a sender to this account.</small>
+      </p>
+      <Field id={id} label={`Amount (${props.account.currency})`} inputMode="decimal" defaultValue="100.00" />
+      <ErrorNote error={action.error} />
+      {received ? <p role="status">{received}</p> : null}
+      <button type="submit" class="secondary" disabled={action.busy}>
+        Simulate incoming transfer
+      </button>
+    </form>
+  );
+}
+
+function AccountView(props: { account: Account; onReceived: () => void }) {
   const { account } = props;
   const [copied, setCopied] = useState(false);
   const copy = async () => {
@@ -30,7 +87,7 @@ function AccountView(props: { account: Account }) {
         rows={[
           ['Account holder', account.holder_name],
           [account.rail === 'iban' ? 'IBAN' : 'Account number', <code key="n">{account.account_number}</code>],
-          [account.rail === 'iban' ? 'BIC' : 'Bank code', <code key="c">{account.bank_code}</code>],
+          [codeLabel(account), <code key="c">{account.bank_code}</code>],
           ['Bank', account.bank_name],
         ]}
       />
@@ -40,6 +97,7 @@ function AccountView(props: { account: Account }) {
         </button>
         {copied ? <span role="status">Copied</span> : null}
       </div>
+      {account.sandbox ? <SimulateTransfer account={account} onReceived={props.onReceived} /> : null}
     </li>
   );
 }
@@ -73,7 +131,7 @@ export function Accounts() {
       {data && !data.results.length ? <Empty>You have no account details yet.</Empty> : null}
       <ul class="grid" id="virtual-accounts">
         {(data?.results ?? []).map((account) => (
-          <AccountView key={account.id} account={account} />
+          <AccountView key={account.id} account={account} onReceived={reload} />
         ))}
       </ul>
     </Page>

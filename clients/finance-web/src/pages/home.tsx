@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client';
 import { amount, dateTime, money, subtract } from '../format';
-import { to } from '../state';
+import { moduleOn, to, useNode } from '../state';
 import { Empty, ErrorNote, Loading, Page, useLoad } from '../ui/kit';
 
 type Balance = { currency: string; available: { amount: string }; posted: { amount: string }; pending: { amount: string } };
@@ -14,7 +14,7 @@ export function Balances(props: { onLoaded?: () => void }) {
   const { data, error } = useLoad(() => unwrap(api.GET('/api/balance/')).finally(() => props.onLoaded?.()));
   if (error) return <ErrorNote error={error} />;
   if (!data) return <Loading what="your balances" />;
-  if (data.balances.length === 0) return <Empty>You hold no money yet.</Empty>;
+  if (data.balances.length === 0) return <AddMoney />;
   return (
     <ul class="balances" id="balances" aria-label="Your balances">
       {data.balances.map((balance) => {
@@ -35,6 +35,42 @@ export function Balances(props: { onLoaded?: () => void }) {
         );
       })}
     </ul>
+  );
+}
+
+/** Someone who holds nothing yet: the ways to add money on this node (its modules that bring money in). */
+export function AddMoney() {
+  const node = useNode();
+  const ways = [
+    moduleOn(node, 'mobile_money')
+      ? { route: 'mobile-money', label: 'Add money by mobile money', text: 'From your mobile money wallet (GHS, UGX, XOF, KES).' }
+      : null,
+    moduleOn(node, 'virtual_iban') || moduleOn(node, 'african_accounts')
+      ? { route: 'accounts', label: 'Get bank details', text: 'Your own account number: a bank transfer to it arrives in your wallet.' }
+      : null,
+  ].filter((w) => w !== null);
+  return (
+    <div class="card" id="add-money">
+      <p>You hold no money yet.</p>
+      {ways.length ? (
+        <>
+          <p>Add money to start:</p>
+          <ul class="list">
+            {ways.map((w) => (
+              <li key={w.route}>
+                <a class="button" href={to(w.route)}>
+                  {w.label}
+                </a>{' '}
+                <small>{w.text}</small>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <p>
+        <small>Or ask someone on this node to send you money: they need your username.</small>
+      </p>
+    </div>
   );
 }
 

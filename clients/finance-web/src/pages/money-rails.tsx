@@ -1,6 +1,6 @@
 /** Mobile money (deposit, withdraw), crypto (deposit addresses, swaps) and fiat on/off-ramps. */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, idempotencyKey, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { dateTime, money, parseAmount, words } from '../format';
@@ -28,6 +28,13 @@ function Movements(props: { items: Movement[] | undefined; error: unknown; id: s
 export function MobileMoney() {
   const { data, error, reload } = useLoad(() => unwrap(api.GET('/api/v1/mobile-money/')));
   const action = useAction();
+  // a pending request completes when the provider calls back: the history follows it (every 2 s while one is pending)
+  const pending = (data?.results ?? []).some((m) => m.status === 'pending');
+  useEffect(() => {
+    if (!pending) return undefined;
+    const timer = setTimeout(reload, 2000);
+    return () => clearTimeout(timer);
+  }, [data, pending]);
   const submit = (direction: 'deposits' | 'withdrawals') => (event: Event) => {
     event.preventDefault();
     const form = (event.currentTarget as HTMLElement).closest('form')!;
@@ -54,6 +61,11 @@ export function MobileMoney() {
           </button>
         </div>
       </form>
+      {pending ? (
+        <p role="status" id="mobile-money-pending">
+          Approve the payment on your phone: it completes as soon as your provider confirms it.
+        </p>
+      ) : null}
       <h2>History</h2>
       <Movements items={data?.results} error={error} id="mobile-money" />
     </Page>

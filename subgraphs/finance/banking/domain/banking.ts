@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js';
 import { z } from 'zod';
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
-import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX, exponentOf, toMinor, toMoney } from '../../../../lib/money';
 import type { PrincipalOf } from '../../../../lib/principal';
 import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import { kycLevelReaches, kycRequiredError, moduleDisabledError, requiredKycLevel, type FinanceModule, type NodeGate } from '../../kernel/gate';
@@ -18,11 +19,15 @@ import {
   RAMP_ASSETS,
   RAMP_FIAT_CURRENCIES,
   railOfCurrency,
+  deliverSandboxEvent,
   type BankingProviders,
   type Rail,
+  type SandboxCallbacks,
   type WebhookProvider,
 } from './providers';
 import { verifyWebhook } from './webhooks';
+import { DEPOSIT_WINDOW_HOURS, checkDepositLimit, clearingNearsMaximum } from './deposits';
+import type { Logger } from '../../../../lib/logger';
 
 type NodeUser = PrincipalOf<'node-user'>;
 
@@ -85,6 +90,17 @@ const MOVEMENT_CODES: Record<MovementKind, string> = {
   ramp_off: 'fiat_ramp_off',
 };
 
+/** What a user brings in: counted against their deposit limits (pending and posted). */
+const DEPOSIT_KINDS: MovementKind[] = ['mobile_money_deposit', 'inbound_credit'];
+
+export interface BankingOptions {
+  /** The sandbox's callbacks while the providers are the offline sandbox (undefined: a real provider). */
+  sandbox?: SandboxCallbacks;
+  /** A pending deposit expires after this many minutes (BANKING_DEPOSIT_EXPIRY_MINUTES). */
+  depositExpiryMinutes: number;
+  logger?: Logger;
+}
+
 /** The system account where a rail's money enters and leaves the ledger (it may go negative), e.g. `banking:iban`. */
 const railClearing = (rail: string) => `banking:${rail}`;
 
@@ -102,9 +118,118 @@ export class Banking {
     private readonly idempotency: IdempotentRequests,
     /** Asked at each webhook (the environment, else the admin console's record). */
     private readonly webhookSecret: () => Promise<string | undefined>,
+    private readonly options: BankingOptions = { depositExpiryMinutes: 60 },
     /** Operator decisions (a stuck movement voided), audited in their transaction. */
     private readonly audit?: AuditOutbox,
   ) {}
+
+  /** Whether the providers are the offline sandbox (its accounts can receive simulated transfers). */
+  get sandbox(): boolean {
+    return this.options.sandbox !== undefined;
+  }
+
+  private readonly depositQueues = new Map<string, Promise<unknown>>();
+
+  /**
+   * Runs `work` (the deposit's hold and record) once the user's deposit limits admit `minor` more in
+   * `currency` (the clearing account watched after): under the (user, currency) lock, one user's deposits
+   * wait for each other (in this process, then across processes) and never for another user's.
+   */
+  private async underDepositLimits<T>(user: NodeUser, minor: bigint, currency: string, provider: string, work: () => Promise<T>): Promise<T> {
+    const key = `${user.userId}:${currency}`;
+    const previous = this.depositQueues.get(key) ?? Promise.resolve();
+    const run = previous
+      .catch(() => undefined)
+      .then(() =>
+        this.store.underDepositLock(user.userId, currency, DEPOSIT_KINDS, DEPOSIT_WINDOW_HOURS, async (deposited) => {
+          checkDepositLimit(user.kycLevel, currency, minor, deposited);
+          const done = await work();
+          await this.watchClearing(currency, provider).catch((err: unknown) => this.options.logger?.warn({ err }, 'banking: clearing account not read'));
+          return done;
+        }),
+      );
+    this.depositQueues.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.depositQueues.get(key) === run) this.depositQueues.delete(key);
+    }
+  }
+
+  /** The clearing accounts that passed the alert level (account, currency → the sum's share of the ledger's maximum, in %). */
+  readonly clearingAlerts = new Map<string, number>();
+
+  /** After a deposit is held: an alert (error log, `clearingAlerts`) when the clearing account nears the ledger's maximum. */
+  private async watchClearing(currency: string, provider: string): Promise<void> {
+    const state = await this.ledger.accountState(await this.ledger.system(currency, railClearing(provider)));
+    const largest = [state.debitsPosted, state.debitsPending, state.creditsPosted, state.creditsPending].reduce((a, b) => (a > b ? a : b));
+    if (!clearingNearsMaximum(largest)) return void this.clearingAlerts.delete(`${railClearing(provider)} ${currency}`);
+    const percent = Number((largest * 100n) / LEDGER_TOTAL_MAX);
+    this.clearingAlerts.set(`${railClearing(provider)} ${currency}`, percent);
+    this.options.logger?.error(
+      { account: railClearing(provider), currency, sum: largest.toString(), maximum: LEDGER_TOTAL_MAX.toString(), percent },
+      "banking: a clearing account nears the ledger's maximum; settle it before deposits in this currency are refused",
+    );
+  }
+
+  /** Pending deposits the provider never confirmed, older than the expiry: voided, their amounts released. */
+  async expireStaleDeposits(olderThanMinutes = this.options.depositExpiryMinutes, limit = 500): Promise<number> {
+    const due = await this.store.pendingOlderThan(['mobile_money_deposit'], olderThanMinutes, limit);
+    for (const m of due) await this.settle(m.id, 'voided', `Expired: the provider did not confirm the deposit within ${olderThanMinutes} minutes.`);
+    return due.length;
+  }
+
+  /**
+   * The sandbox's simulated incoming transfer (Wise's "simulate incoming payment"): the rail's
+   * `credit.received` event for the account, signed and delivered to the webhook receiver as the rail
+   * sends it. A user's own account (held to their deposit limits), or any account for an administrator
+   * (`by.operator`, audited). 409 NOT_SANDBOX with a real provider.
+   */
+  async simulateIncomingTransfer(
+    by: NodeUser | { operator: string },
+    accountId: string,
+    amount: string,
+    senderName?: string | null,
+  ): Promise<MovementRow> {
+    const user = 'userId' in by ? by : null;
+    const sandbox = this.options.sandbox;
+    if (!sandbox) throw new DomainError('NOT_SANDBOX', 409, 'Only the sandbox provider can simulate an incoming transfer.');
+    // the amount's form first (every rail currency has the decimals of EUR): a hostile amount is 400 whatever the account
+    positive(amount, 'EUR');
+    const account = await this.store.virtualAccount(accountId);
+    if (!account || (user && account.userId !== user.userId)) throw notFound('No such account.');
+    const rail = account.rail as Rail;
+    const minor = positive(amount, account.currency);
+    if (user) await this.admit(user, RAILS[rail].module);
+    const transactionId = randomUUID();
+    const deliver = () =>
+      deliverSandboxEvent(sandbox, rail, {
+        id: `sandbox-credit-${transactionId}`,
+        type: 'credit.received',
+        data: {
+          account_number: account.accountNumber,
+          amount: toMoney(minor, account.currency).amount,
+          currency: account.currency,
+          transaction_id: transactionId,
+          sender_name: senderName || 'Sandbox sender',
+        },
+      });
+    if (user) await this.underDepositLimits(user, minor, account.currency, rail, deliver);
+    else {
+      await deliver();
+      await this.watchClearing(account.currency, rail);
+    }
+    const movement = (await this.store.movement(derivedUuid('banking-credit', rail, transactionId)))!;
+    if (!user && 'operator' in by)
+      await this.audit?.recordAlone(adminActor(by.operator), 'movement.simulated', {
+        movement: movement.id,
+        account: account.id,
+        user: account.userId,
+        amount: toMoney(minor, account.currency).amount,
+        currency: account.currency,
+      });
+    return movement;
+  }
 
   /** A module's toggle (for operations that serve several modules) and the node's KYC rule. */
   private async admit(user: NodeUser, module: FinanceModule | undefined): Promise<void> {
@@ -199,7 +324,12 @@ export class Banking {
     await this.admit(user, undefined);
     const kind: MovementKind = direction === 'deposit' ? 'mobile_money_deposit' : 'mobile_money_withdrawal';
     return this.idempotency.run({ owner: `user:${user.userId}`, key, operation: kind, input }, async (ids) => {
-      const movement = await this.hold(user, kind, 'momo', minor, input.currency, ids, { phone_number: msisdn });
+      const held = () => this.hold(user, kind, 'momo', minor, input.currency, ids, { phone_number: msisdn });
+      // a deposit is held to the user's deposit limits (a retry of one already recorded is not counted twice)
+      const movement =
+        direction === 'deposit'
+          ? ((await this.store.movement(ids('movement'))) ?? (await this.underDepositLimits(user, minor, input.currency, 'momo', held)))
+          : await held();
       const request = { referenceId: movement.id, amount: input.amount, currency: input.currency, msisdn, note: kind.replace(/_/g, ' ') };
       return this.dispatch(movement, () =>
         direction === 'deposit' ? this.providers.mobileMoney.requestToPay(request) : this.providers.mobileMoney.transfer(request),

@@ -101,6 +101,9 @@ function digitsOf(reference: string, count: number): string {
   return out;
 }
 
+/** The BIC of the sandbox's EUR accounts: ISO 9362 form (bank, country, location, branch). */
+export const SANDBOX_EUR_BIC = 'SNDBDEB1XXX';
+
 /** Offline rail: valid IBANs (DE for EUR, GB for GBP) and NUBANs, transfers accepted. */
 export class SandboxRail implements BankingRailProvider {
   async issueAccount({ reference, currency }: { reference: string; currency: string; holderName: string }): Promise<IssuedAccount> {
@@ -116,9 +119,14 @@ export class SandboxRail implements BankingRailProvider {
       };
     }
     if (currency === 'EUR') {
-      // DE: 8-digit Bankleitzahl, 10-digit account number
+      // DE: 8-digit Bankleitzahl, 10-digit account number; shown with the bank's BIC (ISO 9362), as a real IBAN is
       const blz = '10010010';
-      return { accountNumber: composeIban('DE', `${blz}${digitsOf(reference, 10)}`), bankCode: blz, bankName: 'Sandbox Bank EU', providerReference };
+      return {
+        accountNumber: composeIban('DE', `${blz}${digitsOf(reference, 10)}`),
+        bankCode: SANDBOX_EUR_BIC,
+        bankName: 'Sandbox Bank EU',
+        providerReference,
+      };
     }
     if (currency === 'NGN') {
       const bankCode = '999240';
@@ -132,14 +140,72 @@ export class SandboxRail implements BankingRailProvider {
   }
 }
 
-/** Offline mobile money: every request is accepted as PENDING (the outcome comes by callback). */
+/**
+ * The test numbers of MTN MoMo's sandbox, and what the sandbox's callback says for each (E.164 of the
+ * sandbox's MSISDNs 46733123450…54): FAILED, REJECTED (reported as FAILED), and the three that stay
+ * PENDING (timeout, ongoing, pending: no callback). Every other number is SUCCESSFUL.
+ */
+export const SANDBOX_MOMO_NUMBERS: Record<string, 'FAILED' | 'PENDING'> = {
+  '+46733123450': 'FAILED',
+  '+46733123451': 'FAILED',
+  '+46733123452': 'PENDING',
+  '+46733123453': 'PENDING',
+  '+46733123454': 'PENDING',
+};
+
+/** A callback as the provider sends it: to the provider's webhook path, with the raw body, its timestamp and signature. */
+export type SandboxDelivery = (provider: WebhookProvider, payload: string, timestamp: string, signature: string) => Promise<unknown>;
+
+export interface SandboxCallbacks {
+  /** How long after a request its callback comes (MoMo's sandbox answers within seconds); null: never (a test plays the provider). */
+  delayMs: number | null;
+  /** The secret the sandbox signs with: the node's banking webhook secret. */
+  secret: () => Promise<string | undefined>;
+  /** Where the callback goes: the node's webhook receiver (set once the banking service exists). */
+  deliver?: SandboxDelivery;
+  /** A delivery that failed (logged; the movement stays pending until it expires). */
+  onError?: (err: unknown) => void;
+}
+
+/** Signs and sends a provider event through the node's webhook receiver, as the provider would over HTTP. */
+export async function deliverSandboxEvent(callbacks: SandboxCallbacks, provider: WebhookProvider, event: Record<string, unknown>): Promise<unknown> {
+  const secret = await callbacks.secret();
+  if (!secret || !callbacks.deliver) throw new ProviderError('the sandbox has no webhook secret or receiver to call back');
+  const payload = JSON.stringify(event);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return callbacks.deliver(provider, payload, timestamp, `v1=${signPayload(secret, timestamp, payload)}`);
+}
+
+/**
+ * Offline mobile money shaped like MoMo's sandbox: every request is accepted as PENDING, and its
+ * callback (SUCCESSFUL, or FAILED for the sandbox's failing test numbers) comes a moment later through
+ * the node's webhook receiver, signed as the provider signs it.
+ */
 export class SandboxMobileMoney implements MobileMoneyProvider {
-  async requestToPay() {
+  constructor(readonly callbacks: SandboxCallbacks = { delayMs: null, secret: async () => undefined }) {}
+
+  private accept(request: { referenceId: string; msisdn: string }) {
+    const { delayMs } = this.callbacks;
+    const outcome = SANDBOX_MOMO_NUMBERS[request.msisdn] ?? 'SUCCESSFUL';
+    if (delayMs !== null && outcome !== 'PENDING') {
+      const event = {
+        id: `sandbox-${request.referenceId}-${outcome.toLowerCase()}`,
+        type: 'momo.callback',
+        data: { externalId: request.referenceId, status: outcome, ...(outcome === 'FAILED' ? { reason: 'PAYER_NOT_FOUND' } : {}) },
+      };
+      setTimeout(() => {
+        deliverSandboxEvent(this.callbacks, 'momo', event).catch((err: unknown) => this.callbacks.onError?.(err));
+      }, delayMs).unref();
+    }
     return { status: 'PENDING' as const };
   }
 
-  async transfer() {
-    return { status: 'PENDING' as const };
+  async requestToPay(request: { referenceId: string; msisdn: string }) {
+    return this.accept(request);
+  }
+
+  async transfer(request: { referenceId: string; msisdn: string }) {
+    return this.accept(request);
   }
 }
 

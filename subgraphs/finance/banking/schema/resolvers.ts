@@ -6,7 +6,7 @@ import type { SubgraphContext } from '../../../../lib/subgraph';
 import { NodePolicy } from '../../kernel/gate';
 import { WEBHOOK_PROVIDERS, type WebhookProvider } from '../domain/providers';
 import type { BankingServices } from '../services';
-import type { MovementKind, MovementRow, MovementStatus } from '../store/banking-store';
+import type { MovementKind, MovementRow, MovementStatus, VirtualAccountRow } from '../store/banking-store';
 import {
   BankingMovement,
   BankingMovementPage,
@@ -59,8 +59,12 @@ export class BankingResolver {
 
   @Authorized('node-user')
   @Query(() => [VirtualAccount], { description: "The caller's virtual accounts (GET /api/v1/virtual-accounts/)." })
-  bankingVirtualAccounts(@Ctx() ctx: SubgraphContext): Promise<VirtualAccount[]> {
-    return this.services.banking.virtualAccounts(nodeUser(ctx));
+  async bankingVirtualAccounts(@Ctx() ctx: SubgraphContext): Promise<VirtualAccount[]> {
+    return (await this.services.banking.virtualAccounts(nodeUser(ctx))).map((a) => this.account(a));
+  }
+
+  private account(a: VirtualAccountRow): VirtualAccount {
+    return { ...a, sandbox: this.services.banking.sandbox };
   }
 
   @Authorized('node-user')
@@ -72,7 +76,21 @@ export class BankingResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
     @Ctx() ctx: SubgraphContext,
   ): Promise<VirtualAccount> {
-    return (await this.services.banking.openVirtualAccount(nodeUser(ctx), currency, idempotencyKey)).account;
+    return this.account((await this.services.banking.openVirtualAccount(nodeUser(ctx), currency, idempotencyKey)).account);
+  }
+
+  @Authorized('node-user')
+  @Mutation(() => BankingMovement, {
+    description:
+      "Sandbox only: a simulated incoming transfer to one of the caller's accounts (the rail's signed credit.received through the webhook receiver); held to the deposit limits. 409 NOT_SANDBOX with a real provider.",
+  })
+  async simulateIncomingTransfer(
+    @Arg('accountId', () => ID) accountId: string,
+    @Arg('amount') amount: string,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<BankingMovement> {
+    if (!/^[0-9a-f-]{36}$/i.test(accountId)) throw notFound('No such account.');
+    return toMovement(await this.services.banking.simulateIncomingTransfer(nodeUser(ctx), accountId, amount));
   }
 
   @Authorized('node-user')
@@ -157,8 +175,24 @@ export class BankingResolver {
 
   @Authorized('node-admin')
   @Query(() => [VirtualAccount], { description: 'Virtual accounts, newest first (admin console).' })
-  adminVirtualAccounts(@Arg('first', () => Int, { defaultValue: 50 }) first: number): Promise<VirtualAccount[]> {
-    return this.services.store.virtualAccounts(clamp(first, 500));
+  async adminVirtualAccounts(@Arg('first', () => Int, { defaultValue: 50 }) first: number): Promise<VirtualAccount[]> {
+    return (await this.services.store.virtualAccounts(clamp(first, 500))).map((a) => this.account(a));
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => BankingMovement, {
+    description: 'Sandbox only: a simulated incoming transfer to a virtual account, as the rail would send it (admin console). 409 NOT_SANDBOX with a real provider.',
+  })
+  async adminSimulateIncomingTransfer(
+    @Arg('accountId', () => ID) accountId: string,
+    @Arg('amount') amount: string,
+    @Arg('senderName', () => String, { nullable: true }) senderName: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<BankingMovement> {
+    if (!/^[0-9a-f-]{36}$/i.test(accountId)) throw notFound('No such account.');
+    const p = ctx.principal;
+    if (p.kind !== 'node-admin') throw unauthenticated();
+    return toMovement(await this.services.banking.simulateIncomingTransfer({ operator: p.username }, accountId, amount, senderName));
   }
 
   @Authorized('node-admin')

@@ -8,10 +8,11 @@ export class VirtualAccount {
   @Field() currency: string;
   @Field({ description: 'iban or nuban' }) rail: string;
   @Field({ description: 'The IBAN (electronic form) or the 10-digit NUBAN.' }) accountNumber: string;
-  @Field({ description: 'Sort code (GBP), Bankleitzahl (EUR), CBN bank code (NGN).' }) bankCode: string;
+  @Field({ description: 'Sort code (GBP), BIC (EUR), CBN bank code (NGN).' }) bankCode: string;
   @Field() bankName: string;
   @Field() holderName: string;
   @Field() createdAt: Date;
+  @Field({ description: "Whether the rail is the node's sandbox: the account can receive a simulated incoming transfer." }) sandbox: boolean;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A money movement through an external provider; its money is a ledger transfer (pending → posted | voided).' })

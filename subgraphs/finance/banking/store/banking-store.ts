@@ -91,6 +91,11 @@ export class BankingStore {
     return rows[0];
   }
 
+  async virtualAccount(id: string): Promise<VirtualAccountRow | undefined> {
+    const { rows } = await this.store.pool.query<VirtualAccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM banking.virtual_account WHERE id = $1`, [id]);
+    return rows[0];
+  }
+
   async virtualAccountByNumber(rail: string, accountNumber: string): Promise<VirtualAccountRow | undefined> {
     const { rows } = await this.store.pool.query<VirtualAccountRow>(
       `SELECT ${ACCOUNT_COLUMNS} FROM banking.virtual_account WHERE rail = $1 AND account_number = $2`,
@@ -186,6 +191,48 @@ export class BankingStore {
          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::uuid))
        ORDER BY created_at DESC, id DESC LIMIT $5`,
       [userId, kinds, after?.at ?? null, after?.id ?? null, limit, providers],
+    );
+    return rows.map(toMovement);
+  }
+
+  /**
+   * Runs `work` holding the (user, currency) deposit lock (a session advisory lock on its own
+   * connection, so that every process of the node waits for it), given what the user deposited of
+   * `kinds` in the last `windowHours` (the database's clock), pending and posted: the check and the
+   * deposit's record happen under it.
+   */
+  async underDepositLock<T>(
+    userId: string,
+    currency: string,
+    kinds: MovementKind[],
+    windowHours: number,
+    work: (depositedInWindow: bigint) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.store.pool.connect();
+    const key = `banking-deposit:${userId}:${currency}`;
+    let locked = false;
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+      locked = true;
+      const { rows } = await client.query<{ total: string }>(
+        `SELECT COALESCE(SUM(amount), 0)::text AS total FROM banking.movement
+          WHERE user_id = $1 AND currency = $2 AND kind = ANY($3) AND status IN ('pending', 'posted')
+            AND created_at > now() - make_interval(hours => $4::int)`,
+        [userId, currency, kinds, windowHours],
+      );
+      return await work(BigInt(rows[0].total));
+    } finally {
+      if (locked) await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => undefined);
+      client.release();
+    }
+  }
+
+  /** Pending movements of `kinds` older than `minutes` (by the database's clock), oldest first. */
+  async pendingOlderThan(kinds: MovementKind[], minutes: number, limit: number): Promise<MovementRow[]> {
+    const { rows } = await this.store.pool.query<RawMovement>(
+      `SELECT ${MOVEMENT_COLUMNS} FROM banking.movement
+        WHERE status = 'pending' AND kind = ANY($1) AND created_at <= now() - make_interval(mins => $2::int) ORDER BY created_at LIMIT $3`,
+      [kinds, minutes, limit],
     );
     return rows.map(toMovement);
   }

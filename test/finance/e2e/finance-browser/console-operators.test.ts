@@ -49,8 +49,10 @@ it('adds a user, proposes an adjustment, reads the audit log; no page overflows 
   await page.fill('#id_username', 'walked_in');
   await page.fill('#id_email', 'walked_in@example.com');
   await page.fill('#id_password', 'a fine long password');
-  await Promise.all([page.waitForURL(/\/admin\/identity\/user\/[0-9a-f-]{36}\/\?saved=1$/), page.click('.submit-row button')]);
+  await Promise.all([page.waitForURL(/\/admin\/identity\/user\/[0-9a-f-]{36}\/\?saved=added$/), page.click('.submit-row button')]);
   expect(await page.textContent('body')).toContain('walked_in');
+  // added, not "changed" (issue 33 #10)
+  expect(await page.textContent('.banner.ok')).toContain('was added successfully');
 
   await page.goto(`${t.urls.finance}/admin/adjustments/`);
   await page.fill('#id_user', customer.username);

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { type Browser, type Page } from 'playwright-core';
+import { http, startTestApp, type TestApp } from '../../../support/app';
+import { launchChromium, overflowOf, SHOTS } from '../../../support/browser';
+import { createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
+
+/**
+ * Issue 33 #10, the console's layout in Chromium: at 1280 px the dashboard gives Recent activity and
+ * Recent transfers room (every column shown, none squeezed into a third of the page); at 390 px a
+ * list's actions (an order's Fulfil) are on the screen, not in a table scrolled off it — the rows
+ * stack as cards, each cell with its column's name. Screenshots `console-<name>-<width>.png`.
+ */
+let t: TestApp;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  t = (await startTestApp({}, { products: ['finance'] })) as unknown as TestApp;
+  await installValidLicence(t);
+  const u = await createUser(t);
+  await t.app.services.identity.identity.setKycLevel(u.id, 'basic');
+  const token = await login(t, u.username);
+  const send = (path: string, body?: unknown) =>
+    http(`${t.urls.finance}${path}`, {
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const ledger = t.app.services.ledger.ledger;
+  const [funding, wallet] = await Promise.all([ledger.fundingAccount('EUR'), ledger.wallet(u.id, 'EUR')]);
+  await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount: '100.00', code: 'deposit' }]);
+  const p = await t.app.services.commerce.shop.createProduct({
+    name: 'A lamp with a long name',
+    description: 'Light',
+    price: '19.90',
+    currency: 'EUR',
+    stock: 5,
+  });
+  await send('/api/v1/shop/cart/items/', { product_id: p.id, quantity: 1 });
+  const order = (await send('/api/v1/shop/checkout/')).body;
+  expect((await send(`/api/v1/shop/orders/${order.id}/pay/`)).status).toBe(200);
+
+  const operator = await createUser(t, `chief_${randomUUID().slice(0, 6)}`, { superuser: true });
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await page.goto(`${t.urls.finance}/admin/login/`);
+  await page.fill('#id_username', operator.username);
+  await page.fill('#id_password', PASSWORD);
+  await Promise.all([page.waitForURL(`${t.urls.finance}/admin/`), page.click('input[type=submit]')]);
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.stop();
+});
+
+const widthOf = async (caption: string) => (await page.getByRole('region', { name: caption }).boundingBox())!.width;
+
+it('the dashboard at 1280 px gives Recent activity and Recent transfers room for every column', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${t.urls.finance}/admin/`);
+  for (const caption of ['Recent activity', 'Recent transfers']) {
+    expect([caption, (await widthOf(caption)) >= 540]).toEqual([caption, true]);
+    // no column cut off: the table fits its box
+    const region = page.getByRole('region', { name: caption });
+    const [box, tableWidth] = [(await region.boundingBox())!.width, (await region.locator('table').boundingBox())!.width];
+    expect([caption, tableWidth <= box + 1]).toEqual([caption, true]);
+  }
+  await page.screenshot({ path: join(SHOTS, 'console-dashboard-1280.png'), fullPage: true });
+});
+
+it("at 390 px an order's Fulfil button is on the screen, and no page scrolls sideways", async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${t.urls.finance}/admin/commerce/order/`);
+  const fulfil = page.getByRole('button', { name: 'Fulfil' }).first();
+  await fulfil.waitFor();
+  const box = (await fulfil.boundingBox())!;
+  expect({ left: box.x >= 0, right: box.x + box.width <= 390 }).toEqual({ left: true, right: true });
+  expect(await overflowOf(page)).toBe(0);
+  // each cell says which column it is
+  expect(await page.locator('td[data-label="Status"]').first().textContent()).toContain('paid');
+  await page.screenshot({ path: join(SHOTS, 'console-orders-390.png'), fullPage: true });
+  await page.goto(`${t.urls.finance}/admin/`);
+  expect(await overflowOf(page)).toBe(0);
+  await page.screenshot({ path: join(SHOTS, 'console-dashboard-390.png'), fullPage: true });
+});
