@@ -3,6 +3,7 @@ import { DomainError, badInput } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { ProviderSecrets } from '../../../../lib/provider-secrets';
 import { providerCredential } from '../../kernel/provider-credentials';
+import { readJson } from '../../../../lib/bounded-body';
 
 /** What the assistant says when it cannot answer (no provider key, provider down): the contract's generic failure. */
 export const ASSISTANT_FAILURE_MESSAGE = 'Sorry, the assistant is unavailable right now. Please try again later.';
@@ -53,7 +54,7 @@ export class AssistantService {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       if (!res.ok) throw new Error(`provider answered ${res.status}`);
-      const body = (await res.json()) as { model?: string; choices?: { message?: { content?: string } }[] };
+      const body = (await readJson(res)) as { model?: string; choices?: { message?: { content?: string } }[] };
       const answer = body.choices?.[0]?.message?.content?.trim();
       if (!answer) throw new Error('provider answered without a message');
       return { answer, model: body.model ?? this.config.ASSISTANT_MODEL };

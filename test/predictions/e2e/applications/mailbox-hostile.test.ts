@@ -43,7 +43,7 @@ const sendRaw = (raw: string, from = 'someone@sender.example') =>
     .createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, socketTimeout: 60_000 })
     .sendMail({ envelope: { from, to: [ADDRESS] }, raw });
 
-const mailbox = async () => (await gql(t, '{ applicationMailbox { received applications ignored refused } }')).body.data.applicationMailbox;
+const mailbox = async () => (await gql(t as unknown as TestApp, '{ applicationMailbox { received applications ignored refused } }')).body.data.applicationMailbox;
 
 /** One /healthz of the registry surface (another product than the mailbox's), in ms. */
 async function healthz(): Promise<number> {

@@ -31,7 +31,7 @@ it('the default port taken: the system starts without the mailbox and shows smtp
   // APPLICATION_SMTP_PORT unset (the test apps set 0 otherwise)
   t = await startTestApp<'predictions'>({ APPLICATION_SMTP_PORT: undefined } as unknown as Record<string, string>, { products: ['predictions'] });
   expect(t.app.services.access.mailbox.info()).toMatchObject({ port: null, offBecause: 'port 2525 is taken' });
-  const gqlAnswer = await gql(t, '{ applicationMailbox { address smtpPort } }');
+  const gqlAnswer = await gql(t as unknown as TestApp, '{ applicationMailbox { address smtpPort } }');
   expect(gqlAnswer.body.data.applicationMailbox).toEqual({ address: 'api-access@localhost', smtpPort: null });
   const index = await http(`${t.urls.predictions}/api/`, { key: await t.createKey('free') });
   expect(index.body.apply).toMatchObject({ email: 'api-access@localhost', smtp: null });
