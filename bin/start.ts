@@ -28,7 +28,19 @@ async function main() {
   let embedded: EmbeddedPostgresHandle | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ ...embeddedPostgresPaths(config.dataDir), port: config.EMBEDDED_PG_PORT, database: 'matchday', logger });
+    embedded = await startEmbeddedPostgres({
+      ...embeddedPostgresPaths(config.dataDir),
+      port: config.EMBEDDED_PG_PORT,
+      database: 'matchday',
+      logger,
+      // started again when it dies; when it cannot be, the process exits so that its supervisor restarts everything
+      supervise: {
+        giveUp: (err) => {
+          logger.fatal({ err: err.message }, 'the embedded PostgreSQL cannot be started again: exiting');
+          process.exit(1);
+        },
+      },
+    });
     databaseUrl = embedded.url;
   }
   let app: App;
