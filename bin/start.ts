@@ -152,7 +152,8 @@ async function financeLicenceLine(app: App): Promise<string> {
 
 /** Where applicants write to, and the SMTP receiver that takes that mail. */
 function mailboxLine(m: { address: string; host: string; port: number | null; offBecause: string | null }): string {
-  if (m.offBecause) return `${m.address}   (built-in receiver NOT started: ${m.offBecause}; set APPLICATION_SMTP_PORT to a free port, or use the inbound-mail webhook)`;
+  if (m.offBecause)
+    return `${m.address}   (built-in receiver NOT started: ${m.offBecause}; set APPLICATION_SMTP_PORT to a free port, or use the inbound-mail webhook)`;
   return m.port === null
     ? `${m.address}   (built-in receiver off: APPLICATION_SMTP_PORT=off; use the inbound-mail webhook)`
     : `${m.address}   subject "API Access Request" (SMTP receiver ${m.host}:${m.port})`;

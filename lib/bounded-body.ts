@@ -27,7 +27,7 @@ export async function readBytes(res: Response, maxBytes = REPLY_MAX_BYTES): Prom
     throw new BodyTooLarge(maxBytes);
   }
   if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -102,7 +102,12 @@ export async function startEmbeddedPostgres(opts: {
   const running = existsSync(join(opts.dir, 'PG_VERSION')) && (await run(pg_ctl, ['status', '-D', opts.dir], opts.logger)) === 0;
   if (running && opts.reuseRunning) {
     // not ours: neither stopped nor supervised by this process
-    return { url: urlFor(await superuserPassword(opts), opts.port, opts.database), stop: async () => undefined, pid: () => postmasterPid(opts.dir), restarts: () => 0 };
+    return {
+      url: urlFor(await superuserPassword(opts), opts.port, opts.database),
+      stop: async () => undefined,
+      pid: () => postmasterPid(opts.dir),
+      restarts: () => 0,
+    };
   }
   if (!existsSync(join(opts.dir, 'PG_VERSION'))) {
     const password = newPassword();

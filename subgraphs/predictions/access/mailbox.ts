@@ -118,7 +118,7 @@ export class ApplicationMailbox {
       });
     } catch (err) {
       const why = `the application mailbox cannot listen on ${this.opts.host}:${this.opts.port} (${(err as Error).message})`;
-      if (!this.opts.portOptional) throw new Error(why);
+      if (!this.opts.portOptional) throw new Error(why, { cause: err });
       this.offBecause = `port ${this.opts.port} is taken`;
       // the default port, not asked for: the rest of the system starts; applying by the form and the webhook still works
       this.logger.warn(
@@ -152,7 +152,9 @@ export class ApplicationMailbox {
       onConnect: (session, callback) => {
         this.limit.connections(session.remoteAddress, 'Too many connections from your address.').then(() => callback(), callback);
       },
-      onMailFrom: (address, session, callback) => this.admit(address, session).then(() => callback(), callback),
+      onMailFrom: (address, session, callback) => {
+        this.admit(address, session).then(() => callback(), callback);
+      },
       onRcptTo: (address, _session, callback) => {
         if (address.address.toLowerCase() !== this.opts.address.toLowerCase()) {
           return callback(smtpError(`No mailbox here for <${address.address}>; applications go to <${this.opts.address}>.`, 550));

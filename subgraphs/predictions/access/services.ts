@@ -49,7 +49,12 @@ export function createAccessServices({ store, config, logger }: SubgraphDeps): A
   );
   const mailbox = new ApplicationMailbox(
     applications,
-    { address: config.APPLICATION_MAIL_ADDRESS, host: config.HOST, ...mailboxPort(config), limits: { messagesPerMinute: config.APPLICATION_SMTP_MESSAGES_PER_MINUTE } },
+    {
+      address: config.APPLICATION_MAIL_ADDRESS,
+      host: config.HOST,
+      ...mailboxPort(config),
+      limits: { messagesPerMinute: config.APPLICATION_SMTP_MESSAGES_PER_MINUTE },
+    },
     logger,
   );
   return { apiKeys, applications, mailbox, mailReader };

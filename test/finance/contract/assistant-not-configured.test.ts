@@ -26,7 +26,8 @@ it('answers 501 assistant_not_configured, without Retry-After, for a valid quest
   expect([res.status, res.body]).toEqual([
     501,
     {
-      detail: 'The assistant is not configured on this node: an administrator gives it a provider key (ASSISTANT_API_KEY, or the credential assistant/api_key in the admin console).',
+      detail:
+        'The assistant is not configured on this node: an administrator gives it a provider key (ASSISTANT_API_KEY, or the credential assistant/api_key in the admin console).',
       code: 'assistant_not_configured',
     },
   ]);

@@ -37,9 +37,13 @@ const postmasterPid = () => Number(readFileSync(join(dataDir, 'pg', 'postmaster.
 
 async function start(maxFailures: number): Promise<string> {
   out = '';
-  child = spawn(process.execPath, ['-e', CHILD, JSON.stringify({ dir: join(dataDir, 'pg'), passwordFile: join(dataDir, 'pg-password'), port, database: 'matchday', maxFailures })], {
-    cwd: projectRoot(),
-  });
+  child = spawn(
+    process.execPath,
+    ['-e', CHILD, JSON.stringify({ dir: join(dataDir, 'pg'), passwordFile: join(dataDir, 'pg-password'), port, database: 'matchday', maxFailures })],
+    {
+      cwd: projectRoot(),
+    },
+  );
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   exited = once(child, 'exit');

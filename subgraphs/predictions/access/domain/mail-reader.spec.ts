@@ -8,7 +8,11 @@ import { createMailReader, MAIL_BUDGET, type MailReader } from './mail-reader';
  * its part budget (counted before parsing) and a bounded queue.
  */
 
-const application = rfc822({ from: 'Jane Doe <jane@club.example>', subject: 'API Access Request', body: 'Name: Jane Doe\nUsage: Match previews for our club.' });
+const application = rfc822({
+  from: 'Jane Doe <jane@club.example>',
+  subject: 'API Access Request',
+  body: 'Name: Jane Doe\nUsage: Match previews for our club.',
+});
 const parts = (n: number) =>
   rfc822({ from: 'a@b.example', subject: 'hi', body: '--bb\n\n\n'.repeat(n) + '--bb--', headers: { 'Content-Type': 'multipart/mixed; boundary="bb"' } });
 
@@ -22,13 +26,22 @@ afterAll(() => Promise.all(readers.map((r) => r.close())));
 
 it('reads an application in the worker', async () => {
   const read = await reader().read(Buffer.from(application));
-  expect(read).toMatchObject({ subject: 'API Access Request', application: { name: 'Jane Doe', email: 'jane@club.example', usage: 'Match previews for our club.' } });
+  expect(read).toMatchObject({
+    subject: 'API Access Request',
+    application: { name: 'Jane Doe', email: 'jane@club.example', usage: 'Match previews for our club.' },
+  });
 });
 
 it(`does not parse a message of more than ${MAX_MIME_PARTS} parts, and reads one of ${MAX_MIME_PARTS}`, async () => {
   const r = reader();
-  expect(await r.read(Buffer.from(parts(MAX_MIME_PARTS + 1)))).toMatchObject({ overBudget: true, problem: { message: expect.stringMatching(/too many MIME parts/) } });
-  expect(await r.read(Buffer.from(parts(MAX_MIME_PARTS - 1)))).toEqual({ subject: 'hi', problem: expect.objectContaining({ message: expect.stringMatching(/subject must be/) }) });
+  expect(await r.read(Buffer.from(parts(MAX_MIME_PARTS + 1)))).toMatchObject({
+    overBudget: true,
+    problem: { message: expect.stringMatching(/too many MIME parts/) },
+  });
+  expect(await r.read(Buffer.from(parts(MAX_MIME_PARTS - 1)))).toEqual({
+    subject: 'hi',
+    problem: expect.objectContaining({ message: expect.stringMatching(/subject must be/) }),
+  });
 });
 
 it('ends a read that runs over its time budget, and reads the next message on a new thread', async () => {

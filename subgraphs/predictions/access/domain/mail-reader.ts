@@ -61,7 +61,8 @@ export function createMailReader(budget: MailBudget = MAIL_BUDGET): MailReader {
       } catch (err) {
         if (isQueueFull(err)) throw mailBusy();
         if (isAbort(err)) return { problem: problemOf(badInput(`The message took longer than ${budget.timeMs} ms to read.`)), overBudget: true };
-        if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') return { problem: problemOf(badInput('The message needs too much memory to read.')), overBudget: true };
+        if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+          return { problem: problemOf(badInput('The message needs too much memory to read.')), overBudget: true };
         throw err;
       } finally {
         inFlight--;

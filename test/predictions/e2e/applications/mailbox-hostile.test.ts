@@ -17,7 +17,10 @@ const PER_MINUTE = 12;
 let t: TestApp<'predictions' | 'registry'>;
 let port: number;
 beforeAll(async () => {
-  t = await startTestApp({ APPLICATION_MAIL_ADDRESS: ADDRESS, APPLICATION_SMTP_MESSAGES_PER_MINUTE: String(PER_MINUTE) }, { products: ['predictions', 'registry'] });
+  t = await startTestApp(
+    { APPLICATION_MAIL_ADDRESS: ADDRESS, APPLICATION_SMTP_MESSAGES_PER_MINUTE: String(PER_MINUTE) },
+    { products: ['predictions', 'registry'] },
+  );
   port = t.app.services.access.mailbox.info().port!;
   // warm up the probed path (first requests compile code): what is measured is the mail, not a cold start
   for (let i = 0; i < 10; i++) await healthz();
@@ -43,7 +46,8 @@ const sendRaw = (raw: string, from = 'someone@sender.example') =>
     .createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, socketTimeout: 60_000 })
     .sendMail({ envelope: { from, to: [ADDRESS] }, raw });
 
-const mailbox = async () => (await gql(t as unknown as TestApp, '{ applicationMailbox { received applications ignored refused } }')).body.data.applicationMailbox;
+const mailbox = async () =>
+  (await gql(t as unknown as TestApp, '{ applicationMailbox { received applications ignored refused } }')).body.data.applicationMailbox;
 
 /** One /healthz of the registry surface (another product than the mailbox's), in ms. */
 async function healthz(): Promise<number> {
