@@ -119,7 +119,8 @@ export class ApplicationMailbox {
     } catch (err) {
       const why = `the application mailbox cannot listen on ${this.opts.host}:${this.opts.port} (${(err as Error).message})`;
       if (!this.opts.portOptional) throw new Error(why, { cause: err });
-      this.offBecause = `port ${this.opts.port} is taken`;
+      const code = (err as NodeJS.ErrnoException).code;
+      this.offBecause = code === 'EADDRINUSE' ? `port ${this.opts.port} is taken` : `port ${this.opts.port} cannot be used (${code ?? (err as Error).message})`;
       // the default port, not asked for: the rest of the system starts; applying by the form and the webhook still works
       this.logger.warn(
         { host: this.opts.host, port: this.opts.port },
