@@ -4,12 +4,18 @@
  * errors and the process's resident memory; the report compares the first minute (the baseline of
  * this same run) with the last, and the retrain's windows with the rest.
  *
- *   node dist/bench/soak.js [--minutes 10] [--connections 10]
+ *   node dist/bench/soak.js [--minutes 10] [--connections 10] [--rate 50] [--hostile-mail 4]
+ *
+ * --rate: requests per second in all (autocannon's overallRate), instead of as many as the connections take.
+ * --hostile-mail N: meanwhile N senders write to the application mailbox without pause, each message
+ * in turn an 800 kB MIME bomb of 80,000 empty parts or a 1 MB application (issue 35 #1); the report
+ * adds what the mailbox answered.
  *
  * Not part of `npm test`. Uses DATABASE_URL's server (default: the machine's PostgreSQL) with a
  * database of its own, dropped at the end.
  */
 import autocannon from 'autocannon';
+import nodemailer from 'nodemailer';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -22,10 +28,14 @@ const { values: args } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
+    rate: { type: 'string' },
+    'hostile-mail': { type: 'string', default: '0' },
   },
 });
 const MINUTES = Number(args.minutes);
 const CONNECTIONS = Number(args.connections);
+const RATE = args.rate === undefined ? undefined : Number(args.rate);
+const HOSTILE_SENDERS = Number(args['hostile-mail']);
 const WINDOW_S = 10;
 // random-looking: the configuration refuses a too regular administrator key
 const ADMIN_KEY = 'sOak_Adm1n_K3y_x7Qp2LmZ9vRt4WbN8cYh';
@@ -55,6 +65,10 @@ function start(databaseUrl: string): Promise<{ child: ChildProcess; urls: Record
       BACKTEST_SEASONS: '1',
       NODE_ENV: 'production',
       PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+      APPLICATION_SMTP_PORT: '0',
+      APPLICATION_MAIL_ADDRESS: MAILBOX,
+      // every hostile message is read (the worst case for the mail worker), not refused by the per-address limit first
+      APPLICATION_SMTP_MESSAGES_PER_MINUTE: '1000000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -79,6 +93,7 @@ async function window(urls: Record<string, string>, key: string): Promise<Omit<W
       url: urls.predictions,
       connections: Math.ceil(CONNECTIONS / 2),
       duration: WINDOW_S,
+      ...(RATE ? { overallRate: Math.ceil(RATE / 2) } : {}),
       headers: auth,
       requests: [{ path: '/api/' }, { path: '/api/predictions/latest/?limit=20' }, { path: '/api/dashboard/overview/' }],
     }),
@@ -86,6 +101,7 @@ async function window(urls: Record<string, string>, key: string): Promise<Omit<W
       url: `${urls.gateway}/graphql`,
       connections: Math.floor(CONNECTIONS / 2),
       duration: WINDOW_S,
+      ...(RATE ? { overallRate: Math.floor(RATE / 2) } : {}),
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       requests: [
@@ -105,6 +121,30 @@ async function window(urls: Record<string, string>, key: string): Promise<Omit<W
   };
 }
 
+const MAILBOX = 'apply@soak.example';
+
+/** What the mailbox answered the hostile senders: SMTP reply codes (250 accepted) and their counts. */
+const mailAnswers = new Map<string, number>();
+
+/** `senders` loops writing to the mailbox until `running()` is false: MIME bombs and 1 MB applications in turn. */
+function hostileMail(port: number, senders: number, running: () => boolean): Promise<void> {
+  const head = (subject: string, type: string) =>
+    [`From: x@hostile.example`, `To: ${MAILBOX}`, `Subject: ${subject}`, 'MIME-Version: 1.0', `Content-Type: ${type}`, '', ''].join('\r\n');
+  const bomb = head('hello', 'multipart/mixed; boundary="bb"') + '--bb\r\n\r\n\r\n'.repeat(80_000) + '--bb--\r\n';
+  const big = head('API Access Request', 'text/plain') + `Name: Soak\r\nUsage: ${'x'.repeat(1000)}\r\n`.repeat(1000);
+  const count = (code: string) => mailAnswers.set(code, (mailAnswers.get(code) ?? 0) + 1);
+  const sender = async (i: number) => {
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, socketTimeout: 60_000 });
+    for (let n = i; running(); n++) {
+      await transport.sendMail({ envelope: { from: `s${i}@hostile.example`, to: [MAILBOX] }, raw: n % 2 ? big : bomb }).then(
+        () => count('250'),
+        (err: { responseCode?: number }) => count(String(err.responseCode ?? 'error')),
+      );
+    }
+  };
+  return Promise.all(Array.from({ length: senders }, (_, i) => sender(i))).then(() => undefined);
+}
+
 async function main() {
   const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `matchday_soak_${randomBytes(3).toString('hex')}`;
@@ -119,8 +159,11 @@ async function main() {
     const system = await start(server.replace(/\/[^/]*$/, `/${dbName}`));
     app = system.child;
     console.log(
-      `system up with data and model version 1 in ${((Date.now() - started) / 1000).toFixed(1)} s; ${MINUTES} min of mixed load, ${CONNECTIONS} connections`,
+      `system up with data and model version 1 in ${((Date.now() - started) / 1000).toFixed(1)} s; ${MINUTES} min of mixed load, ${CONNECTIONS} connections` +
+        `${RATE ? `, ${RATE} req/s` : ''}${HOSTILE_SENDERS ? `, ${HOSTILE_SENDERS} hostile mail senders` : ''}`,
     );
+    let soaking = true;
+    const hostile = HOSTILE_SENDERS ? hostileMail(Number(system.urls.smtpPort), HOSTILE_SENDERS, () => soaking) : Promise.resolve();
     const created = (await fetch(`${system.urls.gateway}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
@@ -164,6 +207,8 @@ async function main() {
       );
     }
 
+    soaking = false;
+    await hostile;
     const perMinute = 60 / WINDOW_S;
     const first = windows.slice(0, perMinute);
     const last = windows.slice(-perMinute);
@@ -183,6 +228,7 @@ async function main() {
     console.log(
       `  throughput: first minute ${avg(first, 'rps')} rps, last minute ${avg(last, 'rps')} rps; errors (non-2xx or failed) ${windows.reduce((s, w) => s + w.errors, 0)}`,
     );
+    console.log(`  hostile mail: ${HOSTILE_SENDERS ? [...mailAnswers].map(([code, n]) => `${n} × ${code}`).join(', ') : 'none'}`);
     console.log(
       `  retrain: ${retrain ? `accepted ${retrain.accepted}, ${retrain.status ?? 'still running'}${retrain.seconds ? ` after ${retrain.seconds} s` : ''}` : 'not started'}`,
     );

@@ -28,7 +28,19 @@ async function main() {
   let embedded: EmbeddedPostgresHandle | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ ...embeddedPostgresPaths(config.dataDir), port: config.EMBEDDED_PG_PORT, database: 'matchday', logger });
+    embedded = await startEmbeddedPostgres({
+      ...embeddedPostgresPaths(config.dataDir),
+      port: config.EMBEDDED_PG_PORT,
+      database: 'matchday',
+      logger,
+      // started again when it dies; when it cannot be, the process exits so that its supervisor restarts everything
+      supervise: {
+        giveUp: (err) => {
+          logger.fatal({ err: err.message }, 'the embedded PostgreSQL cannot be started again: exiting');
+          process.exit(1);
+        },
+      },
+    });
     databaseUrl = embedded.url;
   }
   let app: App;
@@ -142,7 +154,9 @@ async function financeLicenceLine(app: App): Promise<string> {
 }
 
 /** Where applicants write to, and the SMTP receiver that takes that mail. */
-function mailboxLine(m: { address: string; host: string; port: number | null }): string {
+function mailboxLine(m: { address: string; host: string; port: number | null; offBecause: string | null }): string {
+  if (m.offBecause)
+    return `${m.address}   (built-in receiver NOT started: ${m.offBecause}; set APPLICATION_SMTP_PORT to a free port, or use the inbound-mail webhook)`;
   return m.port === null
     ? `${m.address}   (built-in receiver off: APPLICATION_SMTP_PORT=off; use the inbound-mail webhook)`
     : `${m.address}   subject "API Access Request" (SMTP receiver ${m.host}:${m.port})`;

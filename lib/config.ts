@@ -131,7 +131,8 @@ const schema = z.object({
   /** Shared secret of the inbound-mail webhook (header X-Inbound-Mail-Secret); unset: the webhook is disabled. */
   INBOUND_MAIL_SECRET: z.string().min(16).optional(),
   /**
-   * The built-in mailbox for applications by e-mail: an SMTP receiver on this port (default 2525; 0: any free port; "off": none)
+   * The built-in mailbox for applications by e-mail: an SMTP receiver on this port (0: any free port; "off": none; unset: 2525,
+   * and when 2525 is taken the system starts without the mailbox)
    * taking mail for APPLICATION_MAIL_ADDRESS. Mail with the subject "API Access Request" becomes an application; the rest is
    * counted and dropped.
    */
@@ -140,6 +141,8 @@ const schema = z.object({
     .trim()
     .regex(/^(off|\d{1,5})$/, 'a port number, or off')
     .optional(),
+  /** The built-in mailbox: messages accepted per client address and minute, and per envelope sender and minute (past it: 450). */
+  APPLICATION_SMTP_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Where applicants write to (shown on the form, /api/ and the docs); its domain is what the receiver accepts mail for. */
   APPLICATION_MAIL_ADDRESS: z
     .string()

@@ -11,6 +11,22 @@ import { writePrivateFile } from './private-file';
 export interface EmbeddedPostgresHandle {
   url: string;
   stop(): Promise<void>;
+  /** The server's process id now (postmaster.pid), if it runs. */
+  pid(): number | undefined;
+  /** How many times the supervisor started the server again after it died. */
+  restarts(): number;
+}
+
+/**
+ * The supervisor of a server this process started: checked every `checkMs`; a dead server is started
+ * again at once, then after 1, 2, 4 … s (at most 30 s) while it fails; after `maxFailures` failed starts
+ * in a row `giveUp` is called (bin/start.ts exits 1, so that systemd, Docker or Kubernetes restarts the
+ * whole process). The application's connection pools reconnect by themselves; meanwhile requests get 503.
+ */
+export interface Supervision {
+  checkMs?: number;
+  maxFailures?: number;
+  giveUp(reason: Error): void;
 }
 
 /** The fixed password of data directories made before passwords were generated: replaced at their next start. */
@@ -79,19 +95,30 @@ export async function startEmbeddedPostgres(opts: {
   logger: Logger;
   /** When a server already runs on this data directory (e.g. `npm start`), use it and leave it running. */
   reuseRunning?: boolean;
+  /** Start the server again when it dies (npm start); unset: nobody watches it. */
+  supervise?: Supervision;
 }): Promise<EmbeddedPostgresHandle> {
   const { pg_ctl, initdb } = await binaries();
   const running = existsSync(join(opts.dir, 'PG_VERSION')) && (await run(pg_ctl, ['status', '-D', opts.dir], opts.logger)) === 0;
-  if (running && opts.reuseRunning) return { url: urlFor(await superuserPassword(opts), opts.port, opts.database), stop: async () => undefined };
+  if (running && opts.reuseRunning) {
+    // not ours: neither stopped nor supervised by this process
+    return {
+      url: urlFor(await superuserPassword(opts), opts.port, opts.database),
+      stop: async () => undefined,
+      pid: () => postmasterPid(opts.dir),
+      restarts: () => 0,
+    };
+  }
   if (!existsSync(join(opts.dir, 'PG_VERSION'))) {
     const password = newPassword();
     mkdirSync(dirname(opts.passwordFile), { recursive: true });
     writePrivateFile(opts.passwordFile, `${password}\n`);
     await initialise(initdb, opts.dir, password, opts.logger);
   }
+  const flags = `-p ${opts.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;
+  const start = () => run(pg_ctl, ['start', '-D', opts.dir, '-w', '-t', '60', '-l', join(opts.dir, 'postgres.log'), '-o', flags], opts.logger);
   if (!running) {
-    const flags = `-p ${opts.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;
-    const code = await run(pg_ctl, ['start', '-D', opts.dir, '-w', '-t', '60', '-l', join(opts.dir, 'postgres.log'), '-o', flags], opts.logger);
+    const code = await start();
     if (code !== 0) {
       throw new Error(
         `Could not start the embedded PostgreSQL in ${opts.dir} on port ${opts.port} (see ${join(opts.dir, 'postgres.log')}; is the port taken?)`,
@@ -101,12 +128,77 @@ export async function startEmbeddedPostgres(opts: {
   const url = urlFor(await superuserPassword(opts), opts.port, opts.database);
   await ensureDatabase(url);
   let stopping: Promise<void> | undefined;
+  const supervisor = opts.supervise ? supervise(opts.dir, start, opts.supervise, opts.logger) : undefined;
   return {
     url,
     stop() {
+      supervisor?.stop();
       stopping ??= run(pg_ctl, ['stop', '-D', opts.dir, '-m', 'fast', '-w', '-t', '60'], opts.logger).then(() => undefined);
       return stopping;
     },
+    pid: () => postmasterPid(opts.dir),
+    restarts: () => supervisor?.restarts() ?? 0,
+  };
+}
+
+/** The postmaster's process id, from the first line of its lock file. */
+function postmasterPid(dir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Watches the server (Supervision) and starts it again after it died, with back-off. */
+function supervise(dir: string, start: () => Promise<number>, s: Supervision, logger: Logger) {
+  const checkMs = s.checkMs ?? 2000;
+  const maxFailures = s.maxFailures ?? 6;
+  let stopped = false;
+  let failures = 0;
+  let restarts = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => void check(), ms);
+    timer.unref();
+  };
+  const check = async () => {
+    const pid = postmasterPid(dir);
+    if (stopped || (pid !== undefined && alive(pid))) return schedule(checkMs);
+    logger.error({ pid, dir, attempt: failures + 1 }, 'the embedded PostgreSQL is not running: starting it again');
+    const code = await start().catch(() => 1);
+    if (stopped) return;
+    if (code === 0) {
+      restarts += 1;
+      failures = 0;
+      logger.warn({ pid: postmasterPid(dir), restarts }, 'the embedded PostgreSQL runs again');
+      return schedule(checkMs);
+    }
+    failures += 1;
+    if (failures >= maxFailures) {
+      stopped = true;
+      return s.giveUp(new Error(`the embedded PostgreSQL in ${dir} did not start again after ${failures} attempts (see ${join(dir, 'postgres.log')})`));
+    }
+    schedule(Math.min(1000 * 2 ** (failures - 1), 30_000));
+  };
+  schedule(checkMs);
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+    restarts: () => restarts,
   };
 }
 

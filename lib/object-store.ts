@@ -100,10 +100,16 @@ export const storageUnavailable = () =>
     retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
   });
 
+/** Leftover `.part` files remembered for removal (beyond it, the next start's sweep takes them). */
+const MAX_LEFTOVERS = 10_000;
+
 const asStorageError = (err: unknown) => (UNWRITABLE.has((err as { code?: string }).code ?? '') ? storageUnavailable() : err);
 
-/** Streams `body` into `path` (through a temporary `.part` file, renamed at the end, removed on failure), returning its size and SHA-256. */
-async function spool(body: Readable | Buffer, path: string): Promise<{ size: number; sha256: string }> {
+/**
+ * Streams `body` into `path` (through a temporary `.part` file, renamed at the end, removed on failure), returning its size and SHA-256.
+ * A `.part` file that cannot be removed (the store went read-only mid-write) is handed to `leftover`, to be removed once the store is writable again.
+ */
+async function spool(body: Readable | Buffer, path: string, leftover: (part: string) => void = () => undefined): Promise<{ size: number; sha256: string }> {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.part`;
   const digest = new Digest();
   try {
@@ -112,7 +118,9 @@ async function spool(body: Readable | Buffer, path: string): Promise<{ size: num
     await rename(temporary, path);
   } catch (err) {
     // the cleanup's own failure (ENOTDIR, EROFS…) must not hide why the write failed
-    await rm(temporary, { force: true }).catch(() => undefined);
+    await rm(temporary, { force: true }).catch((rmErr: NodeJS.ErrnoException) => {
+      if (rmErr.code !== 'ENOENT') leftover(temporary);
+    });
     throw asStorageError(err);
   }
   return { size: digest.size, sha256: digest.hex() };
@@ -171,7 +179,31 @@ export class FilesystemObjectStore implements ObjectStore {
     return join(this.root, 'meta', `${key}.json`);
   }
 
+  /** `.part` files of writes cut short that could not be removed then (a read-only store): removed once it is writable again. */
+  private readonly leftovers = new Set<string>();
+
+  /** Removes the leftovers it can now (after a write succeeded, or a readiness check found the store writable). */
+  async sweepLeftovers(): Promise<number> {
+    let removed = 0;
+    for (const part of [...this.leftovers]) {
+      await rm(part, { force: true }).then(
+        () => {
+          this.leftovers.delete(part);
+          removed += 1;
+        },
+        () => undefined,
+      );
+    }
+    return removed;
+  }
+
   async writeProblem(): Promise<string | undefined> {
+    const problem = await this.writeCheck();
+    if (!problem && this.leftovers.size) await this.sweepLeftovers();
+    return problem;
+  }
+
+  private async writeCheck(): Promise<string | undefined> {
     for (const folder of [join(this.root, 'data'), join(this.root, 'meta')]) {
       // named as a partial write, so that a probe a crash left behind goes with the start's sweep
       const probe = join(folder, `.write-check-${randomBytes(6).toString('hex')}.part`);
@@ -188,7 +220,8 @@ export class FilesystemObjectStore implements ObjectStore {
 
   async put(key: string, body: Readable | Buffer, opts: PutOptions): Promise<StoredObject> {
     const path = this.dataPath(key);
-    const { size, sha256 } = await spool(body, path);
+    const { size, sha256 } = await spool(body, path, (part) => this.leftovers.size < MAX_LEFTOVERS && this.leftovers.add(part));
+    if (this.leftovers.size) await this.sweepLeftovers();
     if (opts.size !== undefined && opts.size !== size) {
       await this.delete(key);
       throw new DomainError('BAD_USER_INPUT', 400, `Expected ${opts.size} bytes, received ${size}.`);

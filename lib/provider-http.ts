@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badInput, DomainError } from './errors';
 import { canonicalJson } from './idempotency';
+import { readText } from './bounded-body';
 
 /**
  * The two halves of talking to an external finance provider (card issuer, crypto exchange):
@@ -117,7 +118,7 @@ export class ProviderClient {
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(this.opts.timeoutMs ?? 5000),
         });
-        const text = await res.text();
+        const text = await readText(res);
         const parsed: unknown = text ? JSON.parse(text) : null;
         if (res.ok) return parsed as T;
         if (res.status !== 429 && res.status < 500) throw new ProviderRejected(res.status, parsed);

@@ -34,6 +34,7 @@ async function main() {
   });
   const ready = {
     ...app.urls,
+    smtpPort: app.services.access.mailbox.info().port,
     licenceKey,
     objectUrl: link.url,
     objectsRoot: join(config.dataDir, 'objects', 'data'),

@@ -13,6 +13,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'Request body too large',
   429: 'Daily quota used up (see Retry-After)',
   500: 'Internal error',
+  501: 'Not offered by this deployment (a feature it is not configured for); asking again changes nothing until it is',
   503: 'Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds',
 };
 

@@ -37,6 +37,7 @@ export const financeErrors: ErrorCatalogue = {
   IMPROPERLY_CONFIGURED: { code: 'improperly_configured' },
   SANDBOX_PROVIDER_DISABLED: { code: 'sandbox_provider_disabled' },
   ASSISTANT_UNAVAILABLE: { code: 'assistant_unavailable' },
+  ASSISTANT_NOT_CONFIGURED: { code: 'assistant_not_configured' },
   KYC_INVALID_STATE: { code: 'kyc_invalid_state', fields: ['state'] },
   KYC_VERIFICATION_EXISTS: { code: 'kyc_verification_exists', fields: ['state', 'id'] },
   KYC_BASIC_REQUIRED: { code: 'kyc_basic_required', fields: ['state'] },

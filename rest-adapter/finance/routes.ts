@@ -309,14 +309,16 @@ export const apiRoutes: Route[] = [
     path: '/api/assistant/',
     summary: 'Ask the assistant',
     description:
-      'JSON `{question}` → `{answer, model}` from the configured OpenAI-compatible provider (ASSISTANT_API_KEY, ASSISTANT_BASE_URL, ASSISTANT_MODEL). Without a key, or when the provider fails: 503 `assistant_unavailable` with the generic message.',
+      'JSON `{question}` → `{answer, model}` from the configured OpenAI-compatible provider (ASSISTANT_API_KEY or the admin console credential ' +
+      'assistant/api_key, ASSISTANT_BASE_URL, ASSISTANT_MODEL). With no provider key: 501 `assistant_not_configured` (the node does not offer the ' +
+      'assistant; asking again changes nothing). When the provider fails: 503 `assistant_unavailable` with the generic message and Retry-After.',
     tags: ['Assistant'],
     security: 'bearer',
     operation: 'AskAssistant',
     body: z.object({ question: z.string().describe('1 to 4,000 characters') }),
     variables: ({ body }: { body: { question: string } }) => ({ question: body.question }),
     response: { description: 'The answer', schema: z.object({ answer: z.string(), model: z.string() }) },
-    errors: [403, 503],
+    errors: [403, 501, 503],
     respond: (data: { askAssistant: unknown }) => ({ kind: 'json', body: data.askAssistant }),
   },
   ...accountRoutes,

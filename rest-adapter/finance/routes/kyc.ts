@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
-import { Transform } from 'node:stream';
+import { byteLimit } from '../../../lib/bounded-body';
 import { z } from 'zod';
 import type { Config } from '../../../lib/config';
 import { DomainError } from '../../../lib/errors';
@@ -110,13 +110,8 @@ async function stageUpload(req: Request, config: Config): Promise<string> {
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 415, `The body is the file, sent as ${DOCUMENT_TYPES.join(', ')} (Content-Type).`);
   const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
   if (length !== undefined && length > max) throw documentTooLarge(max);
-  let seen = 0;
-  const limited = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      done(seen > max ? documentTooLarge(max) : null, chunk);
-    },
-  });
+  // counted while it streams, whatever Content-Length said (or if it said nothing: chunked)
+  const limited = byteLimit(max, () => documentTooLarge(max));
   limited.once('error', () => {
     // the rest of an oversized body is read and dropped, so that the client gets its 413
     req.unpipe(limited);

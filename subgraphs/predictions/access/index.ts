@@ -24,6 +24,7 @@ export const accessSubgraph = defineSubgraph<AccessServices, 'access'>({
   },
   async stop(services) {
     await services.mailbox.stop();
+    await services.mailReader.close();
   },
 });
 

@@ -6,31 +6,39 @@ import { ApplicationService } from './domain/applications';
 import { ApiKeyStore } from './store/api-key-store';
 import { ApplicationStore } from './store/application-store';
 import { ApplicationMailbox } from './mailbox';
+import { createMailReader, type MailReader } from './domain/mail-reader';
 
 export interface AccessServices {
   apiKeys: ApiKeyService;
   applications: ApplicationService;
   /** The built-in SMTP mailbox for applications by e-mail. */
   mailbox: ApplicationMailbox;
+  /** The mail worker pool that parses e-mailed applications (mailbox and webhook). */
+  mailReader: MailReader;
 }
 
-/** APPLICATION_SMTP_PORT: a number, `off`, or unset (2525; any free port under test, where many systems run at once). */
-export function mailboxPort(config: SubgraphDeps['config']): number | 'off' {
+/**
+ * APPLICATION_SMTP_PORT: a number (0: any free port), `off`, or unset: the default 2525, optional — when
+ * it is taken the system starts without the mailbox and says so (smtpPort: null), where a port asked
+ * for and taken ends the start.
+ */
+export function mailboxPort(config: SubgraphDeps['config']): { port: number | 'off'; portOptional: boolean } {
   const raw = config.APPLICATION_SMTP_PORT;
-  if (raw === 'off') return 'off';
-  if (raw !== undefined) return Number(raw);
-  return config.NODE_ENV === 'test' ? 0 : 2525;
+  if (raw === 'off') return { port: 'off', portOptional: false };
+  if (raw !== undefined) return { port: Number(raw), portOptional: false };
+  return { port: 2525, portOptional: true };
 }
 
 const HOUR = 3600;
 
 export function createAccessServices({ store, config, logger }: SubgraphDeps): AccessServices {
   const apiKeys = new ApiKeyService(new ApiKeyStore(store, config.METER_BATCH_MAX));
+  const mailReader = createMailReader();
   const applications = new ApplicationService(
     new ApplicationStore(store),
     apiKeys,
     createMailer(config, logger),
-    { publicUrl: config.PUBLIC_URL_PREDICTIONS ?? 'http://localhost:8080', inboundMailSecret: config.INBOUND_MAIL_SECRET },
+    { publicUrl: config.PUBLIC_URL_PREDICTIONS ?? 'http://localhost:8080', inboundMailSecret: config.INBOUND_MAIL_SECRET, mailReader },
     {
       applications: new KeyedLimiter(store, 'applications', { points: config.APPLICATIONS_PER_HOUR, durationSeconds: HOUR }),
       inboundMail: new KeyedLimiter(store, 'inbound-mail', { points: config.INBOUND_MAILS_PER_HOUR, durationSeconds: HOUR }),
@@ -39,6 +47,15 @@ export function createAccessServices({ store, config, logger }: SubgraphDeps): A
     },
     logger,
   );
-  const mailbox = new ApplicationMailbox(applications, { address: config.APPLICATION_MAIL_ADDRESS, host: config.HOST, port: mailboxPort(config) }, logger);
-  return { apiKeys, applications, mailbox };
+  const mailbox = new ApplicationMailbox(
+    applications,
+    {
+      address: config.APPLICATION_MAIL_ADDRESS,
+      host: config.HOST,
+      ...mailboxPort(config),
+      limits: { messagesPerMinute: config.APPLICATION_SMTP_MESSAGES_PER_MINUTE },
+    },
+    logger,
+  );
+  return { apiKeys, applications, mailbox, mailReader };
 }

@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the assistant
-         * @description JSON `{question}` → `{answer, model}` from the configured OpenAI-compatible provider (ASSISTANT_API_KEY, ASSISTANT_BASE_URL, ASSISTANT_MODEL). Without a key, or when the provider fails: 503 `assistant_unavailable` with the generic message.
+         * @description JSON `{question}` → `{answer, model}` from the configured OpenAI-compatible provider (ASSISTANT_API_KEY or the admin console credential assistant/api_key, ASSISTANT_BASE_URL, ASSISTANT_MODEL). With no provider key: 501 `assistant_not_configured` (the node does not offer the assistant; asking again changes nothing). When the provider fails: 503 `assistant_unavailable` with the generic message and Retry-After.
          */
         post: operations["AskAssistant"];
         delete?: never;
@@ -4200,6 +4200,21 @@ export interface operations {
             };
             /** @description Internal error */
             500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not offered by this deployment (a feature it is not configured for); asking again changes nothing until it is */
+            501: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomInt } from 'node:crypto';
 import { composeIban, composeNuban } from './account-numbers';
+import { readJson, readText } from '../../../../lib/bounded-body';
 
 /**
  * The external parties of the banking module, each behind a typed interface: a banking rail (issues
@@ -274,8 +275,8 @@ export class HttpProviderClient {
           body: text,
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
         });
-        if (res.ok) return (await res.json()) as T;
-        const detail = await res.text().catch(() => '');
+        if (res.ok) return await readJson<T>(res);
+        const detail = await readText(res, 4096).catch(() => '');
         if (res.status !== 429 && res.status < 500) throw new ProviderRefusal(`the provider refused (${res.status}): ${detail.slice(0, 200)}`);
         lastError = new ProviderError(`the provider answered ${res.status}`);
       } catch (err) {

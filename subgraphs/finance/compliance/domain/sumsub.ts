@@ -3,6 +3,7 @@ import { DomainError } from '../../../../lib/errors';
 import { requireSecret, webhookSignatureInvalid, type SecretSource } from '../../../../lib/provider-http';
 import type { ReviewOutcome, VerificationProvider, WebhookEvent } from './provider';
 import type { VerificationLevel } from '../vocabulary';
+import { readText } from '../../../../lib/bounded-body';
 
 /** The three secrets are read at each use (the environment, else the admin console's `kyc` records). */
 export interface SumsubSettings {
@@ -117,7 +118,9 @@ export class SumsubVerificationProvider implements VerificationProvider {
     } catch {
       throw providerError('The verification provider could not be reached; please retry.');
     }
-    const text = await res.text();
+    const text = await readText(res).catch(() => {
+      throw providerError('The verification provider answered more than can be read; please retry.');
+    });
     if (!res.ok) throw providerError(`The verification provider refused the request (HTTP ${res.status}).`);
     try {
       return text ? (JSON.parse(text) as unknown) : {};

@@ -1,4 +1,5 @@
 import { DomainError, badInput } from '../../../../lib/errors';
+import { readJson } from '../../../../lib/bounded-body';
 
 /** A text message to one phone number (E.164). */
 export interface SmsMessage {
@@ -74,7 +75,7 @@ export class TwilioSms implements SmsProvider {
       const timedOut = (err as Error).name === 'TimeoutError';
       throw unavailable(timedOut ? `The SMS provider did not answer within ${timeoutMs} ms.` : 'The SMS provider could not be reached.');
     }
-    const body = (await res.json().catch(() => ({}))) as { sid?: unknown; code?: unknown; message?: unknown };
+    const body = (await readJson(res).catch(() => ({}))) as { sid?: unknown; code?: unknown; message?: unknown };
     if (res.status === 400) throw badInput('The SMS provider cannot send to this number.', { phone: ['This number cannot receive text messages.'] });
     if (!res.ok || typeof body.sid !== 'string') throw unavailable(`The SMS provider answered ${res.status}.`);
     return { id: body.sid };

@@ -17,6 +17,9 @@ interface Running {
   close(): Promise<void>;
 }
 
+/** What a request to a sandbox provider may weigh. */
+const SANDBOX_BODY_MAX_BYTES = 64 * 1024;
+
 async function listen(
   handler: (req: IncomingMessage, url: URL, body: string) => { status: number; body?: unknown },
   port = 0,
@@ -24,8 +27,14 @@ async function listen(
   const requests = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      // a request is a few hundred bytes: past the limit the rest is dropped and the answer is 413
+      size += c.length;
+      if (size <= SANDBOX_BODY_MAX_BYTES) body += c.toString('utf8');
+    });
     req.on('end', () => {
+      if (size > SANDBOX_BODY_MAX_BYTES) return void res.writeHead(413, { 'content-type': 'application/json' }).end('{"message":"request too large"}');
       const url = new URL(req.url ?? '/', 'http://sandbox');
       requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
       let out: { status: number; body?: unknown };

@@ -3,18 +3,25 @@ import { DomainError, badInput } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { ProviderSecrets } from '../../../../lib/provider-secrets';
 import { providerCredential } from '../../kernel/provider-credentials';
+import { readJson } from '../../../../lib/bounded-body';
 
 /** What the assistant says when it cannot answer (no provider key, provider down): the contract's generic failure. */
 export const ASSISTANT_FAILURE_MESSAGE = 'Sorry, the assistant is unavailable right now. Please try again later.';
 
-export const assistantUnavailable = () => new DomainError('ASSISTANT_UNAVAILABLE', 503, ASSISTANT_FAILURE_MESSAGE);
+export const assistantUnavailable = () => new DomainError('ASSISTANT_UNAVAILABLE', 503, ASSISTANT_FAILURE_MESSAGE, { retryAfterSeconds: 30 });
+
+/** No provider key at all: not a passing failure but a feature this node does not offer (501, no Retry-After: asking again changes nothing). */
+export const ASSISTANT_NOT_CONFIGURED_MESSAGE =
+  'The assistant is not configured on this node: an administrator gives it a provider key (ASSISTANT_API_KEY, or the credential assistant/api_key in the admin console).';
+export const assistantNotConfigured = () => new DomainError('ASSISTANT_NOT_CONFIGURED', 501, ASSISTANT_NOT_CONFIGURED_MESSAGE);
 
 const TIMEOUT_MS = 30_000;
 
 /**
  * The in-app assistant: a user's question to an OpenAI-compatible chat-completions provider
  * (ASSISTANT_BASE_URL, ASSISTANT_MODEL; the key from ASSISTANT_API_KEY, else the provider credential
- * `assistant`/`api_key` of the admin console, read at each question). Any failure is the generic message.
+ * `assistant`/`api_key` of the admin console, read at each question). Without a key: 501 (not configured);
+ * any failure of the provider is the generic message (503 with Retry-After).
  */
 export class AssistantService {
   constructor(
@@ -27,7 +34,7 @@ export class AssistantService {
     question = question?.trim() ?? '';
     if (!question || question.length > 4000) throw badInput('question must be 1 to 4,000 characters.', { question: ['1 to 4,000 characters.'] });
     const key = await this.secrets.get(providerCredential('assistant', 'api_key')).catch(() => undefined);
-    if (!key) throw assistantUnavailable();
+    if (!key) throw assistantNotConfigured();
     const base = this.config.ASSISTANT_BASE_URL.replace(/\/+$/, '');
     try {
       const res = await fetch(`${base}/chat/completions`, {
@@ -47,7 +54,7 @@ export class AssistantService {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       if (!res.ok) throw new Error(`provider answered ${res.status}`);
-      const body = (await res.json()) as { model?: string; choices?: { message?: { content?: string } }[] };
+      const body = (await readJson(res)) as { model?: string; choices?: { message?: { content?: string } }[] };
       const answer = body.choices?.[0]?.message?.content?.trim();
       if (!answer) throw new Error('provider answered without a message');
       return { answer, model: body.model ?? this.config.ASSISTANT_MODEL };

@@ -47,7 +47,7 @@ export const CHECK_CATALOGUE: Record<string, string> = {
   'app.W013': 'Development: the node carries no vendor key and trusts the key of its first licence (pinned on first use; production never does)',
   'app.W012': 'A provider is not configured and its offline sandbox is disabled in production: its calls answer 503',
   'app.I001': 'Datastores: how DATABASE_URL/POSTGRES_*, REDIS_PASSWORD and CELERY_* are used',
-  'app.I002': 'The assistant has no provider key: it answers with a generic failure message',
+  'app.I002': 'The assistant has no provider key: it answers 501 (not configured)',
   'app.I003': 'No brokerage credentials: the equities brokerage runs in paper mode',
 };
 
@@ -198,7 +198,7 @@ export function configurationChecks(config: Config, secrets: NodeSecrets, held: 
     out.push({
       id: 'app.I002',
       level: 'INFO',
-      msg: 'ASSISTANT_API_KEY is not set and the admin console holds no assistant/api_key: the assistant answers with a generic failure message.',
+      msg: 'ASSISTANT_API_KEY is not set and the admin console holds no assistant/api_key: the assistant answers 501 assistant_not_configured.',
     });
   }
   if (

@@ -5,6 +5,7 @@ import { badInput, DomainError } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { NodeStore } from '../store/node-store';
 import type { NodeService } from './node-service';
+import { readText, REPLY_MAX_BYTES } from '../../../../lib/bounded-body';
 
 /**
  * The licence registry, as this node uses it: register as a deployment and fetch the licence token
@@ -108,7 +109,9 @@ export class RegistryClient {
     } catch (err) {
       throw registryUnavailable(`The licence registry at ${base} cannot be reached: ${(err as Error).message}`);
     }
-    const text = await res.text();
+    const text = await readText(res).catch(() => {
+      throw registryUnavailable(`The licence registry's answer (${res.status}) could not be read whole (at most ${REPLY_MAX_BYTES} bytes).`);
+    });
     let json: { success?: boolean; data?: T; error?: { code?: string; message?: string } };
     try {
       json = JSON.parse(text) as typeof json;

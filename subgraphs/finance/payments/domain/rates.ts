@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { DomainError } from '../../../../lib/errors';
+import { readText } from '../../../../lib/bounded-body';
 
 /**
  * Where FX rates come from. `sandbox` answers fixed reference rates offline (npm start, the demo);
@@ -66,7 +67,9 @@ export class HttpRates implements RateProvider {
       if (res.status >= 500 && attempt < 2) continue;
       if (res.status === 404 || res.status === 422) throw pairUnsupported(source, target);
       if (!res.ok) throw ratesUnavailable(`HTTP ${res.status}`);
-      const text = await res.text();
+      const text = await readText(res).catch(() => {
+        throw ratesUnavailable('reply too large');
+      });
       // the rate is read from the JSON text itself, so that no binary float rounds it
       const match = new RegExp(`"${target}"\\s*:\\s*"?(\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)"?`).exec(text);
       if (!match) throw pairUnsupported(source, target);

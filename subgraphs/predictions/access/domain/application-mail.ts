@@ -1,6 +1,6 @@
 import { convert } from 'html-to-text';
 import PostalMime from 'postal-mime';
-import { badInput } from '../../../../lib/errors';
+import { DomainError, badInput } from '../../../../lib/errors';
 
 /** The subject an e-mailed application carries (contract §5). */
 export const APPLICATION_SUBJECT = 'API Access Request';
@@ -102,22 +102,50 @@ const htmlToText = (html: string) =>
   });
 
 /**
+ * At most this many MIME parts are read: an application is a few kilobytes in one or two parts, and
+ * parsing costs time per part (80,000 empty parts in 800 kB took postal-mime 2–5 s). Counted by a
+ * linear scan of the boundary lines before anything is parsed.
+ */
+export const MAX_MIME_PARTS = 200;
+
+/** Lines that can open a MIME part (`--boundary`), counted without parsing: an upper bound of the parts. */
+export function boundaryLines(raw: string | Uint8Array): number {
+  const bytes = typeof raw === 'string' ? Buffer.from(raw) : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  let count = bytes[0] === 0x2d && bytes[1] === 0x2d ? 1 : 0;
+  for (let i = bytes.indexOf('\n--'); i >= 0; i = bytes.indexOf('\n--', i + 3)) count++;
+  return count;
+}
+
+const tooManyParts = () =>
+  badInput(`The message has too many MIME parts (more than ${MAX_MIME_PARTS}); an application is plain text.`, {
+    message: [`At most ${MAX_MIME_PARTS} MIME parts.`],
+  });
+
+async function parseMime(raw: string | Uint8Array): Promise<PostalMime.Email> {
+  if (!raw || raw.length === 0) throw badInput('The message is empty.');
+  if (boundaryLines(raw) > MAX_MIME_PARTS) throw tooManyParts();
+  try {
+    return await PostalMime.parse(raw);
+  } catch {
+    throw badInput('The message could not be read as an RFC 822 e-mail.');
+  }
+}
+
+/**
  * Reads an application from a raw RFC 822 message (parsed with postal-mime).
  * - applicant e-mail: an `E-mail:` line of the body, else Reply-To, else From;
  * - name: `Name:` and/or `Organisation:` lines (joined "Name, Organisation"), else the display name
  *   of that sender;
  * - intended usage: the `Usage:` section, else the body's free text (quoted lines and the signature
  *   left out).
- * Anything that is not such a message is a BAD_USER_INPUT with the reason.
+ * Anything that is not such a message is a BAD_USER_INPUT with the reason; so is a message of more
+ * than MAX_MIME_PARTS parts. It runs in the mail worker (mail-reader.ts), off the event loop.
  */
 export async function parseApplicationMail(raw: string | Uint8Array): Promise<MailedApplication> {
-  if (!raw || raw.length === 0) throw badInput('The message is empty.');
-  let mail: PostalMime.Email;
-  try {
-    mail = await PostalMime.parse(raw);
-  } catch {
-    throw badInput('The message could not be read as an RFC 822 e-mail.');
-  }
+  return applicationOf(await parseMime(raw));
+}
+
+function applicationOf(mail: PostalMime.Email): MailedApplication {
   if (!mail.headers.length || !mail.from) throw badInput('The message could not be read as an RFC 822 e-mail: it has no From header.');
   const autoSubmitted = mail.headers
     .find((h) => h.key === 'auto-submitted')
@@ -143,4 +171,35 @@ export async function parseApplicationMail(raw: string | Uint8Array): Promise<Ma
     usage,
     messageId: mail.messageId?.trim() || null,
   };
+}
+
+/** What a delivered message is, as the mailbox needs it: its subject, and the application or the reason it is none. */
+export interface MailRead {
+  subject?: string;
+  application?: MailedApplication;
+  /** Why it is not an application (a BAD_USER_INPUT's message and details): its subject, missing details, unreadable. */
+  problem?: { message: string; details?: unknown };
+  /** It was not read at all: past the budget of a message (MIME parts, time, memory). */
+  overBudget?: boolean;
+}
+
+const problemOf = (err: unknown): MailRead['problem'] => {
+  if (err instanceof DomainError) return { message: err.message, details: err.extensions.details };
+  throw err;
+};
+
+/** One message read once (parsed once): plain data, so that it crosses from the mail worker. */
+export async function readMail(raw: string | Uint8Array): Promise<MailRead> {
+  let mail: PostalMime.Email;
+  if (raw.length > 0 && boundaryLines(raw) > MAX_MIME_PARTS) return { problem: problemOf(tooManyParts()), overBudget: true };
+  try {
+    mail = await parseMime(raw);
+  } catch (err) {
+    return { problem: problemOf(err) };
+  }
+  try {
+    return { subject: mail.subject, application: applicationOf(mail) };
+  } catch (err) {
+    return { subject: mail.subject, problem: problemOf(err) };
+  }
 }

@@ -6,7 +6,8 @@ import { pageSize } from '../../../../lib/pagination';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';
 import type { ApplicationRow, ApplicationSource, ApplicationStatus, ApplicationStore, Decision } from '../store/application-store';
 import type { ApiKeyService } from './api-keys';
-import { parseApplicationMail } from './application-mail';
+import type { MailRead } from './application-mail';
+import { inProcessMailReader, type MailReader } from './mail-reader';
 import { effectiveLimit, planByCode, type PlanCode } from './plans';
 import { CONFIRMATION_LINK_DAYS } from '../vocabulary';
 
@@ -61,6 +62,8 @@ export interface ApplicationSettings {
   publicUrl: string;
   /** Shared secret of the inbound-mail webhook; unset: the webhook is disabled. */
   inboundMailSecret?: string;
+  /** Where e-mailed applications are parsed: the mail worker (services.ts); unset: on the calling thread. */
+  mailReader?: MailReader;
 }
 
 export const mailNotSent = () =>
@@ -176,10 +179,30 @@ export class ApplicationService {
 
   /** An application e-mailed with the subject `API Access Request`, as a raw RFC 822 message. */
   async submitEmail(raw: string | Uint8Array, submitter: Submitter): Promise<Submission> {
+    await this.countInboundMail(submitter);
+    return this.submitRead(await this.readMail(raw));
+  }
+
+  /** A raw message read in the mail worker (off the event loop, within its budget): its subject, and the application or why it is none. */
+  readMail(raw: string | Uint8Array): Promise<MailRead> {
+    return (this.settings.mailReader ?? inProcessMailReader).read(typeof raw === 'string' ? Buffer.from(raw) : raw);
+  }
+
+  /** An e-mailed application already read (the mailbox reads each message once, for its subject first). */
+  async submitReadMail(read: MailRead, submitter: Submitter): Promise<Submission> {
+    await this.countInboundMail(submitter);
+    return this.submitRead(read);
+  }
+
+  private async countInboundMail(submitter: Submitter): Promise<void> {
     if (submitter.kind === 'inbound-mail') {
       await this.limits.inboundMail.consume(submitter.clientAddress, 'Too many messages from your address; please try again later.');
     }
-    const mailed = await parseApplicationMail(raw);
+  }
+
+  private async submitRead(read: MailRead): Promise<Submission> {
+    const mailed = read.application;
+    if (!mailed) throw badInput(read.problem?.message ?? 'The message is not an application.', read.problem?.details);
     return this.submit(mailed, { kind: 'trusted' }, 'email', mailed.messageId);
   }
 

@@ -59,7 +59,7 @@ registerEnumType(ConfirmationStateEnum, {
 export class ApplicationMailboxInfo {
   @Field({ description: 'The address to write to, subject "API Access Request".' }) address: string;
   @Field({ description: 'Host of its SMTP receiver.' }) smtpHost: string;
-  @Field(() => Int, { nullable: true, description: 'Port of its SMTP receiver; null when it is off (APPLICATION_SMTP_PORT=off).' }) smtpPort: number | null;
+  @Field(() => Int, { nullable: true, description: 'Port of its SMTP receiver; null when it is off (APPLICATION_SMTP_PORT=off, or the default port 2525 was taken at start).' }) smtpPort: number | null;
   @Field(() => Int) received: number;
   @Field(() => Int, { description: 'Mail that became an application.' }) applications: number;
   @Field(() => Int, { description: 'Mail without the subject "API Access Request": dropped.' }) ignored: number;

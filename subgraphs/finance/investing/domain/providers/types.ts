@@ -1,6 +1,7 @@
 import { DomainError } from '../../../../../lib/errors';
 import type { BrokerageProvider } from '../../../kernel/contract';
 import type { OrderStatus } from '../../vocabulary';
+import { readText } from '../../../../../lib/bounded-body';
 
 /** An instrument as a provider lists it (sync) — (provider, symbol) is its key on this node. */
 export interface ProviderInstrument {
@@ -88,7 +89,9 @@ export async function providerJson<T>(provider: string, url: string, init: Reque
   } catch (err) {
     throw providerUnavailable(provider, (err as Error).message);
   }
-  const text = await res.text();
+  const text = await readText(res).catch(() => {
+    throw providerUnavailable(provider, `answered ${res.status} with a body that could not be read whole`);
+  });
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : null;
