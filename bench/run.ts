@@ -48,7 +48,7 @@ const compare = (s: Scenario) => compareRounds(s, LOAD);
 
 async function main() {
   const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = 'matchday_bench';
+  const dbName = `matchday_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: server.replace(/\/[^/]*$/, '/postgres') });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -73,6 +73,8 @@ async function main() {
     // every instance on this database seals and opens the same secrets
     MASTER_KEY: randomBytes(32).toString('base64'),
     REGISTRY_RATE_LIMIT: rateLimit,
+    // every server it starts takes a free port, the application mailbox included
+    APPLICATION_SMTP_PORT: '0',
   };
   // the uncached figures come from an instance without the response cache; the cached ones from a second instance, as `npm start` runs
   const app = await run('dist/bench/servers/app.js', { ...appEnv, RESPONSE_CACHE: 'off' });
@@ -164,6 +166,7 @@ async function main() {
     RESPONSE_CACHE: 'off',
     SUBGRAPH_MODE: 'remote',
     NODE_ENV: 'production',
+    APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     GATEWAY_PUBLIC_KEY: keys[keyVariable(GATEWAY_SERVICE, 'public')],
     SUBGRAPH_URL_FOOTBALL: `http://127.0.0.1:${ports.football}/graphql`,

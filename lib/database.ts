@@ -224,8 +224,9 @@ export class Notifications {
 
   constructor(private readonly listener: NotificationListener) {}
 
-  on(channel: string, handler: (payload: string) => void): void {
-    this.stops.push(this.listener.listen(channel, handler));
+  /** `listening`, when given, learns whether the channel's notifications arrive (NotificationListener.listen). */
+  on(channel: string, handler: (payload: string) => void, listening?: (listening: boolean) => void): void {
+    this.stops.push(this.listener.listen(channel, handler, listening));
   }
 
   async close(): Promise<void> {
