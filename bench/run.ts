@@ -80,6 +80,9 @@ async function main() {
     REGISTRY_RATE_LIMIT: rateLimit,
     // every server it starts takes a free port, the application mailbox included
     APPLICATION_SMTP_PORT: '0',
+    // the runtime settings of the release images (Dockerfile): the footprint is measured as shipped
+    MALLOC_ARENA_MAX: '2',
+    NODE_OPTIONS: '--max-semi-space-size=2',
   };
   // the uncached figures come from an instance without the response cache; the cached ones from a second instance, as `npm start` runs
   const app = await run('dist/bench/servers/app.js', { ...appEnv, RESPONSE_CACHE: 'off' });
