@@ -157,7 +157,9 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const result = nestedConnectionsChecked() ? await inTransactionOf.run(new Set([...(inTransactionOf.getStore() ?? []), pool]), () => work(client)) : await work(client);
+    const result = nestedConnectionsChecked()
+      ? await inTransactionOf.run(new Set([...(inTransactionOf.getStore() ?? []), pool]), () => work(client))
+      : await work(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {

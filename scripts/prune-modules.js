@@ -117,7 +117,9 @@ if (!keepFiles) {
   const size = (f) => (statSync(f).isDirectory() ? readdirSync(f).reduce((t, e) => t + size(join(f, e)), 0) : statSync(f).size);
   const bytes = files.reduce((t, f) => t + size(f), 0);
   if (!dryRun) for (const f of files) rmSync(f, { recursive: true, force: true });
-  console.log(`prune-modules: ${dryRun ? 'would remove' : 'removed'} ${files.length} unread folders, source maps and TypeScript files (${Math.round(bytes / 1048576)} MB)`);
+  console.log(
+    `prune-modules: ${dryRun ? 'would remove' : 'removed'} ${files.length} unread folders, source maps and TypeScript files (${Math.round(bytes / 1048576)} MB)`,
+  );
 }
 if (outermost.length === 0) {
   console.log('prune-modules: nothing to remove');

@@ -139,7 +139,9 @@ async function extent(): Promise<Record<string, unknown>> {
     ),
   ]);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
-  const per = leagues.filter((l) => l.updated_at).map((l) => `${l.name}: updated ${iso(l.updated_at)!.slice(0, 10)}, newest result ${l.latest_result_date ?? 'none'}`);
+  const per = leagues
+    .filter((l) => l.updated_at)
+    .map((l) => `${l.name}: updated ${iso(l.updated_at)!.slice(0, 10)}, newest result ${l.latest_result_date ?? 'none'}`);
   return {
     ...totals[0],
     leagues: leagues.map((l) => ({ ...l, updated_at: iso(l.updated_at), next_kickoff: iso(l.next_kickoff) })),

@@ -49,9 +49,6 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     clock,
     logger,
   );
-  // the feed's status is read from its tables (feed_source, feed_run), as `feed.status()` reads them
-  let feed: FootballFeed | undefined;
-  const feedStatus = new NotifiedMemo(() => feed!.status(), { now: () => clock().getTime() });
   const tablesChanged = () => {
     matches.invalidate();
     feedStatus.invalidate();
@@ -69,7 +66,7 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     return report;
   };
   const { config } = deps;
-  feed = new FootballFeed({
+  const feed = new FootballFeed({
     sources: parseFeedSources(config.FOOTBALL_FEED_URLS),
     intervalMinutes: config.FOOTBALL_FEED_INTERVAL_MINUTES,
     store: new FeedStore(store),
@@ -77,6 +74,8 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     fetch: (url, validators) => fetchFeed(url, validators, { timeoutMs: config.FOOTBALL_FEED_TIMEOUT_SECONDS * 1000, retries: config.FOOTBALL_FEED_RETRIES }),
     logger,
   });
+  // the feed's status is read from its tables (feed_source, feed_run), kept like the extent
+  const feedStatus = new NotifiedMemo(() => feed.status(), { now: () => clock().getTime() });
   const listening = (on: boolean) => {
     matches.listening(on);
     feedStatus.listening(on);

@@ -29,7 +29,9 @@ function walkFinanceGraph(): { files: Set<string>; packages: Map<string, string>
     if (files.has(file)) continue;
     files.add(file);
     // as the compiler emits it: imports of types only are gone
-    const source = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const source = ts.transpileModule(readFileSync(file, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     for (const m of source.matchAll(/(?:import\s*\(\s*|require(?:\.resolve)?\(\s*)(['"])([^'"]+)\1/gm)) {
       const spec = m[2];
       if (onDemand(file, spec)) continue;
@@ -64,8 +66,15 @@ it('the finance node reaches none of the packages its image goes without, and no
 
 it('the prune keeps every package the finance node imports', () => {
   const { packages } = financeGraph();
-  const out = execFileSync(process.execPath, [join(root, 'scripts/prune-modules.js'), '--dry-run', '--keep-files', '--product', 'finance', root], { encoding: 'utf8' });
-  const removed = new Set(out.split('\n').filter((l) => l.startsWith('node_modules/')).map((l) => l.slice('node_modules/'.length)));
+  const out = execFileSync(process.execPath, [join(root, 'scripts/prune-modules.js'), '--dry-run', '--keep-files', '--product', 'finance', root], {
+    encoding: 'utf8',
+  });
+  const removed = new Set(
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('node_modules/'))
+      .map((l) => l.slice('node_modules/'.length)),
+  );
   expect(removed.size).toBeGreaterThan(0);
   expect([...packages.keys()].filter((p) => removed.has(p))).toEqual([]);
   for (const p of cutList()) if (existsSync(join(root, 'node_modules', p))) expect([p, removed.has(p)]).toEqual([p, true]);
