@@ -29,9 +29,9 @@ RUN node dist/clients/finance-web/cli.js
 
 FROM ${NODE_IMAGE} AS runtime
 ARG NODE_EXTRA_CA_CERTS
-# the footprint (docs/operations.md#memory): glibc's malloc keeps an arena per thread that allocates (libuv's
-# pool: argon2, zlib, crypto), two are enough; V8's young generation grows to 3 × 16 MB under load, 3 × 2 MB does
-ENV NODE_ENV=production MALLOC_ARENA_MAX=2 NODE_OPTIONS=--max-semi-space-size=2
+# the footprint: glibc's malloc keeps an arena per thread that allocates (libuv's pool: argon2, zlib,
+# crypto); two are enough
+ENV NODE_ENV=production MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/prune-modules.js scripts/
@@ -50,7 +50,7 @@ RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
 # and the registry load are cut (prune-modules.js --product finance; test/platform/images/prune-modules.test.ts)
 FROM ${NODE_IMAGE} AS finance-runtime
 ARG NODE_EXTRA_CA_CERTS
-ENV NODE_ENV=production MALLOC_ARENA_MAX=2 NODE_OPTIONS=--max-semi-space-size=2
+ENV NODE_ENV=production MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/prune-modules.js scripts/

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { projectRoot } from '../lib/paths';
@@ -46,6 +46,21 @@ export async function waitFor(url: string, timeoutMs = 60_000) {
     if (Date.now() - start > timeoutMs) throw new Error(`${url} did not come up`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Resident memory now, in MB (VmRSS), summed over the processes. */
+export function rssMb(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) kb += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+/**
+ * Starts the peak (VmHWM) afresh at the current RSS (Linux: `5` to /proc/<pid>/clear_refs), so that the
+ * peak read later is the one under the load since, not the start's (the data import, the first training).
+ */
+export function resetPeakRss(pids: number[]): void {
+  for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 export function peakRssMb(pids: number[]): number {
