@@ -94,9 +94,10 @@ const removable = [...reachable([])].filter((path) => !kept.has(path) && existsS
 const outermost = removable.filter((path) => !removable.some((other) => other !== path && path.startsWith(`${other}/`)));
 /**
  * Folders of kept packages that nothing reads at run time: ruru's static/ is its bundle for a CDN (the
- * gateway serves the copy compressed into ruru/dist/bundleCode.js).
+ * gateway serves the copy compressed into ruru/dist/bundleCode.js); typeorm's browser/ is its build for
+ * browsers and React Native (Node resolves typeorm to index.js).
  */
-const UNREAD_FOLDERS = ['node_modules/ruru/static'];
+const UNREAD_FOLDERS = ['node_modules/ruru/static', 'node_modules/typeorm/browser'];
 
 /** Files of the kept packages that no `require` ever reads: source maps, TypeScript sources and declarations. */
 function unloadedFiles() {
