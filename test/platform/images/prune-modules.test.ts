@@ -14,8 +14,12 @@ import { projectRoot } from '../../../lib/paths';
  */
 const root = projectRoot();
 const ENTRIES = ['bin/start.ts', 'rest-adapter/finance/web-main.ts'];
-/** The catalogue's loaders of other products' code (subgraphs/products.ts, rest-adapter/surfaces.ts). */
-const onDemand = (from: string, spec: string) => /(subgraphs\/products|rest-adapter\/surfaces)\.ts$/.test(from) && /^\.\/(predictions|registry)$/.test(spec);
+/**
+ * The catalogue's loaders of other products' code (subgraphs/products.ts, rest-adapter/surfaces.ts): a
+ * `require` inside a function (indented in the emitted code), not a module's import (a top-level require).
+ */
+const onDemand = (from: string, spec: string, line: string) =>
+  /(subgraphs\/products|rest-adapter\/surfaces)\.ts$/.test(from) && /^\.\/(predictions|registry)$/.test(spec) && /^\s/.test(line);
 
 let graph: { files: Set<string>; packages: Map<string, string> } | undefined;
 const financeGraph = () => (graph ??= walkFinanceGraph());
@@ -34,7 +38,8 @@ function walkFinanceGraph(): { files: Set<string>; packages: Map<string, string>
     }).outputText;
     for (const m of source.matchAll(/(?:import\s*\(\s*|require(?:\.resolve)?\(\s*)(['"])([^'"]+)\1/gm)) {
       const spec = m[2];
-      if (onDemand(file, spec)) continue;
+      const line = source.slice(source.lastIndexOf('\n', m.index) + 1, m.index + 1);
+      if (onDemand(file, spec, line)) continue;
       if (spec.startsWith('.')) {
         const base = resolve(dirname(file), spec);
         const found = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), base].find((c) => existsSync(c) && /\.tsx?$/.test(c));
