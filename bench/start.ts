@@ -66,6 +66,7 @@ async function main() {
         REGISTRY_PORT: String(registry),
         PORT: String(finance),
         EMBEDDED_PG_PORT: String(pg),
+        APPLICATION_SMTP_PORT: '0',
       };
       const base = baseline();
       const first = await timedStart(env);

@@ -16,9 +16,16 @@ export function requestContext(logger: Logger, opts: { logRequests?: boolean } =
   return (req: Request, res: Response, next: NextFunction) => {
     const given = req.headers['x-request-id'];
     req.id = typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
-    req.log = logger.child({ requestId: req.id });
+    // the request's logger is made when something logs (most requests log nothing at the usual levels)
+    let log: Logger | undefined;
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (log ??= logger.child({ requestId: req.id })),
+      set: (value: Logger) => (log = value),
+    });
     res.setHeader('x-request-id', req.id);
-    if (opts.logRequests !== false) {
+    if (opts.logRequests !== false && logger.isLevelEnabled('info')) {
       const start = process.hrtime.bigint();
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - start) / 1e6;

@@ -12,20 +12,47 @@
  *   redoc → *: the docs pages serve redoc's standalone browser bundle as a file (rest-adapter/core/docs.ts),
  *     never its modules, so React, styled-components, mobx and core-js are not needed
  *
- * Usage: node scripts/prune-modules.js [--dry-run] [dir]   (dir: where package-lock.json and node_modules
- * are; default .; --dry-run lists what would go)
+ * With `--product finance` (the finance node's image) it also cuts, from the project itself, the
+ * dependencies only the other products load (the prediction API's favicon renderer, mailbox and charts,
+ * the registry's client builders and manifests): FINANCE_UNUSED below, checked by
+ * test/platform/images/prune-modules.test.ts against the finance node's require graph.
+ *
+ * Then, in what is kept, the files Node never loads at run time: source maps, TypeScript sources and
+ * declarations (`--keep-files` keeps them).
+ *
+ * Usage: node scripts/prune-modules.js [--dry-run] [--product finance] [--keep-files] [dir]   (dir: where
+ * package-lock.json and node_modules are; default .; --dry-run lists what would go)
  */
-const { existsSync, readFileSync, rmSync } = require('node:fs');
+const { existsSync, readFileSync, readdirSync, rmSync, statSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const { join } = require('node:path');
 
-const CUT = [
-  ['ruru', 'ruru-types'],
-  ['redoc', '*'],
+/** Dependencies of the project that the finance node never loads (its process and its web client's). */
+const FINANCE_UNUSED = [
+  '@resvg/resvg-js',
+  'chart.js',
+  'fastest-levenshtein',
+  'html-to-text',
+  'marked',
+  'openapi-fetch',
+  'postal-mime',
+  'preact',
+  'preact-iso',
+  'preact-render-to-string',
+  'smtp-server',
+  'vite',
+  'yaml',
 ];
 
-const dryRun = process.argv.includes('--dry-run');
-const dir = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '.';
+const argv = process.argv.slice(2);
+const product = argv.includes('--product') ? argv[argv.indexOf('--product') + 1] : undefined;
+if (product !== undefined && product !== 'finance') throw new Error(`--product: only finance has a cut list (got ${product})`);
+/** Edges not followed; `.` is the project itself. */
+const CUT = [['ruru', 'ruru-types'], ['redoc', '*'], ...(product === 'finance' ? FINANCE_UNUSED.map((dep) => ['.', dep]) : [])];
+
+const dryRun = argv.includes('--dry-run');
+const keepFiles = argv.includes('--keep-files');
+const dir = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--product') ?? '.';
 const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8'));
 const packages = lock.packages;
 const nameOf = (path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
@@ -52,7 +79,7 @@ function reachable(cut) {
     const meta = packages[path] ?? {};
     const deps = { ...meta.dependencies, ...meta.optionalDependencies, ...(path ? meta.peerDependencies : {}) };
     for (const dep of Object.keys(deps)) {
-      if (path && cut.some(([from, to]) => from === nameOf(path) && (to === '*' || to === dep))) continue;
+      if (cut.some(([from, to]) => from === (path ? nameOf(path) : '.') && (to === '*' || to === dep))) continue;
       const target = resolve(path, dep);
       if (target && !packages[target].dev) stack.push(target);
     }
@@ -65,6 +92,36 @@ const kept = reachable(CUT);
 const removable = [...reachable([])].filter((path) => !kept.has(path) && existsSync(join(dir, path)));
 // the outermost folders only (a nested node_modules goes with its package)
 const outermost = removable.filter((path) => !removable.some((other) => other !== path && path.startsWith(`${other}/`)));
+/**
+ * Folders of kept packages that nothing reads at run time: ruru's static/ is its bundle for a CDN (the
+ * gateway serves the copy compressed into ruru/dist/bundleCode.js); typeorm's browser/ is its build for
+ * browsers and React Native (Node resolves typeorm to index.js).
+ */
+const UNREAD_FOLDERS = ['node_modules/ruru/static', 'node_modules/typeorm/browser'];
+
+/** Files of the kept packages that no `require` ever reads: source maps, TypeScript sources and declarations. */
+function unloadedFiles() {
+  const files = UNREAD_FOLDERS.map((f) => join(dir, f)).filter((f) => existsSync(f));
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(map|ts|mts|cts)$/.test(e.name)) files.push(p);
+    }
+  };
+  for (const path of kept) if (existsSync(join(dir, path))) walk(join(dir, path));
+  return files;
+}
+
+if (!keepFiles) {
+  const files = unloadedFiles();
+  const size = (f) => (statSync(f).isDirectory() ? readdirSync(f).reduce((t, e) => t + size(join(f, e)), 0) : statSync(f).size);
+  const bytes = files.reduce((t, f) => t + size(f), 0);
+  if (!dryRun) for (const f of files) rmSync(f, { recursive: true, force: true });
+  console.log(
+    `prune-modules: ${dryRun ? 'would remove' : 'removed'} ${files.length} unread folders, source maps and TypeScript files (${Math.round(bytes / 1048576)} MB)`,
+  );
+}
 if (outermost.length === 0) {
   console.log('prune-modules: nothing to remove');
   process.exit(0);

@@ -7,6 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
+import { predictionRoutes } from '../../rest-adapter/predictions/routes';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
@@ -20,25 +21,12 @@ const PLANS = [
   { code: 'pro', name: 'Pro', daily_limit: 5000 },
   { code: 'enterprise', name: 'Enterprise', daily_limit: null },
 ];
-const ENDPOINTS = [
-  ['GET', '/api/', 'Service information and the list of endpoints', 'api_key'],
-  ['GET', '/api/predictions/latest/', 'Latest predictions: the next scheduled matches', 'api_key'],
-  ['GET', '/api/dashboard/overview/', 'Overview statistics of the active model version', 'api_key'],
-  ['GET', '/api/dashboard/confidence/', 'Predictions per confidence band', 'api_key'],
-  ['GET', '/api/dashboard/compare_versions/', 'Accuracy per model version', 'api_key'],
-  ['GET', '/api/dashboard/versions/', 'Model versions over time: metrics, calibration, live ratings', 'api_key'],
-  ['GET', '/api/dashboard/fixtures/', 'Next fixtures with their probabilities', 'api_key'],
-  ['GET', '/api/dashboard/retrain/', 'Progress of the running retrain', 'api_key'],
-  ['GET', '/dashboard/predictions/', 'Predictions for a dashboard table', 'api_key'],
-  ['POST', '/api/retrain/', 'Start a model retrain (administrator key)', 'admin_key'],
-  ['GET', '/api/retrain/:jobId/', 'Status and progress of a retrain job (administrator key)', 'admin_key'],
-  ['GET', '/apply/', 'Application form for an API key (HTML)', 'none'],
-  ['POST', '/apply/', 'Submit the application form (HTML)', 'none'],
-  ['POST', '/api/applications/', 'Apply for an API key (JSON)', 'none'],
-  ['GET', '/apply/confirm/', "Confirm an applicant's e-mail address: the page behind the link in the mail (HTML)", 'none'],
-  ['POST', '/apply/confirm/', "Confirm an applicant's e-mail address (HTML form)", 'none'],
-  ['POST', '/api/applications/inbound-email/', 'Inbound-mail webhook: an application e-mailed with the subject "API Access Request"', 'none'],
-].map(([method, path, description, auth]) => ({ method, path, description, auth }));
+/** The surface's endpoints: the same constant table the product lists (its route table). */
+const AUTH_LABEL: Record<string, string> = { apiKey: 'api_key', adminKey: 'admin_key', none: 'none' };
+const ENDPOINTS = predictionRoutes.map((r) => ({ method: r.method, path: r.path, description: r.summary, auth: AUTH_LABEL[r.security as string] }));
+/** The application mailbox's address, as configured (the bench passes the product's configuration). */
+const APPLY = JSON.parse(process.env.APPLY ?? 'null') as unknown;
+const FEED_INTERVAL_MINUTES = Number(process.env.FOOTBALL_FEED_INTERVAL_MINUTES ?? 60);
 
 let summary: { at: number; value: Record<string, unknown> } | undefined;
 interface KeyRow {
@@ -112,19 +100,69 @@ async function authenticate(req: express.Request, res: express.Response): Promis
   return { id: row.id, prefix: row.prefix, name: row.name, role: row.role, plan: row.plan_code };
 }
 
-app.get('/api/', async (req, res) => {
-  const key = await authenticate(req, res);
-  if (!key) return;
-  if (!summary || Date.now() - summary.at > 30_000) {
-    const { rows } = await pool.query<Record<string, unknown>>(
+interface League {
+  code: string;
+  name: string;
+  latest_result_date: string | null;
+  updated_at: Date | null;
+  next_kickoff: Date | null;
+  upcoming_matches: number;
+  awaiting_result: number;
+}
+
+/** The football data's extent: the same figures as the product's, from the same tables, in three statements. */
+async function extent(): Promise<Record<string, unknown>> {
+  const now = new Date();
+  const [{ rows: totals }, { rows: leagues }, { rows: runs }] = await Promise.all([
+    pool.query<Record<string, unknown>>(
       `SELECT (SELECT count(*) FROM football.competition) AS competitions, (SELECT count(*) FROM football.team) AS teams, count(*) AS matches,
               count(*) FILTER (WHERE status = 'finished' AND home_goals IS NOT NULL) AS finished_matches,
               count(*) FILTER (WHERE status = 'scheduled') AS scheduled_matches,
               to_char(max(match_date) FILTER (WHERE home_goals IS NOT NULL), 'YYYY-MM-DD') AS latest_result_date
          FROM football.match`,
-    );
-    summary = { at: Date.now(), value: rows[0] };
-  }
+    ),
+    pool.query<League>(
+      `SELECT c.code, c.name,
+              to_char(max(m.match_date) FILTER (WHERE m.home_goals IS NOT NULL), 'YYYY-MM-DD') AS latest_result_date,
+              max(m.updated_at) AS updated_at,
+              min(m.kickoff) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff > $1) AS next_kickoff,
+              count(*) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff > $1)::int AS upcoming_matches,
+              count(*) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff <= $1)::int AS awaiting_result
+         FROM football.competition c LEFT JOIN football.match m ON m.competition_id = c.id
+        GROUP BY c.id ORDER BY c.country, c.tier, c.code`,
+      [now],
+    ),
+    pool.query<{ last_pass_at: Date | null; last_success_at: Date | null; last_error_at: Date | null }>(
+      `SELECT (SELECT finished_at FROM football.feed_run ORDER BY id DESC LIMIT 1) AS last_pass_at,
+              (SELECT finished_at FROM football.feed_run WHERE status = 'succeeded' ORDER BY id DESC LIMIT 1) AS last_success_at,
+              (SELECT CASE WHEN error IS NOT NULL THEN coalesce(finished_at, started_at) END FROM football.feed_run WHERE status = 'failed' ORDER BY id DESC LIMIT 1) AS last_error_at`,
+    ),
+  ]);
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const per = leagues
+    .filter((l) => l.updated_at)
+    .map((l) => `${l.name}: updated ${iso(l.updated_at)!.slice(0, 10)}, newest result ${l.latest_result_date ?? 'none'}`);
+  return {
+    ...totals[0],
+    leagues: leagues.map((l) => ({ ...l, updated_at: iso(l.updated_at), next_kickoff: iso(l.next_kickoff) })),
+    feed: {
+      configured: Boolean(process.env.FOOTBALL_FEED_URLS),
+      interval_minutes: FEED_INTERVAL_MINUTES,
+      last_pass_at: iso(runs[0].last_pass_at),
+      last_success_at: iso(runs[0].last_success_at),
+      last_error_at: iso(runs[0].last_error_at),
+    },
+    notice: leagues.some((l) => l.upcoming_matches > 0)
+      ? null
+      : `No upcoming fixture is known (off-season, or the data feed is behind), so the prediction lists are empty. ${per.join('; ')}.`,
+  };
+}
+
+app.get('/api/', async (req, res) => {
+  const key = await authenticate(req, res);
+  if (!key) return;
+  // kept for 30 s: what a hand-written server would do with figures that change only with the data
+  if (!summary || Date.now() - summary.at > 30_000) summary = { at: Date.now(), value: await extent() };
   res.json({
     service: 'Match Prediction API',
     version: '1.0.0',
@@ -132,6 +170,7 @@ app.get('/api/', async (req, res) => {
     documentation: '/api/docs/',
     openapi: '/api/openapi.json',
     key: { prefix: key.prefix, name: key.name, plan: key.plan, role: key.role },
+    apply: APPLY,
     plans: PLANS,
     data: summary.value,
     endpoints: ENDPOINTS,

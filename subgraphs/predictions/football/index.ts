@@ -1,6 +1,8 @@
 import { buildFederatedSchema, defineSubgraph, type SubgraphContext } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
+import { DATA_CHANGED } from '../../../lib/cache-policy';
 import { MATCHES_CHANGED } from '../../../lib/events';
+import { footballCache } from './cache';
 import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch } from './schema/resolvers';
 import { footballCommands } from './cli';
 import { startFeedJob } from './feed-job';
@@ -41,6 +43,12 @@ export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
     await services.catalogue.refresh();
     // another process imported fixtures or results
     notifications.on(MATCHES_CHANGED, () => void services.dataChanged());
+    // any change to the football tables (SQL by hand included) or a kick-off: the extent kept in memory goes
+    notifications.on(
+      DATA_CHANGED,
+      (schema) => schema === footballCache.schema && services.tablesChanged(),
+      (on) => services.listening(on),
+    );
     if (services.feed.configured) await startFeedJob(services, jobs, logger);
     services.kickoffs.start();
   },

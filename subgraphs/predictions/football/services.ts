@@ -4,7 +4,8 @@ import { projectRoot } from '../../../lib/paths';
 import { announceDataChange } from '../../../lib/cache-policy';
 import { FootballCatalogue } from './domain/catalogue';
 import type { RawSeasonFile } from './domain/dataset';
-import { FootballFeed, parseFeedSources } from './domain/feed';
+import { NotifiedMemo } from '../../../lib/notified-memo';
+import { FootballFeed, parseFeedSources, type FeedStatus } from './domain/feed';
 import { KickoffClock } from './domain/kickoff-clock';
 import { FootballLoader, type ImportOptions, type ImportReport } from './domain/loader';
 import { fetchFeed } from './store/feed-client';
@@ -22,8 +23,14 @@ export interface FootballServices {
   feed: FootballFeed;
   /** Imports a season file, then refreshes what is held in memory. */
   importSeason(competition: string, season: string, file: RawSeasonFile, opts?: ImportOptions): Promise<ImportReport>;
+  /** The feed's status, kept in memory like the data's extent (matches.summary, matches.leagues). */
+  feedStatus(): Promise<FeedStatus>;
   /** Another process changed the data (NOTIFY). */
   dataChanged(): Promise<void>;
+  /** The football tables announced a change (NOTIFY DATA_CHANGED): what is kept in memory of them goes. */
+  tablesChanged(): void;
+  /** Whether those announcements arrive: while they do not, nothing of the tables is kept in memory. */
+  listening(on: boolean): void;
 }
 
 /** The football data set shipped with the product (data/football: openfootball, CC0; its README lists the files). */
@@ -42,8 +49,12 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     clock,
     logger,
   );
-  const dataChanged = async () => {
+  const tablesChanged = () => {
     matches.invalidate();
+    feedStatus.invalidate();
+  };
+  const dataChanged = async () => {
+    tablesChanged();
     kickoffs.rearm();
     await catalogue.refresh();
     // answers cached from the old catalogue between the tables' announcement and now go too
@@ -63,5 +74,11 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     fetch: (url, validators) => fetchFeed(url, validators, { timeoutMs: config.FOOTBALL_FEED_TIMEOUT_SECONDS * 1000, retries: config.FOOTBALL_FEED_RETRIES }),
     logger,
   });
-  return { catalogue, matches, loader, feed, kickoffs, dataChanged, importSeason };
+  // the feed's status is read from its tables (feed_source, feed_run), kept like the extent
+  const feedStatus = new NotifiedMemo(() => feed.status(), { now: () => clock().getTime() });
+  const listening = (on: boolean) => {
+    matches.listening(on);
+    feedStatus.listening(on);
+  };
+  return { catalogue, matches, loader, feed, kickoffs, dataChanged, importSeason, tablesChanged, listening, feedStatus: () => feedStatus.get() };
 }

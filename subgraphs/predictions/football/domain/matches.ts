@@ -1,4 +1,5 @@
 import { badInput } from '../../../../lib/errors';
+import { NotifiedMemo } from '../../../../lib/notified-memo';
 import { decodeCursor, encodeCursor, pageSize } from '../../../../lib/pagination';
 import type { DatasetSummary, FootballStore, LeagueStatusRow, MatchRow } from '../store/football-store';
 import type { FootballCatalogue } from './catalogue';
@@ -23,17 +24,35 @@ export interface MatchPage {
   cursorOf(row: MatchRow): string;
 }
 
-const SUMMARY_TTL_MS = 30_000;
+/** The earliest next kick-off of the leagues: the per-league counts change then, by time alone. */
+const nextKickoffOf = (leagues: LeagueStatusRow[]): number | undefined => {
+  let next: number | undefined;
+  for (const l of leagues) {
+    const at = l.nextKickoff === null ? undefined : new Date(l.nextKickoff).getTime();
+    if (at !== undefined && (next === undefined || at < next)) next = at;
+  }
+  return next;
+};
 
-/** Reading matches: filters, keyset pagination, the next scheduled match, the data set summary. */
+/**
+ * Reading matches: filters, keyset pagination, the next scheduled match, the data set's extent. The
+ * extent (summary and per-league status) is kept in memory, computed again when the football tables
+ * announce a change (`invalidate`) or the next kick-off passes; while the announcements do not arrive
+ * (`listening(false)`), every read computes it.
+ */
 export class MatchService {
-  private summaryCache: { at: number; value: DatasetSummary } | undefined;
+  private readonly summaryMemo: NotifiedMemo<DatasetSummary>;
+  private readonly leaguesMemo: NotifiedMemo<LeagueStatusRow[]>;
 
   constructor(
     private readonly store: FootballStore,
     private readonly catalogue: FootballCatalogue,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    const now = () => this.clock().getTime();
+    this.summaryMemo = new NotifiedMemo(() => this.store.summary(), { now });
+    this.leaguesMemo = new NotifiedMemo(() => this.store.leagueStatus(this.clock()), { now, validUntil: nextKickoffOf });
+  }
 
   now(): Date {
     return this.clock();
@@ -41,7 +60,7 @@ export class MatchService {
 
   /** Per league: newest result, last change, next kick-off, upcoming and awaiting-result counts. */
   leagues(): Promise<LeagueStatusRow[]> {
-    return this.store.leagueStatus(this.clock());
+    return this.leaguesMemo.get();
   }
 
   /** For DataLoader: rows in the order of `ids`, undefined where there is no such match. */
@@ -103,16 +122,19 @@ export class MatchService {
     return this.store.nextScheduled(this.clock(), competitionId);
   }
 
-  async summary(): Promise<DatasetSummary> {
-    const now = Date.now();
-    if (!this.summaryCache || now - this.summaryCache.at > SUMMARY_TTL_MS) {
-      this.summaryCache = { at: now, value: await this.store.summary() };
-    }
-    return this.summaryCache.value;
+  summary(): Promise<DatasetSummary> {
+    return this.summaryMemo.get();
   }
 
-  /** After an import: the cached summary is stale. */
+  /** The football tables changed (their announcement, or an import in this process): the extent is stale. */
   invalidate(): void {
-    this.summaryCache = undefined;
+    this.summaryMemo.invalidate();
+    this.leaguesMemo.invalidate();
+  }
+
+  /** Whether the tables' announcements arrive: the extent is kept in memory only while they do. */
+  listening(on: boolean): void {
+    this.summaryMemo.listening(on);
+    this.leaguesMemo.listening(on);
   }
 }

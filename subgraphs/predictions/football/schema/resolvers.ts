@@ -169,7 +169,7 @@ export class MatchResolver {
   @Authorized()
   @Query(() => FootballFeedStatus, { description: 'The live data feed: its sources, the pass in progress, the last success and the last error.' })
   async footballFeed(): Promise<FootballFeedStatus> {
-    const s = await this.services.feed.status();
+    const s = await this.services.feedStatus();
     return {
       configured: s.configured,
       intervalMinutes: s.intervalMinutes,
