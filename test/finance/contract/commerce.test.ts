@@ -12,11 +12,14 @@ import { invariants } from '../../support/ledger';
  */
 let t: TestApp;
 let admin: AdminSession;
+/** A second superuser: a refund from the platform's dispute-loss account needs two operators. */
+let checker: AdminSession;
 
 beforeAll(async () => {
   t = await startTestApp();
   await installValidLicence(t);
   admin = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
+  checker = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
 });
 afterAll(() => t?.stop());
 
@@ -289,13 +292,19 @@ async function paidOrder(u: Awaited<ReturnType<typeof customer>>, price: string,
   return { orderId: order.id as string, transactionId: paid.body.payment_transaction_id as string };
 }
 
-/** A dispute opened by the user, taken under review and resolved in their favour by an administrator. */
+/**
+ * A dispute opened by the user, taken under review and resolved in their favour by an administrator
+ * (and, when its refund needs the platform's dispute-loss account, approved by a second one).
+ */
 async function disputeResolved(u: Awaited<ReturnType<typeof customer>>, transactionId: string) {
   const opened = await send('POST', '/api/v1/disputes/', u.token, { transaction_id: transactionId, reason: 'not_received', description: 'It never came.' });
   expect(opened.status).toBe(201);
   expect((await adminPost(t, admin, `/admin/commerce/dispute/${opened.body.id}/review/`, {})).status).toBe(302);
   const resolved = await adminPost(t, admin, `/admin/commerce/dispute/${opened.body.id}/resolve/`, { note: 'Refunded.' });
   expect(resolved.status).toBe(302);
+  const after = (await get(`/api/v1/disputes/${opened.body.id}/`, u.token)).body;
+  if (after.status !== 'under_review') return after;
+  expect((await adminPost(t, checker, `/admin/commerce/dispute/${opened.body.id}/resolve/`, { note: 'Approved.' })).status).toBe(302);
   return (await get(`/api/v1/disputes/${opened.body.id}/`, u.token)).body;
 }
 

@@ -266,6 +266,7 @@ export class Rewards {
           amount: l.transfer!.amount.amount,
           code: 'reward_reversal',
           metadata: { reference, reverses: l.id },
+          reverses: l.id,
           userId: l.userId,
           points: BigInt(l.transfer!.amount.amount),
         });

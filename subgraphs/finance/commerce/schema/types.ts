@@ -202,6 +202,11 @@ export class Dispute {
   @Field({ description: 'open, under_review, resolved, rejected or cancelled' }) status: string;
   @Field(() => String, { nullable: true }) resolutionNote: string | null;
   @Field(() => ID, { nullable: true, description: 'The reversing transaction (resolved in the user\'s favour)' }) reversalTransactionId: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The operator who proposed a refund from the platform's dispute-loss account: a second operator resolving the dispute approves it",
+  })
+  refundProposedBy: string | null;
   @Field() createdAt: Date;
   @Field() updatedAt: Date;
 }

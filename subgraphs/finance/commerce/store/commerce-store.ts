@@ -98,6 +98,10 @@ export interface DisputeRow {
   status: string;
   resolutionNote: string | null;
   reversalTransferId: string | null;
+  /** A refund from the platform's dispute-loss account proposed by this operator (node user), awaiting a second one. */
+  refundProposedById: string | null;
+  refundProposedBy: string | null;
+  refundProposedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -438,6 +442,15 @@ export class CommerceStore {
       [opts.userId ?? null, ...positionArgs(opts.position), opts.status ?? null, opts.limit],
     );
     return rowsOf(res);
+  }
+
+  /** Records the operator who proposed a refund from the dispute-loss account (the dispute row is locked). */
+  async proposeDisputeRefund(c: pg.PoolClient, id: string, by: { id: string; name: string }): Promise<DisputeRow> {
+    const res = await c.query(
+      'UPDATE commerce.dispute SET refund_proposed_by_id = $2, refund_proposed_by = $3, refund_proposed_at = now(), updated_at = now() WHERE id = $1 RETURNING *',
+      [id, by.id, by.name],
+    );
+    return rowsOf<DisputeRow>(res)[0];
   }
 
   async moveDispute(
