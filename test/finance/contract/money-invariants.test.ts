@@ -229,27 +229,45 @@ describe('separation of duties for platform credits', () => {
 });
 
 describe('a refunded order', () => {
-  it('is refunded once by a dispute, moves to refunded, cannot be fulfilled (409) and the console offers no Fulfil', async () => {
-    const u = await m.customer();
-    await m.deposit(u.id, '20.00');
+  /** A paid order of `u` for 20.00: its id and its payment's transaction. */
+  async function paidOrder(u: Customer) {
     const product = await t.app.services.commerce.shop.createProduct({ name: `Lamp ${randomUUID().slice(0, 6)}`, description: 'A lamp', price: '20.00', currency: 'EUR', stock: 3 });
     await m.send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: product.id, quantity: 1 });
     const order = (await m.send('POST', '/api/v1/shop/checkout/', u.token)).body;
     const payment = (await m.send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token)).body.payment_transaction_id as string;
-    const id = (await m.openDispute(u, payment)).body.id as string;
+    return { id: order.id as string, payment };
+  }
+
+  it('a dispute refund moves the order to refunded: fulfilment is refused (409) and the console offers no Fulfil', async () => {
+    const u = await m.customer();
+    await m.deposit(u.id, '20.00');
+    const order = await paidOrder(u);
+    const id = (await m.openDispute(u, order.payment)).body.id as string;
     await m.review(maker, id);
-    // the resolution and a cancellation race: the payment is refunded once
-    const [resolved, cancelled] = await Promise.all([m.resolve(maker, id), adminPost(t, checker.session, `/admin/commerce/order/${order.id}/cancel/`, {})]);
-    expect([resolved.status, cancelled.status].sort()).toEqual([302, 409]);
+    expect((await m.resolve(maker, id)).status).toBe(302);
     expect(await m.balance(u.token)).toBe('20.00');
-    const status = (await m.get(`/api/v1/shop/orders/${order.id}/`, u.token)).body.status as string;
-    if (resolved.status === 302) {
-      expect(status).toBe('refunded');
-      expect((await adminPost(t, maker.session, `/admin/commerce/order/${order.id}/fulfil/`, {})).status).toBe(409);
-      const list = await page(maker, '/admin/commerce/order/');
-      expect(list).toContain(order.id.slice(0, 8));
-      expect(list).not.toContain(`/admin/commerce/order/${order.id}/fulfil/`);
-    } else expect(status).toBe('cancelled');
+    expect((await m.get(`/api/v1/shop/orders/${order.id}/`, u.token)).body.status).toBe('refunded');
+    expect((await adminPost(t, maker.session, `/admin/commerce/order/${order.id}/fulfil/`, {})).status).toBe(409);
+    const list = await page(maker, '/admin/commerce/order/');
+    expect(list).toContain(order.id.slice(0, 8));
+    expect(list).not.toContain(`/admin/commerce/order/${order.id}/fulfil/`);
+    expect((await adminPost(t, checker.session, `/admin/commerce/order/${order.id}/cancel/`, {})).status).toBe(409);
+    expect(await m.balance(u.token)).toBe('20.00');
+  });
+
+  it('a cancellation racing a dispute resolution refunds the payment once', async () => {
+    const u = await m.customer();
+    for (let round = 0; round < 4; round++) {
+      await m.deposit(u.id, '20.00');
+      const order = await paidOrder(u);
+      const id = (await m.openDispute(u, order.payment)).body.id as string;
+      await m.review(maker, id);
+      const [resolved, cancelled] = await Promise.all([m.resolve(maker, id), adminPost(t, checker.session, `/admin/commerce/order/${order.id}/cancel/`, {})]);
+      expect([resolved.status, cancelled.status].sort()).toEqual([302, 409]);
+      const status = (await m.get(`/api/v1/shop/orders/${order.id}/`, u.token)).body.status as string;
+      expect(status).toBe(resolved.status === 302 ? 'refunded' : 'cancelled');
+    }
+    expect(await m.balance(u.token)).toBe('80.00');
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
 });
