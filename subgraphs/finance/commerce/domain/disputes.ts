@@ -132,9 +132,11 @@ export class Disputes {
 
   /** 409 when the transfer was refunded or reversed already (commerce's records and the ledger's), or has a live dispute. */
   private async refuseReversed(db: Parameters<CommerceStore['orderPaidBy']>[1], transfer: LedgerTransferView): Promise<void> {
-    if (transfer.code === SHOP_PAYMENT && (await this.store.orderPaidBy(transfer.id, db))?.refundTransferId) throw alreadyRefunded('the order was refunded');
+    const order = transfer.code === SHOP_PAYMENT ? await this.store.orderPaidBy(transfer.id, db) : undefined;
+    if (order?.refundTransferId && order.status === 'cancelled') throw alreadyRefunded('the order was cancelled');
     if ((await this.store.transferReversed(transfer.id, db as pg.PoolClient)) || (await this.ledger.reversalOf(transfer.id)))
       throw new DomainError('DISPUTE_EXISTS', 409, 'This transaction already has an open dispute, or was reversed already.');
+    if (order?.refundTransferId) throw alreadyRefunded('the order was refunded');
   }
 
   async dispute(id: string, userId?: string): Promise<DisputeRow> {
