@@ -504,33 +504,27 @@ describe('rewards', () => {
     for (const currency of ['EUR', 'GBP', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);
   });
 
-  it('takes back the points of a payment refunded by a cancellation or reversed by a dispute; points spent already are owed and block redemption', async () => {
+  it('takes back the points of a payment refunded by a cancellation or reversed by a dispute; points redeemed already take back the cash they were redeemed for', async () => {
     const u = await customer();
     await fund(u.id, '300.00');
     const first = await paidOrder(u, '100.00');
     expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).status).toBe(200);
     expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '201.00']);
-    // the order is cancelled and refunded: its 100 points, spent already, are owed
+    // the order is cancelled and refunded: its 100 points, spent already, are taken back with the 1.00 they were redeemed for (issue 32: never a net gain)
     expect((await adminPost(t, admin, `/admin/commerce/order/${first.orderId}/cancel/`, {})).status).toBe(302);
-    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['-100', '301.00']);
+    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '300.00']);
     const refused = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' });
     expect([refused.status, refused.body.code]).toEqual([422, 'insufficient_points']);
-    // later purchases pay the debt first
     await paidOrder(u, '60.00');
-    expect(await pointsOf(u.token)).toBe('-40');
+    expect(await pointsOf(u.token)).toBe('60');
     const third = await paidOrder(u, '150.00');
-    expect(await pointsOf(u.token)).toBe('110');
+    expect(await pointsOf(u.token)).toBe('210');
     // a dispute resolved for the user reverses the payment and its points
     await disputeResolved(u, third.transactionId);
-    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['-40', '241.00']);
-    expect((await get('/api/v1/rewards/', u.token)).body.history.map((h: { rule: string; points: string }) => `${h.rule} ${h.points}`)).toEqual([
-      'reversal -150',
-      'purchase 150',
-      'purchase 60',
-      'reversal -100',
-      'redemption -100',
-      'purchase 100',
-    ]);
+    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['60', '240.00']);
+    expect(
+      (await get('/api/v1/rewards/', u.token)).body.history.map((h: { rule: string; points: string }) => `${h.rule} ${h.points}`).sort(),
+    ).toEqual(['cash_back 100', 'purchase 100', 'purchase 150', 'purchase 60', 'redemption -100', 'reversal -100', 'reversal -150']);
     // nothing left to redeem, and the points ledger balances
     expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).body.code).toBe('insufficient_points');
     for (const currency of ['EUR', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);

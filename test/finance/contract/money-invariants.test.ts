@@ -270,4 +270,20 @@ describe('a refunded order', () => {
     expect(await m.balance(u.token)).toBe('80.00');
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
+
+  it('a refund of an order whose points were redeemed takes back the cash they were redeemed for: never a net gain', async () => {
+    const u = await m.customer();
+    await m.deposit(u.id, '100.00');
+    const product = await t.app.services.commerce.shop.createProduct({ name: `Desk ${randomUUID().slice(0, 6)}`, description: 'A desk', price: '100.00', currency: 'EUR', stock: 3 });
+    await m.send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: product.id, quantity: 1 });
+    const order = (await m.send('POST', '/api/v1/shop/checkout/', u.token)).body;
+    expect((await m.send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token)).status).toBe(200);
+    expect((await m.send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).status).toBe(200);
+    expect(await m.balance(u.token)).toBe('1.00');
+    expect((await adminPost(t, maker.session, `/admin/commerce/order/${order.id}/cancel/`, {})).status).toBe(302);
+    // what was paid comes back, the 1.00 of redeemed points goes back: where the user started, with no points owed
+    expect(await m.balance(u.token)).toBe('100.00');
+    expect((await m.get('/api/v1/rewards/', u.token)).body.points).toBe('0');
+    for (const currency of ['EUR', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);
+  });
 });

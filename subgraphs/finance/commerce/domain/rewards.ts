@@ -277,6 +277,7 @@ export class Rewards {
         reversals.map((r) => ({ id: r.id, userId: r.userId, rule: 'reversal', points: -r.points, reference })),
       );
       for (const u of users) await this.settle(c, u, `reversal:${reference}`);
+      for (const u of users) await this.takeBackCash(c, u, reference);
     }
     if (referrerUserId) await this.store.releaseReferralReward(c, due.userId, orderId);
   }
@@ -303,6 +304,46 @@ export class Rewards {
     await this.ledger.transfers([
       { id, debitAccountId: held, creditAccountId: owed, amount: paid.toString(), code: 'reward_settlement', metadata: { trigger } },
     ]);
+  }
+
+  /**
+   * Points of a refunded purchase that were redeemed already: the cash they were redeemed for goes back
+   * (their value in the reference currency, from the user's wallet to the payout account) and the debt
+   * is cleared, so a refund never leaves a net gain. When the wallet cannot pay it (spent meanwhile), the
+   * points stay owed as before: nothing can be redeemed until later points pay them back.
+   */
+  private async takeBackCash(c: PoolClient, userId: string, reference: string): Promise<void> {
+    const owed = await this.owedAccount(userId);
+    const o = await this.ledger.accountState(owed);
+    const owing = o.debitsPosted - o.creditsPosted;
+    if (owing <= 0n) return;
+    const cur = this.referenceCurrency;
+    const value = BigInt(new Decimal(REWARD_RULES.pointValue).mul(owing.toString()).mul(new Decimal(10).pow(exponentOf(cur))).ceil().toFixed(0));
+    const id = derivedUuid('reward-cash-back', userId, reference);
+    try {
+      await this.ledger.transfers([
+        {
+          id,
+          debitAccount: this.ledger.walletKey(userId, cur),
+          creditAccountId: await this.ledger.system(cur, REWARDS_ACCOUNT),
+          amount: toMoney(value, cur).amount,
+          code: 'reward_cash_back',
+          metadata: { reference, points: owing.toString(), description: 'Redeemed points of a refunded purchase' },
+        },
+        {
+          id: derivedUuid('reward-debt-cleared', userId, reference),
+          debitAccountId: await this.ledger.system(POINTS, ISSUED_POINTS),
+          creditAccountId: owed,
+          amount: owing.toString(),
+          code: 'reward_settlement',
+          metadata: { reference, cashBack: id },
+        },
+      ]);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === INSUFFICIENT_FUNDS) return;
+      throw err;
+    }
+    await this.store.recordRewardEvents(c, [{ id, userId, rule: 'cash_back', points: owing, reference }]);
   }
 
   private pointsAccount(userId: string): Promise<string> {
