@@ -60,7 +60,7 @@ export class OrderItem {
 export class ShopOrder {
   @Field(() => ID) id: string;
   @Field(() => ID) userId: string;
-  @Field({ description: 'pending, paid, fulfilled or cancelled' }) status: string;
+  @Field({ description: 'pending, paid, fulfilled, cancelled or refunded (its payment refunded by a dispute: never fulfilled)' }) status: string;
   @Field(() => Money) total: Money;
   @Field(() => [OrderItem]) items: OrderItem[];
   @Field(() => [StateChange]) history: StateChange[];
