@@ -363,8 +363,8 @@ const routes: Route[] = [
                   ? html`${
                       d.refundProposedBy
                         ? html`<p class="proposal">
-                            Refund proposed by ${d.refundProposedBy}: the payee no longer holds all of it, so the rest comes from the platform's
-                            dispute-loss account, which a second operator approves (neither a party of the transaction).
+                            Refund proposed by ${d.refundProposedBy}: the payee no longer holds all of it, so the rest comes from the platform's dispute-loss
+                            account, which a second operator approves (neither a party of the transaction).
                           </p>`
                         : ''
                     }

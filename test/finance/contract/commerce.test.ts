@@ -522,9 +522,15 @@ describe('rewards', () => {
     // a dispute resolved for the user reverses the payment and its points
     await disputeResolved(u, third.transactionId);
     expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['60', '240.00']);
-    expect(
-      (await get('/api/v1/rewards/', u.token)).body.history.map((h: { rule: string; points: string }) => `${h.rule} ${h.points}`).sort(),
-    ).toEqual(['cash_back 100', 'purchase 100', 'purchase 150', 'purchase 60', 'redemption -100', 'reversal -100', 'reversal -150']);
+    expect((await get('/api/v1/rewards/', u.token)).body.history.map((h: { rule: string; points: string }) => `${h.rule} ${h.points}`).sort()).toEqual([
+      'cash_back 100',
+      'purchase 100',
+      'purchase 150',
+      'purchase 60',
+      'redemption -100',
+      'reversal -100',
+      'reversal -150',
+    ]);
     // nothing left to redeem, and the points ledger balances
     expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).body.code).toBe('insufficient_points');
     for (const currency of ['EUR', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);

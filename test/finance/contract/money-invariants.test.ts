@@ -81,7 +81,14 @@ describe('exactly-once reversal, in the ledger', () => {
       Array.from({ length: 12 }, () =>
         asCommerce(TRANSFERS, {
           transfers: [
-            { id: randomUUID(), debitAccountId: otherView.creditAccountId, creditAccountId: otherView.debitAccountId, amount: '2.00', code: 'dispute_reversal', reverses: other },
+            {
+              id: randomUUID(),
+              debitAccountId: otherView.creditAccountId,
+              creditAccountId: otherView.debitAccountId,
+              amount: '2.00',
+              code: 'dispute_reversal',
+              reverses: other,
+            },
           ],
         }),
       ),
@@ -173,10 +180,7 @@ describe('separation of duties for platform credits', () => {
     );
     expect(rows).toEqual([{ proposed_by: maker.id, approved_by: checker.id, code: 'dispute_loss' }]);
     await auditDelivered(t);
-    const audit = await t.app.services.ledger.store.pool.query(
-      `SELECT action FROM node.audit_log WHERE detail->>'dispute' = $1 ORDER BY at, id`,
-      [id],
-    );
+    const audit = await t.app.services.ledger.store.pool.query(`SELECT action FROM node.audit_log WHERE detail->>'dispute' = $1 ORDER BY at, id`, [id]);
     expect(audit.rows.map((r: { action: string }) => r.action)).toEqual(['dispute.reviewed', 'dispute.refund_proposed', 'dispute.resolved']);
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
@@ -231,7 +235,13 @@ describe('separation of duties for platform credits', () => {
 describe('a refunded order', () => {
   /** A paid order of `u` for 20.00: its id and its payment's transaction. */
   async function paidOrder(u: Customer) {
-    const product = await t.app.services.commerce.shop.createProduct({ name: `Lamp ${randomUUID().slice(0, 6)}`, description: 'A lamp', price: '20.00', currency: 'EUR', stock: 3 });
+    const product = await t.app.services.commerce.shop.createProduct({
+      name: `Lamp ${randomUUID().slice(0, 6)}`,
+      description: 'A lamp',
+      price: '20.00',
+      currency: 'EUR',
+      stock: 3,
+    });
     await m.send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: product.id, quantity: 1 });
     const order = (await m.send('POST', '/api/v1/shop/checkout/', u.token)).body;
     const payment = (await m.send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token)).body.payment_transaction_id as string;
@@ -274,7 +284,13 @@ describe('a refunded order', () => {
   it('a refund of an order whose points were redeemed takes back the cash they were redeemed for: never a net gain', async () => {
     const u = await m.customer();
     await m.deposit(u.id, '100.00');
-    const product = await t.app.services.commerce.shop.createProduct({ name: `Desk ${randomUUID().slice(0, 6)}`, description: 'A desk', price: '100.00', currency: 'EUR', stock: 3 });
+    const product = await t.app.services.commerce.shop.createProduct({
+      name: `Desk ${randomUUID().slice(0, 6)}`,
+      description: 'A desk',
+      price: '100.00',
+      currency: 'EUR',
+      stock: 3,
+    });
     await m.send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: product.id, quantity: 1 });
     const order = (await m.send('POST', '/api/v1/shop/checkout/', u.token)).body;
     expect((await m.send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token)).status).toBe(200);

@@ -150,7 +150,8 @@ async function step(model: Model, a: Action): Promise<void> {
     case 'cancel': {
       const o = recent(model.orders, a.o);
       if (!o) return;
-      for (const r of await twice(a.dup, () => adminPost(t, operators[a.op].session, `/admin/commerce/order/${o.id}/cancel/`, {}))) decided(model, a.op, o.id, r.status);
+      for (const r of await twice(a.dup, () => adminPost(t, operators[a.op].session, `/admin/commerce/order/${o.id}/cancel/`, {})))
+        decided(model, a.op, o.id, r.status);
       return;
     }
     case 'redeem':
@@ -212,7 +213,13 @@ async function raiseWhileResolving(model: Model, opIndex: number, n: number) {
 
 async function order(model: Model, p: number, cents: number) {
   const u = people[p];
-  const product = await t.app.services.commerce.shop.createProduct({ name: `P ${randomUUID().slice(0, 6)}`, description: 'A thing', price: money(cents), currency: 'EUR', stock: 5 });
+  const product = await t.app.services.commerce.shop.createProduct({
+    name: `P ${randomUUID().slice(0, 6)}`,
+    description: 'A thing',
+    price: money(cents),
+    currency: 'EUR',
+    stock: 5,
+  });
   model.statuses.push((await m.send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: product.id, quantity: 1 })).status);
   const checkout = await m.send('POST', '/api/v1/shop/checkout/', u.token);
   model.statuses.push(checkout.status);
@@ -282,9 +289,20 @@ async function checkAudit(model: Model): Promise<void> {
 describe('money: the property test that searches for money creation (issue 32)', () => {
   for (const seed of SEEDS) {
     it(`seed ${seed}: conservation, refunds once, platform credits by two people who are not parties, audited, no 5xx`, async () => {
-      // eslint-disable-next-line no-console
       console.log(`money property: seed ${seed}, ${RUNS} runs (MONEY_PROPERTY_SEED=${seed} reruns it)`);
-      const model: Model = { deposits: new Map(), payments: [], disputes: [], orders: [], adjustments: [], deciders: new Map(), decisions: [], statuses: [], seen: new Map(), steps: 0, since: new Date(0) };
+      const model: Model = {
+        deposits: new Map(),
+        payments: [],
+        disputes: [],
+        orders: [],
+        adjustments: [],
+        deciders: new Map(),
+        decisions: [],
+        statuses: [],
+        seen: new Map(),
+        steps: 0,
+        since: new Date(0),
+      };
       // each seed is judged on its own steps: what was held before it is its baseline, and rules 2 and 3 look at its own postings
       const { rows } = await pool().query<{ currency: string; held: string }>(
         `SELECT currency, sum(credits_posted - debits_posted)::text AS held FROM ledger.account WHERE NOT (owner_type = 'system' AND code = 'funding') GROUP BY 1`,
@@ -309,8 +327,9 @@ describe('money: the property test that searches for money creation (issue 32)',
       const { rows: made } = await pool().query<{ code: string; n: number }>(
         "SELECT code, count(*)::int AS n FROM ledger.transfer WHERE code IN ('dispute_reversal', 'dispute_loss', 'adjustment_credit', 'shop_order_refund', 'fx_conversion', 'reward_redemption') GROUP BY 1 ORDER BY 1",
       );
-      // eslint-disable-next-line no-console
-      console.log(`money property: seed ${seed}: ${model.steps} steps, statuses ${JSON.stringify(Object.fromEntries(model.seen))}, postings ${JSON.stringify(made)}`);
+      console.log(
+        `money property: seed ${seed}: ${model.steps} steps, statuses ${JSON.stringify(Object.fromEntries(model.seen))}, postings ${JSON.stringify(made)}`,
+      );
     }, 240_000);
   }
 });

@@ -210,7 +210,7 @@ export class Disputes {
       const reversed = await this.ledger.reversalOf(original.id);
       if (reversed && !own.includes(reversed)) throw alreadyRefunded('by another dispute or a cancellation');
       const outcome = await this.refund(d, original, { operator, parties });
-      if (outcome === 'proposed') {
+      if (outcome === undefined) {
         const proposed = await this.store.proposeDisputeRefund(c, d.id, { id: operator, name: actorLabel(actor) });
         await auditDecision(this.audit, c, actor, 'dispute.refund_proposed', { ...disputeDetail(d, 'under_review'), note: resolution });
         return proposed;
@@ -237,10 +237,10 @@ export class Disputes {
    * payee's account what it still holds — a merchant's or another system account all of it, a user's
    * wallet its available balance — and the rest from the platform's dispute losses, in one linked
    * batch. The losses' part needs two operators: without an earlier proposal by another person it is
-   * `proposed` and nothing moves. A payee spending concurrently makes the batch short of funds: it is
+   * proposed (undefined) and nothing moves. A payee spending concurrently makes the batch short of funds: it is
    * weighed again. Answers the id of the batch's first transfer (the dispute's reversal).
    */
-  private async refund(d: DisputeRow, original: LedgerTransferView, by: { operator: string; parties: string[] }): Promise<string | 'proposed'> {
+  private async refund(d: DisputeRow, original: LedgerTransferView, by: { operator: string; parties: string[] }): Promise<string | undefined> {
     const fromPayee = derivedUuid('dispute-reversal', d.id);
     const fromLosses = derivedUuid('dispute-loss', d.id);
     for (const done of [fromPayee, fromLosses]) if (await this.ledger.transfer(done)) return done;
@@ -254,11 +254,12 @@ export class Disputes {
       const back = held < amount ? held : amount;
       if (amount > back && (!d.refundProposedById || d.refundProposedById === by.operator)) {
         if (d.refundProposedById) throw forbidden('You proposed this refund from the platform: a second operator must approve it (maker-checker).');
-        return 'proposed';
+        return undefined;
       }
       const legs: LedgerTransferInput[] = [];
       const leg = { creditAccountId: original.debitAccountId, metadata, reverses: original.id };
-      if (back > 0n) legs.push({ id: fromPayee, debitAccountId: original.creditAccountId, amount: toMoney(back, currency).amount, code: 'dispute_reversal', ...leg });
+      if (back > 0n)
+        legs.push({ id: fromPayee, debitAccountId: original.creditAccountId, amount: toMoney(back, currency).amount, code: 'dispute_reversal', ...leg });
       if (amount > back)
         legs.push({
           id: fromLosses,

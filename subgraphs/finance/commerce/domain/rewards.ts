@@ -318,7 +318,13 @@ export class Rewards {
     const owing = o.debitsPosted - o.creditsPosted;
     if (owing <= 0n) return;
     const cur = this.referenceCurrency;
-    const value = BigInt(new Decimal(REWARD_RULES.pointValue).mul(owing.toString()).mul(new Decimal(10).pow(exponentOf(cur))).ceil().toFixed(0));
+    const value = BigInt(
+      new Decimal(REWARD_RULES.pointValue)
+        .mul(owing.toString())
+        .mul(new Decimal(10).pow(exponentOf(cur)))
+        .ceil()
+        .toFixed(0),
+    );
     const id = derivedUuid('reward-cash-back', userId, reference);
     try {
       await this.ledger.transfers([

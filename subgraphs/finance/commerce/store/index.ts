@@ -9,5 +9,11 @@ import { RefundDecisions1798000000100 } from './migrations/1798000000100-RefundD
 export const commerceStore: StoreDefinition = {
   schema: 'commerce',
   entities: [],
-  migrations: [CommerceInit1734100000000, RewardOutbox1734900000000, RewardReversal1735100000000, CommerceAuditOutbox1797500000100, RefundDecisions1798000000100],
+  migrations: [
+    CommerceInit1734100000000,
+    RewardOutbox1734900000000,
+    RewardReversal1735100000000,
+    CommerceAuditOutbox1797500000100,
+    RefundDecisions1798000000100,
+  ],
 };

@@ -82,9 +82,13 @@ describe('posting rules', () => {
       expect(codeOf(decide({ proposedBy: maker, approvedBy: payer.ownerId, parties: [] }))).toBe('403 SEPARATION_OF_DUTIES');
       expect(codeOf(decide({ proposedBy: payer.ownerId, approvedBy: checker, parties: [] }))).toBe('403 SEPARATION_OF_DUTIES');
       expect(codeOf(decide({ proposedBy: maker, approvedBy: checker, parties: [checker] }))).toBe('403 SEPARATION_OF_DUTIES');
-      expect(postingDecisions([credit], new Map([[credit.id, { id: credit.id, approval: { proposedBy: maker, approvedBy: checker, parties: [payee.ownerId] } }]]), accounts).credits).toEqual([
-        { transferId: credit.id, proposedBy: maker, approvedBy: checker, parties: [payer.ownerId, payee.ownerId] },
-      ]);
+      expect(
+        postingDecisions(
+          [credit],
+          new Map([[credit.id, { id: credit.id, approval: { proposedBy: maker, approvedBy: checker, parties: [payee.ownerId] } }]]),
+          accounts,
+        ).credits,
+      ).toEqual([{ transferId: credit.id, proposedBy: maker, approvedBy: checker, parties: [payer.ownerId, payee.ownerId] }]);
       // money into a system account, or between system accounts, is no credit of a person
       const internal = transfer(source, account('system', 'other'), 5n);
       expect(postingDecisions([internal], new Map(), new Map([[source.id, source]])).credits).toEqual([]);

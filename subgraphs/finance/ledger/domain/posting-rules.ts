@@ -44,7 +44,10 @@ export interface PostingDecisions {
 }
 
 export const alreadyReversed = (originalId: string, by?: string) =>
-  new DomainError('ALREADY_REVERSED', 409, `Transfer ${originalId} was reversed already: a payment is given back once.`, { transfer: originalId, reversal: by });
+  new DomainError('ALREADY_REVERSED', 409, `Transfer ${originalId} was reversed already: a payment is given back once.`, {
+    transfer: originalId,
+    reversal: by,
+  });
 
 const refused = (code: string, message: string) => new DomainError(code, 403, message);
 const badReversal = (message: string) => new DomainError('INVALID_REVERSAL', 422, message);
@@ -60,8 +63,7 @@ export function postingDecisions(created: TransferRow[], inputs: Map<string, Rul
   const decisions: PostingDecisions = { reversals: new Map(), credits: [] };
   for (const row of created) {
     const input = inputs.get(row.id);
-    if (REVERSAL_CODES.includes(row.code) && !input?.reverses)
-      throw badReversal(`A ${row.code} transfer names the transfer it reverses (reverses).`);
+    if (REVERSAL_CODES.includes(row.code) && !input?.reverses) throw badReversal(`A ${row.code} transfer names the transfer it reverses (reverses).`);
     if (input?.reverses) {
       if (!UUID.test(input.reverses)) throw badReversal('reverses is the id of a posted transfer.');
       decisions.reversals.set(input.reverses, [...(decisions.reversals.get(input.reverses) ?? []), row]);
@@ -77,7 +79,10 @@ export function postingDecisions(created: TransferRow[], inputs: Map<string, Rul
 /** Two different people decided, neither of them the credited person nor a party of the underlying transfer. */
 export function checkApproval(approval: PlatformCreditApproval | undefined, credited: string): PlatformCreditApproval {
   if (!approval)
-    throw refused('APPROVAL_REQUIRED', "A credit from a platform account needs a second person's approval (maker-checker): propose it, another operator approves.");
+    throw refused(
+      'APPROVAL_REQUIRED',
+      "A credit from a platform account needs a second person's approval (maker-checker): propose it, another operator approves.",
+    );
   const person = (id: string) => id.toLowerCase();
   const parties = [...new Set([credited, ...approval.parties].map(person))];
   const proposedBy = person(approval.proposedBy);

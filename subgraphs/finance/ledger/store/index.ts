@@ -9,5 +9,11 @@ import { LedgerReversalsAndApprovals1798000000200 } from './migrations/179800000
 export const ledgerStore: StoreDefinition = {
   schema: 'ledger',
   entities: [],
-  migrations: [LedgerInit1733000000200, LedgerDailyOutflow1735000000200, LedgerAdjustments1736000000200, LedgerAuditOutbox1797500000400, LedgerReversalsAndApprovals1798000000200],
+  migrations: [
+    LedgerInit1733000000200,
+    LedgerDailyOutflow1735000000200,
+    LedgerAdjustments1736000000200,
+    LedgerAuditOutbox1797500000400,
+    LedgerReversalsAndApprovals1798000000200,
+  ],
 };

@@ -10,8 +10,12 @@ export class RefundDecisions1798000000100 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE commerce.shop_order DROP CONSTRAINT shop_order_status_check');
-    await q.query(`ALTER TABLE commerce.shop_order ADD CONSTRAINT shop_order_status_check CHECK (status IN ('pending', 'paid', 'fulfilled', 'cancelled', 'refunded'))`);
-    await q.query('ALTER TABLE commerce.dispute ADD COLUMN refund_proposed_by_id uuid, ADD COLUMN refund_proposed_by text, ADD COLUMN refund_proposed_at timestamptz');
+    await q.query(
+      `ALTER TABLE commerce.shop_order ADD CONSTRAINT shop_order_status_check CHECK (status IN ('pending', 'paid', 'fulfilled', 'cancelled', 'refunded'))`,
+    );
+    await q.query(
+      'ALTER TABLE commerce.dispute ADD COLUMN refund_proposed_by_id uuid, ADD COLUMN refund_proposed_by text, ADD COLUMN refund_proposed_at timestamptz',
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
