@@ -200,11 +200,12 @@ export class Disputes {
       if (d.status !== 'under_review') throw invalidState('dispute', d.status, 'resolved');
       const original = await this.ledger.transfer(d.transferId);
       if (!original) throw missing('transaction');
+      // locks in the order a cancellation takes them (the order's row, then the transfer's): no deadlock between them
+      const order = original.code === SHOP_PAYMENT ? await this.store.orderPaidBy(original.id, c, true) : undefined;
       await lockTransfer(c, original.id);
       const payee = await this.ledger.accountState(original.creditAccountId);
       const parties = [d.userId, ...(payee.ownerType === 'user' ? [payee.ownerId] : [])];
       const operator = assertMoneyDecider(actor, parties);
-      const order = original.code === SHOP_PAYMENT ? await this.store.orderPaidBy(original.id, c, true) : undefined;
       if (order?.refundTransferId) throw alreadyRefunded('the order was refunded');
       const own = [derivedUuid('dispute-reversal', d.id), derivedUuid('dispute-loss', d.id)];
       const reversed = await this.ledger.reversalOf(original.id);

@@ -453,7 +453,7 @@ export class Ledger {
   private async recordDecisions(c: pg.PoolClient, decisions: PostingDecisions, batchId: string): Promise<void> {
     for (const [originalId, legs] of [...decisions.reversals].sort(([a], [b]) => (a < b ? -1 : 1))) {
       checkReversal(await this.store.lockedTransfer(c, originalId), originalId, legs);
-      if (!(await this.store.insertReversal(c, originalId, legs[0].id, batchId))) throw alreadyReversed(originalId, await this.store.reversalOf(originalId));
+      if (!(await this.store.insertReversal(c, originalId, legs[0].id, batchId))) throw alreadyReversed(originalId, await this.store.reversalOf(originalId, c));
     }
     if (decisions.credits.length) await this.store.insertPlatformCredits(c, decisions.credits);
   }

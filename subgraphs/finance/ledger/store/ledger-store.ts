@@ -389,8 +389,10 @@ export class LedgerStore {
   }
 
   /** The first transfer of the reversal of `originalId`, if it was reversed. */
-  async reversalOf(originalId: string): Promise<string | undefined> {
-    const { rows } = await this.pool.query<{ id: string }>('SELECT first_transfer_id AS id FROM ledger.reversal WHERE original_transfer_id = $1', [originalId]);
+  async reversalOf(originalId: string, client?: pg.PoolClient): Promise<string | undefined> {
+    const { rows } = await (client ?? this.pool).query<{ id: string }>('SELECT first_transfer_id AS id FROM ledger.reversal WHERE original_transfer_id = $1', [
+      originalId,
+    ]);
     return rows[0]?.id;
   }
 
