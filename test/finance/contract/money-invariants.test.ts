@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SYSTEM_OWNER } from '../../../lib/ledger-client';
 import { startTestApp, type TestApp } from '../../support/app';
-import { adminPost, auditDelivered, installValidLicence } from '../../support/finance';
+import { adminPost, auditDelivered, changeNode, createUser, installValidLicence, login } from '../../support/finance';
 import { invariants } from '../../support/ledger';
 import { moneyMoves, type Customer, type Operator } from '../../support/money';
 
@@ -301,5 +301,38 @@ describe('a refunded order', () => {
     expect(await m.balance(u.token)).toBe('100.00');
     expect((await m.get('/api/v1/rewards/', u.token)).body.points).toBe('0');
     for (const currency of ['EUR', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);
+  });
+
+  it('pays the referral bonuses only once the referred user passed KYC: an order paid before it pays none, the first one after it pays them', async () => {
+    await changeNode(t, () => t.app.services.node.node.updateSettings({ kyc_required: false }, 'test'));
+    try {
+      const referrer = await m.customer();
+      const newcomer = await createUser(t);
+      let token = await login(t, newcomer.username);
+      const code = (await m.get('/api/v1/rewards/', referrer.token)).body.referral_code as string;
+      expect((await m.send('POST', '/api/v1/rewards/referral/', token, { code })).status).toBe(200);
+      await m.deposit(newcomer.id, '50.00');
+      const buy = async () => {
+        const product = await t.app.services.commerce.shop.createProduct({
+          name: `Pen ${randomUUID().slice(0, 6)}`,
+          description: 'A pen',
+          price: '10.00',
+          currency: 'EUR',
+          stock: 3,
+        });
+        await m.send('POST', '/api/v1/shop/cart/items/', token, { product_id: product.id, quantity: 1 });
+        const order = (await m.send('POST', '/api/v1/shop/checkout/', token)).body;
+        expect((await m.send('POST', `/api/v1/shop/orders/${order.id}/pay/`, token)).status).toBe(200);
+      };
+      const points = async () => [(await m.get('/api/v1/rewards/', referrer.token)).body.points, (await m.get('/api/v1/rewards/', token)).body.points];
+      await buy();
+      expect(await points()).toEqual(['0', '10']);
+      await t.app.services.identity.identity.setKycLevel(newcomer.id, 'basic');
+      token = await login(t, newcomer.username);
+      await buy();
+      expect(await points()).toEqual(['500', '270']);
+    } finally {
+      await changeNode(t, () => t.app.services.node.node.updateSettings({ kyc_required: true }, 'test'));
+    }
   });
 });

@@ -118,8 +118,8 @@ export class Rewards {
    * Records the points a qualifying transaction (a paid shop order) earns, in that transaction (`c`):
    * they are owed from the moment the payment commits, whatever happens to the grant that follows.
    */
-  owe(c: PoolClient, userId: string, orderId: string, amountMinor: bigint, currency: string): Promise<void> {
-    return this.store.insertRewardDue(c, { reference: orderReference(orderId), userId, amount: amountMinor, currency });
+  owe(c: PoolClient, userId: string, orderId: string, amountMinor: bigint, currency: string, kycPassed = true): Promise<void> {
+    return this.store.insertRewardDue(c, { reference: orderReference(orderId), userId, amount: amountMinor, currency, kycPassed });
   }
 
   /**
@@ -188,8 +188,9 @@ export class Rewards {
       const orderId = reference.slice('order:'.length);
       const grants: { userId: string; rule: string; points: bigint; reference: string; id: string }[] = [];
       if (points > 0n) grants.push({ userId, rule: 'purchase', points, reference, id: grantId('purchase', reference) });
-      // the referral goes to the first order whose grant claims it (concurrent first orders: one does)
-      const referrerUserId = await this.store.claimReferralReward(c, userId, orderId);
+      // the referral goes to the first order whose grant claims it (concurrent first orders: one does), paid by a
+      // user who had passed KYC (issue 32: no bonuses for unverified sign-ups; their first order after KYC pays them)
+      const referrerUserId = due.kycPassed ? await this.store.claimReferralReward(c, userId, orderId) : undefined;
       if (referrerUserId) {
         const referral = referralReference(userId, orderId);
         grants.push({

@@ -235,7 +235,7 @@ export class Shop {
           limitsOf(user),
         );
         // the points are owed with the payment, in its transaction; granted once it commits (or by the drain job)
-        await this.rewards.owe(c, userId, orderId, order.total, order.currency);
+        await this.rewards.owe(c, userId, orderId, order.total, order.currency, user.kycLevel !== 'none');
         return this.store.moveOrder(c, orderId, 'pending', 'paid', `user:${userId}`, { paymentTransferId: transferId });
       });
       await this.rewards.grantOwed(paid.id);

@@ -148,6 +148,8 @@ export interface RewardDueRow {
   points: bigint | null;
   /** The payment was refunded or reversed: nothing more is granted, what was is taken back. */
   reversedAt: Date | null;
+  /** The payer had passed KYC when paying: only such an order pays the referral bonuses. */
+  kycPassed: boolean;
 }
 
 export interface ReferralRow {
@@ -588,13 +590,11 @@ export class CommerceStore {
   }
 
   /** Records points owed for a qualifying transaction, inside that transaction (`c`); a second record of one reference is kept once. */
-  async insertRewardDue(c: pg.PoolClient, due: { reference: string; userId: string; amount: bigint; currency: string }): Promise<void> {
-    await c.query('INSERT INTO commerce.reward_due (reference, user_id, amount, currency) VALUES ($1, $2, $3, $4) ON CONFLICT (reference) DO NOTHING', [
-      due.reference,
-      due.userId,
-      due.amount.toString(),
-      due.currency,
-    ]);
+  async insertRewardDue(c: pg.PoolClient, due: { reference: string; userId: string; amount: bigint; currency: string; kycPassed: boolean }): Promise<void> {
+    await c.query(
+      'INSERT INTO commerce.reward_due (reference, user_id, amount, currency, kyc_passed) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (reference) DO NOTHING',
+      [due.reference, due.userId, due.amount.toString(), due.currency, due.kycPassed],
+    );
   }
 
   async rewardDue(reference: string): Promise<RewardDueRow | undefined> {
