@@ -32,6 +32,10 @@ export interface LedgerTransferInput {
   pendingId?: string;
   timeoutSeconds?: number;
   metadata?: Record<string, unknown>;
+  /** The posted transfer this one gives back: the ledger reverses a transfer once (409 ALREADY_REVERSED after). */
+  reverses?: string;
+  /** A credit of a person from a platform account: the two operators (node user ids) who decided it, and the transfer's parties. */
+  approval?: { proposedBy: string; approvedBy: string; parties: string[] };
 }
 
 /**
@@ -103,6 +107,7 @@ const ACCOUNT = `query LedgerAccountForService($id: ID!) {
     debitsPosted { amount } debitsPending { amount } creditsPosted { amount } creditsPending { amount }
   }
 }`;
+const REVERSAL = `query LedgerReversalForService($id: ID!) { ledgerReversalForService(id: $id) }`;
 const TRANSFER = `query LedgerTransferForService($id: ID!) {
   ledgerTransferForService(id: $id) { id debitAccountId creditAccountId amount { amount currency } code kind createdAt }
 }`;
@@ -174,6 +179,11 @@ export class LedgerClient {
     };
   }
 
+  /** The first transfer of the reversal of `id` (null: the ledger has not reversed it). */
+  async reversalOf(id: string): Promise<string | null> {
+    return (await requestAsDomain<{ ledgerReversalForService: string | null }>(this.supergraph, REVERSAL, { id })).ledgerReversalForService;
+  }
+
   /** One transfer by id (null when there is none). */
   async transfer(id: string): Promise<LedgerTransferView | null> {
     return (await requestAsDomain<{ ledgerTransferForService: LedgerTransferView | null }>(this.supergraph, TRANSFER, { id })).ledgerTransferForService;
@@ -189,6 +199,9 @@ const CALLEE_STATUS: Record<string, number> = {
   ...COMMON_STATUS,
   LIMIT_EXCEEDED: 403,
   KYC_REQUIRED: 403,
+  ALREADY_REVERSED: 409,
+  APPROVAL_REQUIRED: 403,
+  SEPARATION_OF_DUTIES: 403,
   MODULE_DISABLED: 403,
   LICENCE_READ_ONLY: 403,
   MAINTENANCE: 503,

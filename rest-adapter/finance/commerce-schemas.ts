@@ -59,7 +59,7 @@ export const changeCartItemBody = z.object({ quantity: z.number().describe('1 to
 
 export const order = z.object({
   id,
-  status: z.enum(['pending', 'paid', 'fulfilled', 'cancelled']),
+  status: z.enum(['pending', 'paid', 'fulfilled', 'cancelled', 'refunded']),
   total: money,
   items: z.array(z.object({ product_id: id, name: z.string(), unit_price: money.describe('Price at checkout (snapshot)'), quantity: z.number().int() })),
   history: z.array(stateChange).describe('Every state change, oldest first'),

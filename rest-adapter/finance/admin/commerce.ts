@@ -333,6 +333,7 @@ const routes: Route[] = [
           status: string;
           resolutionNote: string | null;
           reversalTransactionId: string | null;
+          refundProposedBy: string | null;
           attachments: { filename: string; contentType: string; size: number }[];
           messages: { authorRole: string; author: string; body: string; createdAt: string }[];
           history: { fromStatus: string | null; toStatus: string; actor: string; note: string | null; at: string }[];
@@ -359,7 +360,20 @@ const routes: Route[] = [
               ${d.status === 'open' ? action(`/admin/commerce/dispute/${d.id}/review/`, 'Start review', input) : ''}
               ${
                 d.status === 'under_review'
-                  ? html`${action(`/admin/commerce/dispute/${d.id}/resolve/`, "Resolve in the user's favour (reverse)", input, note)}
+                  ? html`${
+                      d.refundProposedBy
+                        ? html`<p class="proposal">
+                            Refund proposed by ${d.refundProposedBy}: the payee no longer holds all of it, so the rest comes from the platform's dispute-loss
+                            account, which a second operator approves (neither a party of the transaction).
+                          </p>`
+                        : ''
+                    }
+                    ${action(
+                      `/admin/commerce/dispute/${d.id}/resolve/`,
+                      d.refundProposedBy ? 'Approve the refund (second operator)' : "Resolve in the user's favour (reverse)",
+                      input,
+                      note,
+                    )}
                     ${action(`/admin/commerce/dispute/${d.id}/reject/`, 'Reject', input, note)}`
                   : ''
               }

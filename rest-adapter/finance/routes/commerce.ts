@@ -17,7 +17,7 @@ const GIFT_CARDS_DOC =
   'The catalogue works; fulfilment is pending: an order is validated and recorded with `fulfilment: pending`, no code is issued and nothing is charged.';
 const DISPUTES_DOC =
   'Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order\'s payment, a card payment, a transfer to a user; 400 otherwise), ' +
-  'never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`). States: open → under_review → resolved | rejected; open → cancelled by the user. ' +
+  'never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`); a payment is given back once, by the ledger (409 `already_reversed`). States: open → under_review → resolved | rejected; open → cancelled by the user. ' +
   "A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, " +
   'and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.';
 const REWARDS_DOC =
@@ -167,7 +167,7 @@ export const commerceRoutes: Route[] = [
     method: 'GET',
     path: '/api/v1/shop/orders/',
     summary: 'Your orders',
-    description: `${SHOP_DOC} Newest first. States: pending → paid → fulfilled; pending | paid → cancelled.`,
+    description: `${SHOP_DOC} Newest first. States: pending → paid → fulfilled; pending | paid → cancelled; paid | fulfilled → refunded (a dispute refunded its payment).`,
     tag: 'Shop',
     operation: 'ShopOrders',
     query: s.pageQuery,

@@ -91,7 +91,7 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
   ]),
   ...fields('internal', [
     ...['authenticateNodeToken', 'authenticateAdminSession', 'nodeRecipient', 'reauthenticateNodeUser', 'providerSecret', 'recordNodeAudit'],
-    ...['ensureLedgerAccount', 'createLedgerTransfers', 'ledgerAccountForService', 'ledgerTransferForService', 'fxRateForService'],
+    ...['ensureLedgerAccount', 'createLedgerTransfers', 'ledgerAccountForService', 'ledgerTransferForService', 'ledgerReversalForService', 'fxRateForService'],
   ]),
 ]);
 

@@ -12,11 +12,14 @@ import { invariants } from '../../support/ledger';
  */
 let t: TestApp;
 let admin: AdminSession;
+/** A second superuser: a refund from the platform's dispute-loss account needs two operators. */
+let checker: AdminSession;
 
 beforeAll(async () => {
   t = await startTestApp();
   await installValidLicence(t);
   admin = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
+  checker = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
 });
 afterAll(() => t?.stop());
 
@@ -289,13 +292,19 @@ async function paidOrder(u: Awaited<ReturnType<typeof customer>>, price: string,
   return { orderId: order.id as string, transactionId: paid.body.payment_transaction_id as string };
 }
 
-/** A dispute opened by the user, taken under review and resolved in their favour by an administrator. */
+/**
+ * A dispute opened by the user, taken under review and resolved in their favour by an administrator
+ * (and, when its refund needs the platform's dispute-loss account, approved by a second one).
+ */
 async function disputeResolved(u: Awaited<ReturnType<typeof customer>>, transactionId: string) {
   const opened = await send('POST', '/api/v1/disputes/', u.token, { transaction_id: transactionId, reason: 'not_received', description: 'It never came.' });
   expect(opened.status).toBe(201);
   expect((await adminPost(t, admin, `/admin/commerce/dispute/${opened.body.id}/review/`, {})).status).toBe(302);
   const resolved = await adminPost(t, admin, `/admin/commerce/dispute/${opened.body.id}/resolve/`, { note: 'Refunded.' });
   expect(resolved.status).toBe(302);
+  const after = (await get(`/api/v1/disputes/${opened.body.id}/`, u.token)).body;
+  if (after.status !== 'under_review') return after;
+  expect((await adminPost(t, checker, `/admin/commerce/dispute/${opened.body.id}/resolve/`, { note: 'Approved.' })).status).toBe(302);
   return (await get(`/api/v1/disputes/${opened.body.id}/`, u.token)).body;
 }
 
@@ -495,32 +504,32 @@ describe('rewards', () => {
     for (const currency of ['EUR', 'GBP', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);
   });
 
-  it('takes back the points of a payment refunded by a cancellation or reversed by a dispute; points spent already are owed and block redemption', async () => {
+  it('takes back the points of a payment refunded by a cancellation or reversed by a dispute; points redeemed already take back the cash they were redeemed for', async () => {
     const u = await customer();
     await fund(u.id, '300.00');
     const first = await paidOrder(u, '100.00');
     expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).status).toBe(200);
     expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '201.00']);
-    // the order is cancelled and refunded: its 100 points, spent already, are owed
+    // the order is cancelled and refunded: its 100 points, spent already, are taken back with the 1.00 they were redeemed for (issue 32: never a net gain)
     expect((await adminPost(t, admin, `/admin/commerce/order/${first.orderId}/cancel/`, {})).status).toBe(302);
-    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['-100', '301.00']);
+    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '300.00']);
     const refused = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' });
     expect([refused.status, refused.body.code]).toEqual([422, 'insufficient_points']);
-    // later purchases pay the debt first
     await paidOrder(u, '60.00');
-    expect(await pointsOf(u.token)).toBe('-40');
+    expect(await pointsOf(u.token)).toBe('60');
     const third = await paidOrder(u, '150.00');
-    expect(await pointsOf(u.token)).toBe('110');
+    expect(await pointsOf(u.token)).toBe('210');
     // a dispute resolved for the user reverses the payment and its points
     await disputeResolved(u, third.transactionId);
-    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['-40', '241.00']);
-    expect((await get('/api/v1/rewards/', u.token)).body.history.map((h: { rule: string; points: string }) => `${h.rule} ${h.points}`)).toEqual([
-      'reversal -150',
+    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['60', '240.00']);
+    expect((await get('/api/v1/rewards/', u.token)).body.history.map((h: { rule: string; points: string }) => `${h.rule} ${h.points}`).sort()).toEqual([
+      'cash_back 100',
+      'purchase 100',
       'purchase 150',
       'purchase 60',
-      'reversal -100',
       'redemption -100',
-      'purchase 100',
+      'reversal -100',
+      'reversal -150',
     ]);
     // nothing left to redeem, and the points ledger balances
     expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).body.code).toBe('insufficient_points');

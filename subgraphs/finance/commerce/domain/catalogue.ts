@@ -195,7 +195,7 @@ export const REWARD_RULES = {
   minimumRedemption: 100n,
 } as const;
 
-export const ORDER_STATES = ['pending', 'paid', 'fulfilled', 'cancelled'] as const;
+export const ORDER_STATES = ['pending', 'paid', 'fulfilled', 'cancelled', 'refunded'] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 export const DISPUTE_STATES = ['open', 'under_review', 'resolved', 'rejected', 'cancelled'] as const;

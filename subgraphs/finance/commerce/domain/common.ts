@@ -1,9 +1,13 @@
-import { DomainError, badInput, notFound } from '../../../../lib/errors';
+import { DomainError, badInput, forbidden, notFound } from '../../../../lib/errors';
 import type { Position } from '../store/commerce-store';
 import { adminActor, type AuditDb, type AuditOutbox } from '../../kernel/audit';
 
 /** Who acted, as the histories record it: `user:<id>` or `admin:<username>`. */
-export type Actor = { role: 'user'; userId: string } | { role: 'admin'; username: string };
+/**
+ * An administrator is an operator: a node user (`userId`, a person) signed in to the console, with their
+ * operator role (superuser decides money; support staff handle cases and read).
+ */
+export type Actor = { role: 'user'; userId: string } | { role: 'admin'; username: string; userId?: string; operatorRole?: 'superuser' | 'support' };
 export const actorLabel = (a: Actor) => (a.role === 'user' ? `user:${a.userId}` : `admin:${a.username}`);
 
 /** An administrator's decision is audited in its own transaction (`c`: the kernel's audit outbox); a user's own moves are not. */
@@ -19,6 +23,25 @@ export const missing = (what: string) => notFound(`No such ${what}.`);
 
 /** A payment refunded already (an order cancelled with its refund, or a dispute resolved): it is not refunded twice. */
 export const alreadyRefunded = (how: string) => new DomainError('ALREADY_REFUNDED', 409, `This payment was refunded already (${how}).`);
+
+/**
+ * Money decisions (a refund, a cancellation with refund) are a superuser's, never support staff's, and
+ * never on a transfer the operator is a party of (`parties`: node user ids). 403 otherwise.
+ */
+export function assertMoneyDecider(actor: Actor, parties: (string | undefined)[]): string {
+  if (actor.role !== 'admin' || actor.operatorRole !== 'superuser' || !actor.userId)
+    throw forbidden('Support staff handle cases but do not decide money: a superuser decides refunds.');
+  if (parties.includes(actor.userId)) throw forbidden('An operator never decides on a transfer of their own: another operator must.');
+  return actor.userId;
+}
+
+/**
+ * Serialises the decisions about one ledger transfer (a dispute raised, resolved; an order cancelled)
+ * in commerce's transaction `c`: each checks what was decided before it under this lock.
+ */
+export async function lockTransfer(c: { query: (sql: string, values: unknown[]) => Promise<unknown> }, transferId: string): Promise<void> {
+  await c.query("SELECT pg_advisory_xact_lock(hashtextextended('commerce:transfer:' || $1, 0))", [transferId]);
+}
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,6 @@
 import { inTransaction } from '../../../../lib/database';
-import { DomainError, badInput } from '../../../../lib/errors';
+import { DomainError, badInput, forbidden } from '../../../../lib/errors';
+import type pg from 'pg';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import { toMinor, toMoney } from '../../../../lib/money';
 import type { ObjectStore } from '../../../../lib/object-store';
@@ -13,7 +14,20 @@ import {
   type LedgerTransferView,
 } from '../../../../lib/ledger-client';
 import { ATTACHMENT_TYPES, DISPUTE_REASONS, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, type DisputeState } from './catalogue';
-import { actorLabel, alreadyRefunded, auditDecision, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
+import {
+  actorLabel,
+  alreadyRefunded,
+  assertMoneyDecider,
+  auditDecision,
+  assertId,
+  invalidState,
+  lockTransfer,
+  missing,
+  pageOf,
+  pageRequest,
+  text,
+  type Actor,
+} from './common';
 import type { Rewards } from './rewards';
 import { SHOP_PAYMENT } from './shop';
 
@@ -84,9 +98,8 @@ export class Disputes {
       if (transfer.kind !== 'single' && transfer.kind !== 'post_pending') throw field('transaction_id', 'Only a posted transaction can be disputed.');
       if (!DISPUTABLE_PAYMENTS[transfer.code])
         throw field('transaction_id', `Only a payment to a merchant or another user can be disputed (${Object.values(DISPUTABLE_PAYMENTS).join(', ')}).`);
-      if (transfer.code === SHOP_PAYMENT && (await this.store.orderPaidBy(transfer.id))?.refundTransferId) throw alreadyRefunded('the order was cancelled');
-      if (await this.store.transferReversed(transfer.id))
-        throw new DomainError('DISPUTE_EXISTS', 409, 'This transaction already has an open dispute, or was reversed already.');
+      // a quick refusal before the files are stored; decided again under the transfer's lock below
+      await this.refuseReversed(this.store.pool, transfer);
       const stored: { objectKey: string; filename: string; contentType: string; size: number }[] = [];
       for (const [i, f] of files.entries()) {
         const objectKey = `commerce/disputes/${userId}/${ids(`attachment:${i}`)}`;
@@ -95,6 +108,9 @@ export class Disputes {
       }
       try {
         return await inTransaction(this.store.pool, async (c) => {
+          // under the transfer's lock: a resolution or a cancellation of it committed meanwhile is seen here
+          await lockTransfer(c, transfer.id);
+          await this.refuseReversed(c, transfer);
           const dispute = await this.store.insertDispute(c, {
             userId,
             transferId: transfer.id,
@@ -112,6 +128,15 @@ export class Disputes {
         throw err;
       }
     });
+  }
+
+  /** 409 when the transfer was refunded or reversed already (commerce's records and the ledger's), or has a live dispute. */
+  private async refuseReversed(db: Parameters<CommerceStore['orderPaidBy']>[1], transfer: LedgerTransferView): Promise<void> {
+    const order = transfer.code === SHOP_PAYMENT ? await this.store.orderPaidBy(transfer.id, db) : undefined;
+    if (order?.refundTransferId && order.status === 'cancelled') throw alreadyRefunded('the order was cancelled');
+    if ((await this.store.transferReversed(transfer.id, db as pg.PoolClient)) || (await this.ledger.reversalOf(transfer.id)))
+      throw new DomainError('DISPUTE_EXISTS', 409, 'This transaction already has an open dispute, or was reversed already.');
+    if (order?.refundTransferId) throw alreadyRefunded('the order was refunded');
   }
 
   async dispute(id: string, userId?: string): Promise<DisputeRow> {
@@ -159,9 +184,12 @@ export class Disputes {
 
   /**
    * under_review → resolved in the user's favour: the payment refunded in the same step (`refund`),
-   * and a shop order's points taken back. The dispute row stays locked meanwhile, and a shop order's
-   * row too: an order cancelled with its refund meanwhile is not refunded again (409 ALREADY_REFUNDED;
-   * reject the dispute instead).
+   * a shop order's points taken back and the order `refunded`. Decided by a superuser who is not a
+   * party of the transfer (403). Under the dispute's row lock and the transfer's lock: a transfer
+   * refunded meanwhile (another dispute, a cancellation) is not refunded again (409), and the ledger
+   * refuses a second reversal of it in its own tables whoever asks (409 ALREADY_REVERSED, nothing
+   * moved). A refund that needs the platform's dispute-loss account is a proposal: a second operator
+   * resolving it approves it (two people, neither a party: the ledger checks them too).
    */
   async resolve(id: string, actor: Actor, note: string): Promise<DisputeRow> {
     const resolution = text(note, 'note', { max: 2000 });
@@ -172,16 +200,33 @@ export class Disputes {
       if (d.status !== 'under_review') throw invalidState('dispute', d.status, 'resolved');
       const original = await this.ledger.transfer(d.transferId);
       if (!original) throw missing('transaction');
+      // locks in the order a cancellation takes them (the order's row, then the transfer's): no deadlock between them
       const order = original.code === SHOP_PAYMENT ? await this.store.orderPaidBy(original.id, c, true) : undefined;
-      if (order?.refundTransferId) throw alreadyRefunded('the order was cancelled');
-      const reversalId = await this.refund(d.id, original);
-      if (order) await this.rewards.reverseOrder(c, order.id);
-      const resolved = await this.store.moveDispute(c, id, d.status, 'resolved', actorLabel(actor), { note: resolution, reversalTransferId: reversalId });
+      await lockTransfer(c, original.id);
+      const payee = await this.ledger.accountState(original.creditAccountId);
+      const parties = [d.userId, ...(payee.ownerType === 'user' ? [payee.ownerId] : [])];
+      const operator = assertMoneyDecider(actor, parties);
+      if (order?.refundTransferId) throw alreadyRefunded('the order was refunded');
+      const own = [derivedUuid('dispute-reversal', d.id), derivedUuid('dispute-loss', d.id)];
+      const reversed = await this.ledger.reversalOf(original.id);
+      if (reversed && !own.includes(reversed)) throw alreadyRefunded('by another dispute or a cancellation');
+      const outcome = await this.refund(d, original, { operator, parties });
+      if (outcome === undefined) {
+        const proposed = await this.store.proposeDisputeRefund(c, d.id, { id: operator, name: actorLabel(actor) });
+        await auditDecision(this.audit, c, actor, 'dispute.refund_proposed', { ...disputeDetail(d, 'under_review'), note: resolution });
+        return proposed;
+      }
+      if (order) {
+        await this.rewards.reverseOrder(c, order.id);
+        await this.store.moveOrder(c, order.id, order.status, 'refunded', actorLabel(actor), { refundTransferId: outcome });
+      }
+      const resolved = await this.store.moveDispute(c, id, d.status, 'resolved', actorLabel(actor), { note: resolution, reversalTransferId: outcome });
       await auditDecision(this.audit, c, actor, 'dispute.resolved', {
         ...disputeDetail(d, 'resolved'),
         note: resolution,
-        reversal: reversalId,
+        reversal: outcome,
         order: order?.id,
+        refundProposedBy: d.refundProposedBy ?? undefined,
       });
       return resolved;
     });
@@ -189,41 +234,41 @@ export class Disputes {
 
   /**
    * Pays the disputed amount back into the user's wallet, once (ids derived from the dispute: a retry
-   * finds what was applied): from the payee's account what it still holds — a merchant's or another
-   * system account all of it, a user's wallet its available balance — and the rest from the platform's
-   * dispute losses, in one linked batch. A payee spending concurrently makes the batch short of funds:
-   * it is weighed again. Answers the id of the batch's first transfer (the dispute's reversal).
+   * finds what was applied; the legs name the original, which the ledger reverses once): from the
+   * payee's account what it still holds — a merchant's or another system account all of it, a user's
+   * wallet its available balance — and the rest from the platform's dispute losses, in one linked
+   * batch. The losses' part needs two operators: without an earlier proposal by another person it is
+   * proposed (undefined) and nothing moves. A payee spending concurrently makes the batch short of funds: it is
+   * weighed again. Answers the id of the batch's first transfer (the dispute's reversal).
    */
-  private async refund(disputeId: string, original: LedgerTransferView): Promise<string> {
-    const fromPayee = derivedUuid('dispute-reversal', disputeId);
-    const fromLosses = derivedUuid('dispute-loss', disputeId);
+  private async refund(d: DisputeRow, original: LedgerTransferView, by: { operator: string; parties: string[] }): Promise<string | undefined> {
+    const fromPayee = derivedUuid('dispute-reversal', d.id);
+    const fromLosses = derivedUuid('dispute-loss', d.id);
     for (const done of [fromPayee, fromLosses]) if (await this.ledger.transfer(done)) return done;
     const { currency } = original.amount;
     const amount = toMinor(original.amount.amount, currency);
-    const metadata = { disputeId, reverses: original.id, description: 'Dispute refund' };
+    const metadata = { disputeId: d.id, reverses: original.id, description: 'Dispute refund' };
     for (let attempt = 1; ; attempt++) {
       const payee = await this.ledger.accountState(original.creditAccountId);
       const available = payee.creditsPosted - payee.debitsPosted - payee.debitsPending;
       const held = payee.ownerType !== 'user' ? amount : available > 0n ? available : 0n;
       const back = held < amount ? held : amount;
+      if (amount > back && (!d.refundProposedById || d.refundProposedById === by.operator)) {
+        if (d.refundProposedById) throw forbidden('You proposed this refund from the platform: a second operator must approve it (maker-checker).');
+        return undefined;
+      }
       const legs: LedgerTransferInput[] = [];
+      const leg = { creditAccountId: original.debitAccountId, metadata, reverses: original.id };
       if (back > 0n)
-        legs.push({
-          id: fromPayee,
-          debitAccountId: original.creditAccountId,
-          creditAccountId: original.debitAccountId,
-          amount: toMoney(back, currency).amount,
-          code: 'dispute_reversal',
-          metadata,
-        });
+        legs.push({ id: fromPayee, debitAccountId: original.creditAccountId, amount: toMoney(back, currency).amount, code: 'dispute_reversal', ...leg });
       if (amount > back)
         legs.push({
           id: fromLosses,
           debitAccountId: await this.ledger.system(currency, DISPUTE_LOSSES),
-          creditAccountId: original.debitAccountId,
           amount: toMoney(amount - back, currency).amount,
           code: 'dispute_loss',
-          metadata,
+          approval: { proposedBy: d.refundProposedById!, approvedBy: by.operator, parties: by.parties },
+          ...leg,
         });
       try {
         await this.ledger.transfers(legs);

@@ -118,8 +118,8 @@ export class Rewards {
    * Records the points a qualifying transaction (a paid shop order) earns, in that transaction (`c`):
    * they are owed from the moment the payment commits, whatever happens to the grant that follows.
    */
-  owe(c: PoolClient, userId: string, orderId: string, amountMinor: bigint, currency: string): Promise<void> {
-    return this.store.insertRewardDue(c, { reference: orderReference(orderId), userId, amount: amountMinor, currency });
+  owe(c: PoolClient, userId: string, orderId: string, amountMinor: bigint, currency: string, kycPassed = true): Promise<void> {
+    return this.store.insertRewardDue(c, { reference: orderReference(orderId), userId, amount: amountMinor, currency, kycPassed });
   }
 
   /**
@@ -188,8 +188,9 @@ export class Rewards {
       const orderId = reference.slice('order:'.length);
       const grants: { userId: string; rule: string; points: bigint; reference: string; id: string }[] = [];
       if (points > 0n) grants.push({ userId, rule: 'purchase', points, reference, id: grantId('purchase', reference) });
-      // the referral goes to the first order whose grant claims it (concurrent first orders: one does)
-      const referrerUserId = await this.store.claimReferralReward(c, userId, orderId);
+      // the referral goes to the first order whose grant claims it (concurrent first orders: one does), paid by a
+      // user who had passed KYC (issue 32: no bonuses for unverified sign-ups; their first order after KYC pays them)
+      const referrerUserId = due.kycPassed ? await this.store.claimReferralReward(c, userId, orderId) : undefined;
       if (referrerUserId) {
         const referral = referralReference(userId, orderId);
         grants.push({
@@ -266,6 +267,7 @@ export class Rewards {
           amount: l.transfer!.amount.amount,
           code: 'reward_reversal',
           metadata: { reference, reverses: l.id },
+          reverses: l.id,
           userId: l.userId,
           points: BigInt(l.transfer!.amount.amount),
         });
@@ -276,6 +278,7 @@ export class Rewards {
         reversals.map((r) => ({ id: r.id, userId: r.userId, rule: 'reversal', points: -r.points, reference })),
       );
       for (const u of users) await this.settle(c, u, `reversal:${reference}`);
+      for (const u of users) await this.takeBackCash(c, u, reference);
     }
     if (referrerUserId) await this.store.releaseReferralReward(c, due.userId, orderId);
   }
@@ -302,6 +305,52 @@ export class Rewards {
     await this.ledger.transfers([
       { id, debitAccountId: held, creditAccountId: owed, amount: paid.toString(), code: 'reward_settlement', metadata: { trigger } },
     ]);
+  }
+
+  /**
+   * Points of a refunded purchase that were redeemed already: the cash they were redeemed for goes back
+   * (their value in the reference currency, from the user's wallet to the payout account) and the debt
+   * is cleared, so a refund never leaves a net gain. When the wallet cannot pay it (spent meanwhile), the
+   * points stay owed as before: nothing can be redeemed until later points pay them back.
+   */
+  private async takeBackCash(c: PoolClient, userId: string, reference: string): Promise<void> {
+    const owed = await this.owedAccount(userId);
+    const o = await this.ledger.accountState(owed);
+    const owing = o.debitsPosted - o.creditsPosted;
+    if (owing <= 0n) return;
+    const cur = this.referenceCurrency;
+    const value = BigInt(
+      new Decimal(REWARD_RULES.pointValue)
+        .mul(owing.toString())
+        .mul(new Decimal(10).pow(exponentOf(cur)))
+        .ceil()
+        .toFixed(0),
+    );
+    const id = derivedUuid('reward-cash-back', userId, reference);
+    try {
+      await this.ledger.transfers([
+        {
+          id,
+          debitAccount: this.ledger.walletKey(userId, cur),
+          creditAccountId: await this.ledger.system(cur, REWARDS_ACCOUNT),
+          amount: toMoney(value, cur).amount,
+          code: 'reward_cash_back',
+          metadata: { reference, points: owing.toString(), description: 'Redeemed points of a refunded purchase' },
+        },
+        {
+          id: derivedUuid('reward-debt-cleared', userId, reference),
+          debitAccountId: await this.ledger.system(POINTS, ISSUED_POINTS),
+          creditAccountId: owed,
+          amount: owing.toString(),
+          code: 'reward_settlement',
+          metadata: { reference, cashBack: id },
+        },
+      ]);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === INSUFFICIENT_FUNDS) return;
+      throw err;
+    }
+    await this.store.recordRewardEvents(c, [{ id, userId, rule: 'cash_back', points: owing, reference }]);
   }
 
   private pointsAccount(userId: string): Promise<string> {

@@ -7,7 +7,20 @@ import type { AuditDb, AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, OrderRow, ProductRow } from '../store/commerce-store';
 import { limitsOf, type LedgerClient, type LedgerLimits } from '../../../../lib/ledger-client';
 import { IMAGE_TYPES, type OrderState } from './catalogue';
-import { actorLabel, alreadyRefunded, auditDecision, assertId, invalidState, missing, pageOf, pageRequest, text, type Actor } from './common';
+import {
+  actorLabel,
+  alreadyRefunded,
+  assertMoneyDecider,
+  auditDecision,
+  assertId,
+  invalidState,
+  lockTransfer,
+  missing,
+  pageOf,
+  pageRequest,
+  text,
+  type Actor,
+} from './common';
 import type { Rewards } from './rewards';
 
 /** The ledger code of a shop order's payment. */
@@ -240,7 +253,7 @@ export class Shop {
           limitsOf(user),
         );
         // the points are owed with the payment, in its transaction; granted once it commits (or by the drain job)
-        await this.rewards.owe(c, userId, orderId, order.total, order.currency);
+        await this.rewards.owe(c, userId, orderId, order.total, order.currency, user.kycLevel !== 'none');
         return this.store.moveOrder(c, orderId, 'pending', 'paid', `user:${userId}`, { paymentTransferId: transferId });
       });
       await this.rewards.grantOwed(paid.id);
@@ -248,7 +261,7 @@ export class Shop {
     });
   }
 
-  /** paid → fulfilled (an administrator, once the goods are handed over). */
+  /** paid → fulfilled (an administrator, once the goods are handed over); a refunded or cancelled order is not (409). */
   fulfil(orderId: string, actor: Actor): Promise<OrderRow> {
     return this.move(orderId, ['paid'], 'fulfilled', 'fulfilled', actor);
   }
@@ -267,8 +280,15 @@ export class Shop {
       const allowed: OrderState[] = actor.role === 'admin' ? ['pending', 'paid'] : ['pending'];
       if (!(allowed as string[]).includes(order.status)) throw invalidState('order', order.status, 'cancelled');
       if (order.status === 'paid') {
-        // the order row is locked: a dispute resolving meanwhile waits, and sees the refund
-        if (order.paymentTransferId && (await this.store.transferReversed(order.paymentTransferId, c))) throw alreadyRefunded('by a dispute');
+        // a refund is a money decision: a superuser's, not on their own order (403)
+        assertMoneyDecider(actor, [order.userId]);
+        // the order row and the payment's lock are held: a dispute resolving meanwhile waits, and sees the refund;
+        // the ledger refuses a second reversal of the payment in any case (409 ALREADY_REVERSED)
+        if (order.paymentTransferId) {
+          await lockTransfer(c, order.paymentTransferId);
+          if ((await this.store.transferReversed(order.paymentTransferId, c)) || (await this.ledger.reversalOf(order.paymentTransferId)))
+            throw alreadyRefunded('by a dispute');
+        }
         const [wallet, sales] = await Promise.all([this.ledger.wallet(order.userId, order.currency), this.ledger.system(order.currency, SALES_ACCOUNT)]);
         const refundId = derivedUuid('shop-order-refund', orderId);
         await this.store.returnStock(
@@ -283,6 +303,7 @@ export class Shop {
             amount: toMoney(order.total, order.currency).amount,
             code: 'shop_order_refund',
             metadata: { orderId, reverses: order.paymentTransferId },
+            reverses: order.paymentTransferId ?? undefined,
           },
         ]);
         await this.rewards.reverseOrder(c, orderId);

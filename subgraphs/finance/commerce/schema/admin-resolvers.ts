@@ -104,7 +104,10 @@ export class CommerceAdminResolver {
   }
 
   @Authorized('node-admin')
-  @Mutation(() => Dispute, { description: "under_review → resolved in the user's favour: a reversing ledger transfer." })
+  @Mutation(() => Dispute, {
+    description:
+      "under_review → resolved in the user's favour: a reversing ledger transfer (once: 409 already_reversed). A superuser who is not a party (403 otherwise); a refund that needs the platform's dispute-loss account is proposed by the first superuser (the dispute stays under_review with refundProposedBy) and posted when a different one resolves it.",
+  })
   async resolveDispute(@Arg('id', () => ID) id: string, @Arg('note') note: string, @Ctx() ctx: SubgraphContext): Promise<Dispute> {
     return toDispute(await this.services.disputes.resolve(id, actorOf(ctx), note));
   }

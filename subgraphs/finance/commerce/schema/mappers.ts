@@ -125,6 +125,7 @@ export const toDispute = (d: DisputeRow): Dispute => ({
   status: d.status,
   resolutionNote: d.resolutionNote,
   reversalTransactionId: d.reversalTransferId,
+  refundProposedBy: d.refundProposedBy,
   createdAt: d.createdAt,
   updatedAt: d.updatedAt,
 });

@@ -52,7 +52,7 @@ export function nodeUser(ctx: SubgraphContext) {
 export function actorOf(ctx: SubgraphContext): Actor {
   const p = ctx.principal;
   if (p.kind === 'node-user') return { role: 'user', userId: p.userId };
-  if (p.kind === 'node-admin') return { role: 'admin', username: p.username };
+  if (p.kind === 'node-admin') return { role: 'admin', username: p.username, userId: p.userId, operatorRole: p.role };
   throw unauthenticated();
 }
 

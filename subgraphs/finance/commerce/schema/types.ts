@@ -60,7 +60,7 @@ export class OrderItem {
 export class ShopOrder {
   @Field(() => ID) id: string;
   @Field(() => ID) userId: string;
-  @Field({ description: 'pending, paid, fulfilled or cancelled' }) status: string;
+  @Field({ description: 'pending, paid, fulfilled, cancelled or refunded (its payment refunded by a dispute: never fulfilled)' }) status: string;
   @Field(() => Money) total: Money;
   @Field(() => [OrderItem]) items: OrderItem[];
   @Field(() => [StateChange]) history: StateChange[];
@@ -202,6 +202,11 @@ export class Dispute {
   @Field({ description: 'open, under_review, resolved, rejected or cancelled' }) status: string;
   @Field(() => String, { nullable: true }) resolutionNote: string | null;
   @Field(() => ID, { nullable: true, description: 'The reversing transaction (resolved in the user\'s favour)' }) reversalTransactionId: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The operator who proposed a refund from the platform's dispute-loss account: a second operator resolving the dispute approves it",
+  })
+  refundProposedBy: string | null;
   @Field() createdAt: Date;
   @Field() updatedAt: Date;
 }

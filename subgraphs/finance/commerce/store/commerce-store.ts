@@ -98,6 +98,10 @@ export interface DisputeRow {
   status: string;
   resolutionNote: string | null;
   reversalTransferId: string | null;
+  /** A refund from the platform's dispute-loss account proposed by this operator (node user), awaiting a second one. */
+  refundProposedById: string | null;
+  refundProposedBy: string | null;
+  refundProposedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -144,6 +148,8 @@ export interface RewardDueRow {
   points: bigint | null;
   /** The payment was refunded or reversed: nothing more is granted, what was is taken back. */
   reversedAt: Date | null;
+  /** The payer had passed KYC when paying: only such an order pays the referral bonuses. */
+  kycPassed: boolean;
 }
 
 export interface ReferralRow {
@@ -448,6 +454,15 @@ export class CommerceStore {
     return rowsOf(res);
   }
 
+  /** Records the operator who proposed a refund from the dispute-loss account (the dispute row is locked). */
+  async proposeDisputeRefund(c: pg.PoolClient, id: string, by: { id: string; name: string }): Promise<DisputeRow> {
+    const res = await c.query(
+      'UPDATE commerce.dispute SET refund_proposed_by_id = $2, refund_proposed_by = $3, refund_proposed_at = now(), updated_at = now() WHERE id = $1 RETURNING *',
+      [id, by.id, by.name],
+    );
+    return rowsOf<DisputeRow>(res)[0];
+  }
+
   async moveDispute(
     c: pg.PoolClient,
     id: string,
@@ -586,13 +601,11 @@ export class CommerceStore {
   }
 
   /** Records points owed for a qualifying transaction, inside that transaction (`c`); a second record of one reference is kept once. */
-  async insertRewardDue(c: pg.PoolClient, due: { reference: string; userId: string; amount: bigint; currency: string }): Promise<void> {
-    await c.query('INSERT INTO commerce.reward_due (reference, user_id, amount, currency) VALUES ($1, $2, $3, $4) ON CONFLICT (reference) DO NOTHING', [
-      due.reference,
-      due.userId,
-      due.amount.toString(),
-      due.currency,
-    ]);
+  async insertRewardDue(c: pg.PoolClient, due: { reference: string; userId: string; amount: bigint; currency: string; kycPassed: boolean }): Promise<void> {
+    await c.query(
+      'INSERT INTO commerce.reward_due (reference, user_id, amount, currency, kyc_passed) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (reference) DO NOTHING',
+      [due.reference, due.userId, due.amount.toString(), due.currency, due.kycPassed],
+    );
   }
 
   async rewardDue(reference: string): Promise<RewardDueRow | undefined> {

@@ -9,10 +9,16 @@ import { NIL_OWNER, WALLET, type Ledger } from './ledger';
 /** The system account of a currency that manual adjustments move money against (the ledger stays balanced). */
 export const ADJUSTMENTS = 'adjustments';
 
+/** An operator: a node user (a person) signed in to the console, with their role. */
 export interface Operator {
   id: string;
   name: string;
+  /** superuser decides money; support staff never do (absent: not known, treated as support for decisions). */
+  role?: 'superuser' | 'support';
 }
+
+/** An operator never acts on their own wallet. */
+const ownAccount = () => forbidden('An operator never adjusts their own wallet: another operator must handle it.');
 
 export interface Proposal {
   /** The user: user name, e-mail or E.164 phone (an active user). */
@@ -63,6 +69,7 @@ export class AdjustmentService {
     const user = p.user.trim() ? await this.resolveUser(p.user.trim()) : null;
     if (!user) errors.user = [p.user.trim() ? 'No active user by this name, e-mail or phone.' : 'This field is required.'];
     if (Object.keys(errors).length) throw badInput('Invalid adjustment.', errors);
+    if (user!.id === by.id) throw ownAccount();
     const row = await inTransaction(this.store.pool, async (c) => {
       const inserted = await this.store.insert(c, {
         id: randomUUID(),
@@ -82,14 +89,16 @@ export class AdjustmentService {
   }
 
   /**
-   * Approves a pending adjustment (not one's own: 403) and posts it, once: the row is locked, its status
+   * Approves a pending adjustment (a superuser; not one's own proposal nor one's own wallet: 403) and posts it, once: the row is locked, its status
    * leaves `pending` in the transaction that posts the transfer (whose id is the adjustment's), so
    * concurrent approvals post it once and the others answer 409. A debit beyond the wallet: 422, still pending.
    */
   async approve(id: string, by: Operator): Promise<AdjustmentRow> {
     const decided = await inTransaction(this.store.pool, async (c) => {
       const a = await this.pending(id, c);
+      if (by.role !== 'superuser') throw forbidden('Support staff do not decide money: a superuser approves adjustments.');
       if (a.proposedById === by.id) throw forbidden('You proposed this adjustment: a different administrator must approve it (maker-checker).');
+      if (a.userId === by.id) throw ownAccount();
       const system = { ownerType: 'system', ownerId: NIL_OWNER, currency: a.currency, code: ADJUSTMENTS };
       const wallet = { ownerType: 'user', ownerId: a.userId, currency: a.currency, code: WALLET };
       try {
@@ -100,6 +109,8 @@ export class AdjustmentService {
             amount: a.amount,
             code: `adjustment_${a.direction}`,
             metadata: { adjustment: a.id, reason: a.reason },
+            // a credit from the platform's adjustments account: the ledger checks the two people (posting-rules.ts)
+            ...(a.direction === 'credit' ? { approval: { proposedBy: a.proposedById, approvedBy: by.id, parties: [] } } : {}),
           },
         ]);
       } catch (err) {

@@ -8,6 +8,15 @@ import type { AccountRow, LedgerStore, ReconciliationRow, StatementRow, Transfer
 import { LEDGER_TOTAL_MAX, MAX_AMOUNT_MINOR, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
 import type { KycLevel } from '../../kernel/kyc';
 import { LIMIT_SCALE, isKycLevel, limitExceeded, limitFor, startOfUtcDay } from './limits';
+import {
+  PLATFORM_CREDIT_SOURCES,
+  REVERSAL_CODES,
+  alreadyReversed,
+  checkReversal,
+  postingDecisions,
+  type PlatformCreditApproval,
+  type PostingDecisions,
+} from './posting-rules';
 
 /**
  * The ledger, on TigerBeetle's model: every balance change is a transfer between two accounts of
@@ -54,6 +63,10 @@ export interface TransferInput {
   /** pending only: it expires (and its amounts are released) after this many seconds. */
   timeoutSeconds?: number;
   metadata?: Record<string, unknown>;
+  /** The posted transfer this one gives back (a refund): one reversal per original (posting-rules.ts). */
+  reverses?: string;
+  /** A credit of a person from a platform account: the two people who decided it (posting-rules.ts). */
+  approval?: PlatformCreditApproval;
 }
 
 /** The user whose spending limits a batch is held to (see limits.ts), and their KYC level. */
@@ -117,6 +130,8 @@ export class Ledger {
   private readonly accountCurrencies = new Map<string, string>();
   /** The ids of accounts named by key that exist (committed): an account is never deleted. */
   private readonly accountIds = new Map<string, string>();
+  /** Whether an account is a platform-credit source (its owner and code never change). */
+  private readonly platformSources = new Map<string, boolean>();
 
   constructor(
     private readonly store: LedgerStore,
@@ -229,7 +244,9 @@ export class Ledger {
         // by `apply`, in the batch's transaction
         const inputs = await this.withKnownAccounts(requested);
         const keyed = inputs.some((t) => t.debitAccount || t.creditAccount);
-        const single = !keyed && inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
+        const one = !keyed && inputs.length === 1 && (inputs[0].kind ?? 'single') === 'single' ? inputs[0] : undefined;
+        // a transfer the posting rules concern (a reversal, a platform credit) is posted by `apply`, which enforces them
+        const single = one && !(await this.underPostingRules(one)) ? one : undefined;
         // the common case, one posted transfer, in one statement (with limits: after the user's lock);
         // batches, two-phase and new accounts in a transaction
         if (!limits) return single ? await this.postSingle(single) : await inTransaction(this.store.pool, (c) => this.apply(c, inputs));
@@ -250,6 +267,21 @@ export class Ledger {
         await new Promise((r) => setTimeout(r, Math.random() * 2 ** attempt));
       }
     }
+  }
+
+  /** Whether a single transfer falls under the posting rules (posting-rules.ts): it reverses, or it is paid by a platform-credit source. */
+  private async underPostingRules(t: TransferInput): Promise<boolean> {
+    if (t.reverses || t.approval || REVERSAL_CODES.includes(t.code)) return true;
+    const id = t.debitAccountId!;
+    let source = this.platformSources.get(id);
+    if (source === undefined) {
+      const account = UUID.test(id) ? await this.store.account(id) : undefined;
+      if (!account) return false; // refused as ACCOUNT_NOT_FOUND by the post
+      source = account.ownerType === 'system' && PLATFORM_CREDIT_SOURCES.includes(account.code);
+      if (this.platformSources.size >= ACCOUNT_CURRENCY_CACHE_SIZE) this.platformSources.clear();
+      this.platformSources.set(id, source);
+    }
+    return source;
   }
 
   /**
@@ -407,8 +439,28 @@ export class Ledger {
       outcomes.push({ id: input.id, result: 'created', transfer: row });
     }
     if (limits && created.length) checkLimits(limits, created, accounts, outflows);
-    if (created.length) await this.store.applyTransfers(c, [...touched.values()], created);
+    if (!created.length) return outcomes;
+    const decisions = postingDecisions(created, new Map(inputs.map((t) => [t.id, t])), new Map([...accounts, ...touched]));
+    await this.store.applyTransfers(c, [...touched.values()], created);
+    await this.recordDecisions(c, decisions, batchId);
     return outcomes;
+  }
+
+  /**
+   * In the batch's transaction, after its transfers: each reversal checked against its original and
+   * recorded once (a second one: 409, the batch rolled back), each platform credit's two-person decision.
+   */
+  private async recordDecisions(c: pg.PoolClient, decisions: PostingDecisions, batchId: string): Promise<void> {
+    for (const [originalId, legs] of [...decisions.reversals].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      checkReversal(await this.store.lockedTransfer(c, originalId), originalId, legs);
+      if (!(await this.store.insertReversal(c, originalId, legs[0].id, batchId))) throw alreadyReversed(originalId, await this.store.reversalOf(originalId, c));
+    }
+    if (decisions.credits.length) await this.store.insertPlatformCredits(c, decisions.credits);
+  }
+
+  /** The first transfer of the reversal of `originalId`, if it was reversed. */
+  reversalOf(originalId: string): Promise<string | undefined> {
+    return UUID.test(originalId) ? this.store.reversalOf(originalId) : Promise.resolve(undefined);
   }
 
   /** Releases pending transfers past their timeout (an `expire_pending` resolution each). */

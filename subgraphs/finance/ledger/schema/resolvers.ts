@@ -10,6 +10,7 @@ import type { AccountRow } from '../store/ledger-store';
 import { isKycLevel } from '../domain/limits';
 import type { KycLevel } from '../../kernel/kyc';
 import type { AdjustmentRow } from '../store/adjustment-store';
+import type { Operator } from '../domain/adjustments';
 import {
   LedgerAdjustment,
   LedgerAccount,
@@ -27,10 +28,10 @@ import {
 
 const toAdjustment = (a: AdjustmentRow): LedgerAdjustment => ({ ...a, amount: toMoney(a.amount, a.currency) });
 
-function operatorOf(ctx: SubgraphContext): { id: string; name: string } {
+function operatorOf(ctx: SubgraphContext): Operator {
   const p = ctx.principal;
   if (p.kind !== 'node-admin') throw unauthenticated();
-  return { id: p.userId, name: p.username };
+  return { id: p.userId, name: p.username, role: p.role };
 }
 
 const clamp = (n: number, max: number) => Math.min(Math.max(n, 1), max);
@@ -259,6 +260,8 @@ export class LedgerResolver {
           pendingId: t.pendingId ?? undefined,
           timeoutSeconds: t.timeoutSeconds ?? undefined,
           metadata: t.metadata ?? undefined,
+          reverses: t.reverses ?? undefined,
+          approval: t.approval ? { proposedBy: t.approval.proposedBy, approvedBy: t.approval.approvedBy, parties: [...t.approval.parties] } : undefined,
         };
       }),
       limits ? { userId: limits.userId, kycLevel: limits.kycLevel as KycLevel } : undefined,
@@ -285,6 +288,16 @@ export class LedgerResolver {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
     const transfer = await this.services.ledger.transfer(id);
     return transfer ? toLedgerTransfer(transfer) : null;
+  }
+
+  @Authorized('service')
+  @Query(() => ID, {
+    nullable: true,
+    description: 'The first transfer of the reversal of a transfer (null: not reversed), for the money modules: a payment is reversed once.',
+  })
+  async ledgerReversalForService(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<string | null> {
+    assertWriter(ctx);
+    return (await this.services.ledger.reversalOf(id)) ?? null;
   }
 
 }

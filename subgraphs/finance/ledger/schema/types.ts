@@ -67,6 +67,16 @@ export class LedgerAccountKeyInput {
   @Field({ description: 'The purpose: wallet, a module\'s clearing or revenue account… (a-z, 0-9, _ and :)' }) code: string;
 }
 
+@InputType({
+  description:
+    'The two people who decided a credit of a person from a platform account (adjustments, dispute losses): node user ids; neither may be the credited person or a party.',
+})
+export class LedgerApprovalInput {
+  @Field(() => ID, { description: 'The operator (node user) who proposed it.' }) proposedBy: string;
+  @Field(() => ID, { description: 'A different operator (node user) who approved it.' }) approvedBy: string;
+  @Field(() => [ID], { description: 'The parties of the underlying transfer (payer, payee), besides the credited person.' }) parties: string[];
+}
+
 @InputType({ description: 'One transfer of a linked batch (TigerBeetle model): all of a batch applies, or none of it.' })
 export class LedgerTransferInput {
   @Field(() => ID, { description: 'Client-chosen uuid: a retried id is applied once (the replay answers `exists`).' }) id: string;
@@ -92,6 +102,17 @@ export class LedgerTransferInput {
       "Free-form references (the module's own record ids). `description`, `note`, `from` and `to` (user names, a bank…) are shown to the accounts' owners in statements and receipts.",
   })
   metadata?: Record<string, unknown>;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'The posted transfer this one gives back (a refund; required for dispute_reversal, dispute_loss, shop_order_refund): a transfer is reversed once, a second reversal is 409 ALREADY_REVERSED.',
+  })
+  reverses?: string;
+  @Field(() => LedgerApprovalInput, {
+    nullable: true,
+    description: 'Required when the transfer credits a person from a platform account (adjustments, dispute losses): 403 APPROVAL_REQUIRED otherwise.',
+  })
+  approval?: LedgerApprovalInput;
 }
 
 @InputType({ description: `The user whose spending limits a batch is held to. ${LIMITS_DESCRIPTION}` })

@@ -370,6 +370,43 @@ export class LedgerStore {
     return rows[0] ? account(rows[0]) : undefined;
   }
 
+  /** A transfer read in the caller's transaction, its row locked (a reversal's original). */
+  async lockedTransfer(c: pg.PoolClient, id: string): Promise<TransferRow | undefined> {
+    const { rows } = await c.query<RawTransfer>(`SELECT ${TRANSFER_JSON} FROM ledger.transfer WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] ? transfer(rows[0]) : undefined;
+  }
+
+  /**
+   * Records the reversal of `originalId`, once: false when the original was reversed already (a concurrent
+   * reversal waits here for the first one's commit, then finds it).
+   */
+  async insertReversal(c: pg.PoolClient, originalId: string, firstTransferId: string, batchId: string): Promise<boolean> {
+    const { rowCount } = await c.query(
+      `INSERT INTO ledger.reversal (original_transfer_id, first_transfer_id, batch_id) VALUES ($1, $2, $3) ON CONFLICT (original_transfer_id) DO NOTHING`,
+      [originalId, firstTransferId, batchId],
+    );
+    return rowCount === 1;
+  }
+
+  /** The first transfer of the reversal of `originalId`, if it was reversed. */
+  async reversalOf(originalId: string, client?: pg.PoolClient): Promise<string | undefined> {
+    const { rows } = await (client ?? this.pool).query<{ id: string }>('SELECT first_transfer_id AS id FROM ledger.reversal WHERE original_transfer_id = $1', [
+      originalId,
+    ]);
+    return rows[0]?.id;
+  }
+
+  /** The two-person decisions behind platform credits, written with their transfers. */
+  async insertPlatformCredits(c: pg.PoolClient, credits: { transferId: string; proposedBy: string; approvedBy: string; parties: string[] }[]): Promise<void> {
+    for (const p of credits)
+      await c.query('INSERT INTO ledger.platform_credit (transfer_id, proposed_by, approved_by, parties) VALUES ($1, $2, $3, $4::uuid[])', [
+        p.transferId,
+        p.proposedBy,
+        p.approvedBy,
+        p.parties,
+      ]);
+  }
+
   async transfer(id: string): Promise<TransferRow | undefined> {
     const { rows } = await this.pool.query<RawTransfer>(`SELECT ${TRANSFER_JSON} FROM ledger.transfer WHERE id = $1`, [id]);
     return rows[0] ? transfer(rows[0]) : undefined;
