@@ -1171,7 +1171,7 @@ export interface paths {
         };
         /**
          * Your orders
-         * @description Toggle "Shop and utilities": 403 `module_disabled` when off. Checkout turns the cart into a `pending` order and empties the cart; the wallet is not charged and no stock is reserved until the order is paid. Newest first. States: pending → paid → fulfilled; pending | paid → cancelled.
+         * @description Toggle "Shop and utilities": 403 `module_disabled` when off. Checkout turns the cart into a `pending` order and empties the cart; the wallet is not charged and no stock is reserved until the order is paid. Newest first. States: pending → paid → fulfilled; pending | paid → cancelled; paid | fulfilled → refunded (a dispute refunded its payment).
          */
         get: operations["ShopOrders"];
         put?: never;
@@ -1415,13 +1415,13 @@ export interface paths {
         };
         /**
          * Your disputes
-         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.
+         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`); a payment is given back once, by the ledger (409 `already_reversed`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.
          */
         get: operations["Disputes"];
         put?: never;
         /**
          * Dispute one of your transactions
-         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`. 409 `dispute_exists` while the transaction has an open dispute or was reversed.
+         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`); a payment is given back once, by the ledger (409 `already_reversed`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`. 409 `dispute_exists` while the transaction has an open dispute or was reversed.
          */
         post: operations["OpenDispute"];
         delete?: never;
@@ -1439,7 +1439,7 @@ export interface paths {
         };
         /**
          * One dispute: evidence, messages, history
-         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.
+         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`); a payment is given back once, by the ledger (409 `already_reversed`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.
          */
         get: operations["DisputeDetail"];
         put?: never;
@@ -1461,7 +1461,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel your open dispute
-         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.
+         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`); a payment is given back once, by the ledger (409 `already_reversed`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.
          */
         post: operations["CancelDispute"];
         delete?: never;
@@ -1479,13 +1479,13 @@ export interface paths {
         };
         /**
          * The dispute's message thread
-         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.
+         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`); a payment is given back once, by the ledger (409 `already_reversed`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`.
          */
         get: operations["DisputeMessages"];
         put?: never;
         /**
          * Write to the support team about a dispute
-         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`. A closed dispute takes no more messages (409 `invalid_state`).
+         * @description Toggle "Dispute and support system". Only a payment to a merchant or another user can be disputed (a shop order's payment, a card payment, a transfer to a user; 400 otherwise), never one refunded already (409 `already_refunded`) or reversed by an earlier dispute (409 `dispute_exists`); a payment is given back once, by the ledger (409 `already_reversed`). States: open → under_review → resolved | rejected; open → cancelled by the user. A resolution in your favour posts a reversing ledger transfer (the original is never edited): the payee pays back what it still holds and the platform's loss account the rest, and the points the payment earned go back. A refused move is 409 `invalid_state` with the current `status`. A closed dispute takes no more messages (409 `invalid_state`).
          */
         post: operations["PostDisputeMessage"];
         delete?: never;
@@ -12482,7 +12482,7 @@ export interface operations {
                         /** @description uuid */
                         id: string;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "fulfilled" | "cancelled";
+                        status: "pending" | "paid" | "fulfilled" | "cancelled" | "refunded";
                         total: {
                             /** @description Decimal string, e.g. "10.50" (never a float) */
                             amount: string;
@@ -12661,7 +12661,7 @@ export interface operations {
                             /** @description uuid */
                             id: string;
                             /** @enum {string} */
-                            status: "pending" | "paid" | "fulfilled" | "cancelled";
+                            status: "pending" | "paid" | "fulfilled" | "cancelled" | "refunded";
                             total: {
                                 /** @description Decimal string, e.g. "10.50" (never a float) */
                                 amount: string;
@@ -12810,7 +12810,7 @@ export interface operations {
                         /** @description uuid */
                         id: string;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "fulfilled" | "cancelled";
+                        status: "pending" | "paid" | "fulfilled" | "cancelled" | "refunded";
                         total: {
                             /** @description Decimal string, e.g. "10.50" (never a float) */
                             amount: string;
@@ -12974,7 +12974,7 @@ export interface operations {
                         /** @description uuid */
                         id: string;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "fulfilled" | "cancelled";
+                        status: "pending" | "paid" | "fulfilled" | "cancelled" | "refunded";
                         total: {
                             /** @description Decimal string, e.g. "10.50" (never a float) */
                             amount: string;
@@ -13165,7 +13165,7 @@ export interface operations {
                         /** @description uuid */
                         id: string;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "fulfilled" | "cancelled";
+                        status: "pending" | "paid" | "fulfilled" | "cancelled" | "refunded";
                         total: {
                             /** @description Decimal string, e.g. "10.50" (never a float) */
                             amount: string;
