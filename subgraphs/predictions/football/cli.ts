@@ -46,7 +46,7 @@ export const footballCommands: CliCommand<FootballServices>[] = [
       } catch (e) {
         throw new UsageError(`cannot read ${args[0]} as JSON: ${(e as Error).message}`);
       }
-      const report = await (await ctx.services()).importSeason(competition, season, file);
+      const report = await (await ctx.services()).importSeason(competition, season, file, { pastResultsOnly: true });
       ctx.print(`Imported ${report.matches} matches from ${args[0]}: ${report.inserted} new, ${report.updated} updated, ${report.unchanged} unchanged.`);
     },
   },

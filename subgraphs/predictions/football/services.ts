@@ -35,7 +35,7 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
   const catalogue = new FootballCatalogue(footballStore);
   const clock = deps.clock ?? (() => new Date());
   const matches = new MatchService(footballStore, catalogue, clock);
-  const loader = new FootballLoader(footballStore, FOOTBALL_DATA_DIR, logger);
+  const loader = new FootballLoader(footballStore, FOOTBALL_DATA_DIR, logger, clock);
   const kickoffs = new KickoffClock(
     (after) => footballStore.nextKickoffAfter(after),
     () => announceDataChange(store),

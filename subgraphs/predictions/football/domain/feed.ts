@@ -181,7 +181,7 @@ export class FootballFeed {
         await store.recordSuccess(source.key, { format, etag: res.etag, lastModified: res.lastModified, checksum, changed: false, report: { ...outcome } });
         return outcome;
       }
-      const imported = await this.deps.importSeason(source.competition, source.season, parsed.file, { source: 'feed', newClubs: true });
+      const imported = await this.deps.importSeason(source.competition, source.season, parsed.file, { source: 'feed', newClubs: true, pastResultsOnly: true });
       const changed = imported.inserted + imported.updated > 0;
       const outcome: SourceOutcome = {
         ...base,

@@ -2,6 +2,18 @@ import type { PoolClient } from 'pg';
 import { inTransaction, type Store } from '../../../../lib/database';
 import type { MatchStatus } from '../domain/dataset';
 
+/**
+ * Two sources of one match (openfootball's JSON has rounds, football-data's CSV has none; the CSV has
+ * half-time scores the JSON may lack): a field a file does not carry keeps what the other gave. A
+ * half-time score goes with its full-time score: it is kept only while the full-time score is the same.
+ */
+const MERGED_ROUND = 'coalesce(EXCLUDED.round, m.round)';
+const mergedHalfTime = (side: 'home' | 'away') =>
+  `CASE WHEN EXCLUDED.home_goals IS NULL THEN NULL
+        WHEN EXCLUDED.${side}_goals_ht IS NOT NULL THEN EXCLUDED.${side}_goals_ht
+        WHEN (m.home_goals, m.away_goals) IS NOT DISTINCT FROM (EXCLUDED.home_goals, EXCLUDED.away_goals) THEN m.${side}_goals_ht
+        ELSE NULL END`;
+
 export interface CompetitionRow {
   id: number;
   code: string;
@@ -143,13 +155,13 @@ export class FootballStore {
          SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::date[], $6::timestamptz[], $7::int[], $8::int[],
                               $9::text[], $10::smallint[], $11::smallint[], $12::smallint[], $13::smallint[])
          ON CONFLICT (competition_id, season, stage, home_team_id, away_team_id) DO UPDATE SET
-           round = EXCLUDED.round, match_date = EXCLUDED.match_date, kickoff = EXCLUDED.kickoff, status = EXCLUDED.status,
+           round = ${MERGED_ROUND}, match_date = EXCLUDED.match_date, kickoff = EXCLUDED.kickoff, status = EXCLUDED.status,
            home_goals = EXCLUDED.home_goals, away_goals = EXCLUDED.away_goals,
-           home_goals_ht = EXCLUDED.home_goals_ht, away_goals_ht = EXCLUDED.away_goals_ht, updated_at = now()
+           home_goals_ht = ${mergedHalfTime('home')}, away_goals_ht = ${mergedHalfTime('away')}, updated_at = now()
          WHERE (m.round, m.match_date, m.kickoff, m.status, m.home_goals, m.away_goals, m.home_goals_ht, m.away_goals_ht)
                IS DISTINCT FROM
-               (EXCLUDED.round, EXCLUDED.match_date, EXCLUDED.kickoff, EXCLUDED.status, EXCLUDED.home_goals, EXCLUDED.away_goals,
-                EXCLUDED.home_goals_ht, EXCLUDED.away_goals_ht)
+               (${MERGED_ROUND}, EXCLUDED.match_date, EXCLUDED.kickoff, EXCLUDED.status, EXCLUDED.home_goals, EXCLUDED.away_goals,
+                ${mergedHalfTime('home')}, ${mergedHalfTime('away')})
          RETURNING id, (xmax = 0) AS inserted`,
         [
           col('competitionId'),
@@ -360,6 +372,16 @@ export class FootballStore {
   }
 
   /** Latest date with a known score in a competition: scoreless matches before it were played (quirk 3). */
+  /** The names of the teams that have played in a competition (any season). */
+  async teamsOfCompetition(competitionId: number): Promise<Set<string>> {
+    const { rows } = await this.store.pool.query<{ name: string }>(
+      `SELECT t.name FROM football.team t
+        WHERE EXISTS (SELECT 1 FROM football.match m WHERE m.competition_id = $1 AND (m.home_team_id = t.id OR m.away_team_id = t.id))`,
+      [competitionId],
+    );
+    return new Set(rows.map((r) => r.name));
+  }
+
   async resultCutoff(competitionId: number): Promise<string | null> {
     const { rows } = await this.store.pool.query<{ d: string | null }>(
       `SELECT to_char(max(match_date), 'YYYY-MM-DD') AS d FROM football.match WHERE competition_id = $1 AND home_goals IS NOT NULL`,
