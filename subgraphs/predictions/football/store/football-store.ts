@@ -8,6 +8,9 @@ import type { MatchStatus } from '../domain/dataset';
  * half-time score goes with its full-time score: it is kept only while the full-time score is the same.
  */
 const MERGED_ROUND = 'coalesce(EXCLUDED.round, m.round)';
+/** A CSV cannot say "postponed" or "cancelled": a fixture it lists as plain, at the same kick-off, keeps that status. */
+const MERGED_STATUS = `CASE WHEN EXCLUDED.status = 'scheduled' AND m.status IN ('postponed', 'cancelled') AND EXCLUDED.kickoff = m.kickoff
+                            THEN m.status ELSE EXCLUDED.status END`;
 const mergedHalfTime = (side: 'home' | 'away') =>
   `CASE WHEN EXCLUDED.home_goals IS NULL THEN NULL
         WHEN EXCLUDED.${side}_goals_ht IS NOT NULL THEN EXCLUDED.${side}_goals_ht
@@ -155,12 +158,12 @@ export class FootballStore {
          SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::date[], $6::timestamptz[], $7::int[], $8::int[],
                               $9::text[], $10::smallint[], $11::smallint[], $12::smallint[], $13::smallint[])
          ON CONFLICT (competition_id, season, stage, home_team_id, away_team_id) DO UPDATE SET
-           round = ${MERGED_ROUND}, match_date = EXCLUDED.match_date, kickoff = EXCLUDED.kickoff, status = EXCLUDED.status,
+           round = ${MERGED_ROUND}, match_date = EXCLUDED.match_date, kickoff = EXCLUDED.kickoff, status = ${MERGED_STATUS},
            home_goals = EXCLUDED.home_goals, away_goals = EXCLUDED.away_goals,
            home_goals_ht = ${mergedHalfTime('home')}, away_goals_ht = ${mergedHalfTime('away')}, updated_at = now()
          WHERE (m.round, m.match_date, m.kickoff, m.status, m.home_goals, m.away_goals, m.home_goals_ht, m.away_goals_ht)
                IS DISTINCT FROM
-               (${MERGED_ROUND}, EXCLUDED.match_date, EXCLUDED.kickoff, EXCLUDED.status, EXCLUDED.home_goals, EXCLUDED.away_goals,
+               (${MERGED_ROUND}, EXCLUDED.match_date, EXCLUDED.kickoff, ${MERGED_STATUS}, EXCLUDED.home_goals, EXCLUDED.away_goals,
                 ${mergedHalfTime('home')}, ${mergedHalfTime('away')})
          RETURNING id, (xmax = 0) AS inserted`,
         [
