@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '../../../../lib/logger';
 import { DomainError } from '../../../../lib/errors';
 import { displayUrl, type FeedResponse } from '../store/feed-client';
 import type { FeedRunRow, FeedSourceRow, FeedStore } from '../store/feed-store';
 import { competitionByCode, validateSeason, type RawSeasonFile } from './dataset';
-import { detectFormat, parseFeed } from './feed-formats';
+import type { ParsedFeed } from './feed-formats';
+import { FeedParseError, parseFeedOffThread } from './feed-parse';
 import type { ImportOptions, ImportReport } from './loader';
 
 /** One configured source: a competition's season at a URL. */
@@ -76,6 +76,8 @@ export interface FootballFeedDeps {
   /** The one import path (FootballServices.importSeason): validates the whole file, then writes it in one transaction. */
   importSeason(competition: string, season: string, file: RawSeasonFile, opts: ImportOptions): Promise<ImportReport>;
   fetch(url: string, validators: { etag: string | null; lastModified: string | null }): Promise<FeedResponse>;
+  /** Reads a fetched body into a season file (default: in a worker thread, parseFeedOffThread). */
+  parse?(body: Buffer, competition: string): Promise<{ parsed: ParsedFeed; checksum: string }>;
   logger: Logger;
 }
 
@@ -164,10 +166,13 @@ export class FootballFeed {
         await store.recordSuccess(source.key, { format: null, etag: null, lastModified: null, checksum: null, changed: false, report: { ...outcome } });
         return outcome;
       }
-      const checksum = createHash('sha256').update(res.body).digest('hex');
-      const competition = competitionByCode(source.competition)!;
-      format = detectFormat(res.body);
-      const parsed = parseFeed(res.body, competition);
+      // checksum, decoding and parsing off the event loop, within a time and size budget
+      const read = await (this.deps.parse ?? parseFeedOffThread)(res.body, source.competition).catch((err: unknown) => {
+        if (err instanceof FeedParseError && err.format) format = err.format;
+        throw err;
+      });
+      const { parsed, checksum } = read;
+      format = parsed.format;
       if (known?.checksum === checksum) {
         // a server without validators: the same bytes again
         const outcome: SourceOutcome = {
