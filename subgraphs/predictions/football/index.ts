@@ -41,11 +41,13 @@ export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
     await services.catalogue.refresh();
     // another process imported fixtures or results
     notifications.on(MATCHES_CHANGED, () => void services.dataChanged());
+    services.warmReader();
     if (services.feed.configured) await startFeedJob(services, jobs, logger);
     services.kickoffs.start();
   },
   async stop(services) {
     services.kickoffs.stop();
+    await services.close();
   },
 });
 

@@ -5,6 +5,7 @@ import { announceDataChange } from '../../../lib/cache-policy';
 import { FootballCatalogue } from './domain/catalogue';
 import type { RawSeasonFile } from './domain/dataset';
 import { FootballFeed, parseFeedSources } from './domain/feed';
+import { FeedReader } from './domain/feed-parse';
 import { KickoffClock } from './domain/kickoff-clock';
 import { FootballLoader, type ImportOptions, type ImportReport } from './domain/loader';
 import { fetchFeed } from './store/feed-client';
@@ -24,6 +25,10 @@ export interface FootballServices {
   importSeason(competition: string, season: string, file: RawSeasonFile, opts?: ImportOptions): Promise<ImportReport>;
   /** Another process changed the data (NOTIFY). */
   dataChanged(): Promise<void>;
+  /** Starts the feed's reader thread ahead of the first pass (when a feed is configured). */
+  warmReader(): void;
+  /** Ends the feed's reader thread. */
+  close(): Promise<void>;
 }
 
 /** The football data set shipped with the product (data/football: openfootball, CC0; its README lists the files). */
@@ -55,13 +60,26 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     return report;
   };
   const { config } = deps;
+  const sources = parseFeedSources(config.FOOTBALL_FEED_URLS);
+  const client = { timeoutMs: config.FOOTBALL_FEED_TIMEOUT_SECONDS * 1000, retries: config.FOOTBALL_FEED_RETRIES };
+  // the worker that reads feed files, kept warm while a feed is configured
+  let reader: FeedReader | undefined;
   const feed = new FootballFeed({
-    sources: parseFeedSources(config.FOOTBALL_FEED_URLS),
+    sources,
     intervalMinutes: config.FOOTBALL_FEED_INTERVAL_MINUTES,
     store: new FeedStore(store),
     importSeason,
-    fetch: (url, validators) => fetchFeed(url, validators, { timeoutMs: config.FOOTBALL_FEED_TIMEOUT_SECONDS * 1000, retries: config.FOOTBALL_FEED_RETRIES }),
+    fetch: (url, validators) => fetchFeed(url, validators, client),
+    // the GET and the parsing in the reader's worker thread: not even the body passes through the event loop
+    read: (url, validators, competition) => (reader ??= new FeedReader()).read(url, validators, competition, client),
     logger,
   });
-  return { catalogue, matches, loader, feed, kickoffs, dataChanged, importSeason };
+  const warmReader = () => {
+    if (sources.length) reader ??= new FeedReader();
+  };
+  const close = async () => {
+    await reader?.close();
+    reader = undefined;
+  };
+  return { catalogue, matches, loader, feed, kickoffs, dataChanged, importSeason, warmReader, close };
 }

@@ -4,7 +4,7 @@ import { displayUrl, type FeedResponse } from '../store/feed-client';
 import type { FeedRunRow, FeedSourceRow, FeedStore } from '../store/feed-store';
 import { competitionByCode, validateSeason, type RawSeasonFile } from './dataset';
 import type { ParsedFeed } from './feed-formats';
-import { FeedParseError, parseFeedOffThread } from './feed-parse';
+import { FeedParseError, FeedReader, type FeedRead } from './feed-parse';
 import type { ImportOptions, ImportReport } from './loader';
 
 /** One configured source: a competition's season at a URL. */
@@ -76,7 +76,9 @@ export interface FootballFeedDeps {
   /** The one import path (FootballServices.importSeason): validates the whole file, then writes it in one transaction. */
   importSeason(competition: string, season: string, file: RawSeasonFile, opts: ImportOptions): Promise<ImportReport>;
   fetch(url: string, validators: { etag: string | null; lastModified: string | null }): Promise<FeedResponse>;
-  /** Reads a fetched body into a season file (default: in a worker thread, parseFeedOffThread). */
+  /** GETs and parses a source off the event loop in one step (FeedReader.read); when absent, `fetch` then `parse`. */
+  read?(url: string, validators: { etag: string | null; lastModified: string | null }, competition: string): Promise<FeedRead>;
+  /** Reads a fetched body into a season file, off the event loop (default: a FeedReader of its own). */
   parse?(body: Buffer, competition: string): Promise<{ parsed: ParsedFeed; checksum: string }>;
   logger: Logger;
 }
@@ -103,6 +105,8 @@ export const feedNotConfigured = () => new DomainError('FEED_NOT_CONFIGURED', 40
  * nothing and is reported. One pass at a time across processes.
  */
 export class FootballFeed {
+  private reader: FeedReader | undefined;
+
   constructor(private readonly deps: FootballFeedDeps) {}
 
   get configured(): boolean {
@@ -160,18 +164,13 @@ export class FootballFeed {
     const base = zero(source.key, source.url);
     let format: string | null = known?.format ?? null;
     try {
-      const res = await this.deps.fetch(source.url, { etag: known?.etag ?? null, lastModified: known?.lastModified ?? null });
+      const res = await this.readSource(source, known);
       if (res.status === 'not-modified') {
         const outcome: SourceOutcome = { ...base, format, status: 'not-modified', ms: Date.now() - started };
         await store.recordSuccess(source.key, { format: null, etag: null, lastModified: null, checksum: null, changed: false, report: { ...outcome } });
         return outcome;
       }
-      // checksum, decoding and parsing off the event loop, within a time and size budget
-      const read = await (this.deps.parse ?? parseFeedOffThread)(res.body, source.competition).catch((err: unknown) => {
-        if (err instanceof FeedParseError && err.format) format = err.format;
-        throw err;
-      });
-      const { parsed, checksum } = read;
+      const { parsed, checksum } = res;
       format = parsed.format;
       if (known?.checksum === checksum) {
         // a server without validators: the same bytes again
@@ -204,12 +203,24 @@ export class FootballFeed {
       if (outcome.newTeams.length) logger.warn({ source: source.key, teams: outcome.newTeams }, 'football feed: new clubs added');
       return outcome;
     } catch (err) {
+      if (err instanceof FeedParseError && err.format) format = err.format;
       const message = (err as Error).message;
       const outcome: SourceOutcome = { ...base, format, status: 'failed', error: message, ms: Date.now() - started };
       logger.warn({ source: source.key, url: base.url, error: message }, 'football feed: source failed; nothing of it was written');
       await store.recordFailure(source.key, message, { ...outcome });
       return outcome;
     }
+  }
+
+  /** The source's file, fetched and parsed off the event loop (the deps' `read`), else fetched here and parsed in a worker. */
+  private async readSource(source: FeedSource, known: FeedSourceRow | undefined): Promise<FeedRead> {
+    const validators = { etag: known?.etag ?? null, lastModified: known?.lastModified ?? null };
+    if (this.deps.read) return this.deps.read(source.url, validators, source.competition);
+    const res = await this.deps.fetch(source.url, validators);
+    if (res.status === 'not-modified') return res;
+    const parse = this.deps.parse ?? ((body: Buffer, code: string) => (this.reader ??= new FeedReader()).parse(body, code));
+    const { parsed, checksum } = await parse(res.body, source.competition);
+    return { status: 'ok', parsed, checksum, etag: res.etag, lastModified: res.lastModified };
   }
 
   /** Passes left running by a process that died are failed. */
