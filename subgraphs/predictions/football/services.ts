@@ -23,6 +23,8 @@ export interface FootballServices {
   feed: FootballFeed;
   /** Imports a season file, then refreshes what is held in memory. */
   importSeason(competition: string, season: string, file: RawSeasonFile, opts?: ImportOptions): Promise<ImportReport>;
+  /** RATINGS_STALE_DAYS: a league whose newest result is older is flagged. */
+  staleRatingDays: number;
   /** Another process changed the data (NOTIFY). */
   dataChanged(): Promise<void>;
   /** Starts the feed's reader thread ahead of the first pass (when a feed is configured). */
@@ -81,5 +83,5 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     await reader?.close();
     reader = undefined;
   };
-  return { catalogue, matches, loader, feed, kickoffs, dataChanged, importSeason, warmReader, close };
+  return { catalogue, matches, loader, feed, kickoffs, dataChanged, importSeason, warmReader, close, staleRatingDays: config.RATINGS_STALE_DAYS };
 }

@@ -7,6 +7,7 @@ import type { FootballServices } from '../services';
 import type { CompetitionRow, MatchRow, TeamRow } from '../store/football-store';
 import type { FeedRunRow } from '../store/feed-store';
 import type { RawSeasonFile } from '../domain/dataset';
+import { ratingsStale } from '../domain/matches';
 import {
   Competition,
   FeedRun,
@@ -152,6 +153,7 @@ export class MatchResolver {
         code: l.code,
         name: l.name,
         latestResultDate: l.latestResultDate,
+        ratingsStale: ratingsStale(l.latestResultDate, this.services.matches.now(), this.services.staleRatingDays),
         updatedAt: l.updatedAt,
         nextKickoff: l.nextKickoff,
         upcomingMatches: l.upcoming,

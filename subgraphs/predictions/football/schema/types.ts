@@ -108,6 +108,11 @@ export class MatchFilterInput {
   @Field(() => MatchStatusEnum, { nullable: true }) status?: MatchStatusEnum | null;
   @Field(() => Date, { nullable: true, description: 'Kick-off on or after.' }) from?: Date | null;
   @Field(() => Date, { nullable: true, description: 'Kick-off on or before.' }) to?: Date | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Only matches kicking off after now (the service's clock): a past fixture without a result is awaiting it, never upcoming.",
+  })
+  upcoming?: boolean | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A team name resolved: one team, the candidates when ambiguous, or suggestions.' })
@@ -133,6 +138,8 @@ export class LeagueData {
   @Field() code: string;
   @Field() name: string;
   @Field(() => String, { nullable: true, description: 'Date of its newest result.' }) latestResultDate: string | null;
+  @Field(() => Boolean, { description: 'Its newest result is older than RATINGS_STALE_DAYS: its ratings say how its teams played then.' })
+  ratingsStale: boolean;
   @Field(() => Date, { nullable: true, description: 'When its fixtures or results last changed (an import or a feed pass).' }) updatedAt: Date | null;
   @Field(() => Date, { nullable: true, description: 'Its next kick-off; null when no fixture is known (off-season, or a stale feed).' }) nextKickoff: Date | null;
   @Field(() => Int, { description: 'Fixtures still to kick off.' }) upcomingMatches: number;
