@@ -26,7 +26,7 @@ import {
 } from './types';
 
 const toCompetition = (c: CompetitionRow): Competition => ({ code: c.code, name: c.name, country: c.country, tier: c.tier, seasons: c.seasons });
-const toTeam = (t: TeamRow): Team => ({ id: t.id, name: t.name, country: t.country, aliases: t.aliases, competitions: t.competitions, lastPlayed: t.lastPlayed, currentCompetition: t.currentCompetition });
+const toTeam = (t: TeamRow): Team => ({ id: t.id, name: t.name, country: t.country, aliases: t.aliases, competitions: t.competitions, lastPlayed: t.lastPlayed, lastResult: t.lastResult, currentCompetition: t.currentCompetition });
 
 export function toMatch(row: MatchRow, services: FootballServices): Match {
   const { catalogue } = services;

@@ -47,6 +47,7 @@ export class Team {
   @Field(() => [String], { description: 'Other spellings: short names, older names, translations.' }) aliases: string[];
   @Field(() => [String], { description: 'Competition codes the team has played in.' }) competitions: string[];
   @Field(() => String, { nullable: true, description: 'Date of its latest match in the data, YYYY-MM-DD (a fixture counts: it plays there).' }) lastPlayed: string | null;
+  @Field(() => String, { nullable: true, description: 'Date of its newest result, YYYY-MM-DD: how recent its rating is.' }) lastResult: string | null;
   @Field(() => String, { nullable: true, description: 'Competition code of its latest match in the data: where it plays now, as far as the data knows.' })
   currentCompetition: string | null;
 }

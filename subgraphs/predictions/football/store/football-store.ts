@@ -33,6 +33,8 @@ export interface TeamRow {
   aliases: string[];
   competitions: string[];
   lastPlayed: string | null;
+  /** Date of its newest result (a played match with its score). */
+  lastResult: string | null;
   /** The competition of its latest match in the data (where it plays now, as far as the data knows). */
   currentCompetition: string | null;
 }
@@ -261,6 +263,8 @@ export class FootballStore {
                          WHERE m.home_team_id = t.id OR m.away_team_id = t.id), '{}') AS competitions,
               (SELECT to_char(max(m.match_date), 'YYYY-MM-DD') FROM football.match m
                 WHERE (m.home_team_id = t.id OR m.away_team_id = t.id)) AS "lastPlayed",
+              (SELECT to_char(max(m.match_date), 'YYYY-MM-DD') FROM football.match m
+                WHERE (m.home_team_id = t.id OR m.away_team_id = t.id) AND m.home_goals IS NOT NULL) AS "lastResult",
               (SELECT c.code FROM football.match m JOIN football.competition c ON c.id = m.competition_id
                 WHERE (m.home_team_id = t.id OR m.away_team_id = t.id) ORDER BY m.kickoff DESC, m.id DESC LIMIT 1) AS "currentCompetition"
          FROM football.team t ORDER BY t.name`,

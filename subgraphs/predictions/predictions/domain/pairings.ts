@@ -55,9 +55,11 @@ export class PairingPredictions {
     const result = await this.active.forecast({ competition: comp, date: today, home: String(h.id), away: String(a.id) });
     if (!result) throw noActiveModel();
     const staleRatings = [h, a].flatMap((t): RatingAge[] => {
-      if (!t.lastPlayed) return [];
-      const ageDays = Math.floor((now.getTime() - Date.parse(`${t.lastPlayed}T00:00:00Z`)) / DAY_MS);
-      return ageDays > this.staleDays ? [{ team: t, lastPlayed: t.lastPlayed, ageDays }] : [];
+      // its newest result, not a fixture it has not played
+      const last = t.lastResult ?? t.lastPlayed;
+      if (!last) return [];
+      const ageDays = Math.floor((now.getTime() - Date.parse(`${last}T00:00:00Z`)) / DAY_MS);
+      return ageDays > this.staleDays ? [{ team: t, lastPlayed: last, ageDays }] : [];
     });
     return {
       home: h,
