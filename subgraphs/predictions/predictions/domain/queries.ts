@@ -39,7 +39,7 @@ export class PredictionQueries {
     const upcoming = await this.upcoming(first, competition);
     if (upcoming.length) return { state: 'upcoming', notice: null, rows: upcoming };
     const active = await this.active.get();
-    const recent = active ? await this.store.recent(active.version.id, first, this.clock(), competition) : [];
+    const recent = active ? await this.store.recent(active.version.id, first, competition) : [];
     if (!recent.length) return { state: 'none', notice: 'No prediction is known yet.', rows: [] };
     const through = recent[0].kickoff.toISOString().slice(0, 10);
     return {
