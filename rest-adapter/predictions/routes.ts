@@ -415,7 +415,10 @@ export const predictionRoutes: Route[] = [
     operation: 'LatestPredictions',
     query: schemas.latestQuery,
     variables: latestVariables,
-    response: { description: 'Predictions: upcoming, soonest kick-off first; else the most recent played, latest first', schema: withExample(z.array(schemas.prediction), EXAMPLES.latest) },
+    response: {
+      description: 'Predictions: upcoming, soonest kick-off first; else the most recent played, latest first',
+      schema: withExample(z.array(schemas.prediction), EXAMPLES.latest),
+    },
     respond: (data: LatestData) => ({
       kind: 'json',
       body: data.latestPredictions.predictions.map((p) => ({

@@ -87,9 +87,19 @@ export function footballDataCsv(
     const [y, mo, d] = ukDate.split('-');
     const ft = m.score?.ft;
     const ht = m.score?.ht ?? (ft ? opts.halfTime?.(m) : undefined);
-    return [division, `${d}/${mo}/${y}`, uk, m.team1, m.team2, ft?.[0] ?? '', ft?.[1] ?? '', ft ? res(ft[0], ft[1]) : '', ht?.[0] ?? '', ht?.[1] ?? '', ht ? res(ht[0], ht[1]) : ''].join(
-      ',',
-    );
+    return [
+      division,
+      `${d}/${mo}/${y}`,
+      uk,
+      m.team1,
+      m.team2,
+      ft?.[0] ?? '',
+      ft?.[1] ?? '',
+      ft ? res(ft[0], ft[1]) : '',
+      ht?.[0] ?? '',
+      ht?.[1] ?? '',
+      ht ? res(ht[0], ht[1]) : '',
+    ].join(',');
   });
   return `\uFEFF${[header, ...rows].join('\r\n')}\r\n`;
 }

@@ -65,7 +65,9 @@ it('refuses a redirect to another host, at once and without retrying', async () 
 
 it('cuts a chunked body without Content-Length at the limit: 700 MB are never buffered', async () => {
   const rssBefore = process.memoryUsage().rss;
-  await expect(fetchFeed(`${base}/endless`, none, { ...opts, maxBytes: 32 * MB })).rejects.toThrow(/more than the 33554432 bytes a feed file may have \(cut at \d+ bytes\)/);
+  await expect(fetchFeed(`${base}/endless`, none, { ...opts, maxBytes: 32 * MB })).rejects.toThrow(
+    /more than the 33554432 bytes a feed file may have \(cut at \d+ bytes\)/,
+  );
   const grew = process.memoryUsage().rss - rssBefore;
   await new Promise((r) => setTimeout(r, 200));
   // the transfer was cut: the peer saw the connection end long before its 700 MB

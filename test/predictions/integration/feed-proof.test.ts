@@ -88,7 +88,9 @@ it('the wrong season, the wrong league, another division and a result after now 
     ['es.1', '2025-26'],
   ]) {
     expect(await ofLeague(code, season)).toEqual([{ n: fileMatches({ competition: code, season }).length }]);
-    expect(await ofLeague(code, season, 'count(*) FILTER (WHERE m.updated_at >= $3)::int AS n'.replace('$3', `'${started.toISOString()}'`))).toEqual([{ n: 0 }]);
+    expect(await ofLeague(code, season, 'count(*) FILTER (WHERE m.updated_at >= $3)::int AS n'.replace('$3', `'${started.toISOString()}'`))).toEqual([
+      { n: 0 },
+    ]);
   }
   const english = await q(
     `SELECT count(*)::int AS n FROM football.match m JOIN football.competition c ON c.id = m.competition_id JOIN football.team h ON h.id = m.home_team_id

@@ -82,9 +82,14 @@ it('eleven months on, with no fixture known: latest lists the most recent played
   );
   expect(played[0].kickoff).toEqual(newest[0].k);
   const dashboard = await get('/dashboard/predictions/?limit=10');
-  expect(dashboard.body.map((p: { match: string }) => p.match)).toEqual(latest.body.map((p: { home_team: string; away_team: string }) => `${p.home_team} vs ${p.away_team}`));
+  expect(dashboard.body.map((p: { match: string }) => p.match)).toEqual(
+    latest.body.map((p: { home_team: string; away_team: string }) => `${p.home_team} vs ${p.away_team}`),
+  );
   const gq = await gql(t, '{ latestPredictions(first: 3) { state notice predictions { matchId actualOutcome } } }');
-  expect(gq.body.data.latestPredictions).toMatchObject({ state: 'RECENT', notice: expect.stringMatching(/^No upcoming fixture is known: these are the most recent played matches' predictions/) });
+  expect(gq.body.data.latestPredictions).toMatchObject({
+    state: 'RECENT',
+    notice: expect.stringMatching(/^No upcoming fixture is known: these are the most recent played matches' predictions/),
+  });
   for (const p of gq.body.data.latestPredictions.predictions) expect(p.actualOutcome).not.toBeNull();
 
   // the clock everywhere: no past kick-off shown as upcoming by the bot; eleven-month-old ratings are flagged, in predict and /api/
@@ -95,7 +100,10 @@ it('eleven months on, with no fixture known: latest lists the most recent played
   expect(predicted).toMatch(/⚠️ Arsenal FC: no match in the data since 2025-12-30/);
   const rest = await get('/api/predict/?home=Arsenal&away=Chelsea');
   expect(rest.body.stale_ratings.map((s: { team: string }) => s.team)).toEqual(['Arsenal FC', 'Chelsea FC']);
-  const upcoming = await gql(t, '{ matches(filter: { competition: "en.1", season: "2025-26", status: SCHEDULED, upcoming: true }, first: 5) { nodes { id } } }');
+  const upcoming = await gql(
+    t,
+    '{ matches(filter: { competition: "en.1", season: "2025-26", status: SCHEDULED, upcoming: true }, first: 5) { nodes { id } } }',
+  );
   expect(upcoming.body.data.matches.nodes).toEqual([]);
   expect((await gql(t, '{ nextMatch { id } }')).body.data.nextMatch).toBeNull();
   const info = await get('/api/');

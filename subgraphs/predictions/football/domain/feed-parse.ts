@@ -7,9 +7,7 @@ import type { FeedClientOptions } from '../store/feed-client';
 import type { ParseMessage, ParseTask, ReadMessage, ReadTask } from './feed-parse.worker';
 
 /** A source read: not modified, or its season file with the response's validators. */
-export type FeedRead =
-  | { status: 'not-modified' }
-  | { status: 'ok'; parsed: ParsedFeed; checksum: string; etag: string | null; lastModified: string | null };
+export type FeedRead = { status: 'not-modified' } | { status: 'ok'; parsed: ParsedFeed; checksum: string; etag: string | null; lastModified: string | null };
 
 /** The worker that reads feed files (feed-parse.worker.ts, compiled). */
 export const FEED_PARSE_WORKER = join(projectRoot(), 'dist', 'subgraphs', 'predictions', 'football', 'domain', 'feed-parse.worker.js');
@@ -72,7 +70,8 @@ export class FeedReader {
       m = (await this.pool.run(task, { transferList: [bytes.buffer as ArrayBuffer], signal: AbortSignal.timeout(this.budget.timeMs) })) as ParseMessage;
     } catch (err) {
       const e = err as Error;
-      if (e.name === 'AbortError' || e.name === 'TimeoutError') throw new FeedParseError(`reading the file took more than ${this.budget.timeMs} ms: refused`, null);
+      if (e.name === 'AbortError' || e.name === 'TimeoutError')
+        throw new FeedParseError(`reading the file took more than ${this.budget.timeMs} ms: refused`, null);
       throw new FeedParseError(`the file could not be read: ${e.message}`, null);
     }
     if (!m.ok) throw new FeedParseError(m.message, m.format);
@@ -83,12 +82,7 @@ export class FeedReader {
    * GETs and parses a source in the worker: the body's bytes never reach the main thread. The time
    * budget covers the fetch's attempts and back-offs too.
    */
-  async read(
-    url: string,
-    validators: { etag: string | null; lastModified: string | null },
-    competition: string,
-    client: FeedClientOptions,
-  ): Promise<FeedRead> {
+  async read(url: string, validators: { etag: string | null; lastModified: string | null }, competition: string, client: FeedClientOptions): Promise<FeedRead> {
     const task: ReadTask = { url, validators, client, competition, maxMatches: this.budget.maxMatches };
     const fetchMs = client.timeoutMs * (client.retries + 1) + (client.backoffMs ?? 1_000) * 2 ** (client.retries + 1) + 300_000 * Math.min(client.retries, 1);
     let m: ReadMessage;
@@ -96,7 +90,8 @@ export class FeedReader {
       m = (await this.pool.run(task, { name: 'readFeedTask', signal: AbortSignal.timeout(this.budget.timeMs + fetchMs) })) as ReadMessage;
     } catch (err) {
       const e = err as Error;
-      if (e.name === 'AbortError' || e.name === 'TimeoutError') throw new FeedParseError(`reading the source took more than ${this.budget.timeMs + fetchMs} ms: refused`, null);
+      if (e.name === 'AbortError' || e.name === 'TimeoutError')
+        throw new FeedParseError(`reading the source took more than ${this.budget.timeMs + fetchMs} ms: refused`, null);
       throw new FeedParseError(`the file could not be read: ${e.message}`, null);
     }
     if (!m.ok) throw new FeedParseError(m.message, m.format);

@@ -218,8 +218,9 @@ export class FootballFeed {
     if (this.deps.read) return this.deps.read(source.url, validators, source.competition);
     const res = await this.deps.fetch(source.url, validators);
     if (res.status === 'not-modified') return res;
-    const parse = this.deps.parse ?? ((body: Buffer, code: string) => (this.reader ??= new FeedReader()).parse(body, code));
-    const { parsed, checksum } = await parse(res.body, source.competition);
+    const { parsed, checksum } = this.deps.parse
+      ? await this.deps.parse(res.body, source.competition)
+      : await (this.reader ??= new FeedReader()).parse(res.body, source.competition);
     return { status: 'ok', parsed, checksum, etag: res.etag, lastModified: res.lastModified };
   }
 

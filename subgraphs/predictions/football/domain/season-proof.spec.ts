@@ -69,16 +69,20 @@ const match = (home: string, away: string, date: string, goals: [number, number]
 describe('teams and time', () => {
   const league = new Set(['A', 'B', 'C', 'D', 'E', 'F']);
   it('a few promoted clubs pass; a file of another league’s teams does not', () => {
-    expect(() => proveTeams([match('A', 'B', '2025-08-16', null), match('C', 'New1', '2025-08-16', null), match('D', 'New2', '2025-08-16', null)], EN1, league)).not.toThrow();
-    expect(() => proveTeams([match('X', 'Y', '2025-08-16', null), match('Z', 'W', '2025-08-16', null), match('A', 'V', '2025-08-16', null)], EN1, league)).toThrow(
-      /5 of the file's 6 teams never played in en\.1/,
-    );
+    expect(() =>
+      proveTeams([match('A', 'B', '2025-08-16', null), match('C', 'New1', '2025-08-16', null), match('D', 'New2', '2025-08-16', null)], EN1, league),
+    ).not.toThrow();
+    expect(() =>
+      proveTeams([match('X', 'Y', '2025-08-16', null), match('Z', 'W', '2025-08-16', null), match('A', 'V', '2025-08-16', null)], EN1, league),
+    ).toThrow(/5 of the file's 6 teams never played in en\.1/);
     expect(() => proveTeams([match('X', 'Y', '2025-08-16', null)], EN1, league)).toThrow(/none of the file's teams/);
   });
 
   it('a result after now is refused; a fixture after now is not', () => {
     const now = new Date('2025-12-31T00:00:00Z');
     expect(() => proveResultsPast([match('A', 'B', '2025-12-30', [1, 0]), match('C', 'D', '2026-01-02', null)], now)).not.toThrow();
-    expect(() => proveResultsPast([match('A', 'B', '2026-01-02', [1, 0])], now)).toThrow(/1 results are dated after now \(2025-12-31\), the first on 2026-01-02/);
+    expect(() => proveResultsPast([match('A', 'B', '2026-01-02', [1, 0])], now)).toThrow(
+      /1 results are dated after now \(2025-12-31\), the first on 2026-01-02/,
+    );
   });
 });

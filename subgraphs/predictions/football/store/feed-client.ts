@@ -46,7 +46,7 @@ async function readBounded(res: Response, maxBytes: number, url: string, attempt
   const chunks: Buffer[] = [];
   let total = 0;
   if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
+  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
