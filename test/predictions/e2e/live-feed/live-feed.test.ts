@@ -117,3 +117,22 @@ it('once the feed serves their results, the next sync resolves the predictions a
   // a third pass: the server answers 304, nothing changes
   expect(await sync()).toMatch(/^en\.1@2026-27\s+not-modified/m);
 });
+
+it('football:sync prints a clear error, not a stack trace, for a league the feed does not know and for a key given twice', async () => {
+  for (const [urls, message] of [
+    [`xx.9@2026-27=${feed.url('/x.json')}`, /FOOTBALL_FEED_URLS: unknown competition "xx\.9"/],
+    [`${feedUrl()},${feedUrl()}`, /FOOTBALL_FEED_URLS: en\.1@2026-27 is configured twice/],
+  ] as const) {
+    const res = await run(process.execPath, ['dist/bin/cli.js', 'football:sync'], {
+      cwd: projectRoot(),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl, FOOTBALL_FEED_URLS: urls, LOG_LEVEL: 'warn' },
+      timeout: 60_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  }
+});
