@@ -67,12 +67,12 @@ export const RESOLVE_TEAMS = `query BotResolveTeams($home: String!, $away: Strin
   away: resolveTeam(name: $away) @include(if: $withAway) { ${RESOLUTION_FIELDS} }
 }`;
 
-/** Teams by id (`predict` takes names or ids); the home side's fixtures give the kick-off when the pairing is scheduled. */
+/** Teams by id (`predict` takes names or ids); the home side's upcoming fixtures (after now, the service's clock) give the kick-off when the pairing is scheduled. */
 export const PREDICT_PAIRING = `query BotPredictPairing($home: String!, $away: String!, $homeId: Int!) {
   predict(home: $home, away: $away) {
     homeTeam { id name } awayTeam { id name } crossLeague homeCompetition awayCompetition staleRatings { teamName lastPlayed ageDays } ${FORECAST_FIELDS}
   }
-  fixtures: matches(filter: { teamId: $homeId, status: SCHEDULED }, first: 100) { nodes { kickoff homeTeam { id } awayTeam { id } } }
+  fixtures: matches(filter: { teamId: $homeId, status: SCHEDULED, upcoming: true }, first: 100) { nodes { kickoff homeTeam { id } awayTeam { id } } }
 }`;
 
 export const NEXT_MATCH = `query BotNextMatch($competition: String) {

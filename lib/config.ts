@@ -166,6 +166,11 @@ const schema = z.object({
   /** Per request to a feed source: the time allowed, and the retries (with exponential back-off) after a failure. */
   FOOTBALL_FEED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   FOOTBALL_FEED_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  /**
+   * Days after which ratings are flagged stale (predict's stale_ratings, the bot, /api/'s leagues): a team
+   * whose newest result, or a league whose newest result, is older says how it played then.
+   */
+  RATINGS_STALE_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   /** Model family of each new version: dixon-coles, elo, pi-ratings or ensemble. */
   PREDICTION_MODEL: z.string().default('ensemble'),
   /** Seasons per league predicted walk-forward after each retrain (they feed the statistics). */

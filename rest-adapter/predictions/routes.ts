@@ -19,13 +19,17 @@ const AUTH_LABEL = { apiKey: 'api_key', adminKey: 'admin_key', none: 'none' } as
 const round = (x: number, digits: number) => Number(x.toFixed(digits));
 
 interface LatestData {
-  upcomingPredictions: {
-    matchId: number;
-    match: { homeTeam: { name: string }; awayTeam: { name: string } };
-    outcomeLabel: string;
-    expectedGoalDifference: number;
-    confidence: number;
-  }[];
+  latestPredictions: {
+    state: 'UPCOMING' | 'RECENT' | 'NONE';
+    notice: string | null;
+    predictions: {
+      matchId: number;
+      match: { homeTeam: { name: string }; awayTeam: { name: string } };
+      outcomeLabel: string;
+      expectedGoalDifference: number;
+      confidence: number;
+    }[];
+  };
 }
 
 interface JobData {
@@ -153,9 +157,15 @@ function toCalibration(c: Omit<CalibrationData, 'confidence'> & Partial<Pick<Cal
 
 const latestVariables = ({ query }: { query: { limit: number; competition?: string } }) => ({ first: query.limit, competition: query.competition ?? null });
 
-const LATEST_DEFINITION =
+const UPCOMING_DEFINITION =
   "The active model version's predictions for the next scheduled matches without a result, soonest kick-off first " +
   '(ties by match id). `limit` (1–100, default 20) and `competition` narrow the list.';
+
+const LATEST_DEFINITION =
+  "The active model version's most recent predictions: the next scheduled matches without a result, soonest kick-off first " +
+  '(ties by match id); when no upcoming fixture is known (off-season, a data feed behind), the most recent played matches, ' +
+  'latest first, so that the list is never empty while predictions exist (`/api/` `data.notice` says which). ' +
+  '`limit` (1–100, default 20) and `competition` narrow the list.';
 
 interface LeagueData {
   code: string;
@@ -165,6 +175,7 @@ interface LeagueData {
   nextKickoff: string | null;
   upcomingMatches: number;
   awaitingResult: number;
+  ratingsStale: boolean;
 }
 
 interface ServiceInfoData {
@@ -197,7 +208,10 @@ function freshnessNotice(leagues: LeagueData[]): string | null {
     .filter((l) => l.updatedAt)
     .map((l) => `${l.name}: updated ${l.updatedAt!.slice(0, 10)}, newest result ${l.latestResultDate ?? 'none'}`)
     .join('; ');
-  return `No upcoming fixture is known (off-season, or the data feed is behind), so the prediction lists are empty. ${per}.`;
+  return (
+    'No upcoming fixture is known (off-season, or the data feed is behind): /api/predictions/latest/ lists the most recent played matches ' +
+    `(latest first), and the upcoming lists are empty. ${per}.`
+  );
 }
 
 const OUTCOME_LABEL = { HOME_WIN: 'Home Win', DRAW: 'Draw', AWAY_WIN: 'Away Win' } as const;
@@ -371,6 +385,7 @@ export const predictionRoutes: Route[] = [
             next_kickoff: l.nextKickoff,
             upcoming_matches: l.upcomingMatches,
             awaiting_result: l.awaitingResult,
+            ratings_stale: l.ratingsStale,
           })),
           feed: {
             configured: data.footballFeed.configured,
@@ -393,17 +408,20 @@ export const predictionRoutes: Route[] = [
   {
     method: 'GET',
     path: '/api/predictions/latest/',
-    summary: 'Latest predictions: the next scheduled matches',
+    summary: 'Latest predictions: the next scheduled matches, else the most recent played ones',
     description: LATEST_DEFINITION,
     tags: ['Predictions'],
     security: 'apiKey',
     operation: 'LatestPredictions',
     query: schemas.latestQuery,
     variables: latestVariables,
-    response: { description: 'Predictions, soonest kick-off first', schema: withExample(z.array(schemas.prediction), EXAMPLES.latest) },
+    response: {
+      description: 'Predictions: upcoming, soonest kick-off first; else the most recent played, latest first',
+      schema: withExample(z.array(schemas.prediction), EXAMPLES.latest),
+    },
     respond: (data: LatestData) => ({
       kind: 'json',
-      body: data.upcomingPredictions.map((p) => ({
+      body: data.latestPredictions.predictions.map((p) => ({
         match_id: p.matchId,
         home_team: p.match.homeTeam.name,
         away_team: p.match.awayTeam.name,
@@ -536,7 +554,7 @@ export const predictionRoutes: Route[] = [
     method: 'GET',
     path: '/api/dashboard/fixtures/',
     summary: 'Next fixtures with their probabilities',
-    description: `${LATEST_DEFINITION} With the home, draw and away probabilities, the expected goals, the kick-off and the version that predicted them.`,
+    description: `${UPCOMING_DEFINITION} With the home, draw and away probabilities, the expected goals, the kick-off and the version that predicted them.`,
     tags: ['Dashboard'],
     security: 'apiKey',
     operation: 'UpcomingFixtures',
@@ -603,7 +621,7 @@ export const predictionRoutes: Route[] = [
     response: { description: 'Dashboard predictions', schema: withExample(z.array(schemas.dashboardPrediction), EXAMPLES.dashboardPredictions) },
     respond: (data: LatestData) => ({
       kind: 'json',
-      body: data.upcomingPredictions.map((p) => ({
+      body: data.latestPredictions.predictions.map((p) => ({
         match: `${p.match.homeTeam.name} vs ${p.match.awayTeam.name}`,
         outcome: p.outcomeLabel,
         confidence: round(p.confidence, 3),
@@ -652,7 +670,7 @@ export const predictionRoutes: Route[] = [
     description:
       'A forecast for any two teams, named as a person types them ("Man Utd", "spurs", "Bayern") as the bot resolves them, or by id; ' +
       'for a match played today. Teams that play in different competitions now are `cross_league` (never labelled as one league); a side whose ' +
-      'latest match is older than a season is listed in `stale_ratings` with the age of its rating. An ambiguous or unknown name is 400 with the ' +
+      'newest result is older than RATINGS_STALE_DAYS (default 90 days) is listed in `stale_ratings` with the age of its rating. An ambiguous or unknown name is 400 with the ' +
       'candidates in `errors`.',
     tags: ['Predictions'],
     security: 'apiKey',

@@ -51,6 +51,7 @@ export const serviceInfo = z.object({
           next_kickoff: z.string().nullable().describe('Its next kick-off; null when no fixture is known.'),
           upcoming_matches: z.number().int(),
           awaiting_result: z.number().int().describe('Matches that kicked off without a known result.'),
+          ratings_stale: z.boolean().describe('Its newest result is older than RATINGS_STALE_DAYS (default 90): its ratings say how its teams played then.'),
         }),
       )
       .describe('How fresh the data of each competition is.'),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError, type CliCommand } from '../../../lib/cli';
 import type { RawSeasonFile } from './domain/dataset';
-import type { SyncReport } from './domain/feed';
+import { parseFeedSources, type SyncReport } from './domain/feed';
 import type { FootballServices } from './services';
 
 /** One line per source and a total: what a pass changed. */
@@ -25,6 +25,12 @@ export const footballCommands: CliCommand<FootballServices>[] = [
     words: ['football:sync'],
     usage: '— one pass of the data feed (FOOTBALL_FEED_URLS): prints what changed; exit 1 when a source failed',
     async run(ctx) {
+      try {
+        // an unknown league or a key configured twice: a clear message, not a stack trace
+        parseFeedSources(ctx.config.FOOTBALL_FEED_URLS);
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
       const services = await ctx.services();
       if (!services.feed.configured) throw new UsageError('FOOTBALL_FEED_URLS is empty: set <competition>@<season>=<url> entries, comma-separated.');
       const report = await services.feed.sync('cli');
@@ -46,7 +52,7 @@ export const footballCommands: CliCommand<FootballServices>[] = [
       } catch (e) {
         throw new UsageError(`cannot read ${args[0]} as JSON: ${(e as Error).message}`);
       }
-      const report = await (await ctx.services()).importSeason(competition, season, file);
+      const report = await (await ctx.services()).importSeason(competition, season, file, { pastResultsOnly: true });
       ctx.print(`Imported ${report.matches} matches from ${args[0]}: ${report.inserted} new, ${report.updated} updated, ${report.unchanged} unchanged.`);
     },
   },

@@ -49,11 +49,13 @@ export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
       (schema) => schema === footballCache.schema && services.tablesChanged(),
       (on) => services.listening(on),
     );
+    services.warmReader();
     if (services.feed.configured) await startFeedJob(services, jobs, logger);
     services.kickoffs.start();
   },
   async stop(services) {
     services.kickoffs.stop();
+    await services.close();
   },
 });
 

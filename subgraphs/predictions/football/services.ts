@@ -6,6 +6,7 @@ import { FootballCatalogue } from './domain/catalogue';
 import type { RawSeasonFile } from './domain/dataset';
 import { NotifiedMemo } from '../../../lib/notified-memo';
 import { FootballFeed, parseFeedSources, type FeedStatus } from './domain/feed';
+import { FeedReader } from './domain/feed-parse';
 import { KickoffClock } from './domain/kickoff-clock';
 import { FootballLoader, type ImportOptions, type ImportReport } from './domain/loader';
 import { fetchFeed } from './store/feed-client';
@@ -31,6 +32,12 @@ export interface FootballServices {
   tablesChanged(): void;
   /** Whether those announcements arrive: while they do not, nothing of the tables is kept in memory. */
   listening(on: boolean): void;
+  /** RATINGS_STALE_DAYS: a league whose newest result is older is flagged. */
+  staleRatingDays: number;
+  /** Starts the feed's reader thread ahead of the first pass (when a feed is configured). */
+  warmReader(): void;
+  /** Ends the feed's reader thread. */
+  close(): Promise<void>;
 }
 
 /** The football data set shipped with the product (data/football: openfootball, CC0; its README lists the files). */
@@ -42,7 +49,7 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
   const catalogue = new FootballCatalogue(footballStore);
   const clock = deps.clock ?? (() => new Date());
   const matches = new MatchService(footballStore, catalogue, clock);
-  const loader = new FootballLoader(footballStore, FOOTBALL_DATA_DIR, logger);
+  const loader = new FootballLoader(footballStore, FOOTBALL_DATA_DIR, logger, clock);
   const kickoffs = new KickoffClock(
     (after) => footballStore.nextKickoffAfter(after),
     () => announceDataChange(store),
@@ -66,12 +73,18 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     return report;
   };
   const { config } = deps;
+  const sources = parseFeedSources(config.FOOTBALL_FEED_URLS);
+  const client = { timeoutMs: config.FOOTBALL_FEED_TIMEOUT_SECONDS * 1000, retries: config.FOOTBALL_FEED_RETRIES };
+  // the worker that reads feed files, kept warm while a feed is configured
+  let reader: FeedReader | undefined;
   const feed = new FootballFeed({
-    sources: parseFeedSources(config.FOOTBALL_FEED_URLS),
+    sources,
     intervalMinutes: config.FOOTBALL_FEED_INTERVAL_MINUTES,
     store: new FeedStore(store),
     importSeason,
-    fetch: (url, validators) => fetchFeed(url, validators, { timeoutMs: config.FOOTBALL_FEED_TIMEOUT_SECONDS * 1000, retries: config.FOOTBALL_FEED_RETRIES }),
+    fetch: (url, validators) => fetchFeed(url, validators, client),
+    // the GET and the parsing in the reader's worker thread: not even the body passes through the event loop
+    read: (url, validators, competition) => (reader ??= new FeedReader()).read(url, validators, competition, client),
     logger,
   });
   // the feed's status is read from its tables (feed_source, feed_run), kept like the extent
@@ -80,5 +93,26 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     matches.listening(on);
     feedStatus.listening(on);
   };
-  return { catalogue, matches, loader, feed, kickoffs, dataChanged, importSeason, tablesChanged, listening, feedStatus: () => feedStatus.get() };
+  const warmReader = () => {
+    if (sources.length) reader ??= new FeedReader();
+  };
+  const close = async () => {
+    await reader?.close();
+    reader = undefined;
+  };
+  return {
+    catalogue,
+    matches,
+    loader,
+    feed,
+    kickoffs,
+    dataChanged,
+    importSeason,
+    tablesChanged,
+    listening,
+    feedStatus: () => feedStatus.get(),
+    warmReader,
+    close,
+    staleRatingDays: config.RATINGS_STALE_DAYS,
+  };
 }

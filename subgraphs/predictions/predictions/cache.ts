@@ -12,6 +12,7 @@ export const predictionsCache: SubgraphCachePolicy = {
   queries: [
     'predictions',
     'upcomingPredictions',
+    'latestPredictions',
     'predictionOverview',
     'confidenceDistribution',
     'modelVersions',
@@ -39,6 +40,7 @@ export const predictionsCache: SubgraphCachePolicy = {
     'RatingAge',
     'PredictionPage',
     'PredictionPageInfo',
+    'LatestPredictions',
   ],
   tables: ['prediction', 'model_version', 'version_result'],
   reads: ['football'],

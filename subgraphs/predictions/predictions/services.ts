@@ -55,7 +55,7 @@ export function createPredictionServices(deps: SubgraphDeps): PredictionServices
     live,
     training,
     statistics,
-    pairings: new PairingPredictions(football, active, clock),
+    pairings: new PairingPredictions(football, active, clock, deps.config.RATINGS_STALE_DAYS),
     football,
     queries,
     follows: new FollowService(new FollowStore(deps.store), football, active, clock),

@@ -24,8 +24,8 @@ it('answers the REST surface’s latest-predictions operation from the predictio
   const document = loadOperations('predictions', ['LatestPredictions']).get('LatestPredictions')!;
   const { result, calls } = await recorder.forRequest((id) => gql(id, document, { first: 20, competition: null }));
   expect(result.status).toBe(200);
-  expect(result.body.data.upcomingPredictions.length).toBeGreaterThan(0);
-  for (const p of result.body.data.upcomingPredictions) expect(typeof p.match.homeTeam.name).toBe('string');
+  expect(result.body.data.latestPredictions.predictions.length).toBeGreaterThan(0);
+  for (const p of result.body.data.latestPredictions.predictions) expect(typeof p.match.homeTeam.name).toBe('string');
   expect(calls).toCallSubgraph('predictions', 1);
   expect(calls).not.toCallSubgraph('football');
   // and through the REST surface itself

@@ -4,8 +4,9 @@ import { botUnderTest, onlyMessage } from '../../support/bot';
 
 /**
  * The lists are the next fixtures from now: a match whose kick-off has passed without a result is
- * awaiting its result and in no upcoming list; when no fixture is known the lists are empty and
- * /api/ says when each league was last updated; results arriving resolve the predictions that
+ * awaiting its result and in no upcoming list (nor shown as upcoming by the bot); when no fixture is
+ * known the upcoming lists are empty, latest holds the most recent played matches, ratings are flagged
+ * stale and /api/ says when each league was last updated; results arriving resolve the predictions that
  * waited for them. The clock is the test's (moved between tests); the response cache is off so
  * that each answer is made at the time set.
  */
@@ -61,16 +62,53 @@ it('mid-season: the lists start at the first fixture after now; the ones kicked 
   expect(info.body.data.notice).toBeNull();
 });
 
-it('eleven months on, with no fixture known: empty lists, and /api/ says when each league was last updated', async () => {
+it('eleven months on, with no fixture known: latest lists the most recent played matches, the upcoming lists are empty, and /api/ says when each league was last updated', async () => {
   now = new Date('2026-11-27T12:00:00Z');
-  for (const path of ['/api/predictions/latest/', '/dashboard/predictions/', '/api/dashboard/fixtures/']) {
-    const res = await get(path);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual([]);
-  }
+  const fixtures = await get('/api/dashboard/fixtures/');
+  expect(fixtures.status).toBe(200);
+  expect(fixtures.body).toEqual([]);
+  // latest is never empty while predictions exist: the most recent played matches, latest first, each with its outcome
+  const latest = await get('/api/predictions/latest/?limit=10');
+  expect(latest.status).toBe(200);
+  expect(latest.body).toHaveLength(10);
+  const { rows: played } = await db.query(
+    `SELECT m.id, m.kickoff FROM football.match m WHERE m.home_goals IS NOT NULL AND m.kickoff <= $1 AND m.id = ANY($2::int[]) ORDER BY m.kickoff DESC, m.id DESC`,
+    [now, latest.body.map((p: { match_id: number }) => p.match_id)],
+  );
+  expect(played.map((r) => r.id)).toEqual(latest.body.map((p: { match_id: number }) => p.match_id));
+  // the most recent of the active version's predictions with an outcome (its backtest runs through its training data)
+  const { rows: newest } = await db.query(
+    `SELECT max(p.kickoff) AS k FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id WHERE v.is_active AND p.actual_outcome IS NOT NULL`,
+  );
+  expect(played[0].kickoff).toEqual(newest[0].k);
+  const dashboard = await get('/dashboard/predictions/?limit=10');
+  expect(dashboard.body.map((p: { match: string }) => p.match)).toEqual(
+    latest.body.map((p: { home_team: string; away_team: string }) => `${p.home_team} vs ${p.away_team}`),
+  );
+  const gq = await gql(t, '{ latestPredictions(first: 3) { state notice predictions { matchId actualOutcome } } }');
+  expect(gq.body.data.latestPredictions).toMatchObject({
+    state: 'RECENT',
+    notice: expect.stringMatching(/^No upcoming fixture is known: these are the most recent played matches' predictions/),
+  });
+  for (const p of gq.body.data.latestPredictions.predictions) expect(p.actualOutcome).not.toBeNull();
+
+  // the clock everywhere: no past kick-off shown as upcoming by the bot; eleven-month-old ratings are flagged, in predict and /api/
+  const bot = botUnderTest(t, key);
+  const predicted = onlyMessage(await bot.say('/predict Arsenal vs Chelsea')).payload.text as string;
+  expect(predicted).not.toMatch(/kick-off/);
+  expect(predicted).toMatch(/not scheduled/);
+  expect(predicted).toMatch(/⚠️ Arsenal FC: no match in the data since 2025-12-30/);
+  const rest = await get('/api/predict/?home=Arsenal&away=Chelsea');
+  expect(rest.body.stale_ratings.map((s: { team: string }) => s.team)).toEqual(['Arsenal FC', 'Chelsea FC']);
+  const upcoming = await gql(
+    t,
+    '{ matches(filter: { competition: "en.1", season: "2025-26", status: SCHEDULED, upcoming: true }, first: 5) { nodes { id } } }',
+  );
+  expect(upcoming.body.data.matches.nodes).toEqual([]);
   expect((await gql(t, '{ nextMatch { id } }')).body.data.nextMatch).toBeNull();
   const info = await get('/api/');
   for (const l of info.body.data.leagues) {
+    expect(l.ratings_stale).toBe(true);
     expect(l.next_kickoff).toBeNull();
     expect(l.upcoming_matches).toBe(0);
     expect(l.updated_at).toEqual(expect.any(String));
@@ -82,7 +120,6 @@ it('eleven months on, with no fixture known: empty lists, and /api/ says when ea
   expect(match.body.data.matches.nodes[0].awaitingResult).toBe(true);
 
   // the bot says so too, with each league's last update
-  const bot = botUnderTest(t, key);
   const reply = onlyMessage(await bot.say('/nextmatch')).payload.text as string;
   expect(reply.split('\n').slice(0, 2)).toEqual(['There is no upcoming match that I know of.', 'The data was last updated:']);
   expect(reply).toMatch(/^English Premier League: data updated \d{4}-\d{2}-\d{2}, newest result 2025-12-30$/m);

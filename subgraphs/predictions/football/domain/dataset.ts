@@ -92,6 +92,8 @@ export interface RawMatch {
 export interface RawSeasonFile {
   name?: string;
   matches: RawMatch[];
+  /** A CSV's division codes (its `Div` column), when it has one: its proof of league. */
+  divisions?: string[];
 }
 
 export class DatasetError extends Error {}

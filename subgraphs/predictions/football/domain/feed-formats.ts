@@ -156,6 +156,7 @@ export function csvToSeasonFile(text: string, competition: CompetitionInfo): { f
   const iHtag = col('HTAG');
   const odds = oddsColumns(header);
   const matches: RawMatch[] = [];
+  const divisions = new Set<string>();
   let skipped = 0;
   for (let r = 1; r < rows.length; r++) {
     const row = rows[r];
@@ -163,6 +164,7 @@ export function csvToSeasonFile(text: string, competition: CompetitionInfo): { f
     if (row.length < header.length) throw new DatasetError(`${where}: ${row.length} of ${header.length} columns (truncated?)`);
     if (iDiv !== undefined) {
       const div = row[iDiv].trim();
+      divisions.add(div);
       if (CSV_DIVISIONS[div] !== competition.code) {
         skipped++;
         continue;
@@ -193,5 +195,5 @@ export function csvToSeasonFile(text: string, competition: CompetitionInfo): { f
     if (Object.keys(quoted).length) match.odds = quoted;
     matches.push(match);
   }
-  return { file: { matches }, skipped };
+  return { file: { matches, ...(iDiv !== undefined ? { divisions: [...divisions].sort() } : {}) }, skipped };
 }

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '../../../../lib/logger';
 import { DomainError } from '../../../../lib/errors';
 import { displayUrl, type FeedResponse } from '../store/feed-client';
 import type { FeedRunRow, FeedSourceRow, FeedStore } from '../store/feed-store';
 import { competitionByCode, validateSeason, type RawSeasonFile } from './dataset';
-import { detectFormat, parseFeed } from './feed-formats';
+import type { ParsedFeed } from './feed-formats';
+import { FeedParseError, FeedReader, type FeedRead } from './feed-parse';
 import type { ImportOptions, ImportReport } from './loader';
 
 /** One configured source: a competition's season at a URL. */
@@ -76,6 +76,10 @@ export interface FootballFeedDeps {
   /** The one import path (FootballServices.importSeason): validates the whole file, then writes it in one transaction. */
   importSeason(competition: string, season: string, file: RawSeasonFile, opts: ImportOptions): Promise<ImportReport>;
   fetch(url: string, validators: { etag: string | null; lastModified: string | null }): Promise<FeedResponse>;
+  /** GETs and parses a source off the event loop in one step (FeedReader.read); when absent, `fetch` then `parse`. */
+  read?(url: string, validators: { etag: string | null; lastModified: string | null }, competition: string): Promise<FeedRead>;
+  /** Reads a fetched body into a season file, off the event loop (default: a FeedReader of its own). */
+  parse?(body: Buffer, competition: string): Promise<{ parsed: ParsedFeed; checksum: string }>;
   logger: Logger;
 }
 
@@ -101,6 +105,8 @@ export const feedNotConfigured = () => new DomainError('FEED_NOT_CONFIGURED', 40
  * nothing and is reported. One pass at a time across processes.
  */
 export class FootballFeed {
+  private reader: FeedReader | undefined;
+
   constructor(private readonly deps: FootballFeedDeps) {}
 
   get configured(): boolean {
@@ -158,16 +164,14 @@ export class FootballFeed {
     const base = zero(source.key, source.url);
     let format: string | null = known?.format ?? null;
     try {
-      const res = await this.deps.fetch(source.url, { etag: known?.etag ?? null, lastModified: known?.lastModified ?? null });
+      const res = await this.readSource(source, known);
       if (res.status === 'not-modified') {
         const outcome: SourceOutcome = { ...base, format, status: 'not-modified', ms: Date.now() - started };
         await store.recordSuccess(source.key, { format: null, etag: null, lastModified: null, checksum: null, changed: false, report: { ...outcome } });
         return outcome;
       }
-      const checksum = createHash('sha256').update(res.body).digest('hex');
-      const competition = competitionByCode(source.competition)!;
-      format = detectFormat(res.body);
-      const parsed = parseFeed(res.body, competition);
+      const { parsed, checksum } = res;
+      format = parsed.format;
       if (known?.checksum === checksum) {
         // a server without validators: the same bytes again
         const outcome: SourceOutcome = {
@@ -181,7 +185,7 @@ export class FootballFeed {
         await store.recordSuccess(source.key, { format, etag: res.etag, lastModified: res.lastModified, checksum, changed: false, report: { ...outcome } });
         return outcome;
       }
-      const imported = await this.deps.importSeason(source.competition, source.season, parsed.file, { source: 'feed', newClubs: true });
+      const imported = await this.deps.importSeason(source.competition, source.season, parsed.file, { source: 'feed', newClubs: true, pastResultsOnly: true });
       const changed = imported.inserted + imported.updated > 0;
       const outcome: SourceOutcome = {
         ...base,
@@ -199,12 +203,25 @@ export class FootballFeed {
       if (outcome.newTeams.length) logger.warn({ source: source.key, teams: outcome.newTeams }, 'football feed: new clubs added');
       return outcome;
     } catch (err) {
+      if (err instanceof FeedParseError && err.format) format = err.format;
       const message = (err as Error).message;
       const outcome: SourceOutcome = { ...base, format, status: 'failed', error: message, ms: Date.now() - started };
       logger.warn({ source: source.key, url: base.url, error: message }, 'football feed: source failed; nothing of it was written');
       await store.recordFailure(source.key, message, { ...outcome });
       return outcome;
     }
+  }
+
+  /** The source's file, fetched and parsed off the event loop (the deps' `read`), else fetched here and parsed in a worker. */
+  private async readSource(source: FeedSource, known: FeedSourceRow | undefined): Promise<FeedRead> {
+    const validators = { etag: known?.etag ?? null, lastModified: known?.lastModified ?? null };
+    if (this.deps.read) return this.deps.read(source.url, validators, source.competition);
+    const res = await this.deps.fetch(source.url, validators);
+    if (res.status === 'not-modified') return res;
+    const { parsed, checksum } = this.deps.parse
+      ? await this.deps.parse(res.body, source.competition)
+      : await (this.reader ??= new FeedReader()).parse(res.body, source.competition);
+    return { status: 'ok', parsed, checksum, etag: res.etag, lastModified: res.lastModified };
   }
 
   /** Passes left running by a process that died are failed. */

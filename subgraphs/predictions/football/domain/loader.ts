@@ -20,6 +20,7 @@ import {
   type RawSeasonFile,
 } from './dataset';
 import { normalizeName } from './names';
+import { proveLeague, proveResultsPast, proveSeasonDates, proveTeams } from './season-proof';
 
 export interface ImportReport {
   source: string;
@@ -39,6 +40,11 @@ export interface ImportOptions {
   source?: string;
   /** A team no club file or known team spells is a new club (feeds), instead of an error. */
   newClubs?: boolean;
+  /**
+   * A result dated after now is refused (a file from outside: the feed, the CLI). An administrator's
+   * importMatches may record a result ahead of the product's clock (tests and corrections).
+   */
+  pastResultsOnly?: boolean;
 }
 
 /** Bump when the parsing rules change, so that a database loaded under the old rules reloads. */
@@ -63,6 +69,7 @@ export class FootballLoader {
     private readonly store: FootballStore,
     private readonly dataDir: string,
     private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /** Idempotent: skipped when the shipped files are unchanged since the last load. */
@@ -105,6 +112,10 @@ export class FootballLoader {
         }
       : undefined;
     try {
+      if (!file || typeof file !== 'object' || !Array.isArray(file.matches)) throw new DatasetError('expected an object with a "matches" array');
+      // the file proves it is what its key says before anything is read into the data
+      proveLeague(file, competition, season);
+      proveSeasonDates(file, competition, season);
       const fileCutoff = latestResultDate(file, season);
       const cutoff =
         [dbCutoff, fileCutoff]
@@ -112,6 +123,8 @@ export class FootballLoader {
           .sort()
           .pop() ?? null;
       matches = parseSeasonFile(file, { competition, season, clubs, resultCutoff: cutoff, newClub });
+      if (competitionId !== undefined) proveTeams(matches, competition, await this.store.teamsOfCompetition(competitionId));
+      if (opts.pastResultsOnly) proveResultsPast(matches, this.clock());
     } catch (e) {
       if (e instanceof DatasetError) throw badInput(e.message);
       throw e;

@@ -15,6 +15,8 @@ export interface MatchFilter {
   status?: MatchStatus | null;
   from?: Date | null;
   to?: Date | null;
+  /** Only matches that kick off after now (the product's clock): what "upcoming" means everywhere. */
+  upcoming?: boolean | null;
 }
 
 export interface MatchPage {
@@ -33,6 +35,12 @@ const nextKickoffOf = (leagues: LeagueStatusRow[]): number | undefined => {
   }
   return next;
 };
+
+/** A league's ratings are stale when its newest result is more than `days` before now. */
+export function ratingsStale(latestResultDate: string | null, now: Date, days: number): boolean {
+  if (!latestResultDate) return true;
+  return now.getTime() - Date.parse(`${latestResultDate}T00:00:00Z`) > days * 86_400_000;
+}
 
 /**
  * Reading matches: filters, keyset pagination, the next scheduled match, the data set's extent. The
@@ -88,13 +96,18 @@ export class MatchService {
     }
     if (filter.from && filter.to && filter.from > filter.to) throw badInput('from must not be after to.');
     if (filter.ids && filter.ids.length > 1000) throw badInput('ids: at most 1,000 match ids.');
+    let from = filter.from ?? undefined;
+    if (filter.upcoming) {
+      const after = new Date(this.clock().getTime() + 1);
+      if (!from || from < after) from = after;
+    }
     const rows = await this.store.findMatches({
       ids: filter.ids ?? undefined,
       competitionId,
       season: filter.season ?? undefined,
       teamId,
       status: filter.status ?? undefined,
-      from: filter.from ?? undefined,
+      from,
       to: filter.to ?? undefined,
       after: after ? { kickoff: after.at, id: after.id } : undefined,
       descending: page.descending ?? false,

@@ -7,6 +7,7 @@ import type { FootballServices } from '../services';
 import type { CompetitionRow, MatchRow, TeamRow } from '../store/football-store';
 import type { FeedRunRow } from '../store/feed-store';
 import type { RawSeasonFile } from '../domain/dataset';
+import { ratingsStale } from '../domain/matches';
 import {
   Competition,
   FeedRun,
@@ -25,7 +26,7 @@ import {
 } from './types';
 
 const toCompetition = (c: CompetitionRow): Competition => ({ code: c.code, name: c.name, country: c.country, tier: c.tier, seasons: c.seasons });
-const toTeam = (t: TeamRow): Team => ({ id: t.id, name: t.name, country: t.country, aliases: t.aliases, competitions: t.competitions, lastPlayed: t.lastPlayed, currentCompetition: t.currentCompetition });
+const toTeam = (t: TeamRow): Team => ({ id: t.id, name: t.name, country: t.country, aliases: t.aliases, competitions: t.competitions, lastPlayed: t.lastPlayed, lastResult: t.lastResult, currentCompetition: t.currentCompetition });
 
 export function toMatch(row: MatchRow, services: FootballServices): Match {
   const { catalogue } = services;
@@ -152,6 +153,7 @@ export class MatchResolver {
         code: l.code,
         name: l.name,
         latestResultDate: l.latestResultDate,
+        ratingsStale: ratingsStale(l.latestResultDate, this.services.matches.now(), this.services.staleRatingDays),
         updatedAt: l.updatedAt,
         nextKickoff: l.nextKickoff,
         upcomingMatches: l.upcoming,

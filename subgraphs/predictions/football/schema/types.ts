@@ -47,6 +47,7 @@ export class Team {
   @Field(() => [String], { description: 'Other spellings: short names, older names, translations.' }) aliases: string[];
   @Field(() => [String], { description: 'Competition codes the team has played in.' }) competitions: string[];
   @Field(() => String, { nullable: true, description: 'Date of its latest match in the data, YYYY-MM-DD (a fixture counts: it plays there).' }) lastPlayed: string | null;
+  @Field(() => String, { nullable: true, description: 'Date of its newest result, YYYY-MM-DD: how recent its rating is.' }) lastResult: string | null;
   @Field(() => String, { nullable: true, description: 'Competition code of its latest match in the data: where it plays now, as far as the data knows.' })
   currentCompetition: string | null;
 }
@@ -108,6 +109,11 @@ export class MatchFilterInput {
   @Field(() => MatchStatusEnum, { nullable: true }) status?: MatchStatusEnum | null;
   @Field(() => Date, { nullable: true, description: 'Kick-off on or after.' }) from?: Date | null;
   @Field(() => Date, { nullable: true, description: 'Kick-off on or before.' }) to?: Date | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Only matches kicking off after now (the service's clock): a past fixture without a result is awaiting it, never upcoming.",
+  })
+  upcoming?: boolean | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A team name resolved: one team, the candidates when ambiguous, or suggestions.' })
@@ -133,6 +139,8 @@ export class LeagueData {
   @Field() code: string;
   @Field() name: string;
   @Field(() => String, { nullable: true, description: 'Date of its newest result.' }) latestResultDate: string | null;
+  @Field(() => Boolean, { description: 'Its newest result is older than RATINGS_STALE_DAYS: its ratings say how its teams played then.' })
+  ratingsStale: boolean;
   @Field(() => Date, { nullable: true, description: 'When its fixtures or results last changed (an import or a feed pass).' }) updatedAt: Date | null;
   @Field(() => Date, { nullable: true, description: 'Its next kick-off; null when no fixture is known (off-season, or a stale feed).' }) nextKickoff: Date | null;
   @Field(() => Int, { description: 'Fixtures still to kick off.' }) upcomingMatches: number;

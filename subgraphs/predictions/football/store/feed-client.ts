@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What a source answered to a conditional GET. */
 export type FeedResponse =
-  { status: 'not-modified' } | { status: 'ok'; body: string; etag: string | null; lastModified: string | null; contentLength: number | null };
+  { status: 'not-modified' } | { status: 'ok'; body: Buffer; etag: string | null; lastModified: string | null; contentLength: number | null };
 
 export interface FeedClientOptions {
   /** Per attempt. */
@@ -11,8 +11,10 @@ export interface FeedClientOptions {
   retries: number;
   /** First back-off; doubled after each failed attempt (a 429's or 503's Retry-After wins when longer). */
   backoffMs?: number;
-  /** A larger body is refused (no season file comes near it). */
+  /** A larger body is refused (no season file comes near it): counted while it streams, cut at the limit. */
   maxBytes?: number;
+  /** Redirects followed, each to the source's own host only (default 5). */
+  maxRedirects?: number;
 }
 
 export class FeedFetchError extends Error {
@@ -37,10 +39,56 @@ export function displayUrl(url: string): string {
 }
 
 /**
+ * Reads a body chunk by chunk, counting: past `maxBytes` the transfer is cut (the stream cancelled)
+ * and refused, so a chunked body without Content-Length is never buffered beyond the limit.
+ */
+async function readBounded(res: Response, maxBytes: number, url: string, attempt: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new FeedFetchError(`${displayUrl(url)}: more than the ${maxBytes} bytes a feed file may have (cut at ${total} bytes)`, attempt);
+    }
+    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * One GET, following redirects by hand: only to the source's own host (and scheme, or http → https),
+ * at most `maxRedirects`; a redirect elsewhere is refused, never followed.
+ */
+async function getFollowingOwnHost(url: string, headers: Record<string, string>, opts: FeedClientOptions, attempt: number): Promise<Response> {
+  const origin = new URL(url);
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const res = await fetch(current, { headers, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'manual' });
+    if (res.status < 300 || res.status > 399 || res.status === 304) return res;
+    await res.body?.cancel();
+    const location = res.headers.get('location');
+    if (!location) throw new FeedFetchError(`${displayUrl(current)}: HTTP ${res.status} without a Location`, attempt);
+    const next = new URL(location, current);
+    const sameScheme = next.protocol === origin.protocol || (origin.protocol === 'http:' && next.protocol === 'https:');
+    if (next.hostname !== origin.hostname || !sameScheme) {
+      throw new FeedFetchError(`${displayUrl(url)}: redirected to ${displayUrl(next.href)}, another host than the configured one: refused`, attempt);
+    }
+    if (hop >= (opts.maxRedirects ?? 5)) throw new FeedFetchError(`${displayUrl(url)}: more than ${opts.maxRedirects ?? 5} redirects`, attempt);
+    current = next.href;
+  }
+}
+
+/**
  * GETs a feed source with its validators (If-None-Match / If-Modified-Since), so that an unchanged
  * file costs a 304; a timeout per attempt; retries with exponential back-off on what may pass
- * (network errors, timeouts, 5xx, 429), none on what will not (other 4xx). A body shorter than its
- * Content-Length (a cut transfer) is an error, never a file.
+ * (network errors, timeouts, 5xx, 429), none on what will not (other 4xx, a redirect to another
+ * host, a body over the limit). A body shorter than its Content-Length (a cut transfer) is an error,
+ * never a file.
  */
 export async function fetchFeed(url: string, validators: { etag: string | null; lastModified: string | null }, opts: FeedClientOptions): Promise<FeedResponse> {
   const maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;
@@ -52,7 +100,7 @@ export async function fetchFeed(url: string, validators: { etag: string | null; 
       const headers: Record<string, string> = { accept: 'application/json, text/csv;q=0.9, */*;q=0.5', 'user-agent': 'matchday-football-feed' };
       if (validators.etag) headers['if-none-match'] = validators.etag;
       if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
-      const res = await fetch(url, { headers, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'follow' });
+      const res = await getFollowingOwnHost(url, headers, opts, attempt);
       if (res.status === 304) {
         await res.body?.cancel();
         return { status: 'not-modified' };
@@ -63,12 +111,11 @@ export async function fetchFeed(url: string, validators: { etag: string | null; 
           await res.body?.cancel();
           throw new FeedFetchError(`${displayUrl(url)}: ${declared} bytes is more than the ${maxBytes} a feed file may have`, attempt);
         }
-        const bytes = Buffer.from(await res.arrayBuffer());
-        if (bytes.length > maxBytes) throw new FeedFetchError(`${displayUrl(url)}: more than the ${maxBytes} bytes a feed file may have`, attempt);
+        const bytes = await readBounded(res, maxBytes, url, attempt);
         if (declared && Number(declared) !== bytes.length) throw new Error(`received ${bytes.length} of ${declared} bytes`);
         return {
           status: 'ok',
-          body: bytes.toString('utf8'),
+          body: bytes,
           etag: res.headers.get('etag'),
           lastModified: res.headers.get('last-modified'),
           contentLength: bytes.length,

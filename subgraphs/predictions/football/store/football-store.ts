@@ -2,6 +2,21 @@ import type { PoolClient } from 'pg';
 import { inTransaction, type Store } from '../../../../lib/database';
 import type { MatchStatus } from '../domain/dataset';
 
+/**
+ * Two sources of one match (openfootball's JSON has rounds, football-data's CSV has none; the CSV has
+ * half-time scores the JSON may lack): a field a file does not carry keeps what the other gave. A
+ * half-time score goes with its full-time score: it is kept only while the full-time score is the same.
+ */
+const MERGED_ROUND = 'coalesce(EXCLUDED.round, m.round)';
+/** A CSV cannot say "postponed" or "cancelled": a fixture it lists as plain, at the same kick-off, keeps that status. */
+const MERGED_STATUS = `CASE WHEN EXCLUDED.status = 'scheduled' AND m.status IN ('postponed', 'cancelled') AND EXCLUDED.kickoff = m.kickoff
+                            THEN m.status ELSE EXCLUDED.status END`;
+const mergedHalfTime = (side: 'home' | 'away') =>
+  `CASE WHEN EXCLUDED.home_goals IS NULL THEN NULL
+        WHEN EXCLUDED.${side}_goals_ht IS NOT NULL THEN EXCLUDED.${side}_goals_ht
+        WHEN (m.home_goals, m.away_goals) IS NOT DISTINCT FROM (EXCLUDED.home_goals, EXCLUDED.away_goals) THEN m.${side}_goals_ht
+        ELSE NULL END`;
+
 export interface CompetitionRow {
   id: number;
   code: string;
@@ -18,6 +33,8 @@ export interface TeamRow {
   aliases: string[];
   competitions: string[];
   lastPlayed: string | null;
+  /** Date of its newest result (a played match with its score). */
+  lastResult: string | null;
   /** The competition of its latest match in the data (where it plays now, as far as the data knows). */
   currentCompetition: string | null;
 }
@@ -143,13 +160,13 @@ export class FootballStore {
          SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::date[], $6::timestamptz[], $7::int[], $8::int[],
                               $9::text[], $10::smallint[], $11::smallint[], $12::smallint[], $13::smallint[])
          ON CONFLICT (competition_id, season, stage, home_team_id, away_team_id) DO UPDATE SET
-           round = EXCLUDED.round, match_date = EXCLUDED.match_date, kickoff = EXCLUDED.kickoff, status = EXCLUDED.status,
+           round = ${MERGED_ROUND}, match_date = EXCLUDED.match_date, kickoff = EXCLUDED.kickoff, status = ${MERGED_STATUS},
            home_goals = EXCLUDED.home_goals, away_goals = EXCLUDED.away_goals,
-           home_goals_ht = EXCLUDED.home_goals_ht, away_goals_ht = EXCLUDED.away_goals_ht, updated_at = now()
+           home_goals_ht = ${mergedHalfTime('home')}, away_goals_ht = ${mergedHalfTime('away')}, updated_at = now()
          WHERE (m.round, m.match_date, m.kickoff, m.status, m.home_goals, m.away_goals, m.home_goals_ht, m.away_goals_ht)
                IS DISTINCT FROM
-               (EXCLUDED.round, EXCLUDED.match_date, EXCLUDED.kickoff, EXCLUDED.status, EXCLUDED.home_goals, EXCLUDED.away_goals,
-                EXCLUDED.home_goals_ht, EXCLUDED.away_goals_ht)
+               (${MERGED_ROUND}, EXCLUDED.match_date, EXCLUDED.kickoff, ${MERGED_STATUS}, EXCLUDED.home_goals, EXCLUDED.away_goals,
+                ${mergedHalfTime('home')}, ${mergedHalfTime('away')})
          RETURNING id, (xmax = 0) AS inserted`,
         [
           col('competitionId'),
@@ -246,6 +263,8 @@ export class FootballStore {
                          WHERE m.home_team_id = t.id OR m.away_team_id = t.id), '{}') AS competitions,
               (SELECT to_char(max(m.match_date), 'YYYY-MM-DD') FROM football.match m
                 WHERE (m.home_team_id = t.id OR m.away_team_id = t.id)) AS "lastPlayed",
+              (SELECT to_char(max(m.match_date), 'YYYY-MM-DD') FROM football.match m
+                WHERE (m.home_team_id = t.id OR m.away_team_id = t.id) AND m.home_goals IS NOT NULL) AS "lastResult",
               (SELECT c.code FROM football.match m JOIN football.competition c ON c.id = m.competition_id
                 WHERE (m.home_team_id = t.id OR m.away_team_id = t.id) ORDER BY m.kickoff DESC, m.id DESC LIMIT 1) AS "currentCompetition"
          FROM football.team t ORDER BY t.name`,
@@ -360,6 +379,16 @@ export class FootballStore {
   }
 
   /** Latest date with a known score in a competition: scoreless matches before it were played (quirk 3). */
+  /** The names of the teams that have played in a competition (any season). */
+  async teamsOfCompetition(competitionId: number): Promise<Set<string>> {
+    const { rows } = await this.store.pool.query<{ name: string }>(
+      `SELECT t.name FROM football.team t
+        WHERE EXISTS (SELECT 1 FROM football.match m WHERE m.competition_id = $1 AND (m.home_team_id = t.id OR m.away_team_id = t.id))`,
+      [competitionId],
+    );
+    return new Set(rows.map((r) => r.name));
+  }
+
   async resultCutoff(competitionId: number): Promise<string | null> {
     const { rows } = await this.store.pool.query<{ d: string | null }>(
       `SELECT to_char(max(match_date), 'YYYY-MM-DD') AS d FROM football.match WHERE competition_id = $1 AND home_goals IS NOT NULL`,

@@ -22,6 +22,8 @@ export interface TeamRef {
   competitions: string[];
   /** Date of its latest match in the data (YYYY-MM-DD). */
   lastPlayed?: string | null;
+  /** Date of its newest result (YYYY-MM-DD): how recent its rating is. */
+  lastResult?: string | null;
   /** Competition of its latest match: where it plays now, as far as the data knows. */
   currentCompetition?: string | null;
 }

@@ -20,14 +20,14 @@ export interface PairingForecast {
   crossLeague: boolean;
   homeCompetition: string | null;
   awayCompetition: string | null;
-  /** The sides whose rating is older than a season. */
+  /** The sides whose rating is older than RATINGS_STALE_DAYS (their newest result). */
   staleRatings: RatingAge[];
   forecast: Forecast;
   version: VersionRow;
 }
 
-/** Older than this, a team's rating is flagged with its age. */
-export const STALE_RATING_DAYS = 365;
+/** Older than this (RATINGS_STALE_DAYS), by default, a team's rating is flagged with its age. */
+export const STALE_RATING_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 export const noActiveModel = () => new DomainError('MODEL_NOT_READY', 503, 'No model version is active yet: the first training is still running.');
@@ -38,6 +38,7 @@ export class PairingPredictions {
     private readonly football: FootballData,
     private readonly active: ActiveModel,
     private readonly clock: () => Date = () => new Date(),
+    private readonly staleDays: number = STALE_RATING_DAYS,
   ) {}
 
   async predict(home: string, away: string, competition?: string | null): Promise<PairingForecast> {
@@ -54,9 +55,11 @@ export class PairingPredictions {
     const result = await this.active.forecast({ competition: comp, date: today, home: String(h.id), away: String(a.id) });
     if (!result) throw noActiveModel();
     const staleRatings = [h, a].flatMap((t): RatingAge[] => {
-      if (!t.lastPlayed) return [];
-      const ageDays = Math.floor((now.getTime() - Date.parse(`${t.lastPlayed}T00:00:00Z`)) / DAY_MS);
-      return ageDays > STALE_RATING_DAYS ? [{ team: t, lastPlayed: t.lastPlayed, ageDays }] : [];
+      // its newest result, not a fixture it has not played
+      const last = t.lastResult ?? t.lastPlayed;
+      if (!last) return [];
+      const ageDays = Math.floor((now.getTime() - Date.parse(`${last}T00:00:00Z`)) / DAY_MS);
+      return ageDays > this.staleDays ? [{ team: t, lastPlayed: last, ageDays }] : [];
     });
     return {
       home: h,

@@ -13,6 +13,13 @@ export interface BacktestPage {
   endCursor: string | null;
 }
 
+/** What "latest" holds: the upcoming fixtures, or — when none is known — the most recent played matches. */
+export interface LatestPredictions {
+  state: 'upcoming' | 'recent' | 'none';
+  notice: string | null;
+  rows: PredictionRow[];
+}
+
 /** What the prediction API reads: predictions, versions and training jobs, with the rules of each read. */
 export class PredictionQueries {
   constructor(
@@ -22,6 +29,25 @@ export class PredictionQueries {
     private readonly football: Pick<FootballData, 'resolveTeam'>,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * The latest predictions, never empty while predictions exist: the upcoming fixtures first (soonest
+   * first); when no fixture is known (off-season, a feed behind), the most recent played matches with
+   * their outcome (latest first). The notice says which.
+   */
+  async latest(first: number, competition?: string): Promise<LatestPredictions> {
+    const upcoming = await this.upcoming(first, competition);
+    if (upcoming.length) return { state: 'upcoming', notice: null, rows: upcoming };
+    const active = await this.active.get();
+    const recent = active ? await this.store.recent(active.version.id, first, competition) : [];
+    if (!recent.length) return { state: 'none', notice: 'No prediction is known yet.', rows: [] };
+    const through = recent[0].kickoff.toISOString().slice(0, 10);
+    return {
+      state: 'recent',
+      notice: `No upcoming fixture is known${competition ? ` in ${competition}` : ''}: these are the most recent played matches' predictions, with their outcome (the latest on ${through}).`,
+      rows: recent,
+    };
+  }
 
   /**
    * The active version's predictions for the next fixtures from now, soonest first (none before a

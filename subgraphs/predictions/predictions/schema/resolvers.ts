@@ -25,6 +25,8 @@ import {
   TrainingJob,
   type ModelMetrics,
   type ReliabilityTable as ReliabilityTableType,
+  LatestPredictions,
+  LatestStateEnum,
 } from './types';
 
 
@@ -143,6 +145,19 @@ export class PredictionResolver {
     @Arg('competition', () => String, { nullable: true, description: 'Competition code, e.g. en.1' }) competition: string | null,
   ): Promise<Prediction[]> {
     return (await this.services.queries.upcoming(first, competition ?? undefined)).map(toPrediction);
+  }
+
+  @Authorized()
+  @Query(() => LatestPredictions, {
+    description:
+      'The latest predictions, never empty while predictions exist: the upcoming fixtures (soonest first), else the most recent played matches with their outcome (latest first); `state` and `notice` say which.',
+  })
+  async latestPredictions(
+    @Arg('first', () => Int, { defaultValue: 20, description: '1..100' }) first: number,
+    @Arg('competition', () => String, { nullable: true, description: 'Competition code, e.g. en.1' }) competition: string | null,
+  ): Promise<LatestPredictions> {
+    const latest = await this.services.queries.latest(first, competition ?? undefined);
+    return { state: latest.state as LatestStateEnum, notice: latest.notice, predictions: latest.rows.map(toPrediction) };
   }
 
   @Authorized()

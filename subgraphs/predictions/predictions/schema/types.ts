@@ -274,3 +274,20 @@ export class PredictionPage {
   @Field(() => [Prediction]) nodes: Prediction[];
   @Field(() => PredictionPageInfo) pageInfo: PredictionPageInfo;
 }
+
+export enum LatestStateEnum {
+  UPCOMING = 'upcoming',
+  RECENT = 'recent',
+  NONE = 'none',
+}
+registerEnumType(LatestStateEnum, {
+  name: 'LatestState',
+  description: 'UPCOMING: the next fixtures. RECENT: no fixture is known, so the most recent played matches (with their outcome). NONE: no prediction yet.',
+});
+
+@ObjectType({ description: 'The latest predictions: never empty while predictions exist.' })
+export class LatestPredictions {
+  @Field(() => LatestStateEnum) state: LatestStateEnum;
+  @Field(() => String, { nullable: true, description: 'Says what the list holds when it is not the upcoming fixtures.' }) notice: string | null;
+  @Field(() => [Prediction]) predictions: Prediction[];
+}

@@ -3,7 +3,7 @@ import type { FootballData, FootballMatch, TeamLookup, TeamRef } from '../domain
 
 const MATCH_FIELDS = 'id season date kickoff status competition { code } homeTeam { id name } awayTeam { id name } score { home away }';
 const PAGE = 200;
-const TEAM_FIELDS = 'id name competitions lastPlayed currentCompetition';
+const TEAM_FIELDS = 'id name competitions lastPlayed lastResult currentCompetition';
 
 const MATCHES = `query PredictionsMatches($filter: MatchFilterInput, $after: String) {
   matches(filter: $filter, first: ${PAGE}, after: $after) { nodes { ${MATCH_FIELDS} } pageInfo { hasNextPage endCursor } }

@@ -508,6 +508,18 @@ export class PredictionStore {
     return rows.map(predictionRow);
   }
 
+  /** The version's predictions of played matches with their outcome (a result is never after now), latest kick-off first. */
+  async recent(versionId: number, limit: number, competition?: string): Promise<PredictionRow[]> {
+    const { rows } = await this.pool.query<RawPredictionRow>({
+      name: competition ? 'predictions.recent_in' : 'predictions.recent',
+      text: `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
+              WHERE p.version_id = $1 AND p.actual_outcome IS NOT NULL ${competition ? 'AND p.competition = $3' : ''}
+              ORDER BY p.kickoff DESC, p.match_id DESC LIMIT $2`,
+      values: competition ? [versionId, limit, competition] : [versionId, limit],
+    });
+    return rows.map(predictionRow);
+  }
+
   async byMatchIds(versionId: number, matchIds: readonly number[]): Promise<PredictionRow[]> {
     const { rows } = await this.pool.query<RawPredictionRow>({
       name: 'predictions.by_match_ids',

@@ -79,8 +79,11 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 let before: { total_predictions: number };
 
-it('out of the box, eleven months after the shipped fixtures, the latest list is empty', async () => {
-  expect((await get('/api/predictions/latest/')).body).toEqual([]);
+it('out of the box, eleven months after the shipped fixtures, latest lists the most recent played matches and /api/ says so', async () => {
+  const latest = (await get('/api/predictions/latest/')).body;
+  expect(latest.length).toBeGreaterThan(0);
+  expect((await get('/api/dashboard/fixtures/')).body).toEqual([]);
+  expect((await get('/api/')).body.data.notice).toMatch(/^No upcoming fixture is known .*\/api\/predictions\/latest\/ lists the most recent played matches/);
   before = (await get('/api/dashboard/overview/')).body;
 });
 
@@ -98,7 +101,9 @@ it('football:sync brings the new season in, and the latest predictions are its f
 });
 
 it('once the feed serves their results, the next sync resolves the predictions and the track record grows', async () => {
-  feed.set('/2026-27/en.1.json', { body: seasonJson(PAIRS, start, SCORES) });
+  // a result is never dated after now (it would be refused): the matches were played in the last days
+  const played = new Date(start.getTime() - 8 * 86_400_000);
+  feed.set('/2026-27/en.1.json', { body: seasonJson(PAIRS, played, SCORES) });
   const out = await sync();
   expect(out).toMatch(/^en\.1@2026-27\s+changed\s+football\.json\s+5 matches: 0 new, 5 updated/m);
   const after = await until('the predictions resolved', async () => {
@@ -106,7 +111,28 @@ it('once the feed serves their results, the next sync resolves the predictions a
     return res.body.total_predictions >= before.total_predictions + PAIRS.length ? res.body : undefined;
   });
   expect(after.total_predictions).toBe(before.total_predictions + PAIRS.length);
-  expect((await get('/api/predictions/latest/')).body).toEqual([]);
+  // no fixture is known again: latest lists the matches just played, the latest first
+  const latest = (await get('/api/predictions/latest/?limit=5')).body;
+  expect(latest.map((p: { home_team: string; away_team: string }) => [p.home_team, p.away_team])).toEqual([...PAIRS].reverse());
   // a third pass: the server answers 304, nothing changes
   expect(await sync()).toMatch(/^en\.1@2026-27\s+not-modified/m);
+});
+
+it('football:sync prints a clear error, not a stack trace, for a league the feed does not know and for a key given twice', async () => {
+  for (const [urls, message] of [
+    [`xx.9@2026-27=${feed.url('/x.json')}`, /FOOTBALL_FEED_URLS: unknown competition "xx\.9"/],
+    [`${feedUrl()},${feedUrl()}`, /FOOTBALL_FEED_URLS: en\.1@2026-27 is configured twice/],
+  ] as const) {
+    const res = await run(process.execPath, ['dist/bin/cli.js', 'football:sync'], {
+      cwd: projectRoot(),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl, FOOTBALL_FEED_URLS: urls, LOG_LEVEL: 'warn' },
+      timeout: 60_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  }
 });
