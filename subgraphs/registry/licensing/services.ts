@@ -1,7 +1,7 @@
 import type { Config } from '../../../lib/config';
 import { badInput } from '../../../lib/errors';
 import { createMailer } from '../../../lib/mailer';
-import { AttemptThrottle, SIGN_IN_ATTEMPTS } from '../../../lib/attempts';
+import { AttemptThrottle, SIGN_IN_ATTEMPTS, TOKEN_ATTEMPTS } from '../../../lib/attempts';
 import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
 import { secretBoxFor } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
@@ -113,7 +113,11 @@ export function createLicensingServices(
     audit,
     createMailer(config, logger),
     new AttemptThrottle(store, 'workspace-sign-in', SIGN_IN_ATTEMPTS, () => 'Too many failed sign-ins for this address; try again later.'),
-    { sessionTtlSeconds: config.WORKSPACE_SESSION_TTL_SECONDS, baseUrl: () => baseUrl() },
+    {
+      sessionTtlSeconds: config.WORKSPACE_SESSION_TTL_SECONDS,
+      baseUrl: () => baseUrl(),
+      linkAttempts: new AttemptThrottle(store, 'workspace-link', TOKEN_ATTEMPTS, () => 'Too many wrong links from this address; try again later.'),
+    },
     clock,
   );
   const artifacts = new ArtifactService(

@@ -133,13 +133,29 @@ export class IdentityService {
    */
   private async checkPassword(usernameInput: string, password: string, clientAddress: string | undefined): Promise<UserRow> {
     const username = normaliseUsername(usernameInput);
-    const attempt = await this.attempts.signIn.reserve(username, clientAddress);
-    const user = username ? await this.store.byUsername(username) : undefined;
-    this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
-    const matches = await argon2Verify(user?.passwordHash ?? (await this.dummyHash), password ?? '').catch(() => false);
-    if (!user || !matches || !user.isActive) throw noActiveAccount();
-    await attempt.succeeded();
+    let user = undefined as UserRow | undefined;
+    const held = await this.attempts.signIn.guard(username, clientAddress, async () => {
+      user = username ? await this.store.byUsername(username) : undefined;
+      return (await this.passwordMatches(user?.passwordHash, password)) && user!.isActive;
+    });
+    if (!held || !user) throw noActiveAccount();
     return user;
+  }
+
+  /** argon2id against the stored hash (a dummy hash when there is none: the same time either way). Only inside a guard. */
+  private async passwordMatches(hash: string | undefined, password: string): Promise<boolean> {
+    this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
+    const matches = await argon2Verify(hash ?? (await this.dummyHash), password ?? '').catch(() => false);
+    return matches && hash !== undefined;
+  }
+
+  /**
+   * The current password of a signed-in user, before a change to their account's security (a new
+   * password, 2FA on or off, a new e-mail address): reserved in the sign-in throttle like a sign-in
+   * (the same counts: a stolen access token does not buy more guesses). False when it is wrong; 429 once spent.
+   */
+  async currentPasswordHolds(user: UserRow, password: string, clientAddress: string | undefined): Promise<boolean> {
+    return this.attempts.signIn.guard(user.username, clientAddress, () => this.passwordMatches(user.passwordHash, password));
   }
 
   /**
@@ -265,21 +281,17 @@ export class IdentityService {
   }
 
   /** A recovery code instead of the one-time code: reserved like a code guess (lib/attempts.ts), each code works once. */
-  private async checkRecoveryCode(user: UserRow, code: string, clientAddress: string | undefined): Promise<boolean> {
-    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
-    if (!(await this.account.recoveryCodes.use(user.id, code))) return false;
-    await attempt.succeeded();
-    return true;
+  private checkRecoveryCode(user: UserRow, code: string, clientAddress: string | undefined): Promise<boolean> {
+    return this.attempts.codes.guard(user.id, clientAddress, () => this.account.recoveryCodes.use(user.id, code));
   }
 
   /** A one-time code of the user's confirmed 2FA secret: the attempt reserved first (lib/attempts.ts), the step recorded (no replay). */
   async checkTotp(user: UserRow, code: string, clientAddress?: string): Promise<boolean> {
-    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
-    if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
-    const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
-    if (!(result.valid && (await this.store.useTotpStep(user.id, result.step)))) return false;
-    await attempt.succeeded();
-    return true;
+    return this.attempts.codes.guard(user.id, clientAddress, async () => {
+      if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
+      const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
+      return result.valid && (await this.store.useTotpStep(user.id, result.step));
+    });
   }
 
   /**
@@ -307,15 +319,15 @@ export class IdentityService {
     if (!user) throw notFound('No such user.');
     if (user.totpConfirmedAt) throw conflict('Two-factor authentication is already enabled for this account.');
     if (!user.totpSecretSealed) throw conflict('Start the enrolment first (POST /api/auth/2fa/enrol/).');
-    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
-    const invalid = () => badInput('The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
     // otplib throws on a token that is not six digits: check the shape first
     const token = (code ?? '').trim();
-    if (!/^\d{6}$/.test(token)) throw invalid();
-    const result = await this.verifyTotp(user.totpSecretSealed, token);
-    if (!result.valid) throw invalid();
-    await this.store.confirmTotp(user.id, result.step);
-    await attempt.succeeded();
+    const sealed = user.totpSecretSealed;
+    const held = await this.attempts.codes.guard(user.id, clientAddress, async () => {
+      const result = /^\d{6}$/.test(token) ? await this.verifyTotp(sealed, token) : { valid: false, step: -1 };
+      if (result.valid) await this.store.confirmTotp(user.id, result.step);
+      return result.valid;
+    });
+    if (!held) throw badInput('The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
     this.forget(user.id);
   }
 

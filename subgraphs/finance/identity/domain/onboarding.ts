@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { hash as argon2Hash } from '@node-rs/argon2';
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { Mailer } from '../../../../lib/mailer';
+import type { AttemptThrottle } from '../../../../lib/attempts';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';
 import type { AuditOutbox } from '../../kernel/audit';
 import type { NodeGate } from '../../kernel/gate';
@@ -38,8 +39,6 @@ export interface OnboardingLimits {
   /** Password reset mails per e-mail address (beyond it: 202 and no mail). */
   resetMail: KeyedLimiter;
   resend: KeyedLimiter;
-  /** Wrong current passwords and one-time codes of a signed-in user. */
-  secondChecks: KeyedLimiter;
 }
 
 export interface OnboardingDeps {
@@ -51,6 +50,8 @@ export interface OnboardingDeps {
   gate: NodeGate;
   mailer: Mailer;
   limits: OnboardingLimits;
+  /** Guesses of the mailed tokens (verification, reset), reserved before they are checked (lib/attempts.ts TOKEN_ATTEMPTS). */
+  tokens: AttemptThrottle;
   logger: Logger;
   /** The node's name (mail subjects) and the client's base URL for links, when known. */
   appName: string;
@@ -183,15 +184,19 @@ export class OnboardingService {
     return user;
   }
 
-  /** POST /api/auth/email/verify/: the token of the mail, once. */
+  /** POST /api/auth/email/verify/: the token of the mail, once (each guess reserved first: lib/attempts.ts). */
   async verifyEmail(token: string, clientAddress: string | undefined): Promise<void> {
     await this.d.limits.verify.consume(clientAddress, 'Too many verification attempts from this address: try again later.');
     if (!token || token.length > 200) throw invalidToken();
-    const verified = await this.d.store.transaction(async (db) => {
-      const used = await this.d.store.useToken(db, tokenHash(token), 'email_verify');
-      return used && (await this.d.store.markEmailVerified(db, used.userId, used.email)) ? used.userId : undefined;
+    let verified: string | undefined;
+    const held = await this.d.tokens.guard('email_verify', clientAddress, async () => {
+      verified = await this.d.store.transaction(async (db) => {
+        const used = await this.d.store.useToken(db, tokenHash(token), 'email_verify');
+        return used && (await this.d.store.markEmailVerified(db, used.userId, used.email)) ? used.userId : undefined;
+      });
+      return verified !== undefined;
     });
-    if (!verified) throw invalidToken();
+    if (!held || !verified) throw invalidToken();
     this.d.identity.forget(verified);
   }
 
@@ -230,20 +235,26 @@ export class OnboardingService {
     }
   }
 
-  /** POST /api/auth/password/reset/confirm/: a new password; every session and token of the user ends. */
+  /** POST /api/auth/password/reset/confirm/: a new password; every session and token of the user ends (each guess reserved first). */
   async confirmPasswordReset(token: string, password: string, clientAddress: string | undefined): Promise<void> {
     await this.d.limits.verify.consume(clientAddress, 'Too many attempts from this address: try again later.');
     if (!token || token.length > 200) throw invalidToken();
     const passwordHash = await argon2Hash(password ?? '');
-    const userId = await this.d.store.transaction(async (db) => {
-      const used = await this.d.store.useToken(db, tokenHash(token), 'password_reset');
-      if (!used) throw invalidToken();
-      const user = await this.d.users.byId(used.userId);
-      const problems = passwordProblems(password ?? '', user?.username ?? '');
-      if (problems.length) throw badInput('The new password is not valid.', { password: problems });
-      await this.d.store.replacePassword(db, used.userId, passwordHash);
-      return used.userId;
+    let userId: string | undefined;
+    const held = await this.d.tokens.guard('password_reset', clientAddress, async () => {
+      userId = await this.d.store.transaction(async (db) => {
+        const used = await this.d.store.useToken(db, tokenHash(token), 'password_reset');
+        if (!used) return undefined;
+        const user = await this.d.users.byId(used.userId);
+        const problems = passwordProblems(password ?? '', user?.username ?? '');
+        // thrown: the transaction rolls back, the token stays usable
+        if (problems.length) throw badInput('The new password is not valid.', { password: problems });
+        await this.d.store.replacePassword(db, used.userId, passwordHash);
+        return used.userId;
+      });
+      return userId !== undefined;
     });
+    if (!held || !userId) throw invalidToken();
     this.d.identity.forget(userId);
   }
 
@@ -251,12 +262,7 @@ export class OnboardingService {
   async changePassword(userId: string, current: string, password: string, meta: SessionMeta): Promise<AccessGrant> {
     const user = await this.d.users.byId(userId);
     if (!user?.isActive) throw notFound('No such user.');
-    const wrong = 'Too many wrong passwords: try again later.';
-    await this.d.limits.secondChecks.assertOpen(`pw:${user.id}`, wrong);
-    if (!(await argon2Verify(user.passwordHash, current ?? '').catch(() => false))) {
-      await this.d.limits.secondChecks.tryConsume(`pw:${user.id}`);
-      throw badInput('The current password is wrong.', { current_password: ['Wrong password.'] });
-    }
+    await this.requireCurrentPassword(user, current, meta.ip ?? undefined);
     const problems = passwordProblems(password ?? '', user.username);
     if (problems.length) throw badInput('The new password is not valid.', { password: problems });
     if (password === current) throw badInput('The new password is your current one.', { password: ['Choose a password you have not used here.'] });
@@ -264,6 +270,17 @@ export class OnboardingService {
     await this.d.store.transaction((db) => this.d.store.replacePassword(db, user.id, passwordHash));
     this.d.identity.forget(user.id);
     return this.d.sessions.grant({ ...user, tokenVersion: user.tokenVersion + 1 }, meta);
+  }
+
+  /**
+   * The signed-in user's current password, before a change to their account's security (password,
+   * 2FA on or off, e-mail address): reserved before it is checked, in the sign-in throttle
+   * (identity.currentPasswordHolds, lib/attempts.ts). 400 `current_password` when wrong, 429 once spent.
+   */
+  async requireCurrentPassword(user: UserRow, current: string | null | undefined, clientAddress: string | undefined): Promise<void> {
+    if (!current) throw badInput('Your current password is required.', { current_password: ['This field is required.'] });
+    if (!(await this.d.identity.currentPasswordHolds(user, current, clientAddress)))
+      throw badInput('The current password is wrong.', { current_password: ['Wrong password.'] });
   }
 
   /** Freezes or unfreezes a user (by id or user name): a frozen user cannot sign in or move money (every token ends). */
@@ -325,8 +342,8 @@ export class OnboardingService {
   }
 
   /** A signed-in user's one-time code (each guess reserved first: identity.checkTotp, lib/attempts.ts). */
-  private async checkOtp(user: UserRow, otp: string): Promise<void> {
-    if (!(await this.d.identity.checkTotp(user, otp ?? ''))) {
+  private async checkOtp(user: UserRow, otp: string, clientAddress?: string): Promise<void> {
+    if (!(await this.d.identity.checkTotp(user, otp ?? '', clientAddress))) {
       throw new DomainError('OTP_INVALID', 400, 'The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
     }
   }
@@ -345,18 +362,33 @@ export class OnboardingService {
   }
 
   /** POST /api/auth/2fa/recovery-codes/: a new set (the old codes stop working); needs a current one-time code. */
-  async renewRecoveryCodes(userId: string, otp: string): Promise<string[]> {
+  async renewRecoveryCodes(userId: string, otp: string, clientAddress?: string): Promise<string[]> {
     const user = await this.enrolledUser(userId);
-    await this.checkOtp(user, otp);
+    await this.checkOtp(user, otp, clientAddress);
     return this.d.recoveryCodes.renew(user.id);
   }
 
-  /** DELETE /api/auth/2fa/: switches 2FA off with a current code, unless the node enforces 2FA. */
-  async disableTotp(userId: string, otp: string): Promise<void> {
+  /**
+   * POST /api/auth/2fa/enrol/ with an access token: the current password first (a stolen token alone
+   * cannot put its holder's authenticator on the account). The enrolment token of a sign-in that
+   * 2FA enforcement stopped was given for the password just checked: it needs none.
+   */
+  async startTotpEnrolment(userId: string, scope: string, currentPassword: string | null | undefined, clientAddress?: string) {
+    if (scope !== 'enrol-2fa') {
+      const user = await this.d.users.byId(userId);
+      if (!user?.isActive) throw notFound('No such user.');
+      await this.requireCurrentPassword(user, currentPassword, clientAddress);
+    }
+    return this.d.identity.startTotpEnrolment(userId);
+  }
+
+  /** DELETE /api/auth/2fa/: switches 2FA off with the current password and a current code, unless the node enforces 2FA. */
+  async disableTotp(userId: string, otp: string, currentPassword?: string | null, clientAddress?: string): Promise<void> {
     const user = await this.enrolledUser(userId);
     if ((await this.d.gate.state()).enforce2fa)
       throw new DomainError('TWOFA_ENFORCED', 403, 'This node requires two-factor authentication: it cannot be switched off.');
-    await this.checkOtp(user, otp);
+    await this.requireCurrentPassword(user, currentPassword, clientAddress);
+    await this.checkOtp(user, otp, clientAddress);
     await this.d.store.disableTotp(user.id);
     this.d.identity.forget(user.id);
   }

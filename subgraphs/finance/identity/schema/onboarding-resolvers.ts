@@ -104,13 +104,17 @@ export class OnboardingResolver {
   @Authorized('node-user')
   @Mutation(() => [String], { description: 'A new set of ten 2FA recovery codes (the old ones stop working); needs a current one-time code.' })
   renewNodeRecoveryCodes(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<string[]> {
-    return this.services.onboarding.renewRecoveryCodes(userIdOf(ctx), otp);
+    return this.services.onboarding.renewRecoveryCodes(userIdOf(ctx), otp, ctx.clientAddress);
   }
 
   @Authorized('node-user')
-  @Mutation(() => Boolean, { description: 'Switches 2FA off with a current one-time code (403 when the node enforces 2FA).' })
-  async disableNodeTotp(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    await this.services.onboarding.disableTotp(userIdOf(ctx), otp);
+  @Mutation(() => Boolean, { description: 'Switches 2FA off with the current password and a current one-time code (403 when the node enforces 2FA).' })
+  async disableNodeTotp(
+    @Arg('otp') otp: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('currentPassword', () => String, { nullable: true, description: 'Required (400 `current_password` without it).' }) currentPassword?: string | null,
+  ): Promise<boolean> {
+    await this.services.onboarding.disableTotp(userIdOf(ctx), otp, currentPassword, ctx.clientAddress);
     return true;
   }
 
