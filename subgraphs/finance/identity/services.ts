@@ -95,6 +95,7 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     tokens: new AttemptThrottle(store, 'mail-token', TOKEN_ATTEMPTS, (s) => `Too many wrong links or codes from this address. Request was throttled. Expected available in ${s} seconds.`),
     logger,
     appName: config.APP_NAME,
+    defaultSignupMode: config.NODE_ENV === 'production' ? 'invite_only' : 'open',
     frontendUrl: config.FRONTEND_URL,
     audit,
   });

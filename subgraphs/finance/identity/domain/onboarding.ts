@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
@@ -30,6 +30,16 @@ export const invalidToken = () =>
 export const emailUnverified = () =>
   new DomainError('EMAIL_UNVERIFIED', 403, 'Verify your e-mail address first (the link we sent you; POST /api/auth/email/resend/ sends it again).');
 const taken = (code: string, field: string, message: string) => new DomainError(code, 409, message, { [field]: [message] });
+/** The unique index on the normalised address (migration IdentityUniqueEmail1798000000100). */
+const EMAIL_INDEX = 'node_user_email_unique';
+
+/** What a sign-up answers: the same shape whether the address was new or taken. */
+export interface SignupReply {
+  id: string;
+  username: string;
+  email: string;
+  emailVerified: false;
+}
 
 /** What the node's users may do about their own account: the limits per client address and per user. */
 export interface OnboardingLimits {
@@ -53,6 +63,8 @@ export interface OnboardingDeps {
   /** Guesses of the mailed tokens (verification, reset), reserved before they are checked (lib/attempts.ts TOKEN_ATTEMPTS). */
   tokens: AttemptThrottle;
   logger: Logger;
+  /** Sign-up until an operator chooses: invite_only in production (NODE_ENV=production), open elsewhere. */
+  defaultSignupMode: SignupMode;
   /** The node's name (mail subjects) and the client's base URL for links, when known. */
   appName: string;
   frontendUrl?: string;
@@ -104,16 +116,21 @@ export class OnboardingService {
 
   private async sendVerification(user: UserRow): Promise<void> {
     const token = await this.issueToken(user, 'email_verify', EMAIL_VERIFY_TTL_SECONDS);
+    await this.verificationMail(user.username, user.email, token);
+  }
+
+  private async verificationMail(username: string, email: string, token: string): Promise<void> {
     await this.mail(
-      user.email,
+      email,
       'verify your e-mail address',
-      `Hello ${user.username},\n\nconfirm that this is your address: ${this.link('/app/verify-email/', token)}\n\n` +
+      `Hello ${username},\n\nconfirm that this is your address: ${this.link('/app/verify-email/', token)}\n\n` +
         `Or send this code to POST /api/auth/email/verify/ as {"token": "…"}:\n${token}\n\nThe link works once, for 48 hours.\n`,
     );
   }
 
+  /** The operator's choice; until there is one, `invite_only` in production and `open` elsewhere (deps.defaultSignupMode). */
   async signupMode(): Promise<SignupMode> {
-    return this.d.store.signupMode();
+    return this.d.store.signupMode(this.d.defaultSignupMode);
   }
 
   async setSignupMode(mode: string, actor: string): Promise<SignupMode> {
@@ -153,35 +170,72 @@ export class OnboardingService {
     const pw = passwordProblems(input.password ?? '', username);
     if (pw.length) errors.password = pw;
     if (Object.keys(errors).length) throw badInput('Some fields are not valid.', errors);
+    // user names are public handles: a taken one is said; e-mail addresses are not (signup below)
     if (await this.d.users.byUsername(username)) throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
-    if (await this.d.store.emailTaken(email))
-      throw taken('EMAIL_TAKEN', 'email', 'An account with this e-mail address exists: sign in, or reset its password.');
     return { username, email };
   }
 
   /**
    * POST /api/auth/signup/: a new user, not verified yet, and the verification mail. Invite-only:
    * 403 without a code, 400 with a code that cannot be used. Nothing is created on any refusal.
+   * The answer is the same whether the address is new or taken (nobody learns which addresses have
+   * accounts): for a taken address the mail goes to its owner instead (heldAddressSignup).
    */
-  async signup(input: SignupInput, clientAddress: string | undefined): Promise<UserRow> {
+  async signup(input: SignupInput, clientAddress: string | undefined): Promise<SignupReply> {
     await this.d.limits.signup.consume(clientAddress, 'Too many sign-ups from this address: try again later.');
-    const inviteOnly = (await this.d.store.signupMode()) === 'invite_only';
+    const inviteOnly = (await this.signupMode()) === 'invite_only';
     const code = (input.inviteCode ?? '').trim();
     if (inviteOnly && !code) throw signupClosed();
     const { username, email } = await this.validateSignup(input);
     const passwordHash = await argon2Hash(input.password);
-    const user = await this.d.store
-      .transaction(async (db) => {
+    const invite = inviteOnly ? tokenHash(code) : undefined;
+    const fresh = { username, email, passwordHash, invite };
+    if (await this.d.store.emailHolder(email)) return this.heldAddressSignup(fresh);
+    let user: UserRow;
+    try {
+      user = await this.d.store.transaction(async (db) => {
         const row = await this.d.store.insertUnverified(db, { username, email, passwordHash });
-        if (inviteOnly && !(await this.d.store.redeemInvite(db, tokenHash(code), row.id))) throw invalidInvite();
+        if (invite && !(await this.d.store.redeemInvite(db, invite, row.id))) throw invalidInvite();
         return row;
-      })
-      .catch((err: { code?: string }) => {
-        if (err.code === '23505') throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
-        throw err;
       });
+    } catch (err) {
+      const e = err as { code?: string; constraint?: string };
+      // a concurrent sign-up took the address first: this one is a sign-up for a taken address
+      if (e.code === '23505' && e.constraint === EMAIL_INDEX) return this.heldAddressSignup(fresh);
+      if (e.code === '23505') throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
+      throw err;
+    }
     await this.sendVerification(user);
-    return user;
+    return { id: user.id, username: user.username, email: user.email, emailVerified: false };
+  }
+
+  /**
+   * A sign-up with an address an account holds: no second account with it, and the same answer as
+   * for a new address. The mail goes to the address: when its account has verified it, a notice
+   * (sign in, or reset the password); when the account only claims it (never verified), a link that
+   * creates this sign-up's account verified and drops the pending claim (the verified sign-up wins).
+   * The invitation, if any, is used as for a new address.
+   */
+  private async heldAddressSignup(s: { username: string; email: string; passwordHash: string; invite?: Buffer }): Promise<SignupReply> {
+    if (s.invite && !(await this.d.store.transaction((db) => this.d.store.redeemInvite(db, s.invite!, null)))) throw invalidInvite();
+    const id = randomUUID();
+    const holder = await this.d.store.emailHolder(s.email);
+    const mailAllowed = await this.d.limits.resetMail.tryConsume(`signup:${s.email.toLowerCase()}`);
+    if (holder?.verified) {
+      if (mailAllowed)
+        await this.mail(
+          s.email,
+          'someone tried to sign up with your address',
+          `Hello ${holder.username},\n\nsomeone asked to open an account on ${this.d.appName} with this e-mail address, which is already yours. ` +
+            `Nothing was created.\n\nIf it was you: sign in as ${holder.username}, or reset your password.\n` +
+            `Not you? Ignore this mail.\n`,
+        );
+    } else {
+      const token = newToken();
+      await this.d.store.insertSignupRequest({ id, tokenHash: tokenHash(token), username: s.username, email: s.email, passwordHash: s.passwordHash, ttlSeconds: EMAIL_VERIFY_TTL_SECONDS });
+      if (mailAllowed) await this.verificationMail(s.username, s.email, token);
+    }
+    return { id, username: s.username, email: s.email, emailVerified: false };
   }
 
   /** POST /api/auth/email/verify/: the token of the mail, once (each guess reserved first: lib/attempts.ts). */
@@ -190,10 +244,17 @@ export class OnboardingService {
     if (!token || token.length > 200) throw invalidToken();
     let verified: string | undefined;
     const held = await this.d.tokens.guard('email_verify', clientAddress, async () => {
-      verified = await this.d.store.transaction(async (db) => {
-        const used = await this.d.store.useToken(db, tokenHash(token), 'email_verify');
-        return used && (await this.d.store.markEmailVerified(db, used.userId, used.email)) ? used.userId : undefined;
-      });
+      verified = await this.d.store
+        .transaction(async (db) => {
+          const used = await this.d.store.useToken(db, tokenHash(token), 'email_verify');
+          if (used) return (await this.d.store.markEmailVerified(db, used.userId, used.email)) ? used.userId : undefined;
+          // the link of a sign-up whose address another account only claimed: its account now, verified
+          return (await this.d.store.completeSignupRequest(db, tokenHash(token)))?.id;
+        })
+        .catch((err: { code?: string }) => {
+          if (err.code === '23505') return undefined; // its user name was taken meanwhile
+          throw err;
+        });
       return verified !== undefined;
     });
     if (!held || !verified) throw invalidToken();
@@ -321,8 +382,9 @@ export class OnboardingService {
         return user;
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505')
-        throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
+      const e = err as { code?: string; constraint?: string };
+      if (e.code === '23505' && e.constraint === EMAIL_INDEX) throw new DomainError('CONFLICT', 409, 'Another user has this e-mail address.');
+      if (e.code === '23505') throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
       throw err;
     }
   }
