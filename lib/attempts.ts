@@ -54,6 +54,16 @@ export const TOKEN_ATTEMPTS: AttemptPolicy = {
 };
 
 /**
+ * Licence keys (60 random bits) presented to the registry: not aimed at one account, so per client
+ * address only; a known key gives its attempt back (a node behind the same address is never held up).
+ */
+export const LICENCE_KEY_ATTEMPTS: AttemptPolicy = {
+  pair: { points: 20, durationSeconds: 15 * 60 },
+  address: { points: 20, durationSeconds: 15 * 60 },
+  account: [],
+};
+
+/**
  * A phone verification code: the "account" is the code itself (its user and hash), so that its five
  * guesses are five wherever they come from; the fifth wrong one also ends the code
  * (identity/domain/phone-verification.ts). Per address: as one-time codes.
