@@ -282,7 +282,7 @@ export class IdentityService {
 
   /** A recovery code instead of the one-time code: reserved like a code guess (lib/attempts.ts), each code works once. */
   private checkRecoveryCode(user: UserRow, code: string, clientAddress: string | undefined): Promise<boolean> {
-    return this.attempts.codes.guard(user.id, clientAddress, () => this.account.recoveryCodes.redeem(user.id, code));
+    return this.attempts.codes.guard(user.id, clientAddress, () => this.account.recoveryCodes.spendRecoveryCode(user.id, code));
   }
 
   /** A one-time code of the user's confirmed 2FA secret: the attempt reserved first (lib/attempts.ts), the step recorded (no replay). */

@@ -97,7 +97,7 @@ export class LicenceService {
     private readonly catalogue: CatalogueStore,
     private readonly audit: AuditLog,
     private readonly box: SecretBox,
-    private readonly settings: { rateLimitPerMinute: number; keyAttempts?: AttemptThrottle },
+    private readonly settings: { rateLimitPerMinute: number; keyAttempts: AttemptThrottle },
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -112,9 +112,7 @@ export class LicenceService {
     if (!canonical) throw invalidCredentials('Malformed licence key; expected LIC-XXXX-XXXX-XXXX.');
     const hash = hashLicenceKey(canonical);
     let row = this.cachedAuthRow(hash);
-    if (!row && this.settings.keyAttempts)
-      await this.settings.keyAttempts.guard('licence-key', opts.clientAddress, async () => Boolean((row = await this.authRow(hash))));
-    else row ??= await this.authRow(hash);
+    if (!row) await this.settings.keyAttempts.guard('licence-key', opts.clientAddress, async () => Boolean((row = await this.authRow(hash))));
     if (!row) throw licenceNotFound();
     const now = this.clock();
     assertUsable(row.status, row.expiresAt, now);
