@@ -221,7 +221,12 @@ describe('a node without a valid licence is read-only', () => {
     });
     // past the gate: no provider key is configured, so the generic failure
     expect([assistant.status, assistant.body.code]).toEqual([503, 'assistant_unavailable']);
-    const enrol = await http(`${t.urls.finance}/api/auth/2fa/enrol/`, { method: 'POST', key: token });
+    const enrol = await http(`${t.urls.finance}/api/auth/2fa/enrol/`, {
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ current_password: PASSWORD }),
+    });
     expect(enrol.status).toBe(201);
     const branding = await http(`${t.urls.finance}/admin/node/branding/`, {
       method: 'POST',
