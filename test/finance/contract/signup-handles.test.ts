@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { createUser, installValidLicence, login } from '../../support/finance';
 import { outbox, type ReadMail } from '../../support/mail';
+import { IdentityUniqueEmail1798000000100 as Migration } from '../../../subgraphs/finance/identity/store/migrations/1798000000100-IdentityUniqueEmail';
 
 /**
  * Verified handles only, one account per address (issue 32 item 5, issue 35 item 2), over HTTP:
@@ -150,4 +151,38 @@ describe('in production', () => {
     await p.app.services.identity.onboarding.setSignupMode('open', 'test-operator');
     expect((await http(`${p.urls.finance}/api/v1/config/`)).body.auth.signup).toBe('open');
   });
+});
+
+it('the migration flags existing duplicates: the address stays with the account that verified it first, the others lose it and are listed', async () => {
+  const pool = t.app.services.identity.store.pool;
+  const db = await pool.connect();
+  try {
+    await db.query('BEGIN');
+    // as before the migration: no unique index, and three accounts sharing one address (one verified, the newest)
+    await new Migration().down({ query: (sql: string) => db.query(sql) } as never);
+    const shared = `dup_${randomUUID().slice(0, 8)}@example.com`;
+    const insert = async (email: string, verified: boolean, joined: string) =>
+      (
+        await db.query<{ id: string }>(
+          `INSERT INTO identity.node_user (username, email, password_hash, email_verified_at, date_joined) VALUES ($1, $2, 'x', $3, $4) RETURNING id`,
+          [name(), email, verified ? new Date() : null, joined],
+        )
+      ).rows[0].id;
+    const oldest = await insert(shared, false, '2020-01-01');
+    const other = await insert(` ${shared.toUpperCase()}`, false, '2021-01-01');
+    const verified = await insert(shared, true, '2022-01-01');
+    await new Migration().up({ query: (sql: string) => db.query(sql) } as never);
+    const { rows } = await db.query<{ id: string; email: string }>('SELECT id, email FROM identity.node_user WHERE id = ANY($1::uuid[])', [[oldest, other, verified]]);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.email]))).toEqual({ [oldest]: '', [other]: '', [verified]: shared });
+    const flagged = await db.query('SELECT user_id AS "userId", email, kept_by AS "keptBy" FROM identity.email_duplicate ORDER BY email');
+    expect(flagged.rows).toEqual(
+      expect.arrayContaining([
+        { userId: oldest, email: shared, keptBy: verified },
+        { userId: other, email: ` ${shared.toUpperCase()}`, keptBy: verified },
+      ]),
+    );
+  } finally {
+    await db.query('ROLLBACK');
+    db.release();
+  }
 });
