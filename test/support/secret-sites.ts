@@ -40,7 +40,8 @@ export const NOT_GUESSABLE: Record<string, string> = {
   'rest-adapter/core/csrf.ts': 'CSRF double submit: the cookie the client itself holds',
   'subgraphs/finance/banking/domain/webhooks.ts': 'banking provider webhook signature: HMAC under the provider secret',
   'subgraphs/finance/compliance/domain/sumsub.ts': 'KYC provider webhook signature: HMAC under the provider secret',
-  'subgraphs/predictions/access/domain/key-format.ts': 'API key hash, found by its random 32-byte key id first (the gateway verifies it); not a guess at one account',
+  'subgraphs/predictions/access/domain/key-format.ts':
+    'API key hash, found by its random 32-byte key id first (the gateway verifies it); not a guess at one account',
 };
 
 export interface Finding {
@@ -77,7 +78,8 @@ const calleeName = (call: ts.CallExpression): string | undefined => {
 function enclosingName(node: ts.Node): string | undefined {
   for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
     if ((ts.isMethodDeclaration(n) || ts.isFunctionDeclaration(n) || ts.isGetAccessor(n)) && n.name && ts.isIdentifier(n.name)) return n.name.text;
-    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isVariableDeclaration(n.parent) && ts.isIdentifier(n.parent.name)) return n.parent.name.text;
+    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isVariableDeclaration(n.parent) && ts.isIdentifier(n.parent.name))
+      return n.parent.name.text;
   }
   return undefined;
 }
@@ -151,7 +153,11 @@ const registry = 'subgraphs/registry/licensing/domain';
  * wrong guesses. test/platform/lint/secret-sites.test.ts requires the keys to be exactly the sites found.
  */
 export const SECRET_SITES: Record<string, string[]> = {
-  [`${identity}/identity-service.ts#checkPassword`]: ['POST /api/login/ (password)', 'POST /admin/login/ (password)', 'POST /api/v1/cards/<id>/reveal/ (password)'],
+  [`${identity}/identity-service.ts#checkPassword`]: [
+    'POST /api/login/ (password)',
+    'POST /admin/login/ (password)',
+    'POST /api/v1/cards/<id>/reveal/ (password)',
+  ],
   [`${identity}/identity-service.ts#currentPasswordHolds`]: [
     'POST /api/auth/password/ (current_password)',
     'POST /api/auth/2fa/enrol/ (current_password)',

@@ -92,7 +92,12 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     gate,
     mailer: createMailer(config, logger),
     limits: onboardingLimits(store, config.AUTH_ATTEMPTS_PER_HOUR),
-    tokens: new AttemptThrottle(store, 'mail-token', TOKEN_ATTEMPTS, (s) => `Too many wrong links or codes from this address. Request was throttled. Expected available in ${s} seconds.`),
+    tokens: new AttemptThrottle(
+      store,
+      'mail-token',
+      TOKEN_ATTEMPTS,
+      (s) => `Too many wrong links or codes from this address. Request was throttled. Expected available in ${s} seconds.`,
+    ),
     logger,
     appName: config.APP_NAME,
     defaultSignupMode: config.NODE_ENV === 'production' ? 'invite_only' : 'open',

@@ -74,7 +74,12 @@ export function createLicensingServices(
   const tokens = new TokenStore(store);
   const audit = new AuditLog(new AuditStore(store));
   const catalogue = new CatalogueService(catalogueStore, audit);
-  const keyAttempts = new AttemptThrottle(store, 'licence-key', LICENCE_KEY_ATTEMPTS, (s) => `Too many unknown licence keys from this address; try again in ${s} seconds.`);
+  const keyAttempts = new AttemptThrottle(
+    store,
+    'licence-key',
+    LICENCE_KEY_ATTEMPTS,
+    (s) => `Too many unknown licence keys from this address; try again in ${s} seconds.`,
+  );
   const licences = new LicenceService(licenceStore, catalogueStore, audit, box, { rateLimitPerMinute: config.REGISTRY_RATE_LIMIT, keyAttempts }, clock);
   const signing = new SigningService(
     new SigningKeyStore(store),

@@ -298,7 +298,12 @@ describe('2FA recovery codes', () => {
     const step = (n: number) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * n } as Parameters<typeof totpGenerate>[0]);
     expect((await post('/api/auth/2fa/confirm/', { otp: await step(0) }, token)).status).toBe(200);
     const del = (otp: string, current_password: string | null = PASSWORD) =>
-      http(url('/api/auth/2fa/'), { method: 'DELETE', key: token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ otp, current_password }) });
+      http(url('/api/auth/2fa/'), {
+        method: 'DELETE',
+        key: token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ otp, current_password }),
+      });
     // a code alone no longer switches it off: a stolen access token and a code are not enough
     const codeOnly = await del(await step(1), null);
     expect([codeOnly.status, codeOnly.body.fields]).toEqual([400, { current_password: 'This field is required.' }]);

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generate as totpGenerate } from 'otplib';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, installValidLicence, login, PASSWORD } from '../../support/finance';
+import { createUser, installValidLicence, login, PASSWORD } from '../../support/finance';
 import { smsCodeTo } from '../../support/phone';
 import { endpointsUnder } from '../../support/secret-sites';
 
@@ -177,7 +177,8 @@ const ROWS: Record<string, Row> = {
   },
   'POST /api/auth/password/reset/confirm/ (token)': {
     limit: 10,
-    prepare: async () => (address) => send('POST', '/api/auth/password/reset/confirm/', { token: randomBytes(32).toString('base64url'), password: 'a brand new password' }, address),
+    prepare: async () => (address) =>
+      send('POST', '/api/auth/password/reset/confirm/', { token: randomBytes(32).toString('base64url'), password: 'a brand new password' }, address),
     evaluated: is(400, 'invalid_token'),
   },
   'POST /api/v1/profile/phone/verify/ (code, from 40 addresses)': {

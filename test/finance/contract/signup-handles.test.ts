@@ -34,7 +34,8 @@ const name = () => `h_${randomUUID().slice(0, 8)}`;
 const signup = (username: string, email: string) => post('/api/auth/signup/', { username, email, password: PASSWORD });
 const tokenIn = (m: ReadMail) => /\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1];
 const accountsWith = async (email: string) =>
-  (await t.app.services.identity.store.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.node_user WHERE lower(email) = lower($1)`, [email])).rows[0].n;
+  (await t.app.services.identity.store.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.node_user WHERE lower(email) = lower($1)`, [email]))
+    .rows[0].n;
 
 /** The mails to `to` sent since the last look (waits a little for them). */
 async function mailsTo(to: string, count = 1): Promise<ReadMail[]> {
@@ -85,7 +86,10 @@ it('20 concurrent sign-ups with one address: all answered alike, one account', a
   expect(await accountsWith(email)).toBe(1);
   // the database itself refuses a second account with the address, in any case or spacing
   await expect(
-    t.app.services.identity.store.pool.query(`INSERT INTO identity.node_user (username, email, password_hash) VALUES ($1, $2, 'x')`, [name(), ` ${email.toUpperCase()}`]),
+    t.app.services.identity.store.pool.query(`INSERT INTO identity.node_user (username, email, password_hash) VALUES ($1, $2, 'x')`, [
+      name(),
+      ` ${email.toUpperCase()}`,
+    ]),
   ).rejects.toThrow(/node_user_email_unique/);
 });
 
@@ -172,7 +176,9 @@ it('the migration flags existing duplicates: the address stays with the account 
     const other = await insert(` ${shared.toUpperCase()}`, false, '2021-01-01');
     const verified = await insert(shared, true, '2022-01-01');
     await new Migration().up({ query: (sql: string) => db.query(sql) } as never);
-    const { rows } = await db.query<{ id: string; email: string }>('SELECT id, email FROM identity.node_user WHERE id = ANY($1::uuid[])', [[oldest, other, verified]]);
+    const { rows } = await db.query<{ id: string; email: string }>('SELECT id, email FROM identity.node_user WHERE id = ANY($1::uuid[])', [
+      [oldest, other, verified],
+    ]);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.email]))).toEqual({ [oldest]: '', [other]: '', [verified]: shared });
     const flagged = await db.query('SELECT user_id AS "userId", email, kept_by AS "keptBy" FROM identity.email_duplicate ORDER BY email');
     expect(flagged.rows).toEqual(

@@ -35,7 +35,11 @@ const form = (path: string, fields: Record<string, string>, address: string): Pr
 function linkTokenMailedTo(to: string): string {
   const dir = outboxDir(t.config);
   const mail = readdirSync(dir)
-    .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .map((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '='),
+    )
     .find((m) => m.includes(to))!;
   return /\/workspace\/password\/\?token=([A-Za-z0-9_-]{43})/.exec(mail)![1];
 }
@@ -72,8 +76,7 @@ const ROWS: Record<string, Row> = {
   },
   'x-license-key (unknown key)': {
     limit: 20,
-    prepare: async () => (address) =>
-      http(`${t.urls.registry}/api/v1/license`, { headers: { 'x-license-key': unknownKey(), 'x-forwarded-for': address } }),
+    prepare: async () => (address) => http(`${t.urls.registry}/api/v1/license`, { headers: { 'x-license-key': unknownKey(), 'x-forwarded-for': address } }),
     evaluated: (a) => a.status === 401 || a.status === 404,
   },
   'POST /api/applications/inbound-email/ (X-Inbound-Mail-Secret)': {

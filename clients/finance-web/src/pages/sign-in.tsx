@@ -64,7 +64,8 @@ export function SignIn() {
 function passwordError(failure: unknown): unknown {
   if (failure instanceof ApiError && failure.status === 400 && failure.fields.current_password)
     return new Error('That is not your current password.', { cause: failure });
-  if (failure instanceof ApiError && failure.status === 429) return new Error('Too many wrong passwords. Wait a few minutes and try again.', { cause: failure });
+  if (failure instanceof ApiError && failure.status === 429)
+    return new Error('Too many wrong passwords. Wait a few minutes and try again.', { cause: failure });
   return failure;
 }
 

@@ -232,7 +232,14 @@ export class OnboardingService {
         );
     } else {
       const token = newToken();
-      await this.d.store.insertSignupRequest({ id, tokenHash: tokenHash(token), username: s.username, email: s.email, passwordHash: s.passwordHash, ttlSeconds: EMAIL_VERIFY_TTL_SECONDS });
+      await this.d.store.insertSignupRequest({
+        id,
+        tokenHash: tokenHash(token),
+        username: s.username,
+        email: s.email,
+        passwordHash: s.passwordHash,
+        ttlSeconds: EMAIL_VERIFY_TTL_SECONDS,
+      });
       if (mailAllowed) await this.verificationMail(s.username, s.email, token);
     }
     return { id, username: s.username, email: s.email, emailVerified: false };

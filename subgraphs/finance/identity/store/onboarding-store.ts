@@ -95,10 +95,10 @@ export class OnboardingStore {
       [r.email],
     );
     if (holders.rows.some((h) => h.verified)) return undefined;
-    await db.query(
-      `WITH u AS (UPDATE identity.node_user SET email = '' WHERE id = ANY($1::uuid[]) RETURNING id) SELECT pg_notify($2, id::text) FROM u`,
-      [holders.rows.map((h) => h.id), USER_CHANGED],
-    );
+    await db.query(`WITH u AS (UPDATE identity.node_user SET email = '' WHERE id = ANY($1::uuid[]) RETURNING id) SELECT pg_notify($2, id::text) FROM u`, [
+      holders.rows.map((h) => h.id),
+      USER_CHANGED,
+    ]);
     const created = await db.query<UserRow>(
       `INSERT INTO identity.node_user (id, username, email, password_hash, is_superuser, email_verified_at) VALUES ($1, $2, $3, $4, false, now()) RETURNING ${USER_COLUMNS}`,
       [r.id, r.username, r.email, r.passwordHash],
