@@ -87,7 +87,7 @@ function enclosingName(node: ts.Node): string | undefined {
 /** Whether a node lies inside the callback (last argument) of a `.guard(…)` call. */
 function inGuardCallback(node: ts.Node): boolean {
   for (let n: ts.Node | undefined = node; n?.parent; n = n.parent) {
-    const p = n.parent;
+    const p: ts.Node = n.parent;
     if (ts.isCallExpression(p) && calleeName(p) === 'guard' && p.arguments.length > 0 && p.arguments[p.arguments.length - 1] === n) return true;
   }
   return false;

@@ -8,7 +8,7 @@ const SUBGRAPHS = loadSubgraphs(['finance']);
 import { financeSurface } from '../../../rest-adapter/finance';
 import { LEDGER_WRITERS } from '../../../subgraphs/finance/ledger/domain/writers';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, changeNode, createUser, graphql, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { adminSignIn, changeNode, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance';
 
 /**
  * Licence read-only mode, enumerated: every write route of the finance surface (from its route

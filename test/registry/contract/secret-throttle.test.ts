@@ -16,7 +16,7 @@ import { endpointsUnder } from '../../support/secret-sites';
  */
 const SECRET = 'inbound-secret-for-secret-throttle-0123';
 const CSRF = 'c'.repeat(43);
-let t: TestApp;
+let t: TestApp<'predictions' | 'registry'>;
 beforeAll(async () => {
   t = await startTestApp({ INBOUND_MAIL_SECRET: SECRET, TRUST_PROXY: 'loopback' }, { products: ['predictions', 'registry'] });
 });
@@ -62,7 +62,7 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const email = `guessed-${randomBytes(4).toString('hex')}@demo.example`;
-      await gql(t, `mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "${email}", name: "Guessed" }) { email } }`);
+      await gql(t as unknown as TestApp, `mutation { inviteWorkspaceUser(input: { organisation: "demo", email: "${email}", name: "Guessed" }) { email } }`);
       const set = await form('/workspace/password/', { token: linkTokenMailedTo(email), password: 'the right password 1' }, newAddress());
       if (set.status !== 302) throw new Error(`password: ${set.status}`);
       return (address) => form('/workspace/login/', { email, password: 'a wrong password' }, address);
