@@ -289,6 +289,11 @@ describe('2FA recovery codes', () => {
     expect([wrong.status, wrong.body.errors]).toEqual([400, { current_password: ['Wrong password.'] }]);
     const right = await post('/api/auth/2fa/enrol/', { current_password: PASSWORD }, token);
     expect([right.status, typeof right.body.secret]).toEqual([201, 'string']);
+    // the otpauth URI as a QR code to scan (issue 33 item 3): an SVG image as a data: URI
+    expect(right.body.qr_code).toMatch(/^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+$/);
+    const svg = Buffer.from((right.body.qr_code as string).split(',')[1], 'base64').toString('utf8');
+    expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 \d+ \d+"/);
+    expect(svg).toContain('<path');
   });
 
   it('DELETE /api/auth/2fa/ switches 2FA off with the current password and a current code (400 without either; 409 when it is off)', async () => {

@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Start enrolment in two-factor authentication (TOTP)
-         * @description Answers a new secret and its `otpauth://` URI (scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`. With an access token, JSON `{current_password}` is required: missing or wrong, 400 `validation_error` with `fields.current_password` (guesses are throttled with the sign-in attempts: 429 with Retry-After); the enrolment token (given for the password just checked) needs none. Part of signing in: allowed on a read-only (unlicensed) node too.
+         * @description Answers a new secret, its `otpauth://` URI and that URI as a QR code (`qr_code`, an SVG data: URI: scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`. With an access token, JSON `{current_password}` is required: missing or wrong, 400 `validation_error` with `fields.current_password` (guesses are throttled with the sign-in attempts: 429 with Retry-After); the enrolment token (given for the password just checked) needs none. Part of signing in: allowed on a read-only (unlicensed) node too.
          */
         post: operations["StartTotpEnrolment"];
         delete?: never;
@@ -3774,7 +3774,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Secret and otpauth URI */
+            /** @description Secret, otpauth URI and the QR code of that URI */
             201: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
@@ -3789,6 +3789,8 @@ export interface operations {
                     "application/json": {
                         secret: string;
                         otpauth_uri: string;
+                        /** @description The otpauth URI as a QR code to scan: an SVG image as a `data:image/svg+xml;base64,…` URI */
+                        qr_code: string;
                     };
                 };
             };

@@ -75,7 +75,7 @@ function passwordError(failure: unknown): unknown {
  * from the settings it asks for the current password first (a borrowed session cannot add its own app).
  */
 export function Enrol(props: { token?: string; onDone: () => void }) {
-  const [secret, setSecret] = useState<{ secret: string; otpauth_uri: string } | null>(null);
+  const [secret, setSecret] = useState<{ secret: string; otpauth_uri: string; qr_code?: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const start = useAction();
   const confirm = useAction();
@@ -123,7 +123,8 @@ export function Enrol(props: { token?: string; onDone: () => void }) {
       <ErrorNote error={start.error} />
       {secret ? (
         <>
-          <p>Add this key to your authenticator app (or open the link on this phone), then enter the code it shows.</p>
+          <p>Scan this code with your authenticator app (or type the key below, or open the link on this phone), then enter the code it shows.</p>
+          {secret.qr_code ? <img id="otp-qr" src={secret.qr_code} width={200} height={200} alt="QR code of the key for your authenticator app" /> : null}
           <p>
             <code id="otp-secret">{secret.secret}</code>
           </p>

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import QRCode from 'qrcode';
 import { generate as totpGenerate, generateSecret, generateURI, verify as totpVerify } from 'otplib';
 import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput, conflict, invalidCredentials, notFound } from '../../../../lib/errors';
@@ -46,7 +47,7 @@ export interface AdminSignIn {
   username: string;
   session: string | null;
   expiresAt: Date | null;
-  enrolment: { secret: string; otpauthUri: string; enrolmentToken: string; expiresIn: number } | null;
+  enrolment: { secret: string; otpauthUri: string; qrCode: string; enrolmentToken: string; expiresIn: number } | null;
 }
 
 export interface AccessToken {
@@ -189,7 +190,7 @@ export class IdentityService {
       throw new DomainError(
         'OTP_ENROLMENT_REQUIRED',
         403,
-        'Two-factor authentication is required on this node. Enrol first: POST /api/auth/2fa/enrol/ and /api/auth/2fa/confirm/ with the enrolment token as Bearer token, then sign in with "otp".',
+        'This service requires two-factor authentication: set up your authenticator app first (scan the code it shows you, enter the code the app gives), then sign in again with that code.',
         { enrolment_token: enrolmentToken, expires_in: ENROLMENT_TOKEN_TTL_SECONDS },
       );
     }
@@ -305,13 +306,16 @@ export class IdentityService {
   }
 
   /** Starts (or restarts) 2FA enrolment: a new secret and its otpauth:// URI for an authenticator app. */
-  async startTotpEnrolment(userId: string): Promise<{ secret: string; otpauthUri: string }> {
+  async startTotpEnrolment(userId: string): Promise<{ secret: string; otpauthUri: string; qrCode: string }> {
     const user = await this.store.byId(userId);
     if (!user) throw notFound('No such user.');
     if (user.totpConfirmedAt) throw conflict('Two-factor authentication is already enabled for this account.');
     const secret = generateSecret();
     await this.store.setTotpSecret(user.id, this.box().seal(secret));
-    return { secret, otpauthUri: generateURI({ issuer: this.issuer, label: user.username, secret }) };
+    const otpauthUri = generateURI({ issuer: this.issuer, label: user.username, secret });
+    // a QR code to scan (the `qrcode` library), as an SVG data: URI any page can show
+    const svg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { secret, otpauthUri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
   }
 
   async confirmTotpEnrolment(userId: string, code: string, clientAddress?: string): Promise<void> {

@@ -28,7 +28,11 @@ export const invalidInvite = () =>
 export const invalidToken = () =>
   new DomainError('INVALID_TOKEN', 400, 'This link is not valid: it is unknown, was used already or has expired.', { token: ['Unknown, used or expired.'] });
 export const emailUnverified = () =>
-  new DomainError('EMAIL_UNVERIFIED', 403, 'Verify your e-mail address first (the link we sent you; POST /api/auth/email/resend/ sends it again).');
+  new DomainError(
+    'EMAIL_UNVERIFIED',
+    403,
+    'Confirm your e-mail address first: open the link in the mail we sent you (you can ask for a new mail in Settings).',
+  );
 const taken = (code: string, field: string, message: string) => new DomainError(code, 409, message, { [field]: [message] });
 /** The unique index on the normalised address (migration IdentityUniqueEmail1798000000100). */
 const EMAIL_INDEX = 'node_user_email_unique';
@@ -124,7 +128,7 @@ export class OnboardingService {
       email,
       'verify your e-mail address',
       `Hello ${username},\n\nconfirm that this is your address: ${this.link('/app/verify-email/', token)}\n\n` +
-        `Or send this code to POST /api/auth/email/verify/ as {"token": "…"}:\n${token}\n\nThe link works once, for 48 hours.\n`,
+        `If the link does not open, enter this code where the app asks for it:\n${token}\n\nThe link works once, for 48 hours. Not you? Ignore this mail.\n`,
     );
   }
 
@@ -296,7 +300,7 @@ export class OnboardingService {
         user.email,
         'reset your password',
         `Hello ${user.username},\n\nsomeone (we hope you) asked to reset your password: ${this.link('/app/reset-password/', token)}\n\n` +
-          `Or send this code with your new password to POST /api/auth/password/reset/confirm/:\n${token}\n\n` +
+          `If the link does not open, enter this code with your new password where the app asks for it:\n${token}\n\n` +
           `The link works once, for one hour. Every device signed in to your account will be signed out.\n` +
           `Not you? Ignore this mail: your password stays as it is.\n`,
       );
