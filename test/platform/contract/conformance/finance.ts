@@ -978,6 +978,31 @@ Object.assign(recipes, {
     ...exhausting('/api/auth/password/reset/confirm/', () => ({ token: 'x', password: 'a brand new password' })),
     request: () => json('POST', '/api/auth/password/reset/confirm/', {}, { token: 'x', password: 'a brand new password' }),
   },
+  // the current password is a secret like the sign-in's: five wrong ones of a user from one address, the sixth is not evaluated
+  // (a fresh user each: the main user's token must survive the replay)
+  'POST /api/auth/password/ 429': {
+    request: async (ctx: CaseContext) => {
+      const token = await freshToken(ctx);
+      const wrong = { current_password: 'not the password', password: 'a brand new password' };
+      for (let i = 0; i < 5; i++) await must('wrong password', await call(ctx.t, token, 'POST', '/api/auth/password/', wrong), 400);
+      return json('POST', '/api/auth/password/', bearer(token), { current_password: PASSWORD, password: 'a brand new password' });
+    },
+  },
+  'POST /api/auth/2fa/enrol/ 429': {
+    request: async (ctx: CaseContext) => {
+      const token = await freshToken(ctx);
+      for (let i = 0; i < 5; i++) await must('wrong password', await call(ctx.t, token, 'POST', '/api/auth/2fa/enrol/', { current_password: 'wrong' }), 400);
+      return json('POST', '/api/auth/2fa/enrol/', bearer(token), { current_password: PASSWORD });
+    },
+  },
+  'DELETE /api/auth/2fa/ 429': {
+    request: async (ctx: CaseContext) => {
+      const { token, secret } = await enrolledUser(ctx);
+      for (let i = 0; i < 5; i++)
+        await must('wrong password', await call(ctx.t, token, 'DELETE', '/api/auth/2fa/', { current_password: 'wrong', otp: '000000' }), 400);
+      return json('DELETE', '/api/auth/2fa/', bearer(token), { otp: await totpAt(secret, 1), current_password: PASSWORD });
+    },
+  },
   'POST /api/auth/2fa/recovery-codes/ 409': { request: (ctx: CaseContext) => as(ctx, 'POST', '/api/auth/2fa/recovery-codes/', { otp: '123456' }) },
   'DELETE /api/auth/2fa/ 409': { request: (ctx: CaseContext) => as(ctx, 'DELETE', '/api/auth/2fa/', { otp: '123456' }) },
   // an empty form is a valid invite (note and expiry are optional): an expiry out of range is the 400
