@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { DomainError, badInput, conflict, notFound } from '../../../../lib/errors';
 import type { AttemptThrottle } from '../../../../lib/attempts';
-import type { KeyedLimiter } from '../../../../lib/rate-limits';
+import { tooManyRequests, type KeyedLimiter } from '../../../../lib/rate-limits';
 import type { IdentityStore, UserRow } from '../store/identity-store';
 import type { PhoneStore } from '../store/phone-store';
 import { normalisePhone } from './identity-service';
@@ -34,6 +34,11 @@ export interface PhoneVerificationDeps {
 }
 
 const wrongCode = () => badInput('The code is not valid.', { code: ['The code is not valid.'] });
+const codeEnded = (expiresAt: Date) =>
+  tooManyRequests(
+    'Too many wrong codes: this code no longer works. Ask for a new code (PUT /api/v1/profile/phone/).',
+    Math.max(1, (expiresAt.getTime() - Date.now()) / 1000),
+  );
 const codeExpired = () =>
   new DomainError('CODE_EXPIRED', 400, 'The code has expired: ask for a new one (PUT /api/v1/profile/phone/).', { code: ['The code has expired.'] });
 
@@ -43,7 +48,7 @@ const codeExpired = () =>
  * HMAC, compared in constant time); the code verifies it. A pending claim never blocks anyone:
  * only verified numbers are unique, and verifying a number drops other users' pending claims of it.
  * Guesses are reserved before they are checked, against the code itself: five per code, from any
- * number of addresses; the fifth wrong one ends the code (later guesses: 429, then "ask for a code").
+ * number of addresses; the fifth wrong one ends the code (later guesses: 429 until a new code is sent).
  * The codes sent are throttled too. An operator (admin `setNodeUserPhone`) sets a number verified at once.
  */
 export class PhoneVerificationService {
@@ -99,6 +104,8 @@ export class PhoneVerificationService {
       await this.deps.phones.dropCode(userId);
       throw codeExpired();
     }
+    // the fifth wrong guess ended it: refused, until a new code is asked for
+    if (pending.failures >= PHONE_CODE_MAX_FAILURES) throw codeEnded(pending.expiresAt);
     const given = (code ?? '').trim();
     // one rule, per code: its guesses are reserved against the code itself (wherever they come from), the fifth wrong one ends it
     const codeKey = `${userId}:${pending.codeHash.toString('base64url')}`;
