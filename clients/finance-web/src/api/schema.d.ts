@@ -1826,7 +1826,7 @@ export interface paths {
         put?: never;
         /**
          * Verify your phone number
-         * @description JSON `{code}`: the 6-digit code sent to your pending number → 200 `{username, phone, verified: true}`; from then on transfers can name you by it, and other users' pending claims of the number are dropped. A wrong code: 400 with `fields.code`; an expired one (10 minutes): 400 `code_expired`; each code works once. Five guesses per code, from any number of addresses: the fifth wrong one ends the code; later guesses answer 429 with Retry-After, or 400 once the code is gone (ask for a new code). 409 when another user verified the number first.
+         * @description JSON `{code}`: the 6-digit code sent to your pending number → 200 `{username, phone, verified: true}`; from then on transfers can name you by it, and other users' pending claims of the number are dropped. A wrong code: 400 with `fields.code`; an expired one (10 minutes): 400 `code_expired`; each code works once. Five guesses per code, from any number of addresses: the fifth wrong one ends the code; every later guess answers 429 with Retry-After (ask for a new code). 409 when another user verified the number first.
          */
         post: operations["VerifyPhone"];
         delete?: never;
