@@ -42,6 +42,38 @@ export const CODE_ATTEMPTS: AttemptPolicy = {
   ],
 };
 
+/**
+ * Single-use links and codes sent by mail (e-mail verification, password reset, workspace password
+ * links): the link names the account, so the limits are per client address (and per address and
+ * purpose); no account-wide limit, which a stranger could spend to lock the owner out of their link.
+ */
+export const TOKEN_ATTEMPTS: AttemptPolicy = {
+  pair: { points: 10, durationSeconds: 15 * 60 },
+  address: { points: 30, durationSeconds: 15 * 60 },
+  account: [],
+};
+
+/**
+ * Licence keys (60 random bits) presented to the registry: not aimed at one account, so per client
+ * address only; a known key gives its attempt back (a node behind the same address is never held up).
+ */
+export const LICENCE_KEY_ATTEMPTS: AttemptPolicy = {
+  pair: { points: 20, durationSeconds: 15 * 60 },
+  address: { points: 20, durationSeconds: 15 * 60 },
+  account: [],
+};
+
+/**
+ * A phone verification code: the "account" is the code itself (its user and hash), so that its five
+ * guesses are five wherever they come from; the fifth wrong one also ends the code
+ * (identity/domain/phone-verification.ts). Per address: as one-time codes.
+ */
+export const PHONE_CODE_ATTEMPTS: AttemptPolicy = {
+  pair: { points: 5, durationSeconds: 15 * 60 },
+  address: { points: 50, durationSeconds: 15 * 60 },
+  account: [{ points: 5, durationSeconds: 15 * 60 }],
+};
+
 /** A reserved attempt: `succeeded()` gives it back (and clears the address's count on that account). */
 export interface Attempt {
   succeeded(): Promise<void>;
@@ -92,5 +124,20 @@ export class AttemptThrottle {
         await Promise.all(taken.map(([l, k]) => (l === this.pair ? l.clear(k) : l.giveBack(k))));
       },
     };
+  }
+
+  /**
+   * THE way a secret is checked (a password, a one-time or recovery code, a phone code, a mailed
+   * token): the attempt is reserved first (429 without evaluating anything once spent), `check`
+   * verifies the secret, and a success gives the attempt back. `check` answers whether the secret
+   * held; it may also throw (a refusal that is not a wrong guess: the attempt stays counted).
+   * test/platform/contract/secret-sites.test.ts finds every verification of a secret in the code
+   * and requires it inside a `guard` callback (or in a helper only such callbacks call).
+   */
+  async guard(account: string, clientAddress: string | undefined, check: () => Promise<boolean>): Promise<boolean> {
+    const attempt = await this.reserve(account, clientAddress);
+    const held = await check();
+    if (held) await attempt.succeeded();
+    return held;
   }
 }

@@ -280,12 +280,24 @@ export const apiRoutes: Route[] = [
     path: '/api/auth/2fa/enrol/',
     summary: 'Start enrolment in two-factor authentication (TOTP)',
     description:
-      'Answers a new secret and its `otpauth://` URI (scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`. Part of signing in: allowed on a read-only (unlicensed) node too.',
+      'Answers a new secret, its `otpauth://` URI and that URI as a QR code (`qr_code`, an SVG data: URI: scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`. ' +
+      'With an access token, JSON `{current_password}` is required: missing or wrong, 400 `validation_error` with `fields.current_password` (guesses are throttled ' +
+      'with the sign-in attempts: 429 with Retry-After); the enrolment token (given for the password just checked) needs none. Part of signing in: allowed on a read-only (unlicensed) node too.',
     tags: ['Authentication'],
     security: 'bearer',
     operation: 'StartTotpEnrolment',
-    response: { status: 201, description: 'Secret and otpauth URI', schema: z.object({ secret: z.string(), otpauth_uri: z.string() }) },
-    errors: [409],
+    body: z.object({ current_password: z.string().max(1000).nullish() }).optional(),
+    variables: ({ body }: { body?: { current_password?: string | null } }) => ({ currentPassword: body?.current_password ?? null }),
+    response: {
+      status: 201,
+      description: 'Secret, otpauth URI and the QR code of that URI',
+      schema: z.object({
+        secret: z.string(),
+        otpauth_uri: z.string(),
+        qr_code: z.string().describe('The otpauth URI as a QR code to scan: an SVG image as a `data:image/svg+xml;base64,…` URI'),
+      }),
+    },
+    errors: [400, 409, 429],
     respond: (data: { startTotpEnrolment: unknown }) => ({ kind: 'json', status: 201, body: data.startTotpEnrolment }),
   },
   {

@@ -311,7 +311,7 @@ export const str = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : type
 interface AdminSignInData {
   session: string | null;
   username: string;
-  enrolment?: { secret: string; otpauthUri: string; enrolmentToken: string; expiresIn: number } | null;
+  enrolment?: { secret: string; otpauthUri: string; qrCode?: string; enrolmentToken: string; expiresIn: number } | null;
 }
 
 function signedIn(data: AdminSignInData, input: RouteInput): Reply {
@@ -327,7 +327,7 @@ function signedIn(data: AdminSignInData, input: RouteInput): Reply {
 /** 2FA is enforced and the superuser has not enrolled: the secret (and its otpauth URI) for the authenticator app, and a code to confirm it. */
 function enrolmentPage(
   input: RouteInput,
-  e: { secret: string; otpauthUri: string; enrolmentToken: string },
+  e: { secret: string; otpauthUri: string; qrCode?: string; enrolmentToken: string },
   opts: { status?: number; message?: string },
 ): Reply {
   const next = localPath(str((input.req.body as Record<string, unknown> | undefined)?.next));
@@ -340,6 +340,11 @@ function enrolmentPage(
         <h1>Two-factor authentication</h1>
         <p>This node requires two-factor authentication. Add this account to your authenticator app, then enter the code it shows.</p>
         ${opts.message ? html`<p class="errorlist" role="alert">${opts.message}</p>` : ''}
+        ${
+          e.qrCode?.startsWith('data:image/svg+xml;base64,')
+            ? html`<p><img id="otp-qr" src="${e.qrCode}" width="200" height="200" alt="QR code of the key for your authenticator app" /></p>`
+            : ''
+        }
         <p>Secret: <code data-secret="${e.secret}">${e.secret}</code></p>
         <p>Or open: <a href="${e.otpauthUri}">${e.otpauthUri}</a></p>
         <form method="post" action="/admin/login/2fa/">

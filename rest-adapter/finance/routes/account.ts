@@ -133,7 +133,8 @@ const changePassword = account({
   summary: 'Change your password',
   description:
     'JSON `{current_password, password}` → 200 `{access, token_type, expires_in}`: a new token for this client; every other session ends, and the token ' +
-    'used for this request too. Wrong current password: 400 `validation_error` with `fields.current_password` (5 wrong in 15 minutes: 429).',
+    'used for this request too. Wrong current password: 400 `validation_error` with `fields.current_password`; each guess is reserved before it is checked, ' +
+    'in the sign-in throttle (5 per address and account in 15 minutes, 20 per account: 429 with Retry-After).',
   security: 'bearer',
   operation: 'ChangePassword',
   body: z.object({ current_password: z.string().max(1000), password }),
@@ -142,7 +143,7 @@ const changePassword = account({
     return { currentPassword: body.current_password, password: body.password, userAgent: userAgentOf(input) };
   },
   response: { description: 'A new access token', schema: loginResponse },
-  errors: [400],
+  errors: [400, 429],
   respond: (data: { access: unknown }) => ({ kind: 'json', body: data.access }),
 });
 
@@ -296,14 +297,15 @@ function twoFactorRoutes(): Route[] {
       path: '/api/auth/2fa/',
       summary: 'Switch 2FA off',
       description:
-        'JSON body `{otp}` → `{twofa_enabled: false}`: the secret and the recovery codes go. Wrong code: 400 `otp_invalid`; the node enforces 2FA: 403 ' +
+        'JSON body `{current_password, otp}` → `{twofa_enabled: false}`: the secret and the recovery codes go. Missing or wrong password: 400 `validation_error` ' +
+        'with `fields.current_password`; wrong code: 400 `otp_invalid` (each guess reserved first: 429 with Retry-After past the limits); the node enforces 2FA: 403 ' +
         '`twofa_enforced`; 2FA not enabled: 409.',
       security: 'bearer',
       operation: 'DisableTotp',
-      body: otp,
-      variables: ({ body }: { body: { otp: string } }) => ({ otp: body.otp }),
+      body: otp.extend({ current_password: z.string().max(1000).nullish().describe('Your current password (required)') }),
+      variables: ({ body }: { body: { otp: string; current_password?: string | null } }) => ({ otp: body.otp, currentPassword: body.current_password ?? null }),
       response: { description: '2FA is off', schema: z.object({ twofa_enabled: z.literal(false) }) },
-      errors: [400, 403, 409],
+      errors: [400, 403, 409, 429],
       respond: () => ({ kind: 'json', body: { twofa_enabled: false } }),
     }),
   ];

@@ -307,7 +307,8 @@ export const paymentsRoutes: Route[] = [
     description:
       'JSON `{code}`: the 6-digit code sent to your pending number → 200 `{username, phone, verified: true}`; from then on transfers can name you by it, ' +
       "and other users' pending claims of the number are dropped. A wrong code: 400 with `fields.code`; an expired one (10 minutes): 400 `code_expired`; " +
-      'each code works once. Five wrong codes end the code and answer 429 with Retry-After (ask for a new code). 409 when another user verified the number first.',
+      'each code works once. Five guesses per code, from any number of addresses: the fifth wrong one ends the code; every later guess answers 429 with ' +
+      'Retry-After (ask for a new code). 409 when another user verified the number first.',
     tags: ['Transfers'],
     security: 'bearer',
     operation: 'VerifyPhone',

@@ -1,7 +1,7 @@
 import type { Store } from '../../../lib/database';
 import { createMailer } from '../../../lib/mailer';
 import { KeyedLimiter } from '../../../lib/rate-limits';
-import { AttemptThrottle, CODE_ATTEMPTS, SIGN_IN_ATTEMPTS } from '../../../lib/attempts';
+import { AttemptThrottle, CODE_ATTEMPTS, PHONE_CODE_ATTEMPTS, SIGN_IN_ATTEMPTS, TOKEN_ATTEMPTS } from '../../../lib/attempts';
 import { purposeBox } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import { AuditOutbox, deliverThroughSupergraph } from '../kernel/audit';
@@ -43,7 +43,6 @@ function onboardingLimits(store: Store, perHour: number): OnboardingLimits {
     reset: hour('reset', perHour),
     resetMail: hour('reset-mail', 3),
     resend: hour('resend', 5),
-    secondChecks: new KeyedLimiter(store, 'second-check', { points: 5, durationSeconds: 15 * 60 }),
   };
 }
 
@@ -97,8 +96,15 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     gate,
     mailer: createMailer(config, logger),
     limits: onboardingLimits(store, config.AUTH_ATTEMPTS_PER_HOUR),
+    tokens: new AttemptThrottle(
+      store,
+      'mail-token',
+      TOKEN_ATTEMPTS,
+      (s) => `Too many wrong links or codes from this address. Request was throttled. Expected available in ${s} seconds.`,
+    ),
     logger,
     appName: config.APP_NAME,
+    defaultSignupMode: config.NODE_ENV === 'production' ? 'invite_only' : 'open',
     frontendUrl: config.FRONTEND_URL,
     audit,
   });
@@ -110,7 +116,7 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     attempts: new AttemptThrottle(
       store,
       'phone-code',
-      CODE_ATTEMPTS,
+      PHONE_CODE_ATTEMPTS,
       (s) => `Too many wrong codes: ask for a new code. Request was throttled. Expected available in ${s} seconds.`,
     ),
     sends: [

@@ -1,3 +1,4 @@
+import { AttemptThrottle } from '../../../lib/attempts';
 import { createMailer } from '../../../lib/mailer';
 import { KeyedLimiter } from '../../../lib/rate-limits';
 import type { SubgraphDeps } from '../../../lib/subgraph';
@@ -42,7 +43,12 @@ export function createAccessServices({ store, config, logger }: SubgraphDeps): A
     {
       applications: new KeyedLimiter(store, 'applications', { points: config.APPLICATIONS_PER_HOUR, durationSeconds: HOUR }),
       inboundMail: new KeyedLimiter(store, 'inbound-mail', { points: config.INBOUND_MAILS_PER_HOUR, durationSeconds: HOUR }),
-      inboundSecretFailures: new KeyedLimiter(store, 'inbound-secret-failures', { points: 5, durationSeconds: HOUR / 4 }),
+      inboundSecretAttempts: new AttemptThrottle(
+        store,
+        'inbound-secret',
+        { pair: { points: 5, durationSeconds: HOUR / 4 }, address: { points: 5, durationSeconds: HOUR / 4 }, account: [] },
+        () => 'Too many wrong inbound e-mail secrets from your address; try again later.',
+      ),
       confirmationMails: new KeyedLimiter(store, 'confirmation-mails', { points: 3, durationSeconds: 24 * HOUR }),
     },
     logger,

@@ -1,7 +1,7 @@
 import type { Config } from '../../../lib/config';
 import { badInput } from '../../../lib/errors';
 import { createMailer } from '../../../lib/mailer';
-import { AttemptThrottle, SIGN_IN_ATTEMPTS } from '../../../lib/attempts';
+import { AttemptThrottle, LICENCE_KEY_ATTEMPTS, SIGN_IN_ATTEMPTS, TOKEN_ATTEMPTS } from '../../../lib/attempts';
 import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
 import { secretBoxFor } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
@@ -74,7 +74,13 @@ export function createLicensingServices(
   const tokens = new TokenStore(store);
   const audit = new AuditLog(new AuditStore(store));
   const catalogue = new CatalogueService(catalogueStore, audit);
-  const licences = new LicenceService(licenceStore, catalogueStore, audit, box, { rateLimitPerMinute: config.REGISTRY_RATE_LIMIT }, clock);
+  const keyAttempts = new AttemptThrottle(
+    store,
+    'licence-key',
+    LICENCE_KEY_ATTEMPTS,
+    (s) => `Too many unknown licence keys from this address; try again in ${s} seconds.`,
+  );
+  const licences = new LicenceService(licenceStore, catalogueStore, audit, box, { rateLimitPerMinute: config.REGISTRY_RATE_LIMIT, keyAttempts }, clock);
   const signing = new SigningService(
     new SigningKeyStore(store),
     licenceStore,
@@ -113,7 +119,11 @@ export function createLicensingServices(
     audit,
     createMailer(config, logger),
     new AttemptThrottle(store, 'workspace-sign-in', SIGN_IN_ATTEMPTS, () => 'Too many failed sign-ins for this address; try again later.'),
-    { sessionTtlSeconds: config.WORKSPACE_SESSION_TTL_SECONDS, baseUrl: () => baseUrl() },
+    {
+      sessionTtlSeconds: config.WORKSPACE_SESSION_TTL_SECONDS,
+      baseUrl: () => baseUrl(),
+      linkAttempts: new AttemptThrottle(store, 'workspace-link', TOKEN_ATTEMPTS, () => 'Too many wrong links from this address; try again later.'),
+    },
     clock,
   );
   const artifacts = new ArtifactService(

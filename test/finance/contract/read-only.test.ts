@@ -8,7 +8,7 @@ const SUBGRAPHS = loadSubgraphs(['finance']);
 import { financeSurface } from '../../../rest-adapter/finance';
 import { LEDGER_WRITERS } from '../../../subgraphs/finance/ledger/domain/writers';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, changeNode, createUser, graphql, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { adminSignIn, changeNode, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance';
 
 /**
  * Licence read-only mode, enumerated: every write route of the finance surface (from its route
@@ -222,7 +222,12 @@ describe('a node without a valid licence is read-only', () => {
     });
     // past the gate: no provider key is configured, so the generic failure
     expect([assistant.status, assistant.body.code]).toEqual([503, 'assistant_unavailable']);
-    const enrol = await http(`${t.urls.finance}/api/auth/2fa/enrol/`, { method: 'POST', key: token });
+    const enrol = await http(`${t.urls.finance}/api/auth/2fa/enrol/`, {
+      method: 'POST',
+      key: token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ current_password: PASSWORD }),
+    });
     expect(enrol.status).toBe(201);
     const branding = await http(`${t.urls.finance}/admin/node/branding/`, {
       method: 'POST',

@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Start enrolment in two-factor authentication (TOTP)
-         * @description Answers a new secret and its `otpauth://` URI (scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`. Part of signing in: allowed on a read-only (unlicensed) node too.
+         * @description Answers a new secret, its `otpauth://` URI and that URI as a QR code (`qr_code`, an SVG data: URI: scan it with an authenticator app), then confirm with a code. Bearer: an access token, or the `enrolment_token` of a 403 `otp_enrolment_required`. With an access token, JSON `{current_password}` is required: missing or wrong, 400 `validation_error` with `fields.current_password` (guesses are throttled with the sign-in attempts: 429 with Retry-After); the enrolment token (given for the password just checked) needs none. Part of signing in: allowed on a read-only (unlicensed) node too.
          */
         post: operations["StartTotpEnrolment"];
         delete?: never;
@@ -336,7 +336,7 @@ export interface paths {
         put?: never;
         /**
          * Change your password
-         * @description JSON `{current_password, password}` → 200 `{access, token_type, expires_in}`: a new token for this client; every other session ends, and the token used for this request too. Wrong current password: 400 `validation_error` with `fields.current_password` (5 wrong in 15 minutes: 429).
+         * @description JSON `{current_password, password}` → 200 `{access, token_type, expires_in}`: a new token for this client; every other session ends, and the token used for this request too. Wrong current password: 400 `validation_error` with `fields.current_password`; each guess is reserved before it is checked, in the sign-in throttle (5 per address and account in 15 minutes, 20 per account: 429 with Retry-After).
          */
         post: operations["ChangePassword"];
         delete?: never;
@@ -477,7 +477,7 @@ export interface paths {
         post?: never;
         /**
          * Switch 2FA off
-         * @description JSON body `{otp}` → `{twofa_enabled: false}`: the secret and the recovery codes go. Wrong code: 400 `otp_invalid`; the node enforces 2FA: 403 `twofa_enforced`; 2FA not enabled: 409.
+         * @description JSON body `{current_password, otp}` → `{twofa_enabled: false}`: the secret and the recovery codes go. Missing or wrong password: 400 `validation_error` with `fields.current_password`; wrong code: 400 `otp_invalid` (each guess reserved first: 429 with Retry-After past the limits); the node enforces 2FA: 403 `twofa_enforced`; 2FA not enabled: 409.
          */
         delete: operations["DisableTotp"];
         options?: never;
@@ -1826,7 +1826,7 @@ export interface paths {
         put?: never;
         /**
          * Verify your phone number
-         * @description JSON `{code}`: the 6-digit code sent to your pending number → 200 `{username, phone, verified: true}`; from then on transfers can name you by it, and other users' pending claims of the number are dropped. A wrong code: 400 with `fields.code`; an expired one (10 minutes): 400 `code_expired`; each code works once. Five wrong codes end the code and answer 429 with Retry-After (ask for a new code). 409 when another user verified the number first.
+         * @description JSON `{code}`: the 6-digit code sent to your pending number → 200 `{username, phone, verified: true}`; from then on transfers can name you by it, and other users' pending claims of the number are dropped. A wrong code: 400 with `fields.code`; an expired one (10 minutes): 400 `code_expired`; each code works once. Five guesses per code, from any number of addresses: the fifth wrong one ends the code; every later guess answers 429 with Retry-After (ask for a new code). 409 when another user verified the number first.
          */
         post: operations["VerifyPhone"];
         delete?: never;
@@ -3850,9 +3850,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    current_password?: string | null;
+                };
+            };
+        };
         responses: {
-            /** @description Secret and otpauth URI */
+            /** @description Secret, otpauth URI and the QR code of that URI */
             201: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
@@ -3867,6 +3873,8 @@ export interface operations {
                     "application/json": {
                         secret: string;
                         otpauth_uri: string;
+                        /** @description The otpauth URI as a QR code to scan: an SVG image as a `data:image/svg+xml;base64,…` URI */
+                        qr_code: string;
                     };
                 };
             };
@@ -3902,6 +3910,51 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be JSON */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;
@@ -4972,6 +5025,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -5616,6 +5684,8 @@ export interface operations {
                 "application/json": {
                     /** @description A current 6-digit code of your authenticator app */
                     otp: string;
+                    /** @description Your current password (required) */
+                    current_password?: string | null;
                 };
             };
         };
@@ -5715,6 +5785,21 @@ export interface operations {
             };
             /** @description Request body must be JSON */
             415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;

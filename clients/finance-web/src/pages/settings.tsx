@@ -189,6 +189,7 @@ function PasswordSection() {
 /** The 2FA errors in plain words (POST /api/auth/2fa/recovery-codes/, DELETE /api/auth/2fa/). */
 function twoFactorError(failure: unknown): unknown {
   if (!(failure instanceof ApiError)) return failure;
+  if (failure.status === 400 && failure.fields.current_password) return new Error('That is not your current password.', { cause: failure });
   if (failure.code === 'otp_invalid' || (failure.status === 400 && failure.fields.otp))
     return new Error('That code is not right. Enter the current 6-digit code from your authenticator app.', { cause: failure });
   if (failure.code === 'twofa_enforced') return new Error('This service requires two-factor authentication: it cannot be switched off.', { cause: failure });
@@ -202,14 +203,15 @@ function twoFactorError(failure: unknown): unknown {
 function ManageTwoFactor(props: { onOff: () => void }) {
   const action = useAction();
   const [codes, setCodes] = useState<string[] | null>(null);
-  const run = (event: Event, step: (otp: string) => Promise<void>) => {
+  const run = (event: Event, step: (otp: string, form: HTMLFormElement) => Promise<void>) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
-    const otp = [...new FormData(form).values()].map(String).join('').replace(/\s/g, '');
+    // the form's code field (the switch-off form also has the password)
+    const otp = (form.querySelector<HTMLInputElement>('input[inputmode="numeric"]')?.value ?? '').replace(/\s/g, '');
     if (!/^\d{6}$/.test(otp)) return action.setError(new Error('Enter the 6-digit code from your authenticator app.'));
     void action.run(async () => {
       try {
-        await step(otp);
+        await step(otp, form);
         form.reset();
       } catch (failure) {
         throw twoFactorError(failure);
@@ -221,8 +223,8 @@ function ManageTwoFactor(props: { onOff: () => void }) {
       setCodes((await unwrap(api.POST('/api/auth/2fa/recovery-codes/', { body: { otp } }))).recovery_codes);
     });
   const disable = (event: Event) =>
-    run(event, async (otp) => {
-      await unwrap(api.DELETE('/api/auth/2fa/', { body: { otp } }));
+    run(event, async (otp, form) => {
+      await unwrap(api.DELETE('/api/auth/2fa/', { body: { otp, current_password: formValue(form, 'disable-password') } }));
       props.onOff();
     });
   return (
@@ -243,6 +245,7 @@ function ManageTwoFactor(props: { onOff: () => void }) {
       </form>
       <form onSubmit={disable} aria-labelledby="disable-title" class="twofa-action">
         <h3 id="disable-title">Switch two-factor authentication off</h3>
+        <Field id="disable-password" label="Your current password" type="password" autoComplete="current-password" required />
         <Field id="disable-otp" label="Code from your app, to switch off" inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
         <button type="submit" class="secondary" disabled={action.busy}>
           Switch off

@@ -60,17 +60,54 @@ export function SignIn() {
   );
 }
 
-/** Sign-in needs 2FA and the user has none yet: enrol here with the secret and its otpauth link, then sign in with a code. */
+/** A wrong or missing current password in plain words. */
+function passwordError(failure: unknown): unknown {
+  if (failure instanceof ApiError && failure.status === 400 && failure.fields.current_password)
+    return new Error('That is not your current password.', { cause: failure });
+  if (failure instanceof ApiError && failure.status === 429)
+    return new Error('Too many wrong passwords. Wait a few minutes and try again.', { cause: failure });
+  return failure;
+}
+
+/**
+ * Enrolment in 2FA with the secret and its otpauth link, then a code. From a sign-in that the node's
+ * 2FA rule stopped (`token`: the enrolment token, given for the password just typed) it starts at once;
+ * from the settings it asks for the current password first (a borrowed session cannot add its own app).
+ */
 export function Enrol(props: { token?: string; onDone: () => void }) {
-  const [secret, setSecret] = useState<{ secret: string; otpauth_uri: string } | null>(null);
+  const [secret, setSecret] = useState<{ secret: string; otpauth_uri: string; qr_code?: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const start = useAction();
   const confirm = useAction();
   const headers = props.token ? { Authorization: `Bearer ${props.token}` } : undefined;
   useEffect(() => {
-    void start.run(async () => setSecret(await unwrap(api.POST('/api/auth/2fa/enrol/', { headers }))));
+    if (props.token) void start.run(async () => setSecret(await unwrap(api.POST('/api/auth/2fa/enrol/', { headers, body: {} }))));
   }, [props.token]);
+  const begin = (event: Event) => {
+    event.preventDefault();
+    const current = formValue(event.currentTarget as HTMLFormElement, 'enrol-password');
+    void start.run(async () => {
+      try {
+        setSecret(await unwrap(api.POST('/api/auth/2fa/enrol/', { body: { current_password: current } })));
+      } catch (failure) {
+        throw passwordError(failure);
+      }
+    });
+  };
   if (codes) return <RecoveryCodes codes={codes} />;
+  if (!props.token && !secret)
+    return (
+      <section class="card narrow" aria-labelledby="enrol-title">
+        <h2 id="enrol-title">Set up two-factor authentication</h2>
+        <form onSubmit={begin}>
+          <Field id="enrol-password" label="Your current password" type="password" autoComplete="current-password" required />
+          <ErrorNote id="enrol-password-error" error={start.error} />
+          <button type="submit" disabled={start.busy}>
+            Continue
+          </button>
+        </form>
+      </section>
+    );
   const submit = (event: Event) => {
     event.preventDefault();
     const otp = formValue(event.currentTarget as HTMLFormElement, 'enrol-otp');
@@ -86,7 +123,8 @@ export function Enrol(props: { token?: string; onDone: () => void }) {
       <ErrorNote error={start.error} />
       {secret ? (
         <>
-          <p>Add this key to your authenticator app (or open the link on this phone), then enter the code it shows.</p>
+          <p>Scan this code with your authenticator app (or type the key below, or open the link on this phone), then enter the code it shows.</p>
+          {secret.qr_code ? <img id="otp-qr" src={secret.qr_code} width={200} height={200} alt="QR code of the key for your authenticator app" /> : null}
           <p>
             <code id="otp-secret">{secret.secret}</code>
           </p>

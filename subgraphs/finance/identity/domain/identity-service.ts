@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import QRCode from 'qrcode';
 import { generate as totpGenerate, generateSecret, generateURI, verify as totpVerify } from 'otplib';
 import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput, conflict, invalidCredentials, notFound } from '../../../../lib/errors';
@@ -46,7 +47,7 @@ export interface AdminSignIn {
   username: string;
   session: string | null;
   expiresAt: Date | null;
-  enrolment: { secret: string; otpauthUri: string; enrolmentToken: string; expiresIn: number } | null;
+  enrolment: { secret: string; otpauthUri: string; qrCode: string; enrolmentToken: string; expiresIn: number } | null;
 }
 
 export interface AccessToken {
@@ -133,13 +134,29 @@ export class IdentityService {
    */
   private async checkPassword(usernameInput: string, password: string, clientAddress: string | undefined): Promise<UserRow> {
     const username = normaliseUsername(usernameInput);
-    const attempt = await this.attempts.signIn.reserve(username, clientAddress);
-    const user = username ? await this.store.byUsername(username) : undefined;
-    this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
-    const matches = await argon2Verify(user?.passwordHash ?? (await this.dummyHash), password ?? '').catch(() => false);
-    if (!user || !matches || !user.isActive) throw noActiveAccount();
-    await attempt.succeeded();
+    let user = undefined as UserRow | undefined;
+    const held = await this.attempts.signIn.guard(username, clientAddress, async () => {
+      user = username ? await this.store.byUsername(username) : undefined;
+      return (await this.passwordMatches(user?.passwordHash, password)) && user!.isActive;
+    });
+    if (!held || !user) throw noActiveAccount();
     return user;
+  }
+
+  /** argon2id against the stored hash (a dummy hash when there is none: the same time either way). Only inside a guard. */
+  private async passwordMatches(hash: string | undefined, password: string): Promise<boolean> {
+    this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
+    const matches = await argon2Verify(hash ?? (await this.dummyHash), password ?? '').catch(() => false);
+    return matches && hash !== undefined;
+  }
+
+  /**
+   * The current password of a signed-in user, before a change to their account's security (a new
+   * password, 2FA on or off, a new e-mail address): reserved in the sign-in throttle like a sign-in
+   * (the same counts: a stolen access token does not buy more guesses). False when it is wrong; 429 once spent.
+   */
+  async currentPasswordHolds(user: UserRow, password: string, clientAddress: string | undefined): Promise<boolean> {
+    return this.attempts.signIn.guard(user.username, clientAddress, () => this.passwordMatches(user.passwordHash, password));
   }
 
   /**
@@ -173,7 +190,7 @@ export class IdentityService {
       throw new DomainError(
         'OTP_ENROLMENT_REQUIRED',
         403,
-        'Two-factor authentication is required on this node. Enrol first: POST /api/auth/2fa/enrol/ and /api/auth/2fa/confirm/ with the enrolment token as Bearer token, then sign in with "otp".',
+        'This service requires two-factor authentication: set up your authenticator app first (scan the code it shows you, enter the code the app gives), then sign in again with that code.',
         { enrolment_token: enrolmentToken, expires_in: ENROLMENT_TOKEN_TTL_SECONDS },
       );
     }
@@ -265,21 +282,17 @@ export class IdentityService {
   }
 
   /** A recovery code instead of the one-time code: reserved like a code guess (lib/attempts.ts), each code works once. */
-  private async checkRecoveryCode(user: UserRow, code: string, clientAddress: string | undefined): Promise<boolean> {
-    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
-    if (!(await this.account.recoveryCodes.use(user.id, code))) return false;
-    await attempt.succeeded();
-    return true;
+  private checkRecoveryCode(user: UserRow, code: string, clientAddress: string | undefined): Promise<boolean> {
+    return this.attempts.codes.guard(user.id, clientAddress, () => this.account.recoveryCodes.spendRecoveryCode(user.id, code));
   }
 
   /** A one-time code of the user's confirmed 2FA secret: the attempt reserved first (lib/attempts.ts), the step recorded (no replay). */
   async checkTotp(user: UserRow, code: string, clientAddress?: string): Promise<boolean> {
-    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
-    if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
-    const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
-    if (!(result.valid && (await this.store.useTotpStep(user.id, result.step)))) return false;
-    await attempt.succeeded();
-    return true;
+    return this.attempts.codes.guard(user.id, clientAddress, async () => {
+      if (!user.totpSecretSealed || !/^\d{6}$/.test(code.trim())) return false;
+      const result = await this.verifyTotp(user.totpSecretSealed, code.trim());
+      return result.valid && (await this.store.useTotpStep(user.id, result.step));
+    });
   }
 
   /**
@@ -293,13 +306,16 @@ export class IdentityService {
   }
 
   /** Starts (or restarts) 2FA enrolment: a new secret and its otpauth:// URI for an authenticator app. */
-  async startTotpEnrolment(userId: string): Promise<{ secret: string; otpauthUri: string }> {
+  async startTotpEnrolment(userId: string): Promise<{ secret: string; otpauthUri: string; qrCode: string }> {
     const user = await this.store.byId(userId);
     if (!user) throw notFound('No such user.');
     if (user.totpConfirmedAt) throw conflict('Two-factor authentication is already enabled for this account.');
     const secret = generateSecret();
     await this.store.setTotpSecret(user.id, this.box().seal(secret));
-    return { secret, otpauthUri: generateURI({ issuer: this.issuer, label: user.username, secret }) };
+    const otpauthUri = generateURI({ issuer: this.issuer, label: user.username, secret });
+    // a QR code to scan (the `qrcode` library), as an SVG data: URI any page can show
+    const svg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { secret, otpauthUri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
   }
 
   async confirmTotpEnrolment(userId: string, code: string, clientAddress?: string): Promise<void> {
@@ -307,15 +323,15 @@ export class IdentityService {
     if (!user) throw notFound('No such user.');
     if (user.totpConfirmedAt) throw conflict('Two-factor authentication is already enabled for this account.');
     if (!user.totpSecretSealed) throw conflict('Start the enrolment first (POST /api/auth/2fa/enrol/).');
-    const attempt = await this.attempts.codes.reserve(user.id, clientAddress);
-    const invalid = () => badInput('The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
     // otplib throws on a token that is not six digits: check the shape first
     const token = (code ?? '').trim();
-    if (!/^\d{6}$/.test(token)) throw invalid();
-    const result = await this.verifyTotp(user.totpSecretSealed, token);
-    if (!result.valid) throw invalid();
-    await this.store.confirmTotp(user.id, result.step);
-    await attempt.succeeded();
+    const sealed = user.totpSecretSealed;
+    const held = await this.attempts.codes.guard(user.id, clientAddress, async () => {
+      const result = /^\d{6}$/.test(token) ? await this.verifyTotp(sealed, token) : { valid: false, step: -1 };
+      if (result.valid) await this.store.confirmTotp(user.id, result.step);
+      return result.valid;
+    });
+    if (!held) throw badInput('The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
     this.forget(user.id);
   }
 

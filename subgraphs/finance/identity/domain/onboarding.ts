@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash as argon2Hash } from '@node-rs/argon2';
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { Mailer } from '../../../../lib/mailer';
+import type { AttemptThrottle } from '../../../../lib/attempts';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';
 import type { PoolClient } from 'pg';
 import { adminActor, type AuditOutbox } from '../../kernel/audit';
@@ -28,8 +29,22 @@ export const invalidInvite = () =>
 export const invalidToken = () =>
   new DomainError('INVALID_TOKEN', 400, 'This link is not valid: it is unknown, was used already or has expired.', { token: ['Unknown, used or expired.'] });
 export const emailUnverified = () =>
-  new DomainError('EMAIL_UNVERIFIED', 403, 'Verify your e-mail address first (the link we sent you; POST /api/auth/email/resend/ sends it again).');
+  new DomainError(
+    'EMAIL_UNVERIFIED',
+    403,
+    'Confirm your e-mail address first: open the link in the mail we sent you (you can ask for a new mail in Settings).',
+  );
 const taken = (code: string, field: string, message: string) => new DomainError(code, 409, message, { [field]: [message] });
+/** The unique index on the normalised address (migration IdentityUniqueEmail1798000000100). */
+const EMAIL_INDEX = 'node_user_email_unique';
+
+/** What a sign-up answers: the same shape whether the address was new or taken. */
+export interface SignupReply {
+  id: string;
+  username: string;
+  email: string;
+  emailVerified: false;
+}
 
 /** What the node's users may do about their own account: the limits per client address and per user. */
 export interface OnboardingLimits {
@@ -39,8 +54,6 @@ export interface OnboardingLimits {
   /** Password reset mails per e-mail address (beyond it: 202 and no mail). */
   resetMail: KeyedLimiter;
   resend: KeyedLimiter;
-  /** Wrong current passwords and one-time codes of a signed-in user. */
-  secondChecks: KeyedLimiter;
 }
 
 export interface OnboardingDeps {
@@ -52,7 +65,11 @@ export interface OnboardingDeps {
   gate: NodeGate;
   mailer: Mailer;
   limits: OnboardingLimits;
+  /** Guesses of the mailed tokens (verification, reset), reserved before they are checked (lib/attempts.ts TOKEN_ATTEMPTS). */
+  tokens: AttemptThrottle;
   logger: Logger;
+  /** Sign-up until an operator chooses: invite_only in production (NODE_ENV=production), open elsewhere. */
+  defaultSignupMode: SignupMode;
   /** The node's name (mail subjects) and the client's base URL for links, when known. */
   appName: string;
   frontendUrl?: string;
@@ -104,16 +121,21 @@ export class OnboardingService {
 
   private async sendVerification(user: UserRow): Promise<void> {
     const token = await this.issueToken(user, 'email_verify', EMAIL_VERIFY_TTL_SECONDS);
+    await this.verificationMail(user.username, user.email, token);
+  }
+
+  private async verificationMail(username: string, email: string, token: string): Promise<void> {
     await this.mail(
-      user.email,
+      email,
       'verify your e-mail address',
-      `Hello ${user.username},\n\nconfirm that this is your address: ${this.link('/app/verify-email/', token)}\n\n` +
-        `Or send this code to POST /api/auth/email/verify/ as {"token": "…"}:\n${token}\n\nThe link works once, for 48 hours.\n`,
+      `Hello ${username},\n\nconfirm that this is your address: ${this.link('/app/verify-email/', token)}\n\n` +
+        `If the link does not open, enter this code where the app asks for it:\n${token}\n\nThe link works once, for 48 hours. Not you? Ignore this mail.\n`,
     );
   }
 
+  /** The operator's choice; until there is one, `invite_only` in production and `open` elsewhere (deps.defaultSignupMode). */
   async signupMode(): Promise<SignupMode> {
-    return this.d.store.signupMode();
+    return this.d.store.signupMode(this.d.defaultSignupMode);
   }
 
   async setSignupMode(mode: string, actor: string): Promise<SignupMode> {
@@ -158,46 +180,101 @@ export class OnboardingService {
     const pw = passwordProblems(input.password ?? '', username);
     if (pw.length) errors.password = pw;
     if (Object.keys(errors).length) throw badInput('Some fields are not valid.', errors);
+    // user names are public handles: a taken one is said; e-mail addresses are not (signup below)
     if (await this.d.users.byUsername(username)) throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
-    if (await this.d.store.emailTaken(email))
-      throw taken('EMAIL_TAKEN', 'email', 'An account with this e-mail address exists: sign in, or reset its password.');
     return { username, email };
   }
 
   /**
    * POST /api/auth/signup/: a new user, not verified yet, and the verification mail. Invite-only:
    * 403 without a code, 400 with a code that cannot be used. Nothing is created on any refusal.
+   * The answer is the same whether the address is new or taken (nobody learns which addresses have
+   * accounts): for a taken address the mail goes to its owner instead (heldAddressSignup).
    */
-  async signup(input: SignupInput, clientAddress: string | undefined): Promise<UserRow> {
+  async signup(input: SignupInput, clientAddress: string | undefined): Promise<SignupReply> {
     await this.d.limits.signup.consume(clientAddress, 'Too many sign-ups from this address: try again later.');
-    const inviteOnly = (await this.d.store.signupMode()) === 'invite_only';
+    const inviteOnly = (await this.signupMode()) === 'invite_only';
     const code = (input.inviteCode ?? '').trim();
     if (inviteOnly && !code) throw signupClosed();
     const { username, email } = await this.validateSignup(input);
     const passwordHash = await argon2Hash(input.password);
-    const user = await this.d.store
-      .transaction(async (db) => {
+    const invite = inviteOnly ? tokenHash(code) : undefined;
+    const fresh = { username, email, passwordHash, invite };
+    if (await this.d.store.emailHolder(email)) return this.heldAddressSignup(fresh);
+    let user: UserRow;
+    try {
+      user = await this.d.store.transaction(async (db) => {
         const row = await this.d.store.insertUnverified(db, { username, email, passwordHash });
-        if (inviteOnly && !(await this.d.store.redeemInvite(db, tokenHash(code), row.id))) throw invalidInvite();
+        if (invite && !(await this.d.store.redeemInvite(db, invite, row.id))) throw invalidInvite();
         return row;
-      })
-      .catch((err: { code?: string }) => {
-        if (err.code === '23505') throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
-        throw err;
       });
+    } catch (err) {
+      const e = err as { code?: string; constraint?: string };
+      // a concurrent sign-up took the address first: this one is a sign-up for a taken address
+      if (e.code === '23505' && e.constraint === EMAIL_INDEX) return this.heldAddressSignup(fresh);
+      if (e.code === '23505') throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
+      throw err;
+    }
     await this.sendVerification(user);
-    return user;
+    return { id: user.id, username: user.username, email: user.email, emailVerified: false };
   }
 
-  /** POST /api/auth/email/verify/: the token of the mail, once. */
+  /**
+   * A sign-up with an address an account holds: no second account with it, and the same answer as
+   * for a new address. The mail goes to the address: when its account has verified it, a notice
+   * (sign in, or reset the password); when the account only claims it (never verified), a link that
+   * creates this sign-up's account verified and drops the pending claim (the verified sign-up wins).
+   * The invitation, if any, is used as for a new address.
+   */
+  private async heldAddressSignup(s: { username: string; email: string; passwordHash: string; invite?: Buffer }): Promise<SignupReply> {
+    if (s.invite && !(await this.d.store.transaction((db) => this.d.store.redeemInvite(db, s.invite!, null)))) throw invalidInvite();
+    const id = randomUUID();
+    const holder = await this.d.store.emailHolder(s.email);
+    const mailAllowed = await this.d.limits.resetMail.tryConsume(`signup:${s.email.toLowerCase()}`);
+    if (holder?.verified) {
+      if (mailAllowed)
+        await this.mail(
+          s.email,
+          'someone tried to sign up with your address',
+          `Hello ${holder.username},\n\nsomeone asked to open an account on ${this.d.appName} with this e-mail address, which is already yours. ` +
+            `Nothing was created.\n\nIf it was you: sign in as ${holder.username}, or reset your password.\n` +
+            `Not you? Ignore this mail.\n`,
+        );
+    } else {
+      const token = newToken();
+      await this.d.store.insertSignupRequest({
+        id,
+        tokenHash: tokenHash(token),
+        username: s.username,
+        email: s.email,
+        passwordHash: s.passwordHash,
+        ttlSeconds: EMAIL_VERIFY_TTL_SECONDS,
+      });
+      if (mailAllowed) await this.verificationMail(s.username, s.email, token);
+    }
+    return { id, username: s.username, email: s.email, emailVerified: false };
+  }
+
+  /** POST /api/auth/email/verify/: the token of the mail, once (each guess reserved first: lib/attempts.ts). */
   async verifyEmail(token: string, clientAddress: string | undefined): Promise<void> {
     await this.d.limits.verify.consume(clientAddress, 'Too many verification attempts from this address: try again later.');
     if (!token || token.length > 200) throw invalidToken();
-    const verified = await this.d.store.transaction(async (db) => {
-      const used = await this.d.store.useToken(db, tokenHash(token), 'email_verify');
-      return used && (await this.d.store.markEmailVerified(db, used.userId, used.email)) ? used.userId : undefined;
+    let verified: string | undefined;
+    const held = await this.d.tokens.guard('email_verify', clientAddress, async () => {
+      verified = await this.d.store
+        .transaction(async (db) => {
+          const used = await this.d.store.useToken(db, tokenHash(token), 'email_verify');
+          if (used) return (await this.d.store.markEmailVerified(db, used.userId, used.email)) ? used.userId : undefined;
+          // the link of a sign-up whose address another account only claimed: its account now, verified
+          return (await this.d.store.completeSignupRequest(db, tokenHash(token)))?.id;
+        })
+        .catch((err: { code?: string }) => {
+          if (err.code === '23505') return undefined; // its user name was taken meanwhile
+          throw err;
+        });
+      return verified !== undefined;
     });
-    if (!verified) throw invalidToken();
+    if (!held || !verified) throw invalidToken();
     this.d.identity.forget(verified);
   }
 
@@ -229,27 +306,33 @@ export class OnboardingService {
         user.email,
         'reset your password',
         `Hello ${user.username},\n\nsomeone (we hope you) asked to reset your password: ${this.link('/app/reset-password/', token)}\n\n` +
-          `Or send this code with your new password to POST /api/auth/password/reset/confirm/:\n${token}\n\n` +
+          `If the link does not open, enter this code with your new password where the app asks for it:\n${token}\n\n` +
           `The link works once, for one hour. Every device signed in to your account will be signed out.\n` +
           `Not you? Ignore this mail: your password stays as it is.\n`,
       );
     }
   }
 
-  /** POST /api/auth/password/reset/confirm/: a new password; every session and token of the user ends. */
+  /** POST /api/auth/password/reset/confirm/: a new password; every session and token of the user ends (each guess reserved first). */
   async confirmPasswordReset(token: string, password: string, clientAddress: string | undefined): Promise<void> {
     await this.d.limits.verify.consume(clientAddress, 'Too many attempts from this address: try again later.');
     if (!token || token.length > 200) throw invalidToken();
     const passwordHash = await argon2Hash(password ?? '');
-    const userId = await this.d.store.transaction(async (db) => {
-      const used = await this.d.store.useToken(db, tokenHash(token), 'password_reset');
-      if (!used) throw invalidToken();
-      const user = await this.d.users.byId(used.userId);
-      const problems = passwordProblems(password ?? '', user?.username ?? '');
-      if (problems.length) throw badInput('The new password is not valid.', { password: problems });
-      await this.d.store.replacePassword(db, used.userId, passwordHash);
-      return used.userId;
+    let userId: string | undefined;
+    const held = await this.d.tokens.guard('password_reset', clientAddress, async () => {
+      userId = await this.d.store.transaction(async (db) => {
+        const used = await this.d.store.useToken(db, tokenHash(token), 'password_reset');
+        if (!used) return undefined;
+        const user = await this.d.users.byId(used.userId);
+        const problems = passwordProblems(password ?? '', user?.username ?? '');
+        // thrown: the transaction rolls back, the token stays usable
+        if (problems.length) throw badInput('The new password is not valid.', { password: problems });
+        await this.d.store.replacePassword(db, used.userId, passwordHash);
+        return used.userId;
+      });
+      return userId !== undefined;
     });
+    if (!held || !userId) throw invalidToken();
     this.d.identity.forget(userId);
   }
 
@@ -257,12 +340,7 @@ export class OnboardingService {
   async changePassword(userId: string, current: string, password: string, meta: SessionMeta): Promise<AccessGrant> {
     const user = await this.d.users.byId(userId);
     if (!user?.isActive) throw notFound('No such user.');
-    const wrong = 'Too many wrong passwords: try again later.';
-    await this.d.limits.secondChecks.assertOpen(`pw:${user.id}`, wrong);
-    if (!(await argon2Verify(user.passwordHash, current ?? '').catch(() => false))) {
-      await this.d.limits.secondChecks.tryConsume(`pw:${user.id}`);
-      throw badInput('The current password is wrong.', { current_password: ['Wrong password.'] });
-    }
+    await this.requireCurrentPassword(user, current, meta.ip ?? undefined);
     const problems = passwordProblems(password ?? '', user.username);
     if (problems.length) throw badInput('The new password is not valid.', { password: problems });
     if (password === current) throw badInput('The new password is your current one.', { password: ['Choose a password you have not used here.'] });
@@ -270,6 +348,17 @@ export class OnboardingService {
     await this.d.store.transaction((db) => this.d.store.replacePassword(db, user.id, passwordHash));
     this.d.identity.forget(user.id);
     return this.d.sessions.grant({ ...user, tokenVersion: user.tokenVersion + 1 }, meta);
+  }
+
+  /**
+   * The signed-in user's current password, before a change to their account's security (password,
+   * 2FA on or off, e-mail address): reserved before it is checked, in the sign-in throttle
+   * (identity.currentPasswordHolds, lib/attempts.ts). 400 `current_password` when wrong, 429 once spent.
+   */
+  async requireCurrentPassword(user: UserRow, current: string | null | undefined, clientAddress: string | undefined): Promise<void> {
+    if (!current) throw badInput('Your current password is required.', { current_password: ['This field is required.'] });
+    if (!(await this.d.identity.currentPasswordHolds(user, current, clientAddress)))
+      throw badInput('The current password is wrong.', { current_password: ['Wrong password.'] });
   }
 
   /** Freezes or unfreezes a user (by id or user name): a frozen user cannot sign in or move money (every token ends). */
@@ -316,8 +405,9 @@ export class OnboardingService {
         return user;
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505')
-        throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
+      const e = err as { code?: string; constraint?: string };
+      if (e.code === '23505' && e.constraint === EMAIL_INDEX) throw new DomainError('CONFLICT', 409, 'Another user has this e-mail address.');
+      if (e.code === '23505') throw new DomainError('CONFLICT', 409, `A user named "${normaliseUsername(input.username)}" already exists.`);
       throw err;
     }
   }
@@ -337,8 +427,8 @@ export class OnboardingService {
   }
 
   /** A signed-in user's one-time code (each guess reserved first: identity.checkTotp, lib/attempts.ts). */
-  private async checkOtp(user: UserRow, otp: string): Promise<void> {
-    if (!(await this.d.identity.checkTotp(user, otp ?? ''))) {
+  private async checkOtp(user: UserRow, otp: string, clientAddress?: string): Promise<void> {
+    if (!(await this.d.identity.checkTotp(user, otp ?? '', clientAddress))) {
       throw new DomainError('OTP_INVALID', 400, 'The one-time code is not valid.', { otp: ['The one-time code is not valid.'] });
     }
   }
@@ -357,18 +447,33 @@ export class OnboardingService {
   }
 
   /** POST /api/auth/2fa/recovery-codes/: a new set (the old codes stop working); needs a current one-time code. */
-  async renewRecoveryCodes(userId: string, otp: string): Promise<string[]> {
+  async renewRecoveryCodes(userId: string, otp: string, clientAddress?: string): Promise<string[]> {
     const user = await this.enrolledUser(userId);
-    await this.checkOtp(user, otp);
+    await this.checkOtp(user, otp, clientAddress);
     return this.d.recoveryCodes.renew(user.id);
   }
 
-  /** DELETE /api/auth/2fa/: switches 2FA off with a current code, unless the node enforces 2FA. */
-  async disableTotp(userId: string, otp: string): Promise<void> {
+  /**
+   * POST /api/auth/2fa/enrol/ with an access token: the current password first (a stolen token alone
+   * cannot put its holder's authenticator on the account). The enrolment token of a sign-in that
+   * 2FA enforcement stopped was given for the password just checked: it needs none.
+   */
+  async startTotpEnrolment(userId: string, scope: string, currentPassword: string | null | undefined, clientAddress?: string) {
+    if (scope !== 'enrol-2fa') {
+      const user = await this.d.users.byId(userId);
+      if (!user?.isActive) throw notFound('No such user.');
+      await this.requireCurrentPassword(user, currentPassword, clientAddress);
+    }
+    return this.d.identity.startTotpEnrolment(userId);
+  }
+
+  /** DELETE /api/auth/2fa/: switches 2FA off with the current password and a current code, unless the node enforces 2FA. */
+  async disableTotp(userId: string, otp: string, currentPassword?: string | null, clientAddress?: string): Promise<void> {
     const user = await this.enrolledUser(userId);
     if ((await this.d.gate.state()).enforce2fa)
       throw new DomainError('TWOFA_ENFORCED', 403, 'This node requires two-factor authentication: it cannot be switched off.');
-    await this.checkOtp(user, otp);
+    await this.requireCurrentPassword(user, currentPassword, clientAddress);
+    await this.checkOtp(user, otp, clientAddress);
     await this.d.store.disableTotp(user.id);
     this.d.identity.forget(user.id);
   }

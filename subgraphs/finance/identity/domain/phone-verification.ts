@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { DomainError, badInput, conflict, notFound } from '../../../../lib/errors';
 import type { AttemptThrottle } from '../../../../lib/attempts';
-import type { KeyedLimiter } from '../../../../lib/rate-limits';
+import { tooManyRequests, type KeyedLimiter } from '../../../../lib/rate-limits';
 import type { IdentityStore, UserRow } from '../store/identity-store';
 import type { PhoneAudit, PhoneStore } from '../store/phone-store';
 import { normalisePhone } from './identity-service';
@@ -24,7 +24,7 @@ export interface PhoneVerificationDeps {
   users: IdentityStore;
   phones: PhoneStore;
   sms: SmsProvider;
-  /** Code guesses, reserved before they are checked (lib/attempts.ts): 5 per address and account per 15 minutes. */
+  /** Code guesses, reserved before they are checked (lib/attempts.ts PHONE_CODE_ATTEMPTS): 5 per code wherever they come from. */
   attempts: AttemptThrottle;
   /** Codes sent per user: e.g. one a minute and five a day. */
   sends: KeyedLimiter[];
@@ -34,6 +34,11 @@ export interface PhoneVerificationDeps {
 }
 
 const wrongCode = () => badInput('The code is not valid.', { code: ['The code is not valid.'] });
+const codeEnded = (expiresAt: Date) =>
+  tooManyRequests(
+    'Too many wrong codes: this code no longer works. Ask for a new code (PUT /api/v1/profile/phone/).',
+    Math.max(1, (expiresAt.getTime() - Date.now()) / 1000),
+  );
 const codeExpired = () =>
   new DomainError('CODE_EXPIRED', 400, 'The code has expired: ask for a new one (PUT /api/v1/profile/phone/).', { code: ['The code has expired.'] });
 
@@ -42,8 +47,9 @@ const codeExpired = () =>
  * makes it a pending claim and sends a 6-digit code by SMS (10 minutes, single use, stored as an
  * HMAC, compared in constant time); the code verifies it. A pending claim never blocks anyone:
  * only verified numbers are unique, and verifying a number drops other users' pending claims of it.
- * Guesses are throttled before they are checked (5 wrong ones end the code and answer 429), and so
- * are the codes sent. An operator (admin `setNodeUserPhone`) sets a number verified at once.
+ * Guesses are reserved before they are checked, against the code itself: five per code, from any
+ * number of addresses; the fifth wrong one ends the code (later guesses: 429 until a new code is sent).
+ * The codes sent are throttled too. An operator (admin `setNodeUserPhone`) sets a number verified at once.
  */
 export class PhoneVerificationService {
   constructor(private readonly deps: PhoneVerificationDeps) {}
@@ -92,26 +98,29 @@ export class PhoneVerificationService {
    * number first, 429 (Retry-After) past the guesses allowed.
    */
   async verify(userId: string, code: string, clientAddress: string | undefined): Promise<UserRow> {
-    const attempt = await this.deps.attempts.reserve(userId, clientAddress);
-    const pending = await this.deps.phones.code(userId);
+    const pending = UUID.test(userId) ? await this.deps.phones.code(userId) : undefined;
     if (!pending) throw badInput('There is no code to check: set your number first to get one.', { code: ['Ask for a code first.'] });
     if (pending.expired) {
       await this.deps.phones.dropCode(userId);
       throw codeExpired();
     }
+    // the fifth wrong guess ended it: refused, until a new code is asked for
+    if (pending.failures >= PHONE_CODE_MAX_FAILURES) throw codeEnded(pending.expiresAt);
     const given = (code ?? '').trim();
-    const matches = /^\d{6}$/.test(given) && timingSafeEqual(this.codeHash(userId, pending.phone, given), pending.codeHash);
-    if (!matches) {
-      await this.deps.phones.recordWrongCode(userId, PHONE_CODE_MAX_FAILURES);
-      throw wrongCode();
-    }
+    // one rule, per code: its guesses are reserved against the code itself (wherever they come from), the fifth wrong one ends it
+    const codeKey = `${userId}:${pending.codeHash.toString('base64url')}`;
+    const held = await this.deps.attempts.guard(codeKey, clientAddress, async () => {
+      const matches = /^\d{6}$/.test(given) && timingSafeEqual(this.codeHash(userId, pending.phone, given), pending.codeHash);
+      if (!matches) await this.deps.phones.recordWrongCode(userId, PHONE_CODE_MAX_FAILURES);
+      return matches;
+    });
+    if (!held) throw wrongCode();
     const verified = await this.deps.phones.verify(userId, pending.phone).catch((err: { code?: string }) => {
       if (err.code === '23505') throw conflict('Another user has verified this phone number.');
       throw err;
     });
     // used concurrently: the other request verified it
     if (!verified) throw wrongCode();
-    await attempt.succeeded();
     return verified;
   }
 

@@ -35,7 +35,7 @@ export class RecoveryCodes {
   }
 
   /** Uses a code (once); false when it is malformed, unknown or used. */
-  async use(userId: string, code: string): Promise<boolean> {
+  async spendRecoveryCode(userId: string, code: string): Promise<boolean> {
     if (!/^[a-z0-9]{10}$/.test(normaliseRecoveryCode(code))) return false;
     return this.store.useRecoveryCode(userId, codeHash(userId, code));
   }

@@ -24,7 +24,11 @@ function adminOf(ctx: SubgraphContext): string {
 export class OnboardingResolver {
   constructor(private readonly services: IdentityServices) {}
 
-  @Mutation(() => NodeSignup, { description: 'Signs up (POST /api/auth/signup/): a user with an unverified e-mail address, and the verification mail.' })
+  @Mutation(() => NodeSignup, {
+    description:
+      'Signs up (POST /api/auth/signup/): a user with an unverified e-mail address, and the verification mail. The same answer for a new and a taken address ' +
+      '(the address gets a mail either way; no second account with one address).',
+  })
   async nodeSignup(
     @Arg('username') username: string,
     @Arg('email') email: string,
@@ -32,8 +36,7 @@ export class OnboardingResolver {
     @Ctx() ctx: SubgraphContext,
     @Arg('inviteCode', () => String, { nullable: true }) inviteCode?: string | null,
   ): Promise<NodeSignup> {
-    const u = await this.services.onboarding.signup({ username, email, password, inviteCode }, ctx.clientAddress);
-    return { id: u.id, username: u.username, email: u.email, emailVerified: u.emailVerifiedAt !== null };
+    return this.services.onboarding.signup({ username, email, password, inviteCode }, ctx.clientAddress);
   }
 
   @Mutation(() => Boolean, { description: 'Verifies an e-mail address with the token of the mail (once).' })
@@ -104,13 +107,17 @@ export class OnboardingResolver {
   @Authorized('node-user')
   @Mutation(() => [String], { description: 'A new set of ten 2FA recovery codes (the old ones stop working); needs a current one-time code.' })
   renewNodeRecoveryCodes(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<string[]> {
-    return this.services.onboarding.renewRecoveryCodes(userIdOf(ctx), otp);
+    return this.services.onboarding.renewRecoveryCodes(userIdOf(ctx), otp, ctx.clientAddress);
   }
 
   @Authorized('node-user')
-  @Mutation(() => Boolean, { description: 'Switches 2FA off with a current one-time code (403 when the node enforces 2FA).' })
-  async disableNodeTotp(@Arg('otp') otp: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    await this.services.onboarding.disableTotp(userIdOf(ctx), otp);
+  @Mutation(() => Boolean, { description: 'Switches 2FA off with the current password and a current one-time code (403 when the node enforces 2FA).' })
+  async disableNodeTotp(
+    @Arg('otp') otp: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('currentPassword', () => String, { nullable: true, description: 'Required (400 `current_password` without it).' }) currentPassword?: string | null,
+  ): Promise<boolean> {
+    await this.services.onboarding.disableTotp(userIdOf(ctx), otp, currentPassword, ctx.clientAddress);
     return true;
   }
 

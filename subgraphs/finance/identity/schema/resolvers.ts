@@ -70,9 +70,18 @@ export class IdentityResolver {
 
   @Authorized('node-user')
   @NodePolicy({ scopes: ['enrol-2fa'] })
-  @Mutation(() => TotpEnrolment, { description: 'Starts enrolment in two-factor authentication (TOTP).' })
-  startTotpEnrolment(@Ctx() ctx: SubgraphContext): Promise<TotpEnrolment> {
-    return this.services.identity.startTotpEnrolment(userIdOf(ctx));
+  @Mutation(() => TotpEnrolment, {
+    description:
+      'Starts enrolment in two-factor authentication (TOTP). With an access token, `currentPassword` is required (400 `current_password` when wrong, ' +
+      'guesses throttled like sign-ins); the enrolment token of a sign-in stopped by 2FA enforcement needs none.',
+  })
+  startTotpEnrolment(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('currentPassword', () => String, { nullable: true }) currentPassword?: string | null,
+  ): Promise<TotpEnrolment> {
+    const p = ctx.principal;
+    if (p.kind !== 'node-user') throw unauthenticated();
+    return this.services.onboarding.startTotpEnrolment(p.userId, p.scope, currentPassword, ctx.clientAddress);
   }
 
   @Authorized('node-user')

@@ -77,12 +77,14 @@ export class NodeSignIn {
 export class TotpEnrolment {
   @Field() secret: string;
   @Field() otpauthUri: string;
+  @Field({ description: 'The otpauth:// URI as a QR code to scan with the authenticator app: an SVG image as a data: URI.' }) qrCode: string;
 }
 
 @ObjectType({ simpleResolvers: true, description: "The console's 2FA enrolment: the secret for the authenticator app, and the token that confirms it with a code." })
 export class AdminTotpEnrolment {
   @Field() secret: string;
   @Field() otpauthUri: string;
+  @Field({ description: 'The otpauth:// URI as a QR code: an SVG image as a data: URI.' }) qrCode: string;
   @Field() enrolmentToken: string;
   @Field(() => Int) expiresIn: number;
 }

@@ -186,9 +186,18 @@ export class IdentityStore {
     return rows[0];
   }
 
-  /** The active user a transfer names: by user name, e-mail (case-insensitive) or E.164 phone (verified numbers only). */
+  /**
+   * The active user a transfer names: by user name, or by a handle the user has PROVEN theirs —
+   * e-mail (normalised; verified addresses only) or E.164 phone (verified numbers only). A pending
+   * claim of a handle is no recipient: money never reaches whoever typed someone else's address.
+   */
   async recipient(by: 'username' | 'email' | 'phone', value: string): Promise<UserRow | undefined> {
-    const where = by === 'username' ? 'username = $1' : by === 'email' ? 'lower(email) = lower($1)' : 'phone = $1 AND phone_verified_at IS NOT NULL';
+    const where =
+      by === 'username'
+        ? 'username = $1'
+        : by === 'email'
+          ? `lower(btrim(email)) = lower(btrim($1)) AND email <> '' AND email_verified_at IS NOT NULL`
+          : 'phone = $1 AND phone_verified_at IS NOT NULL';
     const { rows } = await this.store.pool.query<UserRow>(`SELECT ${USER_COLUMNS} FROM identity.node_user WHERE ${where} AND is_active LIMIT 2`, [value]);
     // two accounts sharing an e-mail address: ambiguous, so nobody
     return rows.length === 1 ? rows[0] : undefined;

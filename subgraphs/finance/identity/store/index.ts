@@ -7,6 +7,7 @@ import { IdentityAttempts1795900000500 } from './migrations/1795900000500-Identi
 import { IdentityPhoneVerification1796000000100 } from './migrations/1796000000100-IdentityPhoneVerification';
 import { IdentitySupportStaff1796000000200 } from './migrations/1796000000200-IdentitySupportStaff';
 import { IdentityAuditOutbox1797500000300 } from './migrations/1797500000300-IdentityAuditOutbox';
+import { IdentityUniqueEmail1798000000100 } from './migrations/1798000000100-IdentityUniqueEmail';
 import { IdentityOperatorChanges1799100000100 } from './migrations/1799100000100-IdentityOperatorChanges';
 
 /** The finance node's users, admin sessions and sign-in throttling (schema `identity`), read and written with SQL (store/identity-store.ts). */
@@ -22,6 +23,7 @@ export const identityStore: StoreDefinition = {
     IdentityPhoneVerification1796000000100,
     IdentitySupportStaff1796000000200,
     IdentityAuditOutbox1797500000300,
+    IdentityUniqueEmail1798000000100,
     IdentityOperatorChanges1799100000100,
   ],
 };

@@ -59,14 +59,56 @@ export class OnboardingStore {
     return rows[0];
   }
 
-  async emailTaken(email: string): Promise<boolean> {
-    const { rowCount } = await this.store.pool.query('SELECT 1 FROM identity.node_user WHERE lower(email) = lower($1) LIMIT 1', [email]);
-    return (rowCount ?? 0) > 0;
+  /** The account holding an address (compared normalised: lower case, trimmed), and whether it verified it. */
+  async emailHolder(email: string): Promise<{ id: string; username: string; verified: boolean } | undefined> {
+    const { rows } = await this.store.pool.query<{ id: string; username: string; verified: boolean }>(
+      `SELECT id, username, email_verified_at IS NOT NULL AS verified FROM identity.node_user WHERE lower(btrim(email)) = lower(btrim($1)) AND email <> ''`,
+      [email],
+    );
+    return rows[0];
+  }
+
+  /** A sign-up waiting for its address to be proven (another account claims it unverified): no account until its link is used. */
+  async insertSignupRequest(r: { id: string; tokenHash: Buffer; username: string; email: string; passwordHash: string; ttlSeconds: number }): Promise<void> {
+    await this.store.pool.query(
+      `INSERT INTO identity.signup_request (id, token_hash, username, email, password_hash, expires_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
+      [r.id, r.tokenHash, r.username, r.email, r.passwordHash, r.ttlSeconds],
+    );
+  }
+
+  /**
+   * Uses a sign-up request's token (once, unexpired) in `db`'s transaction: the pending claims of its
+   * address are dropped (their accounts lose the unverified address) and its account is created with
+   * the address verified. Undefined when there is no such request, or an account verified the address
+   * meanwhile; a user name taken meanwhile is SQLSTATE 23505.
+   */
+  async completeSignupRequest(db: PoolClient, tokenHash: Buffer): Promise<UserRow | undefined> {
+    const { rows } = await db.query<{ id: string; username: string; email: string; passwordHash: string }>(
+      `UPDATE identity.signup_request SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+       RETURNING id, username, email, password_hash AS "passwordHash"`,
+      [tokenHash],
+    );
+    const r = rows[0];
+    if (!r) return undefined;
+    const holders = await db.query<{ id: string; verified: boolean }>(
+      `SELECT id, email_verified_at IS NOT NULL AS verified FROM identity.node_user WHERE lower(btrim(email)) = lower(btrim($1)) AND email <> '' FOR UPDATE`,
+      [r.email],
+    );
+    if (holders.rows.some((h) => h.verified)) return undefined;
+    await db.query(`WITH u AS (UPDATE identity.node_user SET email = '' WHERE id = ANY($1::uuid[]) RETURNING id) SELECT pg_notify($2, id::text) FROM u`, [
+      holders.rows.map((h) => h.id),
+      USER_CHANGED,
+    ]);
+    const created = await db.query<UserRow>(
+      `INSERT INTO identity.node_user (id, username, email, password_hash, is_superuser, email_verified_at) VALUES ($1, $2, $3, $4, false, now()) RETURNING ${USER_COLUMNS}`,
+      [r.id, r.username, r.email, r.passwordHash],
+    );
+    return created.rows[0];
   }
 
   async activeUsersByEmail(email: string): Promise<UserRow[]> {
     const { rows } = await this.store.pool.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM identity.node_user WHERE lower(email) = lower($1) AND is_active AND email <> '' LIMIT 5`,
+      `SELECT ${USER_COLUMNS} FROM identity.node_user WHERE lower(btrim(email)) = lower(btrim($1)) AND is_active AND email <> '' LIMIT 5`,
       [email],
     );
     return rows;
@@ -74,9 +116,12 @@ export class OnboardingStore {
 
   // ---- sign-up policy and invitations
 
-  async signupMode(): Promise<SignupMode> {
-    const { rows } = await this.store.pool.query<{ mode: SignupMode }>('SELECT mode FROM identity.signup_policy WHERE id = 1');
-    return rows[0]?.mode ?? 'open';
+  /** The mode an operator chose; `fallback` until one has (the row's `updated_by` is set by a choice only). */
+  async signupMode(fallback: SignupMode): Promise<SignupMode> {
+    const { rows } = await this.store.pool.query<{ mode: SignupMode; chosen: boolean }>(
+      'SELECT mode, updated_by IS NOT NULL AS chosen FROM identity.signup_policy WHERE id = 1',
+    );
+    return rows[0]?.chosen ? rows[0].mode : fallback;
   }
 
   async setSignupMode(mode: SignupMode, actor: string, db: Pick<PoolClient, 'query'> = this.store.pool): Promise<void> {
@@ -100,7 +145,7 @@ export class OnboardingStore {
   }
 
   /** Uses an invitation (once, unexpired) for `userId`, in the sign-up's transaction; false when there is none to use. */
-  async redeemInvite(db: PoolClient, codeHash: Buffer, userId: string): Promise<boolean> {
+  async redeemInvite(db: PoolClient, codeHash: Buffer, userId: string | null): Promise<boolean> {
     const { rowCount } = await db.query(
       `UPDATE identity.invite SET used_at = now(), used_by = $2
         WHERE code_hash = $1 AND used_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,

@@ -101,13 +101,9 @@ export class PhoneStore implements SmsOutbox {
     return rows[0];
   }
 
-  /** One more wrong guess of the user's code; from `max` on, the code is gone (a new one is needed). */
+  /** One more wrong guess of the user's code; from `max` on, the code is ended (kept, refused: a new one is needed). */
   async recordWrongCode(userId: string, max: number): Promise<void> {
-    const { rows } = await this.store.pool.query<{ failures: number }>(
-      'UPDATE identity.phone_code SET failures = failures + 1 WHERE user_id = $1 RETURNING failures',
-      [userId],
-    );
-    if (rows[0] && rows[0].failures >= max) await this.store.pool.query('DELETE FROM identity.phone_code WHERE user_id = $1 AND failures >= $2', [userId, max]);
+    await this.store.pool.query('UPDATE identity.phone_code SET failures = least(failures + 1, $2) WHERE user_id = $1', [userId, max]);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { AttemptThrottle } from '../../../../lib/attempts';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DomainError, badInput, conflict, forbidden, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
@@ -46,7 +47,8 @@ export interface ApplicationLimits {
   /** Inbound-mail webhook calls, per client address. */
   inboundMail: KeyedLimiter;
   /** Wrong inbound-mail secrets, per client address: past it, even the right secret waits. */
-  inboundSecretFailures: KeyedLimiter;
+  /** Wrong webhook secrets per client address (5 per 15 minutes), reserved before the secret is checked. */
+  inboundSecretAttempts: AttemptThrottle;
   /** Confirmation mails, per recipient (a third party cannot flood an address with them). */
   confirmationMails: KeyedLimiter;
 }
@@ -208,16 +210,14 @@ export class ApplicationService {
 
   /**
    * The inbound-mail webhook's secret (X-Inbound-Mail-Secret), checked by the gateway's credential
-   * verification. Wrong secrets are counted per client address: past the allowance every attempt
-   * is refused (429) until the window ends, so the secret cannot be guessed.
+   * verification. Each attempt is reserved per client address before the secret is compared: past
+   * the allowance every attempt is refused (429) until the window ends, so the secret cannot be guessed.
    */
   async verifyInboundSecret(secret: string, clientAddress: string | undefined): Promise<void> {
     const expected = this.settings.inboundMailSecret;
     if (!expected) throw forbidden('The inbound e-mail webhook is disabled (INBOUND_MAIL_SECRET is not set).');
-    const tooMany = 'Too many wrong inbound e-mail secrets from your address; try again later.';
-    await this.limits.inboundSecretFailures.assertOpen(clientAddress, tooMany);
-    if (secretMatches(secret, expected)) return;
-    await this.limits.inboundSecretFailures.tryConsume(clientAddress);
+    // reserved before it is checked (lib/attempts.ts): concurrent guesses cannot outrun the allowance
+    if (await this.limits.inboundSecretAttempts.guard('inbound-mail-secret', clientAddress, async () => secretMatches(secret, expected))) return;
     this.logger.warn({ clientAddress }, 'wrong inbound e-mail secret');
     throw forbidden('The inbound e-mail secret is wrong (header X-Inbound-Mail-Secret).');
   }

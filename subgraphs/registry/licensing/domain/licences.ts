@@ -1,3 +1,4 @@
+import type { AttemptThrottle } from '../../../../lib/attempts';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { inTransaction } from '../../../../lib/database';
@@ -96,15 +97,22 @@ export class LicenceService {
     private readonly catalogue: CatalogueStore,
     private readonly audit: AuditLog,
     private readonly box: SecretBox,
-    private readonly settings: { rateLimitPerMinute: number },
+    private readonly settings: { rateLimitPerMinute: number; keyAttempts: AttemptThrottle },
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /** Verifies a presented key (gateway) and, when `meter` is set, counts the request against the licence's rate limit. */
-  async authenticate(presented: string, opts: { meter: boolean }): Promise<LicenceVerification> {
+  /**
+   * A key this process verified recently answers from memory; any other is looked up as a guess,
+   * reserved per client address before it is (lib/attempts.ts, `settings.keyAttempts`): wrong keys
+   * from one address stop at the allowance (429), the right ones give their attempt back.
+   */
+  async authenticate(presented: string, opts: { meter: boolean; clientAddress?: string }): Promise<LicenceVerification> {
     const canonical = canonicalLicenceKey(presented);
     if (!canonical) throw invalidCredentials('Malformed licence key; expected LIC-XXXX-XXXX-XXXX.');
-    const row = await this.authRow(hashLicenceKey(canonical));
+    const hash = hashLicenceKey(canonical);
+    let row = this.cachedAuthRow(hash);
+    if (!row) await this.settings.keyAttempts.guard('licence-key', opts.clientAddress, async () => Boolean((row = await this.authRow(hash))));
     if (!row) throw licenceNotFound();
     const now = this.clock();
     assertUsable(row.status, row.expiresAt, now);
@@ -141,11 +149,16 @@ export class LicenceService {
     this.evictions.emit('evicted', licenceId);
   }
 
+  private cachedAuthRow(hash: Buffer): LicenceForAuth | undefined {
+    const hit = this.verified.get(hash.toString('hex'));
+    return hit && Date.now() - hit.at < CACHE_TTL_MS ? hit.row : undefined;
+  }
+
   private async authRow(hash: Buffer): Promise<LicenceForAuth | undefined> {
     const key = hash.toString('hex');
     const now = Date.now();
-    const hit = this.verified.get(key);
-    if (hit && now - hit.at < CACHE_TTL_MS) return hit.row;
+    const hit = this.cachedAuthRow(hash);
+    if (hit) return hit;
     const row = await this.store.findForAuth(hash);
     // only existing keys are cached: unknown ones cannot fill the memory
     if (row) {

@@ -36,6 +36,10 @@ export interface WorkspaceSettings {
 export class WorkspaceService {
   private dummyHash?: Promise<string>;
 
+  private get linkAttempts(): AttemptThrottle {
+    return this.settings.linkAttempts;
+  }
+
   constructor(
     private readonly store: WorkspaceStore,
     private readonly catalogue: CatalogueService,
@@ -43,7 +47,7 @@ export class WorkspaceService {
     private readonly audit: AuditLog,
     private readonly mailer: Mailer,
     private readonly signInAttempts: AttemptThrottle,
-    private readonly settings: WorkspaceSettings,
+    private readonly settings: WorkspaceSettings & { linkAttempts: AttemptThrottle },
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -54,13 +58,15 @@ export class WorkspaceService {
    */
   async signIn(emailInput: string, password: string, clientAddress?: string): Promise<{ session: string; expiresAt: Date; user: WorkspaceAccount }> {
     const email = (emailInput ?? '').trim().toLowerCase();
-    const attempt = await this.signInAttempts.reserve(email || 'empty', clientAddress);
-    const account = email ? await this.store.accountByEmail(email) : undefined;
-    // the hash is checked even without an account: no timing difference tells which addresses exist
-    this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
-    const matches = await argon2Verify(account?.passwordHash ?? (await this.dummyHash), password ?? '').catch(() => false);
-    if (!account?.passwordHash || !matches) throw signInRefused();
-    await attempt.succeeded();
+    let account = undefined as WorkspaceAccount | undefined;
+    const held = await this.signInAttempts.guard(email || 'empty', clientAddress, async () => {
+      account = email ? await this.store.accountByEmail(email) : undefined;
+      // the hash is checked even without an account: no timing difference tells which addresses exist
+      this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
+      const matches = await argon2Verify(account?.passwordHash ?? (await this.dummyHash), password ?? '').catch(() => false);
+      return matches && Boolean(account?.passwordHash);
+    });
+    if (!held || !account) throw signInRefused();
     const session = newToken();
     const expiresAt = new Date(this.clock().getTime() + this.settings.sessionTtlSeconds * 1000);
     await this.store.insertSession({ tokenHash: sha256(session), userId: account.id, expiresAt });
@@ -134,12 +140,17 @@ export class WorkspaceService {
   }
 
   /** Sets the password of an invitation or reset link (used once); every other session of the user ends. */
-  async setPassword(token: string, password: string): Promise<void> {
+  /** Each guess of a link's token is reserved before it is checked (lib/attempts.ts TOKEN_ATTEMPTS, per client address). */
+  async setPassword(token: string, password: string, clientAddress?: string): Promise<void> {
     if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH || password.length > 200) {
       throw badInput(`The password must be ${MIN_PASSWORD_LENGTH} to 200 characters.`, { password: [`${MIN_PASSWORD_LENGTH} to 200 characters`] });
     }
-    const userId = SESSION_TOKEN_SHAPE.test(token ?? '') ? await this.store.consumePasswordToken(sha256(token), this.clock()) : undefined;
-    if (!userId) throw new DomainError('LINK_EXPIRED', 410, 'This link has been used or has expired; ask for a new one.');
+    let userId: string | undefined;
+    const held = await this.linkAttempts.guard('password-link', clientAddress, async () => {
+      userId = SESSION_TOKEN_SHAPE.test(token ?? '') ? await this.store.consumePasswordToken(sha256(token), this.clock()) : undefined;
+      return userId !== undefined;
+    });
+    if (!held || !userId) throw new DomainError('LINK_EXPIRED', 410, 'This link has been used or has expired; ask for a new one.');
     await this.store.setPassword(userId, await argon2Hash(password));
     const user = (await this.store.account(userId))!;
     await this.audit.record(undefined, {

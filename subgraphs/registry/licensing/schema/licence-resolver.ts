@@ -142,8 +142,8 @@ export class LicenceResolver {
   @Authorized('gateway')
   @Directive('@inaccessible')
   @Mutation(() => LicenceAuthentication)
-  async authenticateLicenceKey(@Arg('licenceKey') licenceKey: string, @Arg('meter') meter: boolean): Promise<LicenceAuthentication> {
-    const { principal, quota } = await this.services.licences.authenticate(licenceKey, { meter });
+  async authenticateLicenceKey(@Arg('licenceKey') licenceKey: string, @Arg('meter') meter: boolean, @Ctx() ctx: SubgraphContext): Promise<LicenceAuthentication> {
+    const { principal, quota } = await this.services.licences.authenticate(licenceKey, { meter, clientAddress: ctx.clientAddress });
     const { kind: _kind, administrator: _administrator, ...licence } = principal;
     return { ...licence, limit: quota.limit, remaining: quota.remaining, resetAt: quota.resetAt };
   }

@@ -88,8 +88,8 @@ export class WorkspaceResolver {
   }
 
   @Mutation(() => Boolean, { description: 'Sets a password with the token of an invitation or reset link (single use).' })
-  async setWorkspacePassword(@Arg('token') token: string, @Arg('password') password: string): Promise<boolean> {
-    await this.services.workspace.setPassword(token, password);
+  async setWorkspacePassword(@Arg('token') token: string, @Arg('password') password: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    await this.services.workspace.setPassword(token, password, ctx.clientAddress);
     return true;
   }
 

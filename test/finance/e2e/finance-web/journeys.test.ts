@@ -324,6 +324,12 @@ describe('banking in the web client', () => {
     await page.locator('#new-recovery-codes li').first().waitFor();
     expect(await page.locator('#new-recovery-codes li').count()).toBe(10);
     await inspect('settings-2fa-codes');
+    // switching off needs the password too: a wrong one is said in words, and nothing changes
+    await page.getByLabel('Your current password').fill('not the password');
+    await page.getByLabel('Code from your app, to switch off').fill(await code(1));
+    await page.getByRole('button', { name: 'Switch off' }).click();
+    await page.locator('#twofa-error:text("That is not your current password")').waitFor();
+    await page.getByLabel('Your current password').fill(PASSWORD);
     await page.getByLabel('Code from your app, to switch off').fill(await code(1));
     await page.getByRole('button', { name: 'Switch off' }).click();
     await page.getByText('Two-factor authentication is off. Signing in needs only your password now.').waitFor();

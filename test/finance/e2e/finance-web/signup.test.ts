@@ -324,6 +324,10 @@ describe('a new user in the web client', () => {
 
   it('settings: switches 2FA on and shows the recovery codes once', async () => {
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    // the current password first: a borrowed session cannot add its own authenticator
+    await page.getByLabel('Your current password').fill(dora.password);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.locator('#otp-secret').waitFor();
     const secret = (await page.locator('#otp-secret').textContent())!;
     await page.getByLabel('Confirmation code from your authenticator app').fill(await totpGenerate({ secret }));
     await page.getByRole('button', { name: 'Confirm' }).click();

@@ -305,7 +305,7 @@ const submitterAs = (ctx: CaseContext, method: string, path: string, body?: unkn
 /** The success request of each route that the route table alone cannot make (a body, an id). */
 const success: Record<string, Recipe['request']> = {
   'POST /api/login/': (ctx) => json('POST', '/api/login/', {}, { username: stateOf(ctx).username, password: PASSWORD }),
-  'POST /api/auth/2fa/enrol/': async (ctx) => json('POST', '/api/auth/2fa/enrol/', bearer(await freshToken(ctx))),
+  'POST /api/auth/2fa/enrol/': async (ctx) => json('POST', '/api/auth/2fa/enrol/', bearer(await freshToken(ctx)), { current_password: PASSWORD }),
   'POST /api/auth/2fa/confirm/': async (ctx) => {
     const secret = id(ctx, 'totpSecret');
     return json('POST', '/api/auth/2fa/confirm/', bearer(id(ctx, 'enrolUserToken')), { otp: await totp(secret) });
@@ -554,7 +554,7 @@ const recipes: Record<string, Recipe> = {
       return json('POST', `/api/v1/cards/${card}/reveal/`, bearer(token), { password: PASSWORD });
     },
   },
-  'POST /api/auth/2fa/enrol/ 409': { request: (ctx) => json('POST', '/api/auth/2fa/enrol/', bearer(id(ctx, 'enrolledToken'))) },
+  'POST /api/auth/2fa/enrol/ 409': { request: (ctx) => json('POST', '/api/auth/2fa/enrol/', bearer(id(ctx, 'enrolledToken')), { current_password: PASSWORD }) },
   'POST /api/auth/2fa/confirm/ 409': {
     request: async (ctx) => json('POST', '/api/auth/2fa/confirm/', bearer(id(ctx, 'enrolledToken')), { otp: await totp(id(ctx, 'enrolledSecret')) }),
   },
@@ -860,7 +860,7 @@ const totpAt = (secret: string, steps: number) =>
 /** A new user enrolled in 2FA (its code of this time step used): its token and secret. */
 async function enrolledUser(ctx: CaseContext): Promise<{ token: string; secret: string }> {
   const token = await freshToken(ctx);
-  const { secret } = await must('enrol', await call(ctx.t, token, 'POST', '/api/auth/2fa/enrol/'), 201);
+  const { secret } = await must('enrol', await call(ctx.t, token, 'POST', '/api/auth/2fa/enrol/', { current_password: PASSWORD }), 201);
   await must('confirm', await call(ctx.t, token, 'POST', '/api/auth/2fa/confirm/', { otp: await totp(secret as string) }), 200);
   return { token, secret: secret as string };
 }
@@ -924,7 +924,7 @@ Object.assign(success, {
   'POST /admin/identity/user/:id/kyc/': (ctx: CaseContext) => form(ctx, `/admin/identity/user/${stateOf(ctx).userId}/kyc/`, { level: 'enhanced' }),
   'DELETE /api/auth/2fa/': async (ctx: CaseContext) => {
     const { token, secret } = await enrolledUser(ctx);
-    return json('DELETE', '/api/auth/2fa/', bearer(token), { otp: await totpAt(secret, 1) });
+    return json('DELETE', '/api/auth/2fa/', bearer(token), { otp: await totpAt(secret, 1), current_password: PASSWORD });
   },
   'POST /admin/identity/user/add/': (ctx: CaseContext) => {
     const name = `added_${randomUUID().slice(0, 8)}`;
@@ -1011,6 +1011,31 @@ Object.assign(recipes, {
   'POST /api/auth/password/reset/confirm/ 429': {
     ...exhausting('/api/auth/password/reset/confirm/', () => ({ token: 'x', password: 'a brand new password' })),
     request: () => json('POST', '/api/auth/password/reset/confirm/', {}, { token: 'x', password: 'a brand new password' }),
+  },
+  // the current password is a secret like the sign-in's: five wrong ones of a user from one address, the sixth is not evaluated
+  // (a fresh user each: the main user's token must survive the replay)
+  'POST /api/auth/password/ 429': {
+    request: async (ctx: CaseContext) => {
+      const token = await freshToken(ctx);
+      const wrong = { current_password: 'not the password', password: 'a brand new password' };
+      for (let i = 0; i < 5; i++) await must('wrong password', await call(ctx.t, token, 'POST', '/api/auth/password/', wrong), 400);
+      return json('POST', '/api/auth/password/', bearer(token), { current_password: PASSWORD, password: 'a brand new password' });
+    },
+  },
+  'POST /api/auth/2fa/enrol/ 429': {
+    request: async (ctx: CaseContext) => {
+      const token = await freshToken(ctx);
+      for (let i = 0; i < 5; i++) await must('wrong password', await call(ctx.t, token, 'POST', '/api/auth/2fa/enrol/', { current_password: 'wrong' }), 400);
+      return json('POST', '/api/auth/2fa/enrol/', bearer(token), { current_password: PASSWORD });
+    },
+  },
+  'DELETE /api/auth/2fa/ 429': {
+    request: async (ctx: CaseContext) => {
+      const { token, secret } = await enrolledUser(ctx);
+      for (let i = 0; i < 5; i++)
+        await must('wrong password', await call(ctx.t, token, 'DELETE', '/api/auth/2fa/', { current_password: 'wrong', otp: '000000' }), 400);
+      return json('DELETE', '/api/auth/2fa/', bearer(token), { otp: await totpAt(secret, 1), current_password: PASSWORD });
+    },
   },
   'POST /api/auth/2fa/recovery-codes/ 409': { request: (ctx: CaseContext) => as(ctx, 'POST', '/api/auth/2fa/recovery-codes/', { otp: '123456' }) },
   'DELETE /api/auth/2fa/ 409': { request: (ctx: CaseContext) => as(ctx, 'DELETE', '/api/auth/2fa/', { otp: '123456' }) },
@@ -1245,10 +1270,10 @@ export const financeFixture: SurfaceFixture = {
     s.enrolUserToken = await login(t, enrolling.username);
     const enrolled = await createUser(t);
     s.enrolledToken = await login(t, enrolled.username);
-    const started = await must('enrol', await call(t, s.enrolledToken as string, 'POST', '/api/auth/2fa/enrol/'), 201);
+    const started = await must('enrol', await call(t, s.enrolledToken as string, 'POST', '/api/auth/2fa/enrol/', { current_password: PASSWORD }), 201);
     s.enrolledSecret = started.secret;
     await must('confirm', await call(t, s.enrolledToken as string, 'POST', '/api/auth/2fa/confirm/', { otp: await totp(started.secret) }), 200);
-    s.totpSecret = (await must('enrol', await call(t, s.enrolUserToken as string, 'POST', '/api/auth/2fa/enrol/'), 201)).secret;
+    s.totpSecret = (await must('enrol', await call(t, s.enrolUserToken as string, 'POST', '/api/auth/2fa/enrol/', { current_password: PASSWORD }), 201)).secret;
 
     const admin = await createUser(t, undefined, { superuser: true });
     s.adminName = admin.username;
