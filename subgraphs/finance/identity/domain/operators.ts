@@ -62,7 +62,7 @@ export class OperatorService {
   }
 
   /** Refuses an operator's direct change of `target`: their own account, or another operator's. */
-  guard(actor: OperatorActor, target: UserRow): void {
+  refuseTarget(actor: OperatorActor, target: UserRow): void {
     if (target.id === actor.userId) throw selfActionForbidden();
     if (isOperator(target)) throw operatorTargetForbidden();
   }
@@ -70,21 +70,21 @@ export class OperatorService {
   /** Freezes or unfreezes a customer (support staff and superusers). */
   async setActive(actor: OperatorActor, ref: string, active: boolean): Promise<UserRow> {
     const target = await this.userOf(ref);
-    this.guard(actor, target);
+    this.refuseTarget(actor, target);
     return this.d.onboarding.setActive(target.id, active, adminActor(actor.username));
   }
 
   /** Sets a customer's KYC level (support staff and superusers). */
   async setKycLevel(actor: OperatorActor, ref: string, level: KycLevel): Promise<UserRow> {
     const target = await this.userOf(ref);
-    this.guard(actor, target);
+    this.refuseTarget(actor, target);
     return this.d.onboarding.setKycLevelAsAdmin(target.id, level, adminActor(actor.username));
   }
 
   /** Sets or clears a customer's phone number, verified at once (it routes transfers): audited in its transaction. */
   async setPhone(actor: OperatorActor, ref: string, phone: string | null): Promise<UserRow> {
     const target = await this.userOf(ref);
-    this.guard(actor, target);
+    this.refuseTarget(actor, target);
     return this.d.phones.setVerified(target.id, phone, (db, after) =>
       this.d.audit.record(db, adminActor(actor.username), after.phone ? 'user.phone_set' : 'user.phone_cleared', {
         user: after.id,

@@ -521,7 +521,21 @@ const refusing: Pick<Recipe, 'before' | 'after'> = {
   },
 };
 
+/** The node's settings object, which the assistant's provider secrets read at each question. */
+const settings = (ctx: CaseContext) => ctx.t.config as unknown as Record<string, unknown>;
+
 const recipes: Record<string, Recipe> = {
+  'POST /api/assistant/ 501': {
+    // no provider key at all (neither the environment nor the console): not configured
+    before: async (ctx) => {
+      settings(ctx).ASSISTANT_API_KEY_SAVED = settings(ctx).ASSISTANT_API_KEY;
+      settings(ctx).ASSISTANT_API_KEY = '';
+    },
+    request: (ctx) => as(ctx, 'POST', '/api/assistant/', { question: 'What is a virtual IBAN?' }),
+    after: async (ctx) => {
+      settings(ctx).ASSISTANT_API_KEY = settings(ctx).ASSISTANT_API_KEY_SAVED;
+    },
+  },
   'POST /api/login/ 401': { request: (ctx) => json('POST', '/api/login/', {}, { username: stateOf(ctx).username, password: 'not the password' }) },
   'POST /api/login/ 403': {
     // "Enforce 2FA on login" on, a user not enrolled yet: the enrolment token
