@@ -296,7 +296,8 @@ function inputValue(type: GraphQLInputType, profile: Profile, depth = 0): unknow
   if (profile === 'null') return null;
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
-    const item = inputValue(nullable.ofType, profile, depth + 1);
+    // one large list per value: a list nested in a large list's items stays short (10,000² items would not fit a string)
+    const item = inputValue(nullable.ofType, profile === 'large list' ? 'boundary' : profile, depth + 1);
     return profile === 'large list' ? Array.from({ length: 10_000 }, () => item) : [item];
   }
   const named = getNamedType(type);
