@@ -205,8 +205,7 @@ interface ServiceInfoData {
 function freshnessNotice(leagues: LeagueData[]): string | null {
   if (leagues.some((l) => l.upcomingMatches > 0)) return null;
   const per = leagues
-    .filter((l) => l.updatedAt)
-    .map((l) => `${l.name}: updated ${l.updatedAt!.slice(0, 10)}, newest result ${l.latestResultDate ?? 'none'}`)
+    .map((l) => `${l.name}: ${l.updatedAt ? `updated ${l.updatedAt.slice(0, 10)}` : 'shipped data, never updated'}, newest result ${l.latestResultDate ?? 'none'}`)
     .join('; ');
   return (
     'No upcoming fixture is known (off-season, or the data feed is behind): /api/predictions/latest/ lists the most recent played matches ' +

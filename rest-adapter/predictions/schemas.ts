@@ -47,7 +47,7 @@ export const serviceInfo = z.object({
           code: z.string(),
           name: z.string(),
           latest_result_date: z.string().nullable().describe('Date of its newest result.'),
-          updated_at: z.string().nullable().describe('When its fixtures or results last changed (an import or a feed pass).'),
+          updated_at: z.string().nullable().describe('The last successful feed pass that changed its fixtures or results; null: the shipped data, never updated.'),
           next_kickoff: z.string().nullable().describe('Its next kick-off; null when no fixture is known.'),
           upcoming_matches: z.number().int(),
           awaiting_result: z.number().int().describe('Matches that kicked off without a known result.'),
