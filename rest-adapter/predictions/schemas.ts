@@ -163,9 +163,17 @@ export const versionComparison = z.record(
     backtest_matches: z.number().int().nullable(),
     model: z.string(),
     active: z.boolean(),
+    training_from: z.string().describe('First match date of the training data'),
     trained_through: z.string(),
+    training_matches: z.number().int().describe('Matches the training used'),
+    live_results: z.number().int().describe('Results taken into its live ratings since the training'),
+    live_ratings_through: z.string().describe('Newest result its live ratings have taken'),
     created_at: z.string(),
     ece: z.number().nullable().describe('Expected calibration error of the walk-forward forecasts (null: not recorded)'),
+    changed_from_previous: z
+      .array(z.string())
+      .nullable()
+      .describe('The compared fields (data range, matches, live ratings, figures) whose value differs from the version before; null for the first'),
     calibration: calibration.nullable(),
   }),
 );
