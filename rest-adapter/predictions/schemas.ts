@@ -47,7 +47,10 @@ export const serviceInfo = z.object({
           code: z.string(),
           name: z.string(),
           latest_result_date: z.string().nullable().describe('Date of its newest result.'),
-          updated_at: z.string().nullable().describe('The last successful feed pass that changed its fixtures or results; null: the shipped data, never updated.'),
+          updated_at: z
+            .string()
+            .nullable()
+            .describe('The last successful feed pass that changed its fixtures or results; null: the shipped data, never updated.'),
           next_kickoff: z.string().nullable().describe('Its next kick-off; null when no fixture is known.'),
           upcoming_matches: z.number().int(),
           awaiting_result: z.number().int().describe('Matches that kicked off without a known result.'),
@@ -79,7 +82,11 @@ const COMPETITION_NAMES = {
   'fr.1': ['Ligue 1'],
 } as const;
 const COMPETITION_CODES = Object.keys(COMPETITION_NAMES) as [keyof typeof COMPETITION_NAMES, ...(keyof typeof COMPETITION_NAMES)[]];
-const normalized = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}.]+/gu, ' ').trim();
+const normalized = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}.]+/gu, ' ')
+    .trim();
 /** A competition's code from its code or one of its names, any case ("Premier League", "premier-league"); else the value as given. */
 export function competitionCode(value: string): string {
   const q = normalized(value);

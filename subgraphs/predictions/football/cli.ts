@@ -34,7 +34,8 @@ export const footballCommands: CliCommand<FootballServices>[] = [
         throw new UsageError((e as Error).message);
       }
       const services = await ctx.services();
-      if (!services.feed.configured) throw new UsageError('FOOTBALL_FEED_URLS is off: unset it (openfootball by default) or set <competition>@<season>=<url> entries.');
+      if (!services.feed.configured)
+        throw new UsageError('FOOTBALL_FEED_URLS is off: unset it (openfootball by default) or set <competition>@<season>=<url> entries.');
       const report = await services.feed.sync('cli');
       ctx.print(syncReportText(report));
       return report.failed ? 1 : 0;

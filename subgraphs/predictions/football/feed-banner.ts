@@ -28,14 +28,19 @@ export async function footballFeedLines(services: FootballServices, opts: { sinc
   const seasons = [...new Set(sources.map((s) => s.season))].join(', ');
   const head =
     plan.origin === 'default'
-      ? `Football data          follows openfootball football.json ${seasons} for ${sources.map((s) => s.competition).filter((c, i, a) => a.indexOf(c) === i).join(', ')} (${plan.base}; FOOTBALL_FEED_URLS overrides, off disables)`
+      ? `Football data          follows openfootball football.json ${seasons} for ${sources
+          .map((s) => s.competition)
+          .filter((c, i, a) => a.indexOf(c) === i)
+          .join(', ')} (${plan.base}; FOOTBALL_FEED_URLS overrides, off disables)`
       : `Football data          follows ${sources.length} configured source(s) (FOOTBALL_FEED_URLS): ${sources.map((s) => s.key).join(', ')}`;
   const status = await firstPass(services, opts.since, opts.waitMs);
   const rows = status.sources;
   const reached = rows.filter((r) => r.lastSuccessAt);
   const lines = [head];
   if (!reached.length && rows.some((r) => r.lastError)) {
-    lines.push(`                       no source was reachable (${status.lastError?.message ?? 'offline'}): the data is stale since ${newest}, its newest result`);
+    lines.push(
+      `                       no source was reachable (${status.lastError?.message ?? 'offline'}): the data is stale since ${newest}, its newest result`,
+    );
   } else if (!rows.length || status.running || !status.lastRun) {
     lines.push(`                       the first pass is still running; newest result ${newest}`);
   }

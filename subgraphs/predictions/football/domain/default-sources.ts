@@ -36,9 +36,7 @@ export function defaultFeedSources(now: Date, base = OPENFOOTBALL_BASE): FeedSou
 
 /** What the feed follows: FOOTBALL_FEED_URLS's sources, openfootball's by default, or none (`off`). */
 export type FeedPlan =
-  | { origin: 'configured'; sources: FeedSource[] }
-  | { origin: 'default'; base: string; sources: (now: Date) => FeedSource[] }
-  | { origin: 'off'; sources: [] };
+  { origin: 'configured'; sources: FeedSource[] } | { origin: 'default'; base: string; sources: (now: Date) => FeedSource[] } | { origin: 'off'; sources: [] };
 
 export function feedPlan(config: { FOOTBALL_FEED_URLS: string[]; FOOTBALL_DEFAULT_SOURCE_BASE: string }): FeedPlan {
   const entries = config.FOOTBALL_FEED_URLS;

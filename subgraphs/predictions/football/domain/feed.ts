@@ -167,7 +167,10 @@ export class FootballFeed {
       logger.info({ runId, trigger, ms: report.ms, changed: report.changed, failed: report.failed }, 'football feed: pass done');
       if (this.deps.quiet && report.failed) {
         const first = outcomes.find((o) => o.status === 'failed');
-        logger.warn({ failed: report.failed, of: outcomes.length, first: first?.error }, 'football feed: default sources failed (offline?), nothing of them was written');
+        logger.warn(
+          { failed: report.failed, of: outcomes.length, first: first?.error },
+          'football feed: default sources failed (offline?), nothing of them was written',
+        );
       }
       return report;
     });
@@ -224,7 +227,10 @@ export class FootballFeed {
       if (err instanceof FeedParseError && err.format) format = err.format;
       const message = (err as Error).message;
       const outcome: SourceOutcome = { ...base, format, status: 'failed', error: message, ms: Date.now() - started };
-      logger[this.deps.quiet ? 'debug' : 'warn']({ source: source.key, url: base.url, error: message }, 'football feed: source failed; nothing of it was written');
+      logger[this.deps.quiet ? 'debug' : 'warn'](
+        { source: source.key, url: base.url, error: message },
+        'football feed: source failed; nothing of it was written',
+      );
       await store.recordFailure(source.key, message, { ...outcome });
       return outcome;
     }
