@@ -8,6 +8,7 @@ import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHand
 import { createLogger, type Logger } from '../lib/logger';
 import { onShutdown } from '../lib/server';
 import { investingDemo } from '../subgraphs/finance/investing/demo';
+import { footballFeedLines } from '../subgraphs/predictions/football/feed-banner';
 import { startApp, type App } from './app';
 import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence, releaseImagesLine, shipRegistryKey } from './demo';
 
@@ -16,6 +17,9 @@ import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoL
  * unless DATABASE_URL is set. `PRODUCTS=finance npm start` runs the finance node alone: it answers on
  * PORT only and reaches a licence registry over HTTP (VENDOR_LICENSE_ENGINE_URL, VENDOR_API_KEY).
  */
+/** How long the banner waits for the feed's first pass (the default sources time out after 10 s). */
+const FIRST_PASS_WAIT_MS = 15_000;
+
 async function main() {
   const started = Date.now();
   const config = loadConfig();
@@ -75,6 +79,8 @@ async function main() {
     }
     lines.push(`Telegram bot           ${await startBot(config, logger, app, telegram, demo?.botKey, (b) => (bot = b))}`);
     lines.push(`Apply by e-mail        ${mailboxLine(app.services.access.mailbox.info())}`);
+    // what the feed follows and when each league last changed; offline, since when the data is stale
+    lines.push(...(await footballFeedLines(app.services.football, { since: new Date(started), waitMs: FIRST_PASS_WAIT_MS })));
   }
   let licenceKey: string | undefined;
   if (has('registry')) {

@@ -87,7 +87,8 @@ export function nextMatchReply(m: UpcomingMatch, timeZone: string): Reply {
 export function noScheduledMatchReply(competition: Competition | undefined, leagues: readonly LeagueFreshness[]): Reply {
   const head = competition ? `There is no upcoming match in ${escapeHtml(competition.name)} that I know of.` : 'There is no upcoming match that I know of.';
   const lines = leagues.map(
-    (l) => `${escapeHtml(l.name)}: data updated ${l.updatedAt ? l.updatedAt.slice(0, 10) : 'never'}, newest result ${l.latestResultDate ?? 'none'}`,
+    (l) =>
+      `${escapeHtml(l.name)}: ${l.updatedAt ? `data updated ${l.updatedAt.slice(0, 10)}` : 'shipped data, never updated'}, newest result ${l.latestResultDate ?? 'none'}`,
   );
   return { text: lines.length ? `${head}\nThe data was last updated:\n${lines.join('\n')}` : head };
 }

@@ -155,12 +155,21 @@ const schema = z.object({
   /**
    * The live football data feed: comma-separated `<competition>@<season>=<url>` entries, e.g.
    * `en.1@2026-27=https://example.org/2026-27/en.1.json`; each URL serves football.json or a
-   * football-data.co.uk CSV (recognised from the content). Empty: no feed.
+   * football-data.co.uk CSV (recognised from the content). Unset or empty: openfootball's football.json
+   * files of every shipped league's current season (FOOTBALL_DEFAULT_SOURCE_BASE); `off`: no feed.
    */
   FOOTBALL_FEED_URLS: list.superRefine((entries, ctx) => {
+    if (entries.length === 1 && entries[0].toLowerCase() === 'off') return;
     for (const e of entries)
-      if (!/^[a-z]{2}\.\d@\d{4}-\d{2}=https?:\/\/\S+$/.test(e)) ctx.addIssue({ code: 'custom', message: `"${e}" is not <competition>@<season>=<http(s) url>` });
+      if (!/^[a-z]{2}\.\d@\d{4}-\d{2}=https?:\/\/\S+$/.test(e))
+        ctx.addIssue({ code: 'custom', message: `"${e}" is not <competition>@<season>=<http(s) url> (or off, alone)` });
   }),
+  /** Where the default sources are read from: `<base>/<season>/<league>.json` (openfootball/football.json on GitHub). */
+  FOOTBALL_DEFAULT_SOURCE_BASE: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/\S+$/, 'an http(s) URL')
+    .default('https://raw.githubusercontent.com/openfootball/football.json/master'),
   /** Minutes between two passes of the feed job. */
   FOOTBALL_FEED_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   /** Per request to a feed source: the time allowed, and the retries (with exponential back-off) after a failure. */

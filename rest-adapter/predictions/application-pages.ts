@@ -39,6 +39,7 @@ const STYLE = `
   table{border-collapse:collapse;margin:.5rem 0}
   th,td{text-align:left;padding:.25rem 1rem .25rem 0;border-bottom:1px solid #d5d9de}
   code{background:#e9ecef;padding:0 .25rem;border-radius:3px}
+  pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}
   .trap{position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
 `;
 

@@ -117,9 +117,38 @@ interface ModelVersionsData {
 
 /** The lighter document of compare_versions: no per-class, band or live figures. */
 interface CompareVersionsData {
-  modelVersions: (Pick<ModelVersionsData['modelVersions'][number], 'name' | 'kind' | 'active' | 'accuracy' | 'trainedThrough' | 'createdAt'> & {
+  modelVersions: (Pick<
+    ModelVersionsData['modelVersions'][number],
+    'name' | 'kind' | 'active' | 'accuracy' | 'trainingFrom' | 'trainedThrough' | 'matchCount' | 'createdAt'
+  > & {
     metrics: { count: number; rps: number; brier: number; logLoss: number; calibration: Omit<CalibrationData, 'confidence'> | null } | null;
+    live: { results: number; ratingsThrough: string };
   })[];
+}
+
+/** The fields of a compare_versions entry that tell what a retrain changed (data range, matches used, live ratings, figures). */
+const COMPARED = [
+  'model',
+  'training_from',
+  'trained_through',
+  'training_matches',
+  'live_results',
+  'live_ratings_through',
+  'backtest_matches',
+  'accuracy',
+  'rps',
+  'brier',
+  'log_loss',
+  'ece',
+] as const;
+
+/** Each entry beside the version before it: the compared fields whose value differs (the first version: null). */
+function withChanges(entries: [string, Record<string, unknown>][]): [string, Record<string, unknown>][] {
+  return entries.map(([name, entry], i) => {
+    const previous = i > 0 ? entries[i - 1][1] : undefined;
+    const changed = previous ? COMPARED.filter((f) => JSON.stringify(entry[f]) !== JSON.stringify(previous[f])) : null;
+    return [name, { ...entry, changed_from_previous: changed }];
+  });
 }
 
 interface UpcomingData {
@@ -205,8 +234,9 @@ interface ServiceInfoData {
 function freshnessNotice(leagues: LeagueData[]): string | null {
   if (leagues.some((l) => l.upcomingMatches > 0)) return null;
   const per = leagues
-    .filter((l) => l.updatedAt)
-    .map((l) => `${l.name}: updated ${l.updatedAt!.slice(0, 10)}, newest result ${l.latestResultDate ?? 'none'}`)
+    .map(
+      (l) => `${l.name}: ${l.updatedAt ? `updated ${l.updatedAt.slice(0, 10)}` : 'shipped data, never updated'}, newest result ${l.latestResultDate ?? 'none'}`,
+    )
     .join('; ');
   return (
     'No upcoming fixture is known (off-season, or the data feed is behind): /api/predictions/latest/ lists the most recent played matches ' +
@@ -476,7 +506,9 @@ export const predictionRoutes: Route[] = [
     description:
       "One key per model version (`version_1`, `version_2`, …). `accuracy`: share right over the version's resolved predictions (backtest and live); " +
       '`rps`, `brier`, `log_loss` and `backtest_matches` come from its walk-forward backtest, and so does `calibration`: per outcome, the forecasts in ' +
-      'bands of predicted probability against the observed frequency, with the expected calibration error (`ece`, the mean over home, draw and away).',
+      'bands of predicted probability against the observed frequency, with the expected calibration error (`ece`, the mean over home, draw and away). ' +
+      "What a retrain changed: each version's data range (`training_from`, `trained_through`), matches used (`training_matches`), live ratings " +
+      '(`live_results`, `live_ratings_through`), and `changed_from_previous`: the fields that differ from the version before it (null for the first).',
     tags: ['Dashboard'],
     security: 'apiKey',
     operation: 'CompareVersions',
@@ -484,22 +516,28 @@ export const predictionRoutes: Route[] = [
     respond: (data: CompareVersionsData) => ({
       kind: 'json',
       body: Object.fromEntries(
-        data.modelVersions.map((v) => [
-          v.name,
-          {
-            accuracy: v.accuracy === null ? null : round(v.accuracy, 4),
-            rps: v.metrics ? round(v.metrics.rps, 4) : null,
-            brier: v.metrics ? round(v.metrics.brier, 4) : null,
-            log_loss: v.metrics ? round(v.metrics.logLoss, 4) : null,
-            backtest_matches: v.metrics?.count ?? null,
-            model: v.kind,
-            active: v.active,
-            trained_through: v.trainedThrough,
-            created_at: v.createdAt,
-            ece: v.metrics?.calibration ? round(v.metrics.calibration.ece, 4) : null,
-            calibration: v.metrics?.calibration ? toCalibration(v.metrics.calibration) : null,
-          },
-        ]),
+        withChanges(
+          data.modelVersions.map((v): [string, Record<string, unknown>] => [
+            v.name,
+            {
+              accuracy: v.accuracy === null ? null : round(v.accuracy, 4),
+              rps: v.metrics ? round(v.metrics.rps, 4) : null,
+              brier: v.metrics ? round(v.metrics.brier, 4) : null,
+              log_loss: v.metrics ? round(v.metrics.logLoss, 4) : null,
+              backtest_matches: v.metrics?.count ?? null,
+              model: v.kind,
+              active: v.active,
+              training_from: v.trainingFrom,
+              trained_through: v.trainedThrough,
+              training_matches: v.matchCount,
+              live_results: v.live.results,
+              live_ratings_through: v.live.ratingsThrough,
+              created_at: v.createdAt,
+              ece: v.metrics?.calibration ? round(v.metrics.calibration.ece, 4) : null,
+              calibration: v.metrics?.calibration ? toCalibration(v.metrics.calibration) : null,
+            } as Record<string, unknown>,
+          ]),
+        ),
       ),
     }),
   },

@@ -47,7 +47,10 @@ export const serviceInfo = z.object({
           code: z.string(),
           name: z.string(),
           latest_result_date: z.string().nullable().describe('Date of its newest result.'),
-          updated_at: z.string().nullable().describe('When its fixtures or results last changed (an import or a feed pass).'),
+          updated_at: z
+            .string()
+            .nullable()
+            .describe('The last successful feed pass that changed its fixtures or results; null: the shipped data, never updated.'),
           next_kickoff: z.string().nullable().describe('Its next kick-off; null when no fixture is known.'),
           upcoming_matches: z.number().int(),
           awaiting_result: z.number().int().describe('Matches that kicked off without a known result.'),
@@ -69,12 +72,37 @@ export const serviceInfo = z.object({
   endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string(), auth: z.enum(['api_key', 'admin_key', 'none']) })),
 });
 
+/** The competitions by code, with the names a reader uses for them (the bot takes the same). */
+const COMPETITION_NAMES = {
+  'en.1': ['English Premier League', 'Premier League'],
+  'en.2': ['English Championship', 'Championship'],
+  'de.1': ['Bundesliga'],
+  'es.1': ['La Liga', 'LaLiga'],
+  'it.1': ['Serie A'],
+  'fr.1': ['Ligue 1'],
+} as const;
+const COMPETITION_CODES = Object.keys(COMPETITION_NAMES) as [keyof typeof COMPETITION_NAMES, ...(keyof typeof COMPETITION_NAMES)[]];
+const normalized = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}.]+/gu, ' ')
+    .trim();
+/** A competition's code from its code or one of its names, any case ("Premier League", "premier-league"); else the value as given. */
+export function competitionCode(value: string): string {
+  const q = normalized(value);
+  const found = Object.entries(COMPETITION_NAMES).find(([code, names]) => code === q || names.some((n) => normalized(n) === q));
+  return found ? found[0] : value;
+}
+/** Every competition parameter of the REST API: a code, or a name as the bot takes it. */
+const COMPETITION = z
+  .preprocess((v) => (typeof v === 'string' ? competitionCode(v) : v), z.enum(COMPETITION_CODES))
+  .describe('A competition by code or name: en.1 Premier League, en.2 Championship, de.1 Bundesliga, es.1 La Liga, it.1 Serie A, fr.1 Ligue 1.');
+
 export const latestQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many predictions (1–100, default 20).'),
-  competition: z
-    .enum(['en.1', 'en.2', 'de.1', 'es.1', 'it.1', 'fr.1'])
-    .optional()
-    .describe('Only this competition: en.1 Premier League, en.2 Championship, de.1 Bundesliga, es.1 La Liga, it.1 Serie A, fr.1 Ligue 1.'),
+  competition: COMPETITION.optional().describe(
+    'Only this competition, by code or name: en.1 Premier League, en.2 Championship, de.1 Bundesliga, es.1 La Liga, it.1 Serie A, fr.1 Ligue 1.',
+  ),
 });
 
 export const outcomeLabel = z.enum(OUTCOME_LABELS);
@@ -142,9 +170,17 @@ export const versionComparison = z.record(
     backtest_matches: z.number().int().nullable(),
     model: z.string(),
     active: z.boolean(),
+    training_from: z.string().describe('First match date of the training data'),
     trained_through: z.string(),
+    training_matches: z.number().int().describe('Matches the training used'),
+    live_results: z.number().int().describe('Results taken into its live ratings since the training'),
+    live_ratings_through: z.string().describe('Newest result its live ratings have taken'),
     created_at: z.string(),
     ece: z.number().nullable().describe('Expected calibration error of the walk-forward forecasts (null: not recorded)'),
+    changed_from_previous: z
+      .array(z.string())
+      .nullable()
+      .describe('The compared fields (data range, matches, live ratings, figures) whose value differs from the version before; null for the first'),
     calibration: calibration.nullable(),
   }),
 );
@@ -245,7 +281,6 @@ export const jobParams = z.object({ jobId: z.string().uuid().describe('Training 
 
 // ---- beyond the contract: any pairing, one fixture, filtered lists with cursors, the track record
 
-const COMPETITION = z.enum(['en.1', 'en.2', 'de.1', 'es.1', 'it.1', 'fr.1']);
 const OUTCOME = z.enum(['Home Win', 'Draw', 'Away Win']);
 const probabilities = z.object({ home: z.number(), draw: z.number(), away: z.number() }).describe('Home win, draw, away win (4 decimals)');
 

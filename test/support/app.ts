@@ -114,6 +114,8 @@ async function launchTestApp<P extends ProductName>(
     APPLICATION_SMTP_PORT: '0',
     // a statement bound that a loaded test machine does not reach by itself (the frozen-database test sets its own)
     DB_QUERY_TIMEOUT_MS: '30000',
+    // no test reaches the internet: the default feed sources (openfootball on GitHub) are off unless a test sets its own
+    FOOTBALL_FEED_URLS: 'off',
     ...env,
   });
   const logger = createLogger(config.LOG_LEVEL, 'test-app');

@@ -44,6 +44,8 @@ export default async function globalSetup() {
   const template = `${templatePrefix()}${templateFingerprint()}`;
   process.env[TEMPLATE_ENV] = template;
   process.env[RUN_ENV] = randomBytes(3).toString('hex');
+  // no test reaches the internet: processes the tests start (npm start, the CLI) do not follow the default feed sources
+  process.env.FOOTBALL_FEED_URLS ??= 'off';
   // one builder at a time across concurrent jest runs
   const lock = new pg.Client({ connectionString: withDatabase(server, 'postgres') });
   await lock.connect();
@@ -79,6 +81,8 @@ async function buildTemplate(server: string, template: string, logger: ReturnTyp
     // loading and training the template's data: long statements on a loaded machine
     DB_QUERY_TIMEOUT_MS: '0',
     APPLICATION_SMTP_PORT: '0',
+    // no feed: the template holds no pass nor a queued one (a test app's own feed starts at once)
+    FOOTBALL_FEED_URLS: 'off',
   });
   const started = Date.now();
   const app = await startApp(config, logger, { databaseUrl: url, randomPorts: true, clock: dataWorldClock });

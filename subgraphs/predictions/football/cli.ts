@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { UsageError, type CliCommand } from '../../../lib/cli';
 import type { RawSeasonFile } from './domain/dataset';
-import { parseFeedSources, type SyncReport } from './domain/feed';
+import { feedPlan } from './domain/default-sources';
+import type { SyncReport } from './domain/feed';
 import type { FootballServices } from './services';
 
 /** One line per source and a total: what a pass changed. */
@@ -10,6 +11,7 @@ export function syncReportText(r: SyncReport): string {
     const head = `${s.key.padEnd(14)} ${s.status.padEnd(12)} ${(s.format ?? '-').padEnd(13)}`;
     if (s.status === 'failed') return `${head} ${s.error} — nothing written`;
     if (s.status === 'not-modified') return `${head} not modified since the last pass (${s.url})`;
+    if (s.status === 'not-published') return `${head} not published yet (${s.url})`;
     const extra = [
       s.odds ? `odds for ${s.odds}` : '',
       s.newTeams.length ? `new clubs: ${s.newTeams.join(', ')}` : '',
@@ -23,16 +25,17 @@ export function syncReportText(r: SyncReport): string {
 export const footballCommands: CliCommand<FootballServices>[] = [
   {
     words: ['football:sync'],
-    usage: '— one pass of the data feed (FOOTBALL_FEED_URLS): prints what changed; exit 1 when a source failed',
+    usage: '— one pass of the data feed (FOOTBALL_FEED_URLS, openfootball by default): prints what changed; exit 1 when a source failed',
     async run(ctx) {
       try {
         // an unknown league or a key configured twice: a clear message, not a stack trace
-        parseFeedSources(ctx.config.FOOTBALL_FEED_URLS);
+        feedPlan(ctx.config);
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
       const services = await ctx.services();
-      if (!services.feed.configured) throw new UsageError('FOOTBALL_FEED_URLS is empty: set <competition>@<season>=<url> entries, comma-separated.');
+      if (!services.feed.configured)
+        throw new UsageError('FOOTBALL_FEED_URLS is off: unset it (openfootball by default) or set <competition>@<season>=<url> entries.');
       const report = await services.feed.sync('cli');
       ctx.print(syncReportText(report));
       return report.failed ? 1 : 0;

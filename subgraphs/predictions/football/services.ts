@@ -5,7 +5,8 @@ import { announceDataChange } from '../../../lib/cache-policy';
 import { FootballCatalogue } from './domain/catalogue';
 import type { RawSeasonFile } from './domain/dataset';
 import { NotifiedMemo } from '../../../lib/notified-memo';
-import { FootballFeed, parseFeedSources, type FeedStatus } from './domain/feed';
+import { feedPlan, type FeedPlan } from './domain/default-sources';
+import { FootballFeed, type FeedStatus } from './domain/feed';
 import { FeedReader } from './domain/feed-parse';
 import { KickoffClock } from './domain/kickoff-clock';
 import { FootballLoader, type ImportOptions, type ImportReport } from './domain/loader';
@@ -22,6 +23,8 @@ export interface FootballServices {
   kickoffs: KickoffClock;
   /** The live data feed (FOOTBALL_FEED_URLS): its passes and their status. */
   feed: FootballFeed;
+  /** What the feed follows: configured sources, openfootball's by default, or none. */
+  feedPlan: FeedPlan;
   /** Imports a season file, then refreshes what is held in memory. */
   importSeason(competition: string, season: string, file: RawSeasonFile, opts?: ImportOptions): Promise<ImportReport>;
   /** The feed's status, kept in memory like the data's extent (matches.summary, matches.leagues). */
@@ -42,6 +45,9 @@ export interface FootballServices {
 
 /** The football data set shipped with the product (data/football: openfootball, CC0; its README lists the files). */
 export const FOOTBALL_DATA_DIR = join(projectRoot(), 'data', 'football');
+
+/** Seconds a default source may take (FOOTBALL_FEED_TIMEOUT_SECONDS, when shorter, wins). */
+const DEFAULT_SOURCE_TIMEOUT_SECONDS = 10;
 
 export function createFootballServices(deps: SubgraphDeps): FootballServices {
   const { store, logger } = deps;
@@ -73,12 +79,19 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     return report;
   };
   const { config } = deps;
-  const sources = parseFeedSources(config.FOOTBALL_FEED_URLS);
-  const client = { timeoutMs: config.FOOTBALL_FEED_TIMEOUT_SECONDS * 1000, retries: config.FOOTBALL_FEED_RETRIES };
+  const plan = feedPlan(config);
+  const byDefault = plan.origin === 'default';
+  // the default sources, unreachable offline (CI), fail fast: a short timeout and no retry within a pass
+  const client = {
+    timeoutMs: (byDefault ? Math.min(config.FOOTBALL_FEED_TIMEOUT_SECONDS, DEFAULT_SOURCE_TIMEOUT_SECONDS) : config.FOOTBALL_FEED_TIMEOUT_SECONDS) * 1000,
+    retries: byDefault ? 0 : config.FOOTBALL_FEED_RETRIES,
+  };
   // the worker that reads feed files, kept warm while a feed is configured
   let reader: FeedReader | undefined;
   const feed = new FootballFeed({
-    sources,
+    sources: plan.sources,
+    quiet: byDefault,
+    clock,
     intervalMinutes: config.FOOTBALL_FEED_INTERVAL_MINUTES,
     store: new FeedStore(store),
     importSeason,
@@ -94,7 +107,7 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     feedStatus.listening(on);
   };
   const warmReader = () => {
-    if (sources.length) reader ??= new FeedReader();
+    if (feed.configured) reader ??= new FeedReader();
   };
   const close = async () => {
     await reader?.close();
@@ -105,6 +118,7 @@ export function createFootballServices(deps: SubgraphDeps): FootballServices {
     matches,
     loader,
     feed,
+    feedPlan: plan,
     kickoffs,
     dataChanged,
     importSeason,

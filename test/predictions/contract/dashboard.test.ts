@@ -54,12 +54,26 @@ describe('calibration: each version records a reliability table and its expected
         'created_at',
         'ece',
         'calibration',
+        'training_from',
+        'training_matches',
+        'live_results',
+        'live_ratings_through',
+        'changed_from_previous',
       ]),
     );
     const { confidence: _, ...calibration } = versions.body[0].calibration;
     expect(entry.calibration).toEqual(calibration);
     expect(entry.ece).toBe(calibration.ece);
     expect(entry.rps).toBe(versions.body[0].backtest.rps);
+    // what a retrain changes, beside the figures: the data range, the matches used, the live ratings
+    expect(entry).toMatchObject({
+      training_from: versions.body[0].training_from,
+      trained_through: versions.body[0].trained_through,
+      training_matches: versions.body[0].training_matches,
+      live_results: versions.body[0].live.results,
+      live_ratings_through: versions.body[0].live.ratings_through,
+      changed_from_previous: null,
+    });
   });
 
   it('a version trained before calibration was recorded gets it from its stored backtest forecasts', async () => {

@@ -110,6 +110,30 @@ describe('GET /api/predictions/latest/', () => {
     }
   });
 
+  it('every GET with a competition parameter (from the OpenAPI document) takes a league by name as the bot does', async () => {
+    const doc = (await get('/api/openapi.json', null)).body as {
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean }[] }>>;
+    };
+    const sites = Object.entries(doc.paths).filter(
+      ([path, ops]) => !path.includes('{') && ops.get?.parameters?.some((p) => p.in === 'query' && p.name === 'competition'),
+    );
+    expect(sites.map(([path]) => path)).toContain('/api/predictions/latest/');
+    // the other required parameters of a site, by name (a new one fails here until it is given a value)
+    const SAMPLE: Record<string, string> = { home: 'Arsenal', away: 'Chelsea' };
+    for (const [path, ops] of sites) {
+      const required = (ops.get!.parameters ?? []).filter((p) => p.in === 'query' && p.required && p.name !== 'competition');
+      const rest = required.map((p) => `&${p.name}=${encodeURIComponent(SAMPLE[p.name] ?? `no sample value for ${p.name}`)}`).join('');
+      const get2 = (q: string) => get(`${path}?${q}${rest}`);
+      const byCode = await get2('competition=en.1');
+      expect({ path, status: byCode.status }).toEqual({ path, status: 200 });
+      for (const name of ['Premier League', 'premier league', 'English Premier League']) {
+        const byName = await get2(`competition=${encodeURIComponent(name)}`);
+        expect({ path, name, status: byName.status, body: byName.body }).toEqual({ path, name, status: 200, body: byCode.body });
+      }
+      expect((await get2('competition=Premier%20Leegue')).status).toBe(400);
+    }
+  });
+
   it('honours limit and competition, and rejects bad values with 400', async () => {
     const res = await get('/api/predictions/latest/?limit=5&competition=de.1');
     expect(res.body).toHaveLength(5);

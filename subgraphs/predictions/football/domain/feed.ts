@@ -13,6 +13,8 @@ export interface FeedSource {
   competition: string;
   season: string;
   url: string;
+  /** A season that may not be published yet (the default sources' next season): its 404 is no failure, and nothing is recorded. */
+  optional?: boolean;
 }
 
 /** `<competition>@<season>=<url>` entries (FOOTBALL_FEED_URLS) → sources; a wrong entry stops the start. */
@@ -32,7 +34,7 @@ export function parseFeedSources(entries: readonly string[]): FeedSource[] {
   return sources;
 }
 
-export type SourceStatus = 'changed' | 'unchanged' | 'not-modified' | 'failed';
+export type SourceStatus = 'changed' | 'unchanged' | 'not-modified' | 'not-published' | 'failed';
 
 export interface SourceOutcome {
   key: string;
@@ -70,7 +72,11 @@ export interface FeedStatus {
 }
 
 export interface FootballFeedDeps {
-  sources: readonly FeedSource[];
+  /** The sources, or what they are on a date (the default sources follow the season). */
+  sources: readonly FeedSource[] | ((now: Date) => readonly FeedSource[]);
+  /** Failures one line a pass (the default sources, unreachable offline), not one a source. */
+  quiet?: boolean;
+  clock?: () => Date;
   intervalMinutes: number;
   store: FeedStore;
   /** The one import path (FootballServices.importSeason): validates the whole file, then writes it in one transaction. */
@@ -110,7 +116,13 @@ export class FootballFeed {
   constructor(private readonly deps: FootballFeedDeps) {}
 
   get configured(): boolean {
-    return this.deps.sources.length > 0;
+    return typeof this.deps.sources === 'function' || this.deps.sources.length > 0;
+  }
+
+  /** The sources followed now. */
+  sources(): readonly FeedSource[] {
+    const { sources, clock } = this.deps;
+    return typeof sources === 'function' ? sources(clock ? clock() : new Date()) : sources;
   }
 
   get intervalMinutes(): number {
@@ -122,11 +134,12 @@ export class FootballFeed {
     const { store, logger } = this.deps;
     return store.exclusively(async () => {
       const started = Date.now();
-      const runId = await store.startRun(trigger, this.deps.sources.length);
+      const sources = this.sources();
+      const runId = await store.startRun(trigger, sources.length);
       const outcomes: SourceOutcome[] = [];
       let error: string | null = null;
       try {
-        for (const source of this.deps.sources) {
+        for (const source of sources) {
           outcomes.push(await this.syncSource(source));
           await store.progress(runId, outcomes.length);
         }
@@ -152,6 +165,13 @@ export class FootballFeed {
         failed: outcomes.filter((o) => o.status === 'failed').length,
       };
       logger.info({ runId, trigger, ms: report.ms, changed: report.changed, failed: report.failed }, 'football feed: pass done');
+      if (this.deps.quiet && report.failed) {
+        const first = outcomes.find((o) => o.status === 'failed');
+        logger.warn(
+          { failed: report.failed, of: outcomes.length, first: first?.error },
+          'football feed: default sources failed (offline?), nothing of them was written',
+        );
+      }
       return report;
     });
   }
@@ -159,12 +179,13 @@ export class FootballFeed {
   private async syncSource(source: FeedSource): Promise<SourceOutcome> {
     const { store, logger } = this.deps;
     const started = Date.now();
-    await store.register(source);
+    if (!source.optional) await store.register(source);
     const known = await store.source(source.key);
     const base = zero(source.key, source.url);
     let format: string | null = known?.format ?? null;
     try {
-      const res = await this.readSource(source, known);
+      const res = await this.readOptional(source, known);
+      if (!res) return { ...base, status: 'not-published', ms: Date.now() - started };
       if (res.status === 'not-modified') {
         const outcome: SourceOutcome = { ...base, format, status: 'not-modified', ms: Date.now() - started };
         await store.recordSuccess(source.key, { format: null, etag: null, lastModified: null, checksum: null, changed: false, report: { ...outcome } });
@@ -206,9 +227,26 @@ export class FootballFeed {
       if (err instanceof FeedParseError && err.format) format = err.format;
       const message = (err as Error).message;
       const outcome: SourceOutcome = { ...base, format, status: 'failed', error: message, ms: Date.now() - started };
-      logger.warn({ source: source.key, url: base.url, error: message }, 'football feed: source failed; nothing of it was written');
+      logger[this.deps.quiet ? 'debug' : 'warn'](
+        { source: source.key, url: base.url, error: message },
+        'football feed: source failed; nothing of it was written',
+      );
       await store.recordFailure(source.key, message, { ...outcome });
       return outcome;
+    }
+  }
+
+  /** An optional source not published yet (404, never seen): undefined; else the source's file, the source registered. */
+  private async readOptional(source: FeedSource, known: FeedSourceRow | undefined): Promise<FeedRead | undefined> {
+    if (!source.optional) return this.readSource(source, known);
+    try {
+      const res = await this.readSource(source, known);
+      if (!known) await this.deps.store.register(source);
+      return res;
+    } catch (err) {
+      if (!known && /HTTP 404\b/.test((err as Error).message)) return undefined;
+      if (!known) await this.deps.store.register(source);
+      throw err;
     }
   }
 
@@ -237,7 +275,7 @@ export class FootballFeed {
       store.lastRunWith('succeeded'),
       store.lastRunWith('failed'),
     ]);
-    const configured = new Set(this.deps.sources.map((s) => s.key));
+    const configured = new Set(this.sources().map((s) => s.key));
     const sources = rows.filter((r) => configured.has(r.key)).map((r) => ({ ...r, displayUrl: displayUrl(r.url) }));
     // the latest failure, of a pass or of one source
     const failures = [

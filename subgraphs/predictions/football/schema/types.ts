@@ -141,7 +141,7 @@ export class LeagueData {
   @Field(() => String, { nullable: true, description: 'Date of its newest result.' }) latestResultDate: string | null;
   @Field(() => Boolean, { description: 'Its newest result is older than RATINGS_STALE_DAYS: its ratings say how its teams played then.' })
   ratingsStale: boolean;
-  @Field(() => Date, { nullable: true, description: 'When its fixtures or results last changed (an import or a feed pass).' }) updatedAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'The last successful feed pass that changed its fixtures or results; null: the shipped data, never updated.' }) updatedAt: Date | null;
   @Field(() => Date, { nullable: true, description: 'Its next kick-off; null when no fixture is known (off-season, or a stale feed).' }) nextKickoff: Date | null;
   @Field(() => Int, { description: 'Fixtures still to kick off.' }) upcomingMatches: number;
   @Field(() => Int, { description: 'Matches that kicked off without a known result.' }) awaitingResult: number;
@@ -191,7 +191,7 @@ export class FootballFeedStatus {
 export class FeedSourceOutcome {
   @Field() key: string;
   @Field() url: string;
-  @Field({ description: 'changed, unchanged, not-modified or failed (then nothing of it was written).' }) status: string;
+  @Field({ description: 'changed, unchanged, not-modified, not-published (a next season not out yet) or failed (then nothing of it was written).' }) status: string;
   @Field(() => String, { nullable: true }) format: string | null;
   @Field(() => Int) matches: number;
   @Field(() => Int) inserted: number;

@@ -338,14 +338,14 @@ export class FootballStore {
   }
 
   /**
-   * Per competition: its newest result, when its data last changed (an import or a sync that changed a
-   * match), its next kick-off after `now` and how many of its matches kicked off without a result.
+   * Per competition: its newest result, when its data last changed (the last feed pass that changed it;
+   * null: the shipped data, never updated — not when the shipped data was loaded), its next kick-off after `now` and how many of its matches kicked off without a result.
    */
   async leagueStatus(now: Date): Promise<LeagueStatusRow[]> {
     const { rows } = await this.store.pool.query<LeagueStatusRow>(
       `SELECT c.code, c.name,
               to_char(max(m.match_date) FILTER (WHERE m.home_goals IS NOT NULL), 'YYYY-MM-DD') AS "latestResultDate",
-              max(m.updated_at) AS "updatedAt",
+              (SELECT max(fs.last_changed_at) FROM football.feed_source fs WHERE fs.competition = c.code) AS "updatedAt",
               min(m.kickoff) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff > $1) AS "nextKickoff",
               count(*) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff > $1)::int AS upcoming,
               count(*) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff <= $1)::int AS "awaitingResult"

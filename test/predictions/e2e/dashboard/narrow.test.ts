@@ -77,6 +77,19 @@ it.each([390, 1280])(
   90_000,
 );
 
+it.each(['/api/docs/', '/apply/'])(
+  "at 390 px %s does not scroll sideways (the apply page's `Usage:` line wraps)",
+  async (path) => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(`${t.urls.predictions}${path}`);
+    await page.waitForLoadState('networkidle');
+    expect({ path, overflow: await overflowOf(page) }).toEqual({ path, overflow: 0 });
+    await page.close();
+  },
+  60_000,
+);
+
 it('every page has an icon: no request of the dashboard, the API reference or the form fails', async () => {
   const page = await context.newPage();
   for (const path of ['/dashboard/', '/api/docs/', '/apply/']) {

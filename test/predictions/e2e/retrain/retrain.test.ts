@@ -106,6 +106,10 @@ describe('a retrain through REST', () => {
     expect(Object.keys(versions.body)).toEqual(['version_1', 'version_2']);
     expect(versions.body.version_2).toMatchObject({ model: 'elo', active: true, backtest_matches: window.length });
     expect(versions.body.version_1.active).toBe(false);
+    // what the retrain changed: the model family at least, each field named; the first version has no previous
+    expect(versions.body.version_1.changed_from_previous).toBeNull();
+    expect(versions.body.version_2.changed_from_previous).toEqual(expect.arrayContaining(['model']));
+    for (const f of versions.body.version_2.changed_from_previous) expect(versions.body.version_2[f]).not.toEqual(versions.body.version_1[f]);
     const active = await gql(t, `{ activeModelVersion { ${VERSION_FIELDS} } }`, { key: client });
     expect(active.body.data.activeModelVersion).toMatchObject({ number: 2, name: 'version_2', kind: 'elo', active: true });
     const upcoming = await gql(t, '{ upcomingPredictions(first: 100) { versionNumber } }', { key: client });
