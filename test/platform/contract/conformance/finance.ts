@@ -521,8 +521,8 @@ const refusing: Pick<Recipe, 'before' | 'after'> = {
   },
 };
 
-/** The node's settings object, which the assistant's provider secrets read at each question. */
-const settings = (ctx: CaseContext) => ctx.t.config as unknown as Record<string, unknown>;
+/** The settings the node's provider secrets read at each question (the app's own copy: bin/app.ts may copy the test's). */
+const settings = (ctx: CaseContext) => (ctx.t.app.services.node!.providerSecrets as unknown as { env: Record<string, unknown> }).env;
 
 const recipes: Record<string, Recipe> = {
   'POST /api/assistant/ 501': {
