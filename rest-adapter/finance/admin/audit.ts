@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'order.fulfilled',
   'order.cancelled',
   'kyc.reviewed',
+  'kyc.document_viewed',
 ] as const;
 
 export const AUDIT_LIST: ListSpec<AuditRow> = {

@@ -69,7 +69,7 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
     ...['nodeUsers', 'nodeUserDetail', 'setNodeUserActive', 'setNodeUserKycLevel'],
     // cases: disputes (review, messages, rejection; never the refund), KYC reviews, proposing adjustments
     ...['adminDisputes', 'adminDispute', 'adminPostDisputeMessage', 'reviewDispute', 'rejectDispute'],
-    ...['kycVerifications', 'reviewKycVerification', 'ledgerAdjustments', 'proposeLedgerAdjustment'],
+    ...['kycVerifications', 'reviewKycVerification', 'viewKycDocument', 'ledgerAdjustments', 'proposeLedgerAdjustment'],
   ]),
   ...fields('superuser', [
     // money decisions

@@ -1,10 +1,11 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { badInput, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { requiredKycLevel } from '../../kernel/gate';
 import { KYC_STATES, type KycState } from '../vocabulary';
 import type { ComplianceServices } from '../services';
-import { KycDocument, KycStatus, KycVerification, KycWebhookReceipt } from './types';
+import { NodeUserRef, userRef } from '../../kernel/user-ref';
+import { KycDocument, KycDocumentView, KycStatus, KycVerification, KycWebhookReceipt } from './types';
 
 const userOf = (ctx: SubgraphContext): string => {
   const p = ctx.principal;
@@ -96,6 +97,14 @@ export class ComplianceResolver {
     return this.services.kyc.review(verificationId, decision, reason, p.username);
   }
 
+  @Authorized('node-admin')
+  @Mutation(() => KycDocumentView, { description: 'An administrator opens a verification document to review it (the console serves the bytes). Audited.' })
+  viewKycDocument(@Arg('documentId', () => ID) documentId: string, @Ctx() ctx: SubgraphContext): Promise<KycDocumentView> {
+    const p = ctx.principal;
+    if (p.kind !== 'node-admin') throw unauthenticated();
+    return this.services.kyc.viewDocument(documentId, p.username);
+  }
+
   /** No principal: the provider's signature over the raw body (checked in the domain) is the credential. */
   @Mutation(() => KycWebhookReceipt, { description: "A verification provider's signed webhook (POST /api/v1/webhooks/kyc/<provider>/)." })
   async receiveKycWebhook(
@@ -111,4 +120,13 @@ export class ComplianceResolver {
     return { received: true, applied };
   }
 
+}
+
+/** A verification's user, by reference (identity answers their user name). */
+@Resolver(() => KycVerification)
+export class KycVerificationUserResolver {
+  @FieldResolver(() => NodeUserRef)
+  user(@Root() v: KycVerification): NodeUserRef {
+    return userRef(v.userId);
+  }
 }
