@@ -4,7 +4,7 @@ import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
 import { html, type Raw } from '../../../lib/html';
 import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/vocabulary';
 import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
-import { csrfInput, financePage, when } from './layout';
+import { csrfInput, financePage, userCell, when } from './layout';
 
 /** The admin console's KYC reviews (/admin/compliance/verification/): the list, and approve / reject / ask for resubmission. */
 
@@ -52,8 +52,7 @@ function reviewError(error: RouteError, input: AnyRouteInput): Reply {
 
 /** The person under review: the name they submitted, their handle (@user name) linking to their record. */
 function person(v: VerificationData): Raw {
-  const handle = v.user ? html`<br /><a href="/admin/identity/user/${v.userId}/">@${v.user.username}</a>` : html`<br /><code>${v.userId}</code>`;
-  return html`<strong>${v.firstName} ${v.lastName}</strong>${handle}`;
+  return html`<strong>${v.firstName} ${v.lastName}</strong><br />${userCell(v)}`;
 }
 
 function reviewForms(v: VerificationData, csrfToken: string | undefined): Raw {
@@ -87,7 +86,11 @@ function documentReply(d: DocumentView, objects: ObjectStore): Reply {
       size: d.size,
       contentType: d.contentType,
       etag: d.sha256,
-      headers: { 'content-disposition': `inline; filename=${d.kind}-${d.id.slice(0, 8)}.${extension}`, 'cache-control': 'private, no-store', 'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox" },
+      headers: {
+        'content-disposition': `inline; filename=${d.kind}-${d.id.slice(0, 8)}.${extension}`,
+        'cache-control': 'private, no-store',
+        'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+      },
       // inline: the reviewer's browser shows it (an image or a PDF, by its bytes)
       open: (range) => Readable.from(streamOf(objects, d.objectKey, range)),
     },
@@ -124,7 +127,9 @@ export const kycAdminRoutes: Route[] = [
             <td>${v.level}</td>
             <td>${v.state.replace(/_/g, ' ')}</td>
             <td>${v.provider}</td>
-            <td>${v.documents.map((d) => html`<a href="${LIST_PATH}documents/${d.id}/" target="_blank" rel="noopener">${d.kind.replace(/_/g, ' ')}</a> (${d.contentType}, ${d.size} B)<br />`)}</td>
+            <td>
+              ${v.documents.map((d) => html`<a href="${LIST_PATH}documents/${d.id}/" target="_blank" rel="noopener">${d.kind.replace(/_/g, ' ')}</a> (${d.contentType}, ${d.size} B)<br />`)}
+            </td>
             <td>${when(v.submittedAt)}</td>
             <td>${when(v.expiresAt)}</td>
             <td>${v.reason}</td>
@@ -176,7 +181,8 @@ export const kycAdminRoutes: Route[] = [
     method: 'GET',
     path: `${LIST_PATH}documents/:id/`,
     summary: 'Admin console: view a KYC document',
-    description: 'The document\'s bytes from the object store, with the type recognised from them at upload (JPEG, PNG or PDF). Each view is audited (kyc.document_viewed).',
+    description:
+      "The document's bytes from the object store, with the type recognised from them at upload (JPEG, PNG or PDF). Each view is audited (kyc.document_viewed).",
     tags: ['Admin console'],
     security: 'session',
     operation: 'AdminViewKycDocument',

@@ -15,7 +15,8 @@ export const complianceSubgraph = defineSubgraph<ComplianceServices, 'compliance
   name: 'compliance',
   store: complianceStore,
   createServices: createComplianceServices,
-  buildSchema: (services) => buildFinanceSchema({ subgraph: 'compliance', store: (s) => s.store.store, resolvers: [ComplianceResolver, KycVerificationUserResolver], services }),
+  buildSchema: (services) =>
+    buildFinanceSchema({ subgraph: 'compliance', store: (s) => s.store.store, resolvers: [ComplianceResolver, KycVerificationUserResolver], services }),
   async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     await startAuditRelay(services.audit, { jobs, notifications, logger });

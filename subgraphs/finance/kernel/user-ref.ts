@@ -1,4 +1,4 @@
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, FieldResolver, ID, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
 
 /**
  * Identity's NodeUser as the other finance subgraphs refer to it: by id only (they store a user id);
@@ -13,3 +13,19 @@ export class NodeUserRef {
 }
 
 export const userRef = (id: string): NodeUserRef => ({ id });
+
+/**
+ * The resolver of `user` on a type that stores `userId` (declare `@Field(() => NodeUserRef) user?`
+ * on the type, and register the class this returns with the subgraph's resolvers, once).
+ */
+export function userReferenceResolver<T extends { userId: string }>(type: ClassType<T>) {
+  @Resolver(() => type)
+  class UserReferenceResolver {
+    @FieldResolver(() => NodeUserRef)
+    user(@Root() row: T): NodeUserRef {
+      return userRef(row.userId);
+    }
+  }
+  Object.defineProperty(UserReferenceResolver, 'name', { value: `${type.name}UserResolver` });
+  return UserReferenceResolver;
+}

@@ -95,7 +95,10 @@ async function kycDocument() {
   const u = await customer();
   const created = await send('POST', '/api/v1/kyc/verifications/', u.token, { level: 'basic', first_name: 'Ada', last_name: 'Viewed' });
   const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR passport scan')]);
-  const doc = await send('POST', `/api/v1/kyc/verifications/${created.body.id}/documents/`, u.token, { kind: 'passport', content_base64: png.toString('base64') });
+  const doc = await send('POST', `/api/v1/kyc/verifications/${created.body.id}/documents/`, u.token, {
+    kind: 'passport',
+    content_base64: png.toString('base64'),
+  });
   return doc.body.id as string;
 }
 

@@ -269,8 +269,11 @@ describe('enhanced verification and manual review', () => {
     expect(list.body).toContain(`href="${link}"`);
 
     const viewed = async () =>
-      (await t.app.services.ledger.store.pool.query(`SELECT detail FROM node.audit_log WHERE action = 'kyc.document_viewed' AND detail->>'document' = $1`, [doc.body.id]))
-        .rows.length;
+      (
+        await t.app.services.ledger.store.pool.query(`SELECT detail FROM node.audit_log WHERE action = 'kyc.document_viewed' AND detail->>'document' = $1`, [
+          doc.body.id,
+        ])
+      ).rows.length;
     const opened = await http(`${t.urls.finance}${link}`, { headers: { cookie: admin.cookie } });
     expect(opened.status).toBe(200);
     expect(opened.headers.get('content-type')).toBe('application/pdf');
@@ -281,7 +284,9 @@ describe('enhanced verification and manual review', () => {
 
     // not signed in: the sign-in page, no bytes and no view; an unknown document: 404
     expect((await http(`${t.urls.finance}${link}`)).status).toBe(302);
-    expect((await http(`${t.urls.finance}/admin/compliance/verification/documents/${crypto.randomUUID()}/`, { headers: { cookie: admin.cookie } })).status).toBe(404);
+    expect(
+      (await http(`${t.urls.finance}/admin/compliance/verification/documents/${crypto.randomUUID()}/`, { headers: { cookie: admin.cookie } })).status,
+    ).toBe(404);
     await auditDelivered(t);
     expect(await viewed()).toBe(1);
   });

@@ -1,10 +1,10 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { badInput, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { requiredKycLevel } from '../../kernel/gate';
 import { KYC_STATES, type KycState } from '../vocabulary';
 import type { ComplianceServices } from '../services';
-import { NodeUserRef, userRef } from '../../kernel/user-ref';
+import { userReferenceResolver } from '../../kernel/user-ref';
 import { KycDocument, KycDocumentView, KycStatus, KycVerification, KycWebhookReceipt } from './types';
 
 const userOf = (ctx: SubgraphContext): string => {
@@ -123,10 +123,4 @@ export class ComplianceResolver {
 }
 
 /** A verification's user, by reference (identity answers their user name). */
-@Resolver(() => KycVerification)
-export class KycVerificationUserResolver {
-  @FieldResolver(() => NodeUserRef)
-  user(@Root() v: KycVerification): NodeUserRef {
-    return userRef(v.userId);
-  }
-}
+export const KycVerificationUserResolver = userReferenceResolver(KycVerification);
