@@ -281,6 +281,13 @@ describe('enhanced verification and manual review', () => {
     expect(opened.body).toBe(PDF.toString('latin1'));
     await auditDelivered(t);
     expect(await viewed()).toBe(1);
+    // the audit log names the person and reads as pairs, not raw JSON (the CSV keeps the JSON)
+    const log = (await http(`${t.urls.finance}/admin/audit/?action=kyc.document_viewed&q=${doc.body.id}`, { headers: { cookie: admin.cookie } }))
+      .body as string;
+    expect(log).toContain(`@${username}</a>`);
+    expect(log).toContain(`document: <strong>${doc.body.id}</strong>`);
+    expect(log).toContain('kind: <strong>proof_of_address</strong>');
+    expect(log).not.toContain('&quot;document&quot;');
 
     // not signed in: the sign-in page, no bytes and no view; an unknown document: 404
     expect((await http(`${t.urls.finance}${link}`)).status).toBe(302);
