@@ -20,7 +20,7 @@ const label = (key: string) =>
     .replace(/_/g, ' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase();
-const shown = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const shown = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 
 /**
  * An entry's detail as a reader takes it: "key: value" pairs, the user it is about by their @handle
@@ -37,8 +37,10 @@ export function readableDetail(a: AuditRow): Raw {
   }
   const pairs = Object.entries(detail).filter(([k]) => !(a.user && (k === 'user' || k === 'username')));
   const parts: Raw[] = pairs.map(([k, v]) => html`<span>${label(k)}: <strong>${shown(v)}</strong></span>`);
-  if (a.user && typeof detail.user === 'string') parts.unshift(html`<span>user: ${userCell({ userId: detail.user, user: a.user })}</span>`);
-  return html`${parts.map((p, i) => (i ? html` · ${p}` : p))}`;
+  // the person alone in their line: a link set apart from the text (WCAG link-in-text-block)
+  const who = a.user && typeof detail.user === 'string' ? html`<div>${userCell({ userId: detail.user, user: a.user })}</div>` : html``;
+  return html`${who}
+    <div>${parts.map((p, i) => (i ? html` · ${p}` : p))}</div>`;
 }
 
 /** The actions the node records, for the filter (an action not listed is still shown, and found by search). */

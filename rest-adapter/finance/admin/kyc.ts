@@ -128,7 +128,11 @@ export const kycAdminRoutes: Route[] = [
             <td>${v.state.replace(/_/g, ' ')}</td>
             <td>${v.provider}</td>
             <td>
-              ${v.documents.map((d) => html`<a href="${LIST_PATH}documents/${d.id}/" target="_blank" rel="noopener">${d.kind.replace(/_/g, ' ')}</a> (${d.contentType}, ${d.size} B)<br />`)}
+              ${v.documents.map(
+                (d) =>
+                  html`<div><a href="${LIST_PATH}documents/${d.id}/" target="_blank" rel="noopener">${d.kind.replace(/_/g, ' ')}</a></div>
+                    <div><small>${d.contentType}, ${d.size} B</small></div>`,
+              )}
             </td>
             <td>${when(v.submittedAt)}</td>
             <td>${when(v.expiresAt)}</td>

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSchema, isObjectType, parse, visit, type SelectionSetNode } from 'graphql';
+import { buildSchema, isObjectType, Kind, parse, visit, type FieldNode, type SelectionSetNode } from 'graphql';
 
 /**
  * The console shows people by name, never by UUID (issue 33 item 8). Enumerated from the sources, so
@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '../../..');
 const OPERATIONS = join(ROOT, 'rest-adapter/finance/operations');
 const schema = buildSchema(readFileSync(join(ROOT, 'schema/supergraph.finance.graphql'), 'utf8'), { assumeValidSDL: true });
 
-const names = (set: SelectionSetNode) => set.selections.flatMap((s) => (s.kind === 'Field' ? [s] : []));
+const names = (set: SelectionSetNode): FieldNode[] => set.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD);
 const selectsPerson = (set: SelectionSetNode) =>
   names(set).some(
     (f) =>
