@@ -192,7 +192,8 @@ export const kycAdminRoutes: Route[] = [
     operation: 'AdminViewKycDocument',
     params: z.object({ id: z.string().uuid() }),
     variables: ({ params }: RouteInput<{ id: string }>) => ({ documentId: params.id }),
-    response: { description: 'The document (image/jpeg, image/png or application/pdf)', contentType: 'application/octet-stream' },
+    // the document's own type: image/jpeg, image/png or application/pdf
+    response: { description: 'The document (inline)', contentType: '*/*' },
     errors: [404],
     respond: (data: { viewKycDocument: DocumentView }, input) => documentReply(data.viewKycDocument, objectStoreFor(input.config)),
     respondError: reviewError,
