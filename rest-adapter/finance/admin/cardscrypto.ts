@@ -3,7 +3,7 @@ import type { AuthorisationView, CardView } from '../../../subgraphs/finance/car
 import type { DepositView, SwapView } from '../../../subgraphs/finance/crypto/vocabulary';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { tableList } from '../../console/list';
-import { financeError, financePage, when, money } from './layout';
+import { financeError, financePage, money, userCell, when } from './layout';
 
 /**
  * Admin console pages of the cards and crypto modules: read-only lists (cards masked, never a full
@@ -77,19 +77,18 @@ export const cardsCryptoAdminRoutes: Route[] = [
         when(a.createdAt),
       ]),
   ),
-  consolePage<{ adminCryptoDepositAddresses: { id: string; userId: string; asset: string; network: string; address: string; createdAt: string }[] }>(
-    '/admin/crypto/address/',
-    'Deposit addresses',
-    'AdminCryptoAddresses',
-    ['Address', 'Asset', 'Network', 'User', 'Created'],
-    (d) =>
-      d.adminCryptoDepositAddresses.map((a) => [
-        html`<code>${a.address}</code>`,
-        a.asset,
-        a.network,
-        html`<code>${a.userId.slice(0, 8)}</code>`,
-        when(a.createdAt),
-      ]),
+  consolePage<{
+    adminCryptoDepositAddresses: {
+      id: string;
+      userId: string;
+      user: { username: string } | null;
+      asset: string;
+      network: string;
+      address: string;
+      createdAt: string;
+    }[];
+  }>('/admin/crypto/address/', 'Deposit addresses', 'AdminCryptoAddresses', ['Address', 'Asset', 'Network', 'User', 'Created'], (d) =>
+    d.adminCryptoDepositAddresses.map((a) => [html`<code>${a.address}</code>`, a.asset, a.network, userCell(a), when(a.createdAt)]),
   ),
   consolePage<{ adminCryptoDeposits: DepositView[] }>(
     '/admin/crypto/deposit/',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Route } from '../../core/route';
 import { adminError, modelList, postRedirect } from './apps';
-import { csrfInput, when, money } from './layout';
+import { csrfInput, money, userCell, when } from './layout';
 import { adminQuery, form, saved, str, withAdminUser } from './routes';
 
 /**
@@ -176,7 +176,17 @@ const routes: Route[] = [
     'shop orders',
     'AdminShopOrders',
     (
-      data: { adminShopOrders: { id: string; userId: string; status: string; total: Money; items: { name: string; quantity: number }[]; createdAt: string }[] },
+      data: {
+        adminShopOrders: {
+          id: string;
+          userId: string;
+          user: { username: string } | null;
+          status: string;
+          total: Money;
+          items: { name: string; quantity: number }[];
+          createdAt: string;
+        }[];
+      },
       input,
     ) =>
       modelList(
@@ -186,7 +196,7 @@ const routes: Route[] = [
         data.adminShopOrders.map((o) => [
           html`<code>${o.id.slice(0, 8)}</code>`,
           when(o.createdAt),
-          html`<code>${o.userId.slice(0, 8)}</code>`,
+          userCell(o),
           o.items.map((i) => `${i.quantity} × ${i.name}`).join(', '),
           m(o.total),
           o.status,
@@ -224,6 +234,7 @@ const routes: Route[] = [
         adminUtilityRequests: {
           id: string;
           userId: string;
+          user: { username: string } | null;
           kind: string;
           status: string;
           provider: string;
@@ -242,7 +253,7 @@ const routes: Route[] = [
         ['When', 'User', 'Kind', 'Provider', 'Number', 'Amount', 'Status', 'Dispatched'],
         data.adminUtilityRequests.map((r) => [
           when(r.createdAt),
-          html`<code>${r.userId.slice(0, 8)}</code>`,
+          userCell(r),
           r.kind,
           r.provider,
           r.phoneNumber ?? r.accountNumber ?? '—',
@@ -262,6 +273,7 @@ const routes: Route[] = [
       data: {
         adminGiftCardOrders: {
           userId: string;
+          user: { username: string } | null;
           brandId: string;
           country: string;
           denomination: Money;
@@ -279,7 +291,7 @@ const routes: Route[] = [
         ['When', 'User', 'Brand', 'Country', 'Value', 'Quantity', 'Recipient', 'Fulfilment'],
         data.adminGiftCardOrders.map((o) => [
           when(o.createdAt),
-          html`<code>${o.userId.slice(0, 8)}</code>`,
+          userCell(o),
           o.brandId,
           o.country,
           m(o.denomination),
@@ -296,7 +308,18 @@ const routes: Route[] = [
     'disputes',
     'AdminDisputes',
     (
-      data: { adminDisputes: { id: string; userId: string; transactionId: string; amount: Money; reason: string; status: string; createdAt: string }[] },
+      data: {
+        adminDisputes: {
+          id: string;
+          userId: string;
+          user: { username: string } | null;
+          transactionId: string;
+          amount: Money;
+          reason: string;
+          status: string;
+          createdAt: string;
+        }[];
+      },
       input,
     ) =>
       modelList(
@@ -306,7 +329,7 @@ const routes: Route[] = [
         data.adminDisputes.map((d) => [
           html`<a href="/admin/commerce/dispute/${d.id}/">${d.id.slice(0, 8)}</a>`,
           when(d.createdAt),
-          html`<code>${d.userId.slice(0, 8)}</code>`,
+          userCell(d),
           html`<code>${d.transactionId.slice(0, 8)}</code>`,
           m(d.amount),
           d.reason,
@@ -326,6 +349,8 @@ const routes: Route[] = [
       data: {
         adminDispute: {
           id: string;
+          userId: string;
+          user: { username: string } | null;
           transactionId: string;
           amount: Money;
           reason: string;
@@ -353,6 +378,7 @@ const routes: Route[] = [
           <div class="module">
             <h2>${d.status} · ${m(d.amount)} · ${d.reason}</h2>
             <div class="body">
+              <p>Opened by ${userCell(d)}</p>
               <p>${d.description}</p>
               <p>Transaction <code>${d.transactionId}</code>${d.reversalTransactionId ? html`; reversed by <code>${d.reversalTransactionId}</code>` : ''}</p>
               ${d.resolutionNote ? html`<p>Resolution: ${d.resolutionNote}</p>` : ''}
@@ -429,7 +455,7 @@ const routes: Route[] = [
     'AdminRewards',
     (
       data: {
-        adminRewardEvents: { userId: string; rule: string; points: string; reference: string; createdAt: string }[];
+        adminRewardEvents: { userId: string; user: { username: string } | null; rule: string; points: string; reference: string; createdAt: string }[];
         adminReferrals: { referredUserId: string; referrerUserId: string; createdAt: string; rewardedAt: string | null }[];
       },
       input,
@@ -438,7 +464,7 @@ const routes: Route[] = [
         'commerce',
         'Points and referrals',
         ['When', 'User', 'Rule', 'Points', 'Reference'],
-        data.adminRewardEvents.map((e) => [when(e.createdAt), html`<code>${e.userId.slice(0, 8)}</code>`, e.rule, e.points, e.reference]),
+        data.adminRewardEvents.map((e) => [when(e.createdAt), userCell(e), e.rule, e.points, e.reference]),
         input,
         html`<div class="module">
           <h2>Referrals</h2>

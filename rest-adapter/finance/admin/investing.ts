@@ -4,7 +4,7 @@ import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/financ
 import { ORDER_STATUSES, POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/vocabulary';
 import { tableList, type TableListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { financeError, financePage, table, when, yesNo, money } from './layout';
+import { financeError, financePage, money, table, userCell, when, yesNo } from './layout';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
@@ -170,6 +170,7 @@ export const investingAdminRoutes: Route[] = [
           results: {
             id: string;
             userId: string;
+            user: { username: string } | null;
             provider: string;
             symbol: string;
             side: string;
@@ -199,7 +200,7 @@ export const investingAdminRoutes: Route[] = [
         data.adminInvestmentOrders.results.map((o) => [
           html`<code>${o.id}</code>`,
           when(o.submittedAt),
-          html`<code>${o.userId}</code>`,
+          userCell(o),
           o.provider,
           o.symbol,
           o.side,

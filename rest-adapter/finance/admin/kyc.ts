@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import { z } from 'zod';
+import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
 import { html, type Raw } from '../../../lib/html';
 import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/vocabulary';
 import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
-import { csrfInput, financePage, when } from './layout';
+import { csrfInput, financePage, userCell, when } from './layout';
 
 /** The admin console's KYC reviews (/admin/compliance/verification/): the list, and approve / reject / ask for resubmission. */
 
@@ -12,6 +14,9 @@ const TITLE = 'KYC reviews';
 interface VerificationData {
   id: string;
   userId: string;
+  user: { username: string } | null;
+  firstName: string;
+  lastName: string;
   level: string;
   state: string;
   provider: string;
@@ -45,6 +50,11 @@ function reviewError(error: RouteError, input: AnyRouteInput): Reply {
   return page(input, { status: error.status, banners: [{ level: 'error', text: error.message }] }, html``);
 }
 
+/** The person under review: the name they submitted, their handle (@user name) linking to their record. */
+function person(v: VerificationData): Raw {
+  return html`<strong>${v.firstName} ${v.lastName}</strong><br />${userCell(v)}`;
+}
+
 function reviewForms(v: VerificationData, csrfToken: string | undefined): Raw {
   if (!DECIDING_STATES.includes(v.state as (typeof DECIDING_STATES)[number])) return html`—`;
   const action = `${LIST_PATH}${v.id}/review/`;
@@ -56,6 +66,39 @@ function reviewForms(v: VerificationData, csrfToken: string | undefined): Raw {
       <button class="delete" type="submit" name="decision" value="rejected">Reject</button>
       <button type="submit" name="decision" value="resubmission_required">Ask for resubmission</button>
     </form>`;
+}
+
+interface DocumentView {
+  id: string;
+  kind: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  objectKey: string;
+}
+
+/** The document streamed from the object store, never held in memory; shown inline (its type is from its bytes). */
+function documentReply(d: DocumentView, objects: ObjectStore): Reply {
+  const extension = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' }[d.contentType] ?? 'bin';
+  return {
+    kind: 'stream',
+    body: {
+      size: d.size,
+      contentType: d.contentType,
+      etag: d.sha256,
+      headers: {
+        'content-disposition': `inline; filename=${d.kind}-${d.id.slice(0, 8)}.${extension}`,
+        'cache-control': 'private, no-store',
+        'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+      },
+      // inline: the reviewer's browser shows it (an image or a PDF, by its bytes)
+      open: (range) => Readable.from(streamOf(objects, d.objectKey, range)),
+    },
+  };
+}
+
+async function* streamOf(objects: ObjectStore, key: string, range?: { start: number; end: number }): AsyncGenerator<Buffer> {
+  for await (const chunk of await objects.get(key, range)) yield chunk as Buffer;
 }
 
 const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
@@ -80,11 +123,17 @@ export const kycAdminRoutes: Route[] = [
         (v) =>
           html`<tr>
             <td><code>${v.id.slice(0, 8)}</code></td>
-            <td><code>${v.userId}</code></td>
+            <td>${person(v)}</td>
             <td>${v.level}</td>
             <td>${v.state.replace(/_/g, ' ')}</td>
             <td>${v.provider}</td>
-            <td>${v.documents.map((d) => html`${d.kind} (${d.contentType}, ${d.size} B)<br />`)}</td>
+            <td>
+              ${v.documents.map(
+                (d) =>
+                  html`<div><a href="${LIST_PATH}documents/${d.id}/" target="_blank" rel="noopener">${d.kind.replace(/_/g, ' ')}</a></div>
+                    <div><small>${d.contentType}, ${d.size} B</small></div>`,
+              )}
+            </td>
             <td>${when(v.submittedAt)}</td>
             <td>${when(v.expiresAt)}</td>
             <td>${v.reason}</td>
@@ -106,7 +155,7 @@ export const kycAdminRoutes: Route[] = [
               <thead>
                 <tr>
                   <th>Verification</th>
-                  <th>User</th>
+                  <th>Person</th>
                   <th>Level</th>
                   <th>State</th>
                   <th>Provider</th>
@@ -130,6 +179,23 @@ export const kycAdminRoutes: Route[] = [
           </div>`,
       );
     },
+    respondError: reviewError,
+  },
+  {
+    method: 'GET',
+    path: `${LIST_PATH}documents/:id/`,
+    summary: 'Admin console: view a KYC document',
+    description:
+      "The document's bytes from the object store, with the type recognised from them at upload (JPEG, PNG or PDF). Each view is audited (kyc.document_viewed).",
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminViewKycDocument',
+    params: z.object({ id: z.string().uuid() }),
+    variables: ({ params }: RouteInput<{ id: string }>) => ({ documentId: params.id }),
+    // the document's own type: image/jpeg, image/png or application/pdf
+    response: { description: 'The document (inline)', contentType: '*/*' },
+    errors: [404],
+    respond: (data: { viewKycDocument: DocumentView }, input) => documentReply(data.viewKycDocument, objectStoreFor(input.config)),
     respondError: reviewError,
   },
   {

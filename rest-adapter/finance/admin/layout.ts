@@ -1,4 +1,4 @@
-import type { Raw } from '../../../lib/html';
+import { html, type Raw } from '../../../lib/html';
 import { consoleDocument, consoleError, consolePage, type ConsoleFrame, type FrameOptions, type PageOptions as KitPageOptions } from '../../console/kit';
 import type { AnyRouteInput, Reply } from '../../core/route';
 
@@ -25,3 +25,7 @@ export const financePage = (input: AnyRouteInput, opts: KitPageOptions, body: Ra
 
 /** The finance console's error page (401: its sign-in page). */
 export const financeError = (title: string, opts: Omit<KitPageOptions, 'title' | 'status' | 'banners'> = {}) => consoleError(FINANCE_CONSOLE, title, opts);
+
+/** A record's user as the console shows them: their @handle linking to their user page (the id only when identity did not answer). */
+export const userCell = (row: { userId: string; user?: { username: string } | null }): Raw =>
+  row.user ? html`<a href="/admin/identity/user/${row.userId}/">@${row.user.username}</a>` : html`<code>${row.userId.slice(0, 8)}</code>`;

@@ -4,7 +4,7 @@ import { buildFinanceSchema } from '../kernel/finance-schema';
 import { startAuditRelay } from '../kernel/audit';
 import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { CommerceAdminResolver } from './schema/admin-resolvers';
-import { CommerceResolver, DisputeFieldsResolver } from './schema/resolvers';
+import { CommerceResolver, CommerceUserResolvers, DisputeFieldsResolver } from './schema/resolvers';
 import { DRAIN_RETRY, REWARDS_QUEUE } from './domain/rewards';
 import { createCommerceServices, type CommerceServices } from './services';
 import { commerceStore } from './store';
@@ -25,7 +25,7 @@ export const commerceSubgraph = defineSubgraph<CommerceServices, 'commerce'>({
     buildFinanceSchema({
       subgraph: 'commerce',
       store: (s) => s.store.store,
-      resolvers: [CommerceResolver, DisputeFieldsResolver, CommerceAdminResolver],
+      resolvers: [CommerceResolver, DisputeFieldsResolver, ...CommerceUserResolvers, CommerceAdminResolver],
       services,
     }),
   async start(services, { notifications, jobs, logger }) {

@@ -4,7 +4,7 @@ import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';
 import { startAuditRelay } from '../kernel/audit';
 import { NODE_STATE_CHANGED } from '../kernel/gate';
-import { ComplianceResolver } from './schema/resolvers';
+import { ComplianceResolver, KycVerificationUserResolver } from './schema/resolvers';
 import { createComplianceServices, type ComplianceServices } from './services';
 import { complianceStore } from './store';
 
@@ -15,7 +15,8 @@ export const complianceSubgraph = defineSubgraph<ComplianceServices, 'compliance
   name: 'compliance',
   store: complianceStore,
   createServices: createComplianceServices,
-  buildSchema: (services) => buildFinanceSchema({ subgraph: 'compliance', store: (s) => s.store.store, resolvers: [ComplianceResolver], services }),
+  buildSchema: (services) =>
+    buildFinanceSchema({ subgraph: 'compliance', store: (s) => s.store.store, resolvers: [ComplianceResolver, KycVerificationUserResolver], services }),
   async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     await startAuditRelay(services.audit, { jobs, notifications, logger });

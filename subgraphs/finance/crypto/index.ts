@@ -3,7 +3,7 @@ import { defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';
 import { NODE_STATE_CHANGED } from '../kernel/gate';
-import { CryptoResolver } from './schema/resolvers';
+import { CryptoResolver, AdminCryptoDepositAddressUserResolver } from './schema/resolvers';
 import { createCryptoServices, type CryptoServices } from './services';
 import { cryptoStore } from './store';
 
@@ -12,7 +12,8 @@ export const cryptoSubgraph = defineSubgraph<CryptoServices, 'crypto'>({
   name: 'crypto',
   store: cryptoStore,
   createServices: createCryptoServices,
-  buildSchema: (services) => buildFinanceSchema({ subgraph: 'crypto', store: (s) => s.store.store, resolvers: [CryptoResolver], services }),
+  buildSchema: (services) =>
+    buildFinanceSchema({ subgraph: 'crypto', store: (s) => s.store.store, resolvers: [CryptoResolver, AdminCryptoDepositAddressUserResolver], services }),
   async start(services, { notifications }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => services.providerSecrets.evict(provider));

@@ -1,4 +1,4 @@
-import { defineSubgraph } from '../../../lib/subgraph';
+import { defineSubgraph, type SubgraphContext } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';
 import { startAuditRelay } from '../kernel/audit';
@@ -7,7 +7,7 @@ import { identityCommands } from './cli';
 import { USER_CHANGED } from './credential';
 import { OnboardingResolver } from './schema/onboarding-resolvers';
 import { OperatorResolver } from './schema/operator-resolvers';
-import { IdentityResolver } from './schema/resolvers';
+import { IdentityResolver, toUser } from './schema/resolvers';
 import { createIdentityServices, type IdentityServices } from './services';
 import { identityStore } from './store';
 
@@ -18,7 +18,23 @@ export const identitySubgraph = defineSubgraph<IdentityServices, 'identity'>({
   commands: identityCommands,
   createServices: createIdentityServices,
   buildSchema: (services) =>
-    buildFinanceSchema({ subgraph: 'identity', store: (s) => s.store, resolvers: [IdentityResolver, OnboardingResolver, OperatorResolver], services }),
+    buildFinanceSchema({
+      subgraph: 'identity',
+      store: (s) => s.store,
+      resolvers: [IdentityResolver, OnboardingResolver, OperatorResolver],
+      services,
+      // another subgraph's `user` (NodeUserRef): an administrator sees anyone, a user themselves only
+      referenceResolvers: {
+        NodeUser: {
+          __resolveReference: async (ref: { id: string }, ctx: SubgraphContext) => {
+            const p = ctx.principal;
+            if (p.kind !== 'node-admin' && !(p.kind === 'node-user' && p.userId === ref.id)) return null;
+            const user = await services!.identity.user(ref.id);
+            return user ? toUser(user) : null;
+          },
+        },
+      },
+    }),
   async start(services, { notifications, config, jobs, logger }) {
     notifications.on(USER_CHANGED, (id) => services.identity.forget(id));
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());

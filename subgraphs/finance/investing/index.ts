@@ -4,7 +4,7 @@ import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';
 import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { investingCommands } from './cli';
-import { InvestingResolver } from './schema/resolvers';
+import { InvestingResolver, InvestmentOrderUserResolver } from './schema/resolvers';
 import { createInvestingServices, type InvestingServices } from './services';
 import { investingStore } from './store';
 
@@ -21,7 +21,8 @@ export const investingSubgraph = defineSubgraph<InvestingServices, 'investing'>(
   store: investingStore,
   commands: investingCommands,
   createServices: createInvestingServices,
-  buildSchema: (services) => buildFinanceSchema({ subgraph: 'investing', store: (s) => s.store.store, resolvers: [InvestingResolver], services }),
+  buildSchema: (services) =>
+    buildFinanceSchema({ subgraph: 'investing', store: (s) => s.store.store, resolvers: [InvestingResolver, InvestmentOrderUserResolver], services }),
   async start(services, { notifications, jobs, logger }) {
     notifications.on(NODE_STATE_CHANGED, () => services.gate.evict());
     notifications.on(PROVIDER_CREDENTIAL_CHANGED, (provider) => {

@@ -69,11 +69,18 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
     ...['nodeUsers', 'nodeUserDetail', 'setNodeUserActive', 'setNodeUserKycLevel'],
     // cases: disputes (review, messages, rejection; never the refund), KYC reviews, proposing adjustments
     ...['adminDisputes', 'adminDispute', 'adminPostDisputeMessage', 'reviewDispute', 'rejectDispute'],
-    ...['kycVerifications', 'reviewKycVerification', 'ledgerAdjustments', 'proposeLedgerAdjustment'],
+    ...['kycVerifications', 'reviewKycVerification', 'viewKycDocument', 'ledgerAdjustments', 'proposeLedgerAdjustment'],
   ]),
   ...fields('superuser', [
     // money decisions
-    ...['resolveDispute', 'approveLedgerAdjustment', 'rejectLedgerAdjustment', 'voidLedgerTransfer', 'adminVoidBankingMovement', 'adminSimulateIncomingTransfer'],
+    ...[
+      'resolveDispute',
+      'approveLedgerAdjustment',
+      'rejectLedgerAdjustment',
+      'voidLedgerTransfer',
+      'adminVoidBankingMovement',
+      'adminSimulateIncomingTransfer',
+    ],
     ...['fulfilShopOrder', 'adminCancelShopOrder'],
     // operators (two-person: one proposes, another approves) and who may join
     ...['createNodeUser', 'nodeOperatorChanges', 'proposeNodeOperatorChange', 'approveNodeOperatorChange', 'rejectNodeOperatorChange'],

@@ -90,6 +90,18 @@ async function submittedVerification() {
   return created.body.id as string;
 }
 
+/** A document of a verification waiting for review. */
+async function kycDocument() {
+  const u = await customer();
+  const created = await send('POST', '/api/v1/kyc/verifications/', u.token, { level: 'basic', first_name: 'Ada', last_name: 'Viewed' });
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR passport scan')]);
+  const doc = await send('POST', `/api/v1/kyc/verifications/${created.body.id}/documents/`, u.token, {
+    kind: 'passport',
+    content_base64: png.toString('base64'),
+  });
+  return doc.body.id as string;
+}
+
 const adjustment = async () =>
   (
     await t.app.services.ledger.adjustments.propose(
@@ -174,6 +186,7 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
   adminPostDisputeMessage: async () => ({ id: await dispute(), body: 'We are looking into it.' }),
   // compliance
   reviewKycVerification: async () => ({ verificationId: await submittedVerification(), decision: 'verified' }),
+  viewKycDocument: async () => ({ documentId: await kycDocument() }),
   // node
   updateNodeSettings: async () => ({ input: { rewardsEnabled: true } }),
   updateNodeBranding: async () => ({ input: { organisationName: 'Audited Org' } }),

@@ -348,6 +348,11 @@ describe('disputes', () => {
     expect((await adminPost(t, admin, `/admin/commerce/dispute/${id}/resolve/`, { note: 'too early' })).status).toBe(409);
     expect((await adminPost(t, admin, `/admin/commerce/dispute/${id}/review/`, {})).status).toBe(302);
     expect((await adminPost(t, admin, `/admin/commerce/dispute/${id}/message/`, { body: 'We are looking into it.' })).status).toBe(302);
+    // the console names the person (their @handle, from identity), never a UUID, on the list and the case
+    for (const page of ['/admin/commerce/dispute/', `/admin/commerce/dispute/${id}/`]) {
+      const html = (await http(`${t.urls.finance}${page}`, { headers: { cookie: admin.cookie } })).body as string;
+      expect(html).toContain(`<a href="/admin/identity/user/${u.id}/">@${u.username}</a>`);
+    }
     expect((await send('POST', `/api/v1/disputes/${id}/cancel/`, u.token)).body).toMatchObject({ code: 'invalid_state', status: 'under_review' });
     expect((await adminPost(t, admin, `/admin/commerce/dispute/${id}/resolve/`, { note: 'Refunded: carrier lost it.' })).status).toBe(302);
     const detail = (await get(`/api/v1/disputes/${id}/`, u.token)).body;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { objectStoreFor } from '../../../lib/object-store';
 import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, adminPost, changeNode, createUser, graphql, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { adminSignIn, adminPost, auditDelivered, changeNode, createUser, graphql, installValidLicence, login, type AdminSession } from '../../support/finance';
 
 /**
  * KYC (issue 14 part 6) with the offline sandbox provider: one verification per user and level, each
@@ -254,6 +254,48 @@ describe('enhanced verification and manual review', () => {
     expect(v).toMatchObject({ state: 'rejected', reason: 'Document forged.' });
     expect((await review(id, 'verified')).status).toBe(409);
     expect((await status(token)).level).toBe('none');
+  });
+
+  it('shows the reviewer the person by name and handle, and opens the document (its bytes and type, each view audited)', async () => {
+    const { username, token } = await newUser();
+    const created = await start(token, 'basic', 'Review');
+    const doc = await upload(token, created.body.id, PDF, 'proof_of_address');
+    expect((await submit(token, created.body.id)).body.state).toBe('in_review');
+
+    const list = await http(`${t.urls.finance}/admin/compliance/verification/?state=in_review`, { headers: { cookie: admin.cookie } });
+    expect(list.body).toContain('<strong>Ada Review</strong>');
+    expect(list.body).toContain(`@${username}</a>`);
+    const link = `/admin/compliance/verification/documents/${doc.body.id}/`;
+    expect(list.body).toContain(`href="${link}"`);
+
+    const viewed = async () =>
+      (
+        await t.app.services.ledger.store.pool.query(`SELECT detail FROM node.audit_log WHERE action = 'kyc.document_viewed' AND detail->>'document' = $1`, [
+          doc.body.id,
+        ])
+      ).rows.length;
+    const opened = await http(`${t.urls.finance}${link}`, { headers: { cookie: admin.cookie } });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toBe('application/pdf');
+    expect(opened.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(opened.body).toBe(PDF.toString('latin1'));
+    await auditDelivered(t);
+    expect(await viewed()).toBe(1);
+    // the audit log names the person and reads as pairs, not raw JSON (the CSV keeps the JSON)
+    const log = (await http(`${t.urls.finance}/admin/audit/?action=kyc.document_viewed&q=${doc.body.id}`, { headers: { cookie: admin.cookie } }))
+      .body as string;
+    expect(log).toContain(`@${username}</a>`);
+    expect(log).toContain(`document: <strong>${doc.body.id}</strong>`);
+    expect(log).toContain('kind: <strong>proof_of_address</strong>');
+    expect(log).not.toContain('&quot;document&quot;');
+
+    // not signed in: the sign-in page, no bytes and no view; an unknown document: 404
+    expect((await http(`${t.urls.finance}${link}`)).status).toBe(302);
+    expect(
+      (await http(`${t.urls.finance}/admin/compliance/verification/documents/${crypto.randomUUID()}/`, { headers: { cookie: admin.cookie } })).status,
+    ).toBe(404);
+    await auditDelivered(t);
+    expect(await viewed()).toBe(1);
   });
 
   it('keeps the review pages to administrators', async () => {

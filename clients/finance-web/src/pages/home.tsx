@@ -1,6 +1,7 @@
 /** Home: balances per currency (available, and what is pending), recent activity, quick actions. */
 import { useState } from 'preact/hooks';
-import { api, unwrap } from '../api/client';
+import { api, session, unwrap } from '../api/client';
+import { ApiError } from '../api/errors';
 import { amount, dateTime, money, subtract } from '../format';
 import { moduleOn, to, useNode } from '../state';
 import { Empty, ErrorNote, Loading, Page, useLoad } from '../ui/kit';
@@ -10,14 +11,58 @@ type Balance = { currency: string; available: { amount: string }; posted: { amou
 /** The node's `pending` is posted plus what is pending both ways: what is pending is the difference. */
 export const pendingOf = (balance: Balance): string => subtract(balance.pending.amount, balance.posted.amount);
 
+type Balances = { balances: Balance[] };
+
+/**
+ * The last balances this tab was given, for this session only (sessionStorage, keyed by the access
+ * token: another sign-in never sees them). During maintenance the node answers every API request 503
+ * (its contract: reads too, so that nothing reads a ledger being upgraded); the page then shows these,
+ * dated, with the reason, instead of blanking what the user holds.
+ */
+const LAST_BALANCES = 'finance.lastBalances';
+function remember(data: Balances): void {
+  sessionStorage.setItem(LAST_BALANCES, JSON.stringify({ token: session.token(), at: new Date().toISOString(), data }));
+}
+function lastKnown(): { at: string; data: Balances } | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(LAST_BALANCES) ?? 'null') as { token: string | null; at: string; data: Balances } | null;
+    return saved && saved.token === session.token() ? saved : null;
+  } catch {
+    return null;
+  }
+}
+const isMaintenance = (error: unknown) => error instanceof ApiError && (error.code === 'maintenance' || error.status === 503);
+
 export function Balances(props: { onLoaded?: () => void }) {
-  const { data, error } = useLoad(() => unwrap(api.GET('/api/balance/')).finally(() => props.onLoaded?.()));
-  if (error) return <ErrorNote error={error} />;
+  const { data, error } = useLoad(() =>
+    unwrap(api.GET('/api/balance/'))
+      .then((answer) => {
+        remember(answer);
+        return answer;
+      })
+      .finally(() => props.onLoaded?.()),
+  );
+  if (error) {
+    const last = isMaintenance(error) ? lastKnown() : null;
+    if (!last) return <ErrorNote error={error} />;
+    return (
+      <>
+        <p class="banner banner-maintenance" role="status" id="balances-stale">
+          Under maintenance: your balances as of {dateTime(last.at)}. They may have changed since; nothing can be sent until the service is back.
+        </p>
+        <BalanceList balances={last.data.balances} />
+      </>
+    );
+  }
   if (!data) return <Loading what="your balances" />;
   if (data.balances.length === 0) return <AddMoney />;
+  return <BalanceList balances={data.balances} />;
+}
+
+function BalanceList(props: { balances: Balance[] }) {
   return (
     <ul class="balances" id="balances" aria-label="Your balances">
-      {data.balances.map((balance) => {
+      {props.balances.map((balance) => {
         const pending = pendingOf(balance);
         return (
           <li key={balance.currency} class="balance card" data-currency={balance.currency}>

@@ -3,6 +3,7 @@ import { unauthenticated } from '../../../../lib/errors';
 import { toMoney } from '../../../../lib/money';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { kycLevelReaches, kycRequiredError, NodePolicy, requiredKycLevel } from '../../kernel/gate';
+import { userReferenceResolver } from '../../kernel/user-ref';
 import type { Actor } from '../domain/common';
 import type { CommerceServices } from '../services';
 import {
@@ -33,6 +34,7 @@ import {
   ProductPage,
   Redemption,
   RewardsSummary,
+  RewardEvent,
   ShopOrder,
   ShopOrderPage,
   StateChange,
@@ -414,3 +416,12 @@ export class DisputeFieldsResolver {
     return (await this.services.disputes.history(d.id)).map(toHistory);
   }
 }
+
+/** Each commerce record's user, by reference (identity answers their user name). */
+export const CommerceUserResolvers = [
+  userReferenceResolver(Dispute),
+  userReferenceResolver(ShopOrder),
+  userReferenceResolver(UtilityRequest),
+  userReferenceResolver(GiftCardOrder),
+  userReferenceResolver(RewardEvent),
+] as const;

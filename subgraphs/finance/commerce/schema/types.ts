@@ -1,5 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { NodeUserRef } from '../../kernel/user-ref';
 import { Money } from '../../ledger/schema/types';
+
 
 /** GraphQL types of the commerce subgraph (money: Money, decimal string + currency). */
 
@@ -60,6 +62,7 @@ export class OrderItem {
 export class ShopOrder {
   @Field(() => ID) id: string;
   @Field(() => ID) userId: string;
+  @Field(() => NodeUserRef, { description: 'The user (their user name from identity)' }) user?: NodeUserRef;
   @Field({ description: 'pending, paid, fulfilled, cancelled or refunded (its payment refunded by a dispute: never fulfilled)' }) status: string;
   @Field(() => Money) total: Money;
   @Field(() => [OrderItem]) items: OrderItem[];
@@ -116,6 +119,7 @@ export class UtilityCatalogue {
 export class UtilityRequest {
   @Field(() => ID) id: string;
   @Field(() => ID) userId: string;
+  @Field(() => NodeUserRef, { description: 'The user (their user name from identity)' }) user?: NodeUserRef;
   @Field({ description: 'airtime, data or bill' }) kind: string;
   @Field({ description: 'pending_integration (nothing dispatched), pending, successful, failed or reversed' }) status: string;
   @Field({ description: 'The operator or biller code' }) provider: string;
@@ -159,6 +163,7 @@ export class GiftCardCountry {
 export class GiftCardOrder {
   @Field(() => ID) id: string;
   @Field(() => ID) userId: string;
+  @Field(() => NodeUserRef, { description: 'The user (their user name from identity)' }) user?: NodeUserRef;
   @Field() brandId: string;
   @Field() country: string;
   @Field(() => Money) denomination: Money;
@@ -195,6 +200,7 @@ export class DisputeMessage {
 export class Dispute {
   @Field(() => ID) id: string;
   @Field(() => ID) userId: string;
+  @Field(() => NodeUserRef, { description: 'Who opened it (their user name from identity)' }) user?: NodeUserRef;
   @Field(() => ID, { description: 'The disputed ledger transaction' }) transactionId: string;
   @Field(() => Money) amount: Money;
   @Field() reason: string;
@@ -238,6 +244,7 @@ export class ProductInput {
 export class RewardEvent {
   @Field(() => ID) id: string;
   @Field(() => ID) userId: string;
+  @Field(() => NodeUserRef, { description: 'The user (their user name from identity)' }) user?: NodeUserRef;
   @Field({ description: 'purchase, referral_referrer, referral_referred or redemption' }) rule: string;
   @Field({ description: 'Points (a whole number; negative for a redemption)' }) points: string;
   @Field() reference: string;

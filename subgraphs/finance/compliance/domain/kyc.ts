@@ -197,6 +197,25 @@ export class KycService {
     return (await this.withDocuments([decided]))[0];
   }
 
+  /**
+   * An administrator (`by`) opens a document to review it: where its bytes are, and an audit entry
+   * (`kyc.document_viewed`) committed before they are told — no view goes unrecorded.
+   */
+  async viewDocument(documentId: string, by: string): Promise<DocumentRow> {
+    const document = /^[0-9a-f-]{36}$/i.test(documentId) ? await this.store.document(documentId) : undefined;
+    if (!document) throw notFound('No such document.');
+    const verification = (await this.store.byId(document.verificationId))!;
+    await this.store.transaction((db) =>
+      this.audit.record(db, adminActor(by), 'kyc.document_viewed', {
+        document: document.id,
+        verification: verification.id,
+        user: verification.userId,
+        kind: document.kind,
+      }),
+    );
+    return document;
+  }
+
   /** A provider's signed webhook: verified, applied once per delivery. */
   async receiveWebhook(provider: string, rawBody: string, headers: Record<string, string | undefined>): Promise<{ applied: boolean }> {
     if (provider !== this.provider.name || !this.provider.readWebhook) throw notFound('No such verification provider.');

@@ -4,7 +4,8 @@ import type { SubgraphContext } from '../../../../lib/subgraph';
 import { requiredKycLevel } from '../../kernel/gate';
 import { KYC_STATES, type KycState } from '../vocabulary';
 import type { ComplianceServices } from '../services';
-import { KycDocument, KycStatus, KycVerification, KycWebhookReceipt } from './types';
+import { userReferenceResolver } from '../../kernel/user-ref';
+import { KycDocument, KycDocumentView, KycStatus, KycVerification, KycWebhookReceipt } from './types';
 
 const userOf = (ctx: SubgraphContext): string => {
   const p = ctx.principal;
@@ -96,6 +97,14 @@ export class ComplianceResolver {
     return this.services.kyc.review(verificationId, decision, reason, p.username);
   }
 
+  @Authorized('node-admin')
+  @Mutation(() => KycDocumentView, { description: 'An administrator opens a verification document to review it (the console serves the bytes). Audited.' })
+  viewKycDocument(@Arg('documentId', () => ID) documentId: string, @Ctx() ctx: SubgraphContext): Promise<KycDocumentView> {
+    const p = ctx.principal;
+    if (p.kind !== 'node-admin') throw unauthenticated();
+    return this.services.kyc.viewDocument(documentId, p.username);
+  }
+
   /** No principal: the provider's signature over the raw body (checked in the domain) is the credential. */
   @Mutation(() => KycWebhookReceipt, { description: "A verification provider's signed webhook (POST /api/v1/webhooks/kyc/<provider>/)." })
   async receiveKycWebhook(
@@ -112,3 +121,6 @@ export class ComplianceResolver {
   }
 
 }
+
+/** A verification's user, by reference (identity answers their user name). */
+export const KycVerificationUserResolver = userReferenceResolver(KycVerification);

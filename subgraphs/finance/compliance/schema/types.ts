@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { NodeUserRef } from '../../kernel/user-ref';
 
 @ObjectType({ simpleResolvers: true, description: 'An identity document of a verification (bytes in the object store; type by magic bytes).' })
 export class KycDocument {
@@ -14,6 +15,9 @@ export class KycDocument {
 export class KycVerification {
   @Field(() => ID) id: string;
   @Field(() => ID) userId: string;
+  @Field(() => NodeUserRef, { description: 'The user (their user name from identity)' }) user?: NodeUserRef;
+  @Field({ description: 'The first name the user submitted for this verification' }) firstName: string;
+  @Field({ description: 'The last name the user submitted for this verification' }) lastName: string;
   @Field({ description: 'basic or enhanced' }) level: string;
   @Field({ description: 'unverified, pending, in_review, verified, rejected, resubmission_required or expired' }) state: string;
   @Field({ description: 'The verification provider (sandbox, sumsub)' }) provider: string;
@@ -41,4 +45,14 @@ export class KycStatus {
 export class KycWebhookReceipt {
   @Field() received: boolean;
   @Field({ description: 'False for a delivery seen before, an event deciding nothing, or a verification decided already' }) applied: boolean;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A document opened by an administrator (the view is audited): where its bytes are.' })
+export class KycDocumentView {
+  @Field(() => ID) id: string;
+  @Field() kind: string;
+  @Field() contentType: string;
+  @Field(() => Int) size: number;
+  @Field() sha256: string;
+  @Field({ description: 'The object-store key of the bytes (served by the console, never linked publicly)' }) objectKey: string;
 }

@@ -142,6 +142,11 @@ export class ComplianceStore {
     });
   }
 
+  async document(id: string, db: Queryable = this.pool): Promise<DocumentRow | undefined> {
+    const { rows } = await db.query<DocumentRow>(`SELECT ${DOCUMENT} FROM compliance.document WHERE id = $1`, [id]);
+    return rows[0];
+  }
+
   async documents(verificationIds: readonly string[]): Promise<DocumentRow[]> {
     const { rows } = await this.pool.query<DocumentRow>(
       `SELECT ${DOCUMENT} FROM compliance.document WHERE verification_id = ANY($1::uuid[]) ORDER BY created_at, id`,

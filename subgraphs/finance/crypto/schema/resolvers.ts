@@ -6,6 +6,7 @@ import { NodePolicy } from '../../kernel/gate';
 import type { CryptoUser, ExchangeEvent } from '../domain/crypto';
 import type { CryptoServices } from '../services';
 import { AdminCryptoDepositAddress, CryptoDeposit, CryptoDepositAddress, CryptoDepositPage, CryptoQuote, CryptoSwap, CryptoSwapPage } from './types';
+import { userReferenceResolver } from '../../kernel/user-ref';
 
 function userOf(ctx: SubgraphContext): CryptoUser {
   const p = ctx.principal;
@@ -108,3 +109,6 @@ export class CryptoResolver {
   }
 
 }
+
+/** The record's user, by reference (identity answers their user name). */
+export const AdminCryptoDepositAddressUserResolver = userReferenceResolver(AdminCryptoDepositAddress);

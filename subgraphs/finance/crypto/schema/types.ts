@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Money } from '../../ledger/schema/types';
+import { NodeUserRef } from '../../kernel/user-ref';
 
 @ObjectType({ simpleResolvers: true, description: "The user's deposit address for an asset." })
 export class CryptoDepositAddress {
@@ -13,6 +14,7 @@ export class CryptoDepositAddress {
 @ObjectType({ simpleResolvers: true, description: 'A deposit address with its owner (admin console).' })
 export class AdminCryptoDepositAddress extends CryptoDepositAddress {
   @Field(() => ID) userId: string;
+  @Field(() => NodeUserRef, { description: 'The user (their user name from identity)' }) user?: NodeUserRef;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A confirmed deposit, credited once to the wallet.' })

@@ -13,7 +13,8 @@ export class NodeAccessToken {
   @Field(() => Int, { description: 'Seconds until the token expires (no refresh token: sign in again).' }) expiresIn: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'A finance node user.' })
+@Directive('@key(fields: "id")')
+@ObjectType({ simpleResolvers: true, description: 'A finance node user (an entity: other subgraphs refer to it by id).' })
 export class NodeUser {
   @Field(() => ID) id: string;
   @Field() username: string;

@@ -19,6 +19,7 @@ import {
   InvestmentOrderPage,
   Position,
 } from './types';
+import { userReferenceResolver } from '../../kernel/user-ref';
 
 const clamp = (n: number | null | undefined, fallback: number, max: number) => Math.min(Math.max(n ?? fallback, 1), max);
 const encode = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -195,3 +196,6 @@ export class InvestingResolver {
     return { results: results.map(toOrder), nextCursor: rows.length > size ? encode({ at: last.submittedAt.toISOString(), id: last.id }) : null };
   }
 }
+
+/** The record's user, by reference (identity answers their user name). */
+export const InvestmentOrderUserResolver = userReferenceResolver(InvestmentOrder);

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Money } from '../../ledger/schema/types';
+import { NodeUserRef } from '../../kernel/user-ref';
 
 @ObjectType({ simpleResolvers: true, description: 'A tradable (or quoted) instrument, keyed by provider and symbol.' })
 export class Instrument {
@@ -53,6 +54,7 @@ export class InvestmentOrder {
   @Field() updatedAt: Date;
   @Field(() => Date, { nullable: true }) filledAt: Date | null;
   @Field(() => ID) userId: string;
+  @Field(() => NodeUserRef, { description: 'The user (their user name from identity)' }) user?: NodeUserRef;
 }
 
 @ObjectType({ simpleResolvers: true })

@@ -1,4 +1,5 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { NodeUserRef } from '../../kernel/user-ref';
 
 @ObjectType({ simpleResolvers: true, description: 'One module switch of the settings record.' })
 export class NodeModuleState {
@@ -179,7 +180,9 @@ export class NodeActivity {
   @Field() at: Date;
   @Field() actor: string;
   @Field() action: string;
-  @Field() detail: string;
+  @Field({ description: 'A JSON object' }) detail: string;
+  @Field(() => NodeUserRef, { nullable: true, description: 'The user the entry is about (its detail\'s `user`), by reference: their user name from identity' })
+  user: NodeUserRef | null;
 }
 
 @ObjectType({ simpleResolvers: true })

@@ -3,7 +3,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
 import { startTestApp, type TestApp } from '../../../support/app';
 import { inspect, launchChromium } from '../../../support/browser';
-import { createUser, installValidLicence, PASSWORD } from '../../../support/finance';
+import { auditDelivered, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
 
 /**
  * The console's operator pages in headless Chromium: an administrator adds a user through the form,
@@ -163,3 +163,37 @@ it('the list pages of banking, cards, crypto and investing: axe-clean (WCAG 2 A/
   }
   await page.close();
 }, 120_000);
+
+it('a KYC reviewer sees the person by name and @handle and opens the document; the audit log reads as words (390 and 1280 px, axe)', async () => {
+  const customer = await createUser(t as unknown as TestApp);
+  const token = await login(t as unknown as TestApp, customer.username);
+  const call = async (path: string, body?: unknown) =>
+    (
+      await fetch(`${t.urls.finance}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json() as Promise<{ id: string; state: string }>;
+  const verification = await call('/api/v1/kyc/verifications/', { level: 'basic', first_name: 'Grace', last_name: 'Review' });
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR passport scan')]);
+  const doc = await call(`/api/v1/kyc/verifications/${verification.id}/documents/`, { kind: 'passport', content_base64: png.toString('base64') });
+  expect((await call(`/api/v1/kyc/verifications/${verification.id}/submit/`)).state).toBe('in_review');
+
+  const page = await adminPage();
+  await page.goto(`${t.urls.finance}/admin/compliance/verification/?state=in_review`);
+  const row = page.locator('tr', { hasText: 'Grace Review' });
+  expect(await row.getByRole('link', { name: `@${customer.username}` }).count()).toBe(1);
+  await inspect(page, 'console-kyc-review', { axe: true });
+  const [opened] = await Promise.all([context.waitForEvent('page'), row.getByRole('link', { name: 'passport' }).click()]);
+  await opened.waitForLoadState();
+  expect(new URL(opened.url()).pathname).toBe(`/admin/compliance/verification/documents/${doc.id}/`);
+  await opened.close();
+
+  await auditDelivered(t as unknown as TestApp);
+  await page.goto(`${t.urls.finance}/admin/audit/?action=kyc.document_viewed`);
+  expect(await page.textContent('table')).toContain(`@${customer.username}`);
+  expect(await page.textContent('table')).toContain(`document: ${doc.id}`);
+  await inspect(page, 'console-audit-readable', { axe: true });
+  await page.close();
+}, 90_000);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate as totpGenerate } from 'otplib';
@@ -140,19 +141,34 @@ describe('the finance web client in Chromium', () => {
     expect(external).toEqual([]);
   }, 90_000);
 
-  it('shows the maintenance notice', async () => {
+  it('shows the maintenance notice, and during it the last balances it had (dated) instead of blanking them', async () => {
     const notice = 'Back at 10:00 UTC: the ledger is being upgraded.';
+    const user = await createUser(t);
+    await t.app.services.ledger.ledger.fund(user.id, 'EUR', 1_500n, randomUUID());
+    const page = await context.newPage();
+    await signIn(page, user.username);
+    await page.locator('#balances li[data-currency="EUR"]').waitFor();
     await saveSettings({ maintenanceMode: 'on', maintenanceMessage: notice });
     try {
-      const page = await context.newPage();
-      await page.goto(`${t.urls.finance}/app/`);
+      await page.reload();
       await page.locator('#maintenance-notice').waitFor();
       expect(await page.locator('#maintenance-notice').textContent()).toBe(`Maintenance: ${notice}`);
-      await page.close();
+      // the node still refuses the read (503: its contract); the page keeps what it last knew, and says so
+      await page.locator('#balances-stale').waitFor();
+      expect(await page.locator('#balances-stale').textContent()).toMatch(/^Under maintenance: your balances as of .+ nothing can be sent/);
+      expect(await page.locator('#balances li[data-currency="EUR"] .available').textContent()).toBe('€15.00');
+      await inspect(page, 'finance-web-maintenance-balances', { widths: [390, 1280] });
+      // another tab (no balances seen yet): the notice, and no invented balances
+      const fresh = await context.newPage();
+      await fresh.goto(`${t.urls.finance}/app/`);
+      await fresh.locator('#maintenance-notice').waitFor();
+      expect(await fresh.locator('#balances').count()).toBe(0);
+      await fresh.close();
     } finally {
       await saveSettings({});
+      await page.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('with "Enforce 2FA on login" on: enrols the user in the page, then signs in with the code', async () => {
     const user = await createUser(t);

@@ -158,6 +158,17 @@ async function submittedVerification(ctx: CaseContext): Promise<string> {
   return created;
 }
 
+/** A document of a verification waiting for review. */
+async function kycDocument(ctx: CaseContext): Promise<string> {
+  const token = await freshToken(ctx);
+  const created = (
+    await must('verification', await call(ctx.t, token, 'POST', '/api/v1/kyc/verifications/', { level: 'basic', first_name: 'Alan', last_name: 'Turing' }), 201)
+  ).id;
+  return (
+    await must('document', await call(ctx.t, token, 'POST', `/api/v1/kyc/verifications/${created}/documents/`, { kind: 'passport', content_base64: PNG }), 201)
+  ).id as string;
+}
+
 const cardsWebhook = (ctx: CaseContext) => `/api/v1/webhooks/cards/${ctx.t.app.services.cards.issuer.name}/`;
 const cryptoWebhook = (ctx: CaseContext) => `/api/v1/webhooks/crypto/${ctx.t.app.services.crypto.exchange.name}/`;
 
@@ -440,6 +451,11 @@ const success: Record<string, Recipe['request']> = {
     form(ctx, `/admin/commerce/product/${stateOf(ctx).product}/image/`, { image: `data:image/png;base64,${PNG}` }),
   'POST /admin/commerce/order/:id/fulfil/': async (ctx) => form(ctx, `/admin/commerce/order/${await paidOrder(ctx)}/fulfil/`),
   'POST /admin/commerce/order/:id/cancel/': async (ctx) => form(ctx, `/admin/commerce/order/${await shopOrder(ctx)}/cancel/`),
+  'GET /admin/compliance/verification/documents/:id/': async (ctx) => ({
+    method: 'GET',
+    path: `/admin/compliance/verification/documents/${await kycDocument(ctx)}/`,
+    headers: { cookie: stateOf(ctx).session.cookie },
+  }),
   'GET /admin/commerce/dispute/:id/': async (ctx) => ({
     method: 'GET',
     path: `/admin/commerce/dispute/${await dispute(ctx)}/`,
