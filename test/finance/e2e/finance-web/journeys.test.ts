@@ -199,7 +199,7 @@ describe('banking in the web client', () => {
     await page.getByText('Paid. Thank you!').waitFor();
   }, 90_000);
 
-  it("shows a card's number only once the node has checked the password again", async () => {
+  it("shows a card's number and security code only once the node has checked the password again, and hides them again", async () => {
     const token = await login(t, alice.username);
     const issued = await http(`${t.urls.finance}/api/v1/cards/`, {
       method: 'POST',
@@ -212,17 +212,17 @@ describe('banking in the web client', () => {
     const record = (r: { method(): string; url(): string }) => void requests.push(`${r.method()} ${new URL(r.url()).pathname}`);
     page.on('request', record);
     await go('cards/', 'Cards');
-    await page.getByRole('button', { name: 'Show card number' }).first().click();
-    const password = page.getByLabel('Enter your password to see the number');
+    await page.getByRole('button', { name: 'Show card details' }).first().click();
+    const password = page.getByLabel('Enter your password to see the number and security code');
     await password.fill('not my password');
-    await page.getByRole('button', { name: 'Show number' }).click();
+    await page.getByRole('button', { name: 'Show details' }).click();
     await page.getByText('That password or code is not right.').waitFor();
     expect(await t.app.services.cards.store.reveals(issued.body.id as string)).toBe(0);
     await inspect('card-reveal');
     await password.fill(PASSWORD);
-    await page.getByRole('button', { name: 'Show number' }).click();
-    await page.locator('.card-number code').waitFor();
-    expect((await page.locator('.card-number code').textContent())!.replace(/ /g, '')).toMatch(new RegExp(`^\\d{12,15}${issued.body.last4}$`));
+    await page.getByRole('button', { name: 'Show details' }).click();
+    await page.locator('.card-number .card-pan').waitFor();
+    expect((await page.locator('.card-number .card-pan').textContent())!.replace(/ /g, '')).toMatch(new RegExp(`^\\d{12,15}${issued.body.last4}$`));
     expect(await t.app.services.cards.store.reveals(issued.body.id as string)).toBe(1);
     // the password went to the reveal itself: no separate sign-in
     page.off('request', record);
@@ -230,7 +230,14 @@ describe('banking in the web client', () => {
       `POST /api/v1/cards/${issued.body.id}/reveal/`,
       `POST /api/v1/cards/${issued.body.id}/reveal/`,
     ]);
+    // the security code, as the issuer has it (asked at the reveal, never stored by the node)
+    const providerCardId = (await t.app.services.cards.store.card(issued.body.id as string))!.providerCardId;
+    expect(await page.locator('.card-number .card-cvc').textContent()).toBe(await t.app.services.cards.issuer.cvcOf(providerCardId));
     await inspect('card-revealed');
+    // hidden again on request: neither number nor code stays on the page
+    await page.getByRole('button', { name: 'Hide card details' }).click();
+    await page.getByRole('button', { name: 'Show card details' }).first().waitFor();
+    expect(await page.locator('.card-number').count()).toBe(0);
   }, 90_000);
 
   it('uploads an identity document (the phone camera input) and follows the verification', async () => {
