@@ -1,4 +1,4 @@
-import { amount, money } from './format';
+import { amount, describeLine, money } from './format';
 
 describe('the web client shows money with the currency’s decimals', () => {
   it.each([
@@ -21,5 +21,17 @@ describe('the web client shows money with the currency’s decimals', () => {
 
   it('a value that is no decimal is shown as it came, not as NaN', () => {
     expect(amount('abc', 'USD')).toBe('abc USD');
+  });
+});
+
+describe('activity lines name the other party, not ledger codes', () => {
+  it.each([
+    [{ direction: 'debit', code: 'transfer', description: 'Transfer', counterparty: 'tom_b' }, 'Transfer to tom_b'],
+    [{ direction: 'credit', code: 'transfer', description: 'Transfer', counterparty: 'ann' }, 'Transfer from ann'],
+    [{ direction: 'debit', code: 'investing:order_reserve', description: null, counterparty: null }, 'Order reserve'],
+    [{ direction: 'credit', code: 'deposit', counterparty: 'Sandbox Bank' }, 'Deposit from Sandbox Bank'],
+    [{ direction: 'debit', code: 'card_authorisation', description: 'Card payment at Coffee Shop', counterparty: 'Coffee Shop' }, 'Card payment at Coffee Shop'],
+  ] as const)('%j → %s', (line, text) => {
+    expect(describeLine(line)).toBe(text);
   });
 });

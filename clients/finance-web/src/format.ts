@@ -81,3 +81,22 @@ export function parseAmount(input: string, places = 8): string | null {
 
 /** Words for a status code ("partially_filled" → "partially filled"). */
 export const words = (code: string): string => code.replace(/_/g, ' ');
+
+/** A statement line as the ledger sends it: what moved, whom with (a user, a bank, a merchant). */
+export interface LineText {
+  direction: 'debit' | 'credit';
+  code: string;
+  description?: string | null;
+  counterparty?: string | null;
+}
+
+/**
+ * A line in words, naming the other party: "Transfer to tom_b", "Deposit from Sandbox Bank"; without a description
+ * the ledger code in words, without its module prefix ("investing:order_reserve" → "Order reserve").
+ */
+export function describeLine(t: LineText): string {
+  const code = t.code.replace(/^[a-z_]+:/, '').replace(/[_.-]+/g, ' ').trim();
+  const what = t.description?.trim() || (code ? code[0].toUpperCase() + code.slice(1) : 'Movement');
+  if (!t.counterparty || what.includes(t.counterparty)) return what;
+  return `${what} ${t.direction === 'debit' ? 'to' : 'from'} ${t.counterparty}`;
+}

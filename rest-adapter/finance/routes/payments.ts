@@ -125,7 +125,30 @@ const quoteOut = (q: QuoteData) => ({
 
 const ISO = (s: string | undefined) => (s === undefined ? null : new Date(s).toISOString());
 
+const recipientQuery = z.object({ reference: z.string().min(1).max(254).describe('User name, e-mail address or E.164 phone number') });
+
 export const paymentsRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/transfers/recipient/',
+    summary: 'Who a transfer would go to',
+    description:
+      'For the send confirmation: the user name `reference` (a user name, e-mail or phone) resolves to, and whether that user is verified; no id, ' +
+      'e-mail or phone is revealed. 404 `recipient_not_found`; 400 for your own account. Every look-up counts against an allowance per user ' +
+      '(30 an hour), past it 429 `throttled` with Retry-After, so users cannot be enumerated.',
+    tags: ['Transfers'],
+    security: 'bearer',
+    operation: 'TransferRecipient',
+    query: recipientQuery,
+    variables: ({ query }: { query: z.infer<typeof recipientQuery> }) => ({ reference: query.reference }),
+    response: { description: 'The recipient', schema: z.object({ username: z.string(), verified: z.boolean() }), headers: { 'Cache-Control': 'no-store' } },
+    errors: [400, 404, 429, 503],
+    respond: (data: { transferRecipient: { username: string; verified: boolean } }) => ({
+      kind: 'json',
+      headers: { 'cache-control': 'no-store' },
+      body: data.transferRecipient,
+    }),
+  },
   {
     method: 'POST',
     path: '/api/v1/transfers/',

@@ -1,7 +1,7 @@
 /** Home: balances per currency (available, and what is pending), recent activity, quick actions. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client';
-import { amount, dateTime, money, subtract } from '../format';
+import { amount, dateTime, describeLine, money, subtract } from '../format';
 import { moduleOn, to, useNode } from '../state';
 import { Empty, ErrorNote, Loading, Page, useLoad } from '../ui/kit';
 
@@ -93,8 +93,7 @@ export type Transaction = {
   created_at: string;
 };
 
-export const describe = (t: Transaction): string =>
-  t.description || (t.counterparty ? `${t.direction === 'debit' ? 'To' : 'From'} ${t.counterparty}` : t.code.replace(/_/g, ' '));
+export const describe = (t: Transaction): string => describeLine(t);
 
 export function TransactionList(props: { items: Transaction[] }) {
   return (

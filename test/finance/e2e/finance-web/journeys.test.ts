@@ -81,9 +81,16 @@ describe('banking in the web client', () => {
     await inspect('home');
   }, 90_000);
 
-  it('sends money to another user: confirmation, then a receipt', async () => {
+  it('sends money to another user: confirmation naming who the handle resolves to, then a receipt', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Send money' }).click();
     await page.getByRole('heading', { name: 'Send money', level: 1 }).waitFor();
+    // a handle nobody has: the confirmation says so before anything is sent, and Send stays off
+    await page.getByLabel('To (user name, e-mail or phone)').fill('nobody_has_this_handle');
+    await page.getByLabel('Amount').fill('25');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.locator('#recipient-error').getByText('No active user of this node has that user name').waitFor();
+    expect(await page.getByRole('button', { name: 'Send €25.00' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Change' }).click();
     await page.getByLabel('To (user name, e-mail or phone)').fill(bob.username);
     await page.getByLabel('Amount').fill('0');
     await page.getByRole('button', { name: 'Review' }).click();
@@ -94,6 +101,9 @@ describe('banking in the web client', () => {
     await inspect('send-form');
     await page.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('heading', { name: 'Confirm the payment' }).waitFor();
+    // who the handle resolves to, from the node (bob has not passed KYC)
+    await page.locator('#recipient-resolved').waitFor();
+    expect(await page.locator('#recipient-resolved').textContent()).toBe(`${bob.username} not verified`);
     await inspect('send-confirm');
     await page.getByRole('button', { name: 'Send €25.00' }).click();
     await page.locator('#transfer-receipt').waitFor();
