@@ -1758,6 +1758,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/statements/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A statement for a period: opening and closing balances
+         * @description Per account of yours (or `account`), the posted balance at `from` (opening), the money in and out within [from, to) and the balance at `to` (closing = opening + in − out). Pending holds are not money moved yet and are not counted. The lines are GET /api/v1/transactions/ with the same `from` and `to`. `from` not before `to`: 400.
+         */
+        get: operations["PeriodStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/{id}/receipt/": {
         parameters: {
             query?: never;
@@ -17912,6 +17932,145 @@ export interface operations {
                             settled_at: string | null;
                         }[];
                         next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PeriodStatement: {
+        parameters: {
+            query: {
+                /** @description The start of the period, included (ISO 8601; a date means 00:00 UTC) */
+                from: string;
+                /** @description The end of the period, excluded (ISO 8601; a date means 00:00 UTC) */
+                to: string;
+                /** @description One of your account ids; default: all of them */
+                account?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The period and each account’s balances */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        accounts: {
+                            account_id: string;
+                            currency: string;
+                            opening_balance: {
+                                /** @description Decimal string, e.g. "10.50" (never a float) */
+                                amount: string;
+                                /** @description ISO 4217 code (or a crypto asset code) */
+                                currency: string;
+                            };
+                            money_in: {
+                                /** @description Decimal string, e.g. "10.50" (never a float) */
+                                amount: string;
+                                /** @description ISO 4217 code (or a crypto asset code) */
+                                currency: string;
+                            };
+                            money_out: {
+                                /** @description Decimal string, e.g. "10.50" (never a float) */
+                                amount: string;
+                                /** @description ISO 4217 code (or a crypto asset code) */
+                                currency: string;
+                            };
+                            closing_balance: {
+                                /** @description Decimal string, e.g. "10.50" (never a float) */
+                                amount: string;
+                                /** @description ISO 4217 code (or a crypto asset code) */
+                                currency: string;
+                            };
+                        }[];
                     };
                 };
             };

@@ -84,6 +84,7 @@ export function RecentActivity() {
 
 export type Transaction = {
   id: string;
+  account_id?: string;
   direction: 'debit' | 'credit';
   code: string;
   status: string;

@@ -88,7 +88,7 @@ describe('banking in the web client', () => {
     await page.getByLabel('To (user name, e-mail or phone)').fill('nobody_has_this_handle');
     await page.getByLabel('Amount').fill('25');
     await page.getByRole('button', { name: 'Review' }).click();
-    await page.locator('#recipient-error').getByText('No active user of this node has that user name').waitFor();
+    await page.locator('#recipient-error').getByText('We could not find anyone with that user name').waitFor();
     expect(await page.getByRole('button', { name: 'Send €25.00' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Change' }).click();
     await page.getByLabel('To (user name, e-mail or phone)').fill(bob.username);
@@ -147,6 +147,28 @@ describe('banking in the web client', () => {
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Receipt attached to the first message.', { exact: true }).waitFor();
     await inspect('dispute');
+  }, 90_000);
+
+  it('shows a statement for a period with opening and closing balances, printable and as a CSV', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
+    await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Statement for a period' }).click();
+    await page.getByRole('heading', { name: 'Statement', level: 1 }).waitFor();
+    // the default period: this month up to today, so everything alice did (all of it today)
+    await page.getByRole('button', { name: 'Show statement' }).click();
+    const eur = page.locator('#statement section[data-currency="EUR"]');
+    await eur.waitFor();
+    const posted = (await t.app.services.ledger.ledger.balances(alice.id)).find((b) => b.currency === 'EUR')!.posted.amount;
+    expect(await eur.locator('tr.opening td.num').textContent()).toBe('€0.00');
+    expect(await eur.locator('tr.closing td.num').textContent()).toBe(`€${Number(posted).toFixed(2)}`);
+    expect(await eur.getByRole('cell', { name: `Transfer to ${bob.username}` }).count()).toBe(1);
+    await inspect('statement');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString();
+    expect(csv).toMatch(/^date,description,amount,currency,id\r\n/);
+    expect(csv).toContain(',Opening balance,0.00,EUR,\r\n');
+    expect(csv).toContain(`,Transfer to ${bob.username},-25.00,EUR,`);
+    expect(csv).toContain(`,Closing balance,${posted},EUR,\r\n`);
   }, 90_000);
 
   it('converts euros into dollars after showing the rate, the fee and the expiry', async () => {
