@@ -30,7 +30,10 @@ describe('activity lines name the other party, not ledger codes', () => {
     [{ direction: 'credit', code: 'transfer', description: 'Transfer', counterparty: 'ann' }, 'Transfer from ann'],
     [{ direction: 'debit', code: 'investing:order_reserve', description: null, counterparty: null }, 'Order reserve'],
     [{ direction: 'credit', code: 'deposit', counterparty: 'Sandbox Bank' }, 'Deposit from Sandbox Bank'],
-    [{ direction: 'debit', code: 'card_authorisation', description: 'Card payment at Coffee Shop', counterparty: 'Coffee Shop' }, 'Card payment at Coffee Shop'],
+    [
+      { direction: 'debit', code: 'card_authorisation', description: 'Card payment at Coffee Shop', counterparty: 'Coffee Shop' },
+      'Card payment at Coffee Shop',
+    ],
   ] as const)('%j → %s', (line, text) => {
     expect(describeLine(line)).toBe(text);
   });

@@ -95,7 +95,10 @@ export interface LineText {
  * the ledger code in words, without its module prefix ("investing:order_reserve" → "Order reserve").
  */
 export function describeLine(t: LineText): string {
-  const code = t.code.replace(/^[a-z_]+:/, '').replace(/[_.-]+/g, ' ').trim();
+  const code = t.code
+    .replace(/^[a-z_]+:/, '')
+    .replace(/[_.-]+/g, ' ')
+    .trim();
   const what = t.description?.trim() || (code ? code[0].toUpperCase() + code.slice(1) : 'Movement');
   if (!t.counterparty || what.includes(t.counterparty)) return what;
   return `${what} ${t.direction === 'debit' ? 'to' : 'from'} ${t.counterparty}`;

@@ -198,7 +198,13 @@ export const cardRoutes: Route[] = [
     respond: (data: { revealCard: { id: string; number: string; cvc: string; expMonth: number; expYear: number } }) => ({
       kind: 'json',
       headers: { 'cache-control': 'no-store' },
-      body: { id: data.revealCard.id, number: data.revealCard.number, cvc: data.revealCard.cvc, exp_month: data.revealCard.expMonth, exp_year: data.revealCard.expYear },
+      body: {
+        id: data.revealCard.id,
+        number: data.revealCard.number,
+        cvc: data.revealCard.cvc,
+        exp_month: data.revealCard.expMonth,
+        exp_year: data.revealCard.expYear,
+      },
     }),
   },
   ...(['freeze', 'unfreeze'] as const).map((action): Route => ({

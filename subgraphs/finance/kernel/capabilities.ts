@@ -74,7 +74,14 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
   ]),
   ...fields('superuser', [
     // money decisions
-    ...['resolveDispute', 'approveLedgerAdjustment', 'rejectLedgerAdjustment', 'voidLedgerTransfer', 'adminVoidBankingMovement', 'adminSimulateIncomingTransfer'],
+    ...[
+      'resolveDispute',
+      'approveLedgerAdjustment',
+      'rejectLedgerAdjustment',
+      'voidLedgerTransfer',
+      'adminVoidBankingMovement',
+      'adminSimulateIncomingTransfer',
+    ],
     ...['fulfilShopOrder', 'adminCancelShopOrder'],
     // operators (two-person: one proposes, another approves) and who may join
     ...['createNodeUser', 'nodeOperatorChanges', 'proposeNodeOperatorChange', 'approveNodeOperatorChange', 'rejectNodeOperatorChange'],

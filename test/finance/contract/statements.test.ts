@@ -47,7 +47,10 @@ describe('GET /api/v1/statements/', () => {
       closing_balance: { amount: closing, currency: 'EUR' },
     });
     const whole = await get(token, `from=${start.toISOString()}&to=${end.toISOString()}`);
-    expect([whole.status, whole.body]).toEqual([200, { from: start.toISOString(), to: end.toISOString(), accounts: [line('0.00', '100.00', '30.50', '69.50')] }]);
+    expect([whole.status, whole.body]).toEqual([
+      200,
+      { from: start.toISOString(), to: end.toISOString(), accounts: [line('0.00', '100.00', '30.50', '69.50')] },
+    ]);
     // the second half opens where the first closes
     expect((await get(token, `from=${start.toISOString()}&to=${middle.toISOString()}`)).body.accounts).toEqual([line('0.00', '100.00', '0.00', '100.00')]);
     expect((await get(token, `from=${middle.toISOString()}&to=${end.toISOString()}`)).body.accounts).toEqual([line('100.00', '0.00', '30.50', '69.50')]);
@@ -66,7 +69,13 @@ describe('GET /api/v1/statements/', () => {
   it('refuses a period that ends before it starts, a missing or malformed date, and no token, with a clear 4xx', async () => {
     const ann = await createUser(t);
     const token = await login(t, ann.username);
-    for (const query of ['from=2026-02-01&to=2026-01-01', 'from=2026-01-01&to=2026-01-01', 'to=2026-01-01', 'from=yesterday&to=2026-01-01', 'from=2026-01-01&to=2026-02-01&account=nope']) {
+    for (const query of [
+      'from=2026-02-01&to=2026-01-01',
+      'from=2026-01-01&to=2026-01-01',
+      'to=2026-01-01',
+      'from=yesterday&to=2026-01-01',
+      'from=2026-01-01&to=2026-02-01&account=nope',
+    ]) {
       const res = await get(token, query);
       expect([query, res.status]).toEqual([query, 400]);
     }

@@ -60,9 +60,7 @@ function RecipientName(props: { who: { username: string; verified: boolean } | u
   const named = props.who.username !== props.typed;
   return (
     <span id="recipient-resolved">
-      <strong>{props.who.username}</strong>
-{' '}
-      <span class="tag">{props.who.verified ? 'verified' : 'not verified'}</span>
+      <strong>{props.who.username}</strong> <span class="tag">{props.who.verified ? 'verified' : 'not verified'}</span>
       {named ? <small> {props.typed}</small> : null}
     </span>
   );
@@ -81,7 +79,11 @@ function Confirm(props: { draft: Draft; onBack: () => void; onSent: (transfer: T
     <section class="card narrow" aria-labelledby="confirm-title">
       <h2 id="confirm-title">Confirm the payment</h2>
       <Details
-        rows={[['To', <RecipientName key="to" who={recipient.data} typed={draft.recipient} />], ['Amount', amount(draft.amount, draft.currency)], ...(draft.note ? [['Note', draft.note] as [string, string]] : [])]}
+        rows={[
+          ['To', <RecipientName key="to" who={recipient.data} typed={draft.recipient} />],
+          ['Amount', amount(draft.amount, draft.currency)],
+          ...(draft.note ? [['Note', draft.note] as [string, string]] : []),
+        ]}
       />
       <ErrorNote id="recipient-error" error={recipient.error} />
       <p>The money leaves your account at once and cannot be called back. Check that this is the person you mean.</p>

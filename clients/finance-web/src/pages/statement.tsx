@@ -33,7 +33,8 @@ async function linesOf(from: string, end: string): Promise<Transaction[]> {
 
 /** RFC 4180 CSV: per account its opening balance, its lines, its closing balance. */
 export function statementCsv(s: Statement): string {
-  const cell = (value: string) => (/[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : /^[=+\-@]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value);
+  const cell = (value: string) =>
+    /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : /^[=+\-@]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
   const rows: string[][] = [['date', 'description', 'amount', 'currency', 'id']];
   for (const head of s.heads) {
     rows.push([s.from, 'Opening balance', head.opening_balance.amount, head.currency, '']);
@@ -85,7 +86,10 @@ function AccountStatement(props: { head: Heads['accounts'][number]; lines: Trans
             ))}
             <tr class="closing">
               <td colSpan={2}>
-                Closing balance <small>(in {money(head.money_in)}, out {money(head.money_out)})</small>
+                Closing balance{' '}
+                <small>
+                  (in {money(head.money_in)}, out {money(head.money_out)})
+                </small>
               </td>
               <td class="num">{money(head.closing_balance)}</td>
             </tr>

@@ -129,9 +129,7 @@ export class HttpIssuer implements CardIssuer {
   }
 
   async cvcOf(providerCardId: string): Promise<string> {
-    const body = await this.call(() =>
-      this.client.request<IssuerCardBody>('GET', `/v1/issuing/cards/${encodeURIComponent(providerCardId)}?expand[]=cvc`),
-    );
+    const body = await this.call(() => this.client.request<IssuerCardBody>('GET', `/v1/issuing/cards/${encodeURIComponent(providerCardId)}?expand[]=cvc`));
     if (typeof body.cvc !== 'string' || !/^[0-9]{3,4}$/.test(body.cvc)) throw providerRejected('The card issuer returned no valid security code.');
     return body.cvc;
   }

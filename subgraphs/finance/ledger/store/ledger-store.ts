@@ -458,7 +458,13 @@ export class LedgerStore {
         GROUP BY a.id, a.currency ORDER BY a.currency, a.id`,
       [q.userId, q.accountId ?? null, q.from, q.to],
     );
-    return rows.map((r) => ({ accountId: r.accountId, currency: r.currency, opening: BigInt(r.opening), credits: BigInt(r.credits), debits: BigInt(r.debits) }));
+    return rows.map((r) => ({
+      accountId: r.accountId,
+      currency: r.currency,
+      opening: BigInt(r.opening),
+      credits: BigInt(r.credits),
+      debits: BigInt(r.debits),
+    }));
   }
 
   async statement(q: {
