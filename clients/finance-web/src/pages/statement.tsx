@@ -19,6 +19,9 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
 /** The day after `date` (YYYY-MM-DD): the period's end is excluded, so "to 31 March" ends at 1 April 00:00 UTC. */
 const dayAfter = (date: string) => day(new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000));
 
+/** A day as people read it ("Dec 7, 2026"), in UTC like the period itself. */
+const dayOf = (iso: string) => new Date(iso).toLocaleDateString(navigator.language || 'en', { dateStyle: 'medium', timeZone: 'UTC' });
+
 /** Every line of the period (the node's pages of 200), oldest first as on a bank statement. */
 async function linesOf(from: string, end: string): Promise<Transaction[]> {
   const lines: Transaction[] = [];
@@ -127,7 +130,7 @@ export function StatementPage() {
       {statement ? (
         <div id="statement">
           <p>
-            From {dateTime(statement.from)} to {dateTime(statement.to)}
+            From {dayOf(statement.from)} to {dayOf(new Date(Date.parse(statement.to) - 86_400_000).toISOString())}, both included
           </p>
           {statement.heads.length ? null : <p>You had no account in this period.</p>}
           {statement.heads.map((head) => (

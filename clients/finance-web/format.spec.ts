@@ -1,4 +1,4 @@
-import { amount, describeLine, money } from './format';
+import { amount, describeLine, money } from './src/format';
 
 describe('the web client shows money with the currency’s decimals', () => {
   it.each([
