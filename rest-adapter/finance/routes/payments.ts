@@ -262,7 +262,7 @@ export const paymentsRoutes: Route[] = [
         ),
       }),
     },
-    errors: [400, 403, 503],
+    errors: [400, 503],
     respond: (data: { ledgerPeriodStatement: PeriodBalance[] }, { query }: { query: z.infer<typeof periodQuery> }) => ({
       kind: 'json',
       body: {

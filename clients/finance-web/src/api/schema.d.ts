@@ -18104,21 +18104,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credential may not do this */
-            403: {
-                headers: {
-                    /** @description APP_NAME: the name of this node */
-                    "X-App-Name"?: string;
-                    /** @description APP_VERSION: the version of this node */
-                    "X-App-Version"?: string;
-                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error */
             500: {
                 headers: {

@@ -404,6 +404,8 @@ const success: Record<string, Recipe['request']> = {
   'GET /api/v1/instruments/:symbol/quote/': (ctx) => as(ctx, 'GET', '/api/v1/instruments/AAPL/quote/'),
   'POST /api/v1/orders/': (ctx) => as(ctx, 'POST', '/api/v1/orders/', { symbol: 'AAPL', side: 'buy', type: 'market', qty: '1' }, idem()),
   'DELETE /api/v1/orders/:id/': async (ctx) => as(ctx, 'DELETE', `/api/v1/orders/${await openOrder(ctx)}/`),
+  'GET /api/v1/transfers/recipient/': (ctx) => as(ctx, 'GET', `/api/v1/transfers/recipient/?reference=${encodeURIComponent(stateOf(ctx).peer as string)}`),
+  'GET /api/v1/statements/': (ctx) => as(ctx, 'GET', '/api/v1/statements/?from=2026-01-01&to=2030-01-01'),
   'POST /api/v1/transfers/': (ctx) => as(ctx, 'POST', '/api/v1/transfers/', { recipient: stateOf(ctx).peer, amount: '1.00', currency: 'EUR' }, idem()),
   'GET /api/v1/transactions/:id/receipt/': (ctx) => as(ctx, 'GET', `/api/v1/transactions/${stateOf(ctx).transaction}/receipt/`),
   'POST /api/v1/fx/quotes/': (ctx) => as(ctx, 'POST', '/api/v1/fx/quotes/', { source_currency: 'EUR', target_currency: 'USD', source_amount: '10.00' }),
@@ -541,6 +543,7 @@ const recipes: Record<string, Recipe> = {
     },
     request: () => json('POST', '/api/login/', {}, { username: 'throttled-user', password: 'wrong' }),
   },
+  'GET /api/v1/transfers/recipient/ 404': { request: (ctx) => as(ctx, 'GET', '/api/v1/transfers/recipient/?reference=nobody_has_this_handle') },
   'POST /api/v1/cards/:id/reveal/ 403': {
     // the password given again is wrong
     request: (ctx) => as(ctx, 'POST', `/api/v1/cards/${stateOf(ctx).card}/reveal/`, { password: 'not the password' }),
