@@ -15,6 +15,7 @@ import { LocalSumsub, signedWebhook } from '../../../support/sumsub';
 import { startAssistantProvider } from '../../../support/assistant';
 import { LICENCE_KEY as LOCAL_LICENCE_KEY, LocalRegistry } from '../../../support/local-registry';
 import { smsCodeTo } from '../../../support/phone';
+import { RECIPIENT_LOOKUPS } from '../../../../subgraphs/finance/payments/domain/transfers';
 import type { CaseContext, Recipe, ReplayRequest, SurfaceFixture } from './replay';
 
 /**
@@ -544,6 +545,15 @@ const recipes: Record<string, Recipe> = {
     request: () => json('POST', '/api/login/', {}, { username: 'throttled-user', password: 'wrong' }),
   },
   'GET /api/v1/transfers/recipient/ 404': { request: (ctx) => as(ctx, 'GET', '/api/v1/transfers/recipient/?reference=nobody_has_this_handle') },
+  'GET /api/v1/transfers/recipient/ 429': {
+    // a user who has used up the look-ups of the hour (found or not, each counts)
+    request: async (ctx) => {
+      const token = await freshToken(ctx);
+      for (let i = 0; i < RECIPIENT_LOOKUPS.points; i++)
+        await must('look-up', await call(ctx.t, token, 'GET', `/api/v1/transfers/recipient/?reference=guess_${i}`), 404);
+      return json('GET', `/api/v1/transfers/recipient/?reference=${encodeURIComponent(stateOf(ctx).peer as string)}`, bearer(token));
+    },
+  },
   'POST /api/v1/cards/:id/reveal/ 403': {
     // the password given again is wrong
     request: (ctx) => as(ctx, 'POST', `/api/v1/cards/${stateOf(ctx).card}/reveal/`, { password: 'not the password' }),
