@@ -39,6 +39,21 @@ export async function overflowOf(page: Page): Promise<number> {
   return Math.max(0, scrollWidth - innerWidth);
 }
 
+/**
+ * The table headers broken inside a word ("Sha re" at 390 px): a header whose text takes more lines than it
+ * has words. Every `th` of the page, so a new table is covered without naming it.
+ */
+export async function headersBrokenMidWord(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.querySelectorAll('th')].filter((th) => {
+    const text = (th.textContent || '').trim();
+    if (!text || th.getClientRects().length === 0) return false;
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    return tops.size > text.split(/\\s+/).length;
+  }).map((th) => (th.textContent || '').trim())`);
+}
+
 export interface InspectOptions {
   /** Run axe (WCAG 2 A/AA) and expect no violation; default true. */
   axe?: boolean;
@@ -50,7 +65,7 @@ export interface InspectOptions {
 
 /**
  * At each width: waits until nothing shows `.loading` (the web client's loading note), expects no
- * sideways overflow and no axe violation, and keeps a full-page screenshot `<name>-<width>.png` in SHOTS.
+ * sideways overflow, no table header broken inside a word and no axe violation, and keeps a full-page screenshot `<name>-<width>.png` in SHOTS.
  */
 export async function inspect(page: Page, name: string, opts: InspectOptions = {}): Promise<void> {
   for (const width of opts.widths ?? WIDTHS) {
@@ -58,6 +73,7 @@ export async function inspect(page: Page, name: string, opts: InspectOptions = {
     // (a locator, not waitForFunction: the web client's CSP forbids the eval a polled predicate needs)
     await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 });
     expect({ name, width, overflow: await overflowOf(page) }).toEqual({ name, width, overflow: 0 });
+    expect({ name, width, headersBrokenMidWord: await headersBrokenMidWord(page) }).toEqual({ name, width, headersBrokenMidWord: [] });
     if (opts.axe ?? true) {
       const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
       expect({ name, width, violations: axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) }).toEqual({

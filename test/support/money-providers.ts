@@ -33,6 +33,7 @@ export async function startMoneyProviders() {
         }
         const card = /^\/v1\/issuing\/cards\/([^/]+)$/.exec(url.pathname);
         if (req.method === 'POST' && card) return [200, { id: decodeURIComponent(card[1]), status: body.status }];
+        if (req.method === 'GET' && card) return [200, { id: decodeURIComponent(card[1]), cvc: await issuer.cvcOf(decodeURIComponent(card[1])) }];
         if (req.method === 'POST' && url.pathname === '/v1/deposit-addresses') {
           const address = await exchange.createDepositAddress({ asset: body.asset as CryptoAsset, reference: key });
           return [200, { id: address.providerAddressId, address: address.address, network: address.network }];

@@ -14,6 +14,7 @@ const Send = lazy(() => import('./pages/send').then((m) => m.Send));
 const Convert = lazy(() => import('./pages/convert').then((m) => m.Convert));
 const Activity = lazy(() => import('./pages/activity').then((m) => m.Activity));
 const Receipt = lazy(() => import('./pages/activity').then((m) => m.Receipt));
+const Statement = lazy(() => import('./pages/statement').then((m) => m.StatementPage));
 const Accounts = lazy(() => import('./pages/accounts').then((m) => m.Accounts));
 const Cards = lazy(() => import('./pages/cards').then((m) => m.Cards));
 const Invest = lazy(() => import('./pages/invest').then((m) => m.Invest));
@@ -79,6 +80,7 @@ function Guarded(props: { route: string; component: PageComponent; [key: string]
 const guard = (route: string, component: PageComponent) => (props: Record<string, unknown>) => <Guarded {...props} route={route} component={component} />;
 const GUARDED = Object.entries(PAGES).map(([route, component]) => [route, guard(route, component)] as const);
 const ReceiptPage = guard('activity', Receipt);
+const StatementRoute = guard('activity', Statement);
 const DisputePage = guard('disputes', Dispute);
 
 function Menu(props: { current: string }) {
@@ -210,6 +212,7 @@ function PageRouter() {
     <Router>
       <Route path={BASE} component={Home} />
       <Route path={`${BASE}more`} component={More} />
+      <Route path={`${BASE}statement`} component={StatementRoute} />
       <Route path={`${BASE}activity/:id`} component={ReceiptPage} />
       <Route path={`${BASE}disputes/:id`} component={DisputePage} />
       <Route path={`${BASE}signup`} component={SignUp} />

@@ -167,7 +167,7 @@ export const cardRoutes: Route[] = [
   {
     method: 'POST',
     path: '/api/v1/cards/:id/reveal/',
-    summary: "Reveal a card's full number",
+    summary: "Reveal a card's full number and security code",
     description:
       'For the holder only, who gives the password again: JSON `{password, otp?}` (`otp`: a current code of the authenticator app, or a recovery code, ' +
       'required when the holder has 2FA). Checked by the node (not the client), throttled like sign-in. No or malformed body: 400; wrong password or code: ' +
@@ -185,14 +185,26 @@ export const cardRoutes: Route[] = [
     }),
     response: {
       description: 'The full number',
-      schema: z.object({ id: z.string(), number: z.string(), exp_month: z.number().int(), exp_year: z.number().int() }),
+      schema: z.object({
+        id: z.string(),
+        number: z.string(),
+        cvc: z.string().describe('The security code (CVC/CVV), asked of the card issuer at each reveal and never stored by the node'),
+        exp_month: z.number().int(),
+        exp_year: z.number().int(),
+      }),
       headers: { 'Cache-Control': 'no-store' },
     },
     errors: [400, 403, 404, 429, 503],
-    respond: (data: { revealCard: { id: string; number: string; expMonth: number; expYear: number } }) => ({
+    respond: (data: { revealCard: { id: string; number: string; cvc: string; expMonth: number; expYear: number } }) => ({
       kind: 'json',
       headers: { 'cache-control': 'no-store' },
-      body: { id: data.revealCard.id, number: data.revealCard.number, exp_month: data.revealCard.expMonth, exp_year: data.revealCard.expYear },
+      body: {
+        id: data.revealCard.id,
+        number: data.revealCard.number,
+        cvc: data.revealCard.cvc,
+        exp_month: data.revealCard.expMonth,
+        exp_year: data.revealCard.expYear,
+      },
     }),
   },
   ...(['freeze', 'unfreeze'] as const).map((action): Route => ({

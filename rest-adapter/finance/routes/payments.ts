@@ -93,6 +93,14 @@ const transactionsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('Page size, 1–200 (default 50)'),
 });
 
+const periodQuery = z.object({
+  from: isoDate.describe('The start of the period, included (ISO 8601; a date means 00:00 UTC)'),
+  to: isoDate.describe('The end of the period, excluded (ISO 8601; a date means 00:00 UTC)'),
+  account: z.string().uuid().optional().describe('One of your account ids; default: all of them'),
+});
+type Amount = { amount: string; currency: string };
+type PeriodBalance = { accountId: string; currency: string; opening: Amount; moneyIn: Amount; moneyOut: Amount; closing: Amount };
+
 const quoteBody = z.object({
   source_currency: z.string().describe('The currency you sell (ISO 4217)'),
   target_currency: z.string().describe('The currency you buy'),
@@ -125,7 +133,30 @@ const quoteOut = (q: QuoteData) => ({
 
 const ISO = (s: string | undefined) => (s === undefined ? null : new Date(s).toISOString());
 
+const recipientQuery = z.object({ reference: z.string().min(1).max(254).describe('User name, e-mail address or E.164 phone number') });
+
 export const paymentsRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/transfers/recipient/',
+    summary: 'Who a transfer would go to',
+    description:
+      'For the send confirmation: the user name `reference` (a user name, e-mail or phone) resolves to, and whether that user is verified; no id, ' +
+      'e-mail or phone is revealed. 404 `recipient_not_found`; 400 for your own account. Every look-up counts against an allowance per user ' +
+      '(30 an hour), past it 429 `throttled` with Retry-After, so users cannot be enumerated.',
+    tags: ['Transfers'],
+    security: 'bearer',
+    operation: 'TransferRecipient',
+    query: recipientQuery,
+    variables: ({ query }: { query: z.infer<typeof recipientQuery> }) => ({ reference: query.reference }),
+    response: { description: 'The recipient', schema: z.object({ username: z.string(), verified: z.boolean() }), headers: { 'Cache-Control': 'no-store' } },
+    errors: [400, 404, 429, 503],
+    respond: (data: { transferRecipient: { username: string; verified: boolean } }) => ({
+      kind: 'json',
+      headers: { 'cache-control': 'no-store' },
+      body: data.transferRecipient,
+    }),
+  },
   {
     method: 'POST',
     path: '/api/v1/transfers/',
@@ -206,6 +237,46 @@ export const paymentsRoutes: Route[] = [
     respond: (data: { ledgerStatement: { results: Line[]; nextCursor: string | null } }) => ({
       kind: 'json',
       body: { results: data.ledgerStatement.results.map(line), next_cursor: data.ledgerStatement.nextCursor },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/statements/',
+    summary: 'A statement for a period: opening and closing balances',
+    description:
+      'Per account of yours (or `account`), the posted balance at `from` (opening), the money in and out within [from, to) and the balance at `to` ' +
+      '(closing = opening + in − out). Pending holds are not money moved yet and are not counted. The lines are GET /api/v1/transactions/ with the same ' +
+      '`from` and `to`. `from` not before `to`: 400.',
+    tags: ['Transfers'],
+    security: 'bearer',
+    operation: 'PeriodStatement',
+    query: periodQuery,
+    variables: ({ query }: { query: z.infer<typeof periodQuery> }) => ({ from: ISO(query.from), to: ISO(query.to), account: query.account ?? null }),
+    response: {
+      description: 'The period and each account’s balances',
+      schema: z.object({
+        from: z.string(),
+        to: z.string(),
+        accounts: z.array(
+          z.object({ account_id: z.string(), currency: z.string(), opening_balance: money, money_in: money, money_out: money, closing_balance: money }),
+        ),
+      }),
+    },
+    errors: [400, 503],
+    respond: (data: { ledgerPeriodStatement: PeriodBalance[] }, { query }: { query: z.infer<typeof periodQuery> }) => ({
+      kind: 'json',
+      body: {
+        from: ISO(query.from)!,
+        to: ISO(query.to)!,
+        accounts: data.ledgerPeriodStatement.map((b) => ({
+          account_id: b.accountId,
+          currency: b.currency,
+          opening_balance: b.opening,
+          money_in: b.moneyIn,
+          money_out: b.moneyOut,
+          closing_balance: b.closing,
+        })),
+      },
     }),
   },
   {

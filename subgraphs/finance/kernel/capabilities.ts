@@ -61,6 +61,7 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
     // investing, ledger, node, payments
     ...['instruments', 'instrumentQuote', 'investmentOrders', 'portfolio', 'portfolioFills', 'submitInvestmentOrder', 'cancelInvestmentOrder'],
     ...['balances', 'ledgerStatement', 'ledgerReceipt', 'askAssistant', 'createTransfer', 'createFxQuote', 'createFxConversion'],
+    ...['transferRecipient', 'ledgerPeriodStatement'],
   ]),
   ...fields('operator', [
     // their own console session

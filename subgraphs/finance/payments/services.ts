@@ -6,7 +6,8 @@ import { FxDesk } from './domain/fx';
 import { LedgerClient } from '../../../lib/ledger-client';
 import { HttpRates, SandboxRates, type RateProvider } from './domain/rates';
 import { recipientsThrough } from './domain/recipients';
-import { Transfers } from './domain/transfers';
+import { RECIPIENT_LOOKUPS, Transfers } from './domain/transfers';
+import { KeyedLimiter } from '../../../lib/rate-limits';
 import { PaymentsStore } from './store/payments-store';
 
 export interface PaymentsServices {
@@ -31,7 +32,7 @@ export function createPaymentsServices({ store, supergraph, config }: SubgraphDe
     requests,
     ledger,
     rates,
-    transfers: new Transfers(ledger, recipientsThrough(supergraph), gate, requests),
+    transfers: new Transfers(ledger, recipientsThrough(supergraph), gate, requests, new KeyedLimiter(store, 'payments-recipient-lookup', RECIPIENT_LOOKUPS)),
     fx: new FxDesk(ledger, paymentsStore, rates, gate, requests),
   };
 }

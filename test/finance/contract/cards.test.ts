@@ -150,6 +150,11 @@ describe('GET /api/v1/cards/, GET /api/v1/cards/<id>/, POST …/reveal/', () => 
     expect(cardNumber(revealed.body.number).isValid).toBe(true);
     expect(revealed.body.number.slice(-4)).toBe(one.body.last4);
     expect(await t.app.services.cards.store.reveals(ids[0])).toBe(1);
+    // the security code comes from the issuer at each reveal (the same code each time) and is never stored
+    expect(revealed.body.cvc).toMatch(/^[0-9]{3}$/);
+    expect((await reveal(h.token, ids[0])).body.cvc).toBe(revealed.body.cvc); // a second reveal, audited too
+    const { rows: stored } = await t.app.services.cards.store.store.pool.query('SELECT * FROM cards.card WHERE id = $1', [ids[0]]);
+    expect(Object.keys(stored[0]).filter((column) => /cvc|cvv|security/i.test(column))).toEqual([]);
 
     const stranger = await holder();
     for (const res of [
@@ -160,7 +165,7 @@ describe('GET /api/v1/cards/, GET /api/v1/cards/<id>/, POST …/reveal/', () => 
     ]) {
       expect([res.status, res.body.code]).toEqual([404, 'not_found']);
     }
-    expect(await t.app.services.cards.store.reveals(ids[0])).toBe(1);
+    expect(await t.app.services.cards.store.reveals(ids[0])).toBe(2);
   });
 });
 

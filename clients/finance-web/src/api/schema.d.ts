@@ -846,7 +846,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reveal a card's full number
+         * Reveal a card's full number and security code
          * @description For the holder only, who gives the password again: JSON `{password, otp?}` (`otp`: a current code of the authenticator app, or a recovery code, required when the holder has 2FA). Checked by the node (not the client), throttled like sign-in. No or malformed body: 400; wrong password or code: 403 `reauthentication_failed` (403, not 401: the access token itself is fine); 2FA on and no `otp`: 403 `otp_required`; too many wrong passwords: 429 `throttled` with Retry-After. Each reveal is recorded (who, when, request id, address). Never cache the answer.
          */
         post: operations["RevealCard"];
@@ -1678,6 +1678,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transfers/recipient/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who a transfer would go to
+         * @description For the send confirmation: the user name `reference` (a user name, e-mail or phone) resolves to, and whether that user is verified; no id, e-mail or phone is revealed. 404 `recipient_not_found`; 400 for your own account. Every look-up counts against an allowance per user (30 an hour), past it 429 `throttled` with Retry-After, so users cannot be enumerated.
+         */
+        get: operations["TransferRecipient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transfers/": {
         parameters: {
             query?: never;
@@ -1730,6 +1750,26 @@ export interface paths {
          * @description Every movement of your accounts (transfers, conversions, deposits, card payments…), one line per account it moved, cursor-paginated: pass `next_cursor` as `cursor` (with the same filters) for the next page. Filters: `account`, `from`/`to`, `direction` (debit, credit) and `status` (posted, pending, voided, expired), applied by the node; an unknown value is 400.
          */
         get: operations["Transactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/statements/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A statement for a period: opening and closing balances
+         * @description Per account of yours (or `account`), the posted balance at `from` (opening), the money in and out within [from, to) and the balance at `to` (closing = opening + in − out). Pending holds are not money moved yet and are not counted. The lines are GET /api/v1/transactions/ with the same `from` and `to`. `from` not before `to`: 400.
+         */
+        get: operations["PeriodStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1898,6 +1938,26 @@ export interface paths {
          * @description Verifications, most recently changed first (`?state=` one of the states); those pending or in review carry the review actions.
          */
         get: operations["AdminKycVerifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/compliance/verification/documents/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin console: view a KYC document
+         * @description The document's bytes from the object store, with the type recognised from them at upload (JPEG, PNG or PDF). Each view is audited (kyc.document_viewed).
+         */
+        get: operations["AdminViewKycDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9688,6 +9748,8 @@ export interface operations {
                     "application/json": {
                         id: string;
                         number: string;
+                        /** @description The security code (CVC/CVV), asked of the card issuer at each reveal and never stored by the node */
+                        cvc: string;
                         exp_month: number;
                         exp_year: number;
                     };
@@ -17449,6 +17511,130 @@ export interface operations {
             };
         };
     };
+    TransferRecipient: {
+        parameters: {
+            query: {
+                /** @description User name, e-mail address or E.164 phone number */
+                reference: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recipient */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        username: string;
+                        verified: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Daily quota used up (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     CreateTransfer: {
         parameters: {
             query?: never;
@@ -17886,6 +18072,130 @@ export interface operations {
             };
             /** @description The credential may not do this */
             403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PeriodStatement: {
+        parameters: {
+            query: {
+                /** @description The start of the period, included (ISO 8601; a date means 00:00 UTC) */
+                from: string;
+                /** @description The end of the period, excluded (ISO 8601; a date means 00:00 UTC) */
+                to: string;
+                /** @description One of your account ids; default: all of them */
+                account?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The period and each account’s balances */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        accounts: {
+                            account_id: string;
+                            currency: string;
+                            opening_balance: {
+                                /** @description Decimal string, e.g. "10.50" (never a float) */
+                                amount: string;
+                                /** @description ISO 4217 code (or a crypto asset code) */
+                                currency: string;
+                            };
+                            money_in: {
+                                /** @description Decimal string, e.g. "10.50" (never a float) */
+                                amount: string;
+                                /** @description ISO 4217 code (or a crypto asset code) */
+                                currency: string;
+                            };
+                            money_out: {
+                                /** @description Decimal string, e.g. "10.50" (never a float) */
+                                amount: string;
+                                /** @description ISO 4217 code (or a crypto asset code) */
+                                currency: string;
+                            };
+                            closing_balance: {
+                                /** @description Decimal string, e.g. "10.50" (never a float) */
+                                amount: string;
+                                /** @description ISO 4217 code (or a crypto asset code) */
+                                currency: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credential */
+            401: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;
@@ -19015,6 +19325,96 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                     "text/html": string;
+                };
+            };
+        };
+    };
+    AdminViewKycDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document (inline) */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not signed in: redirect to the sign-in page (`/admin/login/?next=<this page>`) */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "*/*": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "*/*": string;
                 };
             };
         };

@@ -135,6 +135,9 @@ export function Activity() {
         <button type="button" class="secondary" onClick={() => download(items)} disabled={!items.length}>
           Export CSV
         </button>
+        <a class="button secondary" href={to('statement')}>
+          Statement for a period
+        </a>
       </div>
     </Page>
   );

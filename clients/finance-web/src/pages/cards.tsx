@@ -8,9 +8,14 @@ import { Details, Empty, ErrorNote, Field, Loading, Page, Select, formValue, use
 
 type Card = paths['/api/v1/cards/']['get']['responses'][200]['content']['application/json']['results'][number];
 
-/** The full number, only after the password is entered again (and the 2FA code when the account has one); hidden after a minute. */
+interface Revealed {
+  number: string;
+  cvc: string;
+}
+
+/** The full number and security code, only after the password is entered again (and the 2FA code when the account has one); hidden on request or after a minute. */
 function Reveal(props: { card: Card }) {
-  const [number, setNumber] = useState<string | null>(null);
+  const [number, setNumber] = useState<Revealed | null>(null);
   const [open, setOpen] = useState(false);
   const [needOtp, setNeedOtp] = useState(false);
   const action = useAction();
@@ -33,31 +38,38 @@ function Reveal(props: { card: Card }) {
         if (failure instanceof ApiError && failure.code === 'otp_required') setNeedOtp(true);
         throw failure;
       }
-      setNumber(revealed.number.replace(/(\d{4})(?=\d)/g, '$1 '));
+      setNumber({ number: revealed.number.replace(/(\d{4})(?=\d)/g, '$1 '), cvc: revealed.cvc });
       setOpen(false);
     });
   };
   if (number)
     return (
-      <p class="card-number" role="status">
-        Card number: <code>{number}</code>
-      </p>
+      <div class="card-secrets">
+        <p class="card-number" role="status">
+          Card number: <code class="card-pan">{number.number}</code>
+          <br />
+          Security code (CVV): <code class="card-cvc">{number.cvc}</code>
+        </p>
+        <button type="button" class="secondary" onClick={() => setNumber(null)}>
+          Hide card details
+        </button>
+      </div>
     );
   if (!open)
     return (
       <button type="button" class="secondary" onClick={() => setOpen(true)}>
-        Show card number
+        Show card details
       </button>
     );
   return (
     <form onSubmit={submit} class="narrow">
-      <Field id={`password-${props.card.id}`} label="Enter your password to see the number" type="password" autoComplete="current-password" />
+      <Field id={`password-${props.card.id}`} label="Enter your password to see the number and security code" type="password" autoComplete="current-password" />
       {needOtp ? (
         <Field id={`otp-${props.card.id}`} label="One-time code from your authenticator app" inputMode="numeric" autoComplete="one-time-code" />
       ) : null}
       <ErrorNote error={action.error} />
       <button type="submit" disabled={action.busy}>
-        Show number
+        Show details
       </button>
     </form>
   );

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, session, unwrap } from '../api/client';
 import { ApiError } from '../api/errors';
-import { amount, dateTime, money, subtract } from '../format';
+import { amount, dateTime, describeLine, money, subtract } from '../format';
 import { moduleOn, to, useNode } from '../state';
 import { Empty, ErrorNote, Loading, Page, useLoad } from '../ui/kit';
 
@@ -129,6 +129,7 @@ export function RecentActivity() {
 
 export type Transaction = {
   id: string;
+  account_id?: string;
   direction: 'debit' | 'credit';
   code: string;
   status: string;
@@ -138,8 +139,7 @@ export type Transaction = {
   created_at: string;
 };
 
-export const describe = (t: Transaction): string =>
-  t.description || (t.counterparty ? `${t.direction === 'debit' ? 'To' : 'From'} ${t.counterparty}` : t.code.replace(/_/g, ' '));
+export const describe = (t: Transaction): string => describeLine(t);
 
 export function TransactionList(props: { items: Transaction[] }) {
   return (

@@ -54,9 +54,22 @@ function SendForm(props: { onReview: (draft: Draft) => void; draft: Draft | null
   );
 }
 
+/** Who the user name, e-mail or phone resolves to, asked of the node before the person confirms (throttled there). */
+function RecipientName(props: { who: { username: string; verified: boolean } | undefined; typed: string }) {
+  if (!props.who) return <span>{props.typed}</span>;
+  const named = props.who.username !== props.typed;
+  return (
+    <span id="recipient-resolved">
+      <strong>{props.who.username}</strong> <span class="tag">{props.who.verified ? 'verified' : 'not verified'}</span>
+      {named ? <small> {props.typed}</small> : null}
+    </span>
+  );
+}
+
 function Confirm(props: { draft: Draft; onBack: () => void; onSent: (transfer: Transfer) => void }) {
   const action = useAction();
   const { draft } = props;
+  const recipient = useLoad(() => unwrap(api.GET('/api/v1/transfers/recipient/', { params: { query: { reference: draft.recipient } } })), [draft.recipient]);
   const send = () =>
     action.run(async () => {
       const body = { recipient: draft.recipient, amount: draft.amount, currency: draft.currency, ...(draft.note ? { note: draft.note } : {}) };
@@ -66,12 +79,17 @@ function Confirm(props: { draft: Draft; onBack: () => void; onSent: (transfer: T
     <section class="card narrow" aria-labelledby="confirm-title">
       <h2 id="confirm-title">Confirm the payment</h2>
       <Details
-        rows={[['To', draft.recipient], ['Amount', amount(draft.amount, draft.currency)], ...(draft.note ? [['Note', draft.note] as [string, string]] : [])]}
+        rows={[
+          ['To', <RecipientName key="to" who={recipient.data} typed={draft.recipient} />],
+          ['Amount', amount(draft.amount, draft.currency)],
+          ...(draft.note ? [['Note', draft.note] as [string, string]] : []),
+        ]}
       />
-      <p>The money leaves your account at once and cannot be called back.</p>
+      <ErrorNote id="recipient-error" error={recipient.error} />
+      <p>The money leaves your account at once and cannot be called back. Check that this is the person you mean.</p>
       <ErrorNote id="send-error" error={action.error} />
       <div class="actions">
-        <button type="button" onClick={() => void send()} disabled={action.busy}>
+        <button type="button" onClick={() => void send()} disabled={action.busy || !recipient.data}>
           Send {amount(draft.amount, draft.currency)}
         </button>
         <button type="button" class="secondary" onClick={props.onBack}>

@@ -150,7 +150,7 @@ export class CardService {
   }
 
   /**
-   * The full number, for its holder only, once the password (and the 2FA code) is given again and
+   * The full number and the security code (asked of the issuer, never stored), for its holder only, once the password (and the 2FA code) is given again and
    * checked by identity (throttled like sign-in); every reveal is recorded (who, when, which request, from where).
    */
   async reveal(
@@ -158,11 +158,12 @@ export class CardService {
     id: string,
     credentials: Omit<Reauthentication, 'clientAddress'>,
     audit: { requestId: string; clientAddress?: string },
-  ): Promise<{ id: string; number: string; expMonth: number; expYear: number }> {
+  ): Promise<{ id: string; number: string; cvc: string; expMonth: number; expYear: number }> {
     const card = await this.owned(holder, id);
     await this.reauthenticate(holder.userId, { ...credentials, clientAddress: audit.clientAddress });
     await this.store.recordReveal(card.id, holder.userId, audit.requestId, audit.clientAddress);
-    return { id: card.id, number: this.box.open(card.panSealed, sealContext(card.id)), expMonth: card.expMonth, expYear: card.expYear };
+    const cvc = await this.issuer.cvcOf(card.providerCardId);
+    return { id: card.id, number: this.box.open(card.panSealed, sealContext(card.id)), cvc, expMonth: card.expMonth, expYear: card.expYear };
   }
 
   async setFrozen(holder: CardHolder, id: string, frozen: boolean): Promise<CardView> {

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { number as validateCardNumber } from 'card-validator';
 import { fixedSecret, ProviderClient, ProviderRejected, type SecretSource } from '../../../../lib/provider-http';
 import { DomainError } from '../../../../lib/errors';
@@ -23,6 +23,11 @@ export interface CardIssuer {
   readonly webhookSecret: SecretSource;
   issueCard(input: { cardholder: string; currency: string; idempotencyKey: string }): Promise<IssuedCard>;
   setActive(providerCardId: string, active: boolean): Promise<void>;
+  /**
+   * The card's security code (CVC), asked of the issuer at each reveal and never stored by the node
+   * (PCI DSS 3.2: no storage of the card verification code), as Stripe Issuing's `expand: ['cvc']`.
+   */
+  cvcOf(providerCardId: string): Promise<string>;
 }
 
 /** The issuer answered, but not what the node can use: a bad gateway, not the client's mistake. */
@@ -78,6 +83,13 @@ export class SandboxIssuer implements CardIssuer {
   }
 
   async setActive(): Promise<void> {}
+
+  /** A test code derived from the card's id (the same on every reveal and after a restart), as a sandbox issuer's. */
+  async cvcOf(providerCardId: string): Promise<string> {
+    const secret = await this.webhookSecret();
+    const digest = createHmac('sha256', `sandbox-cvc:${secret}`).update(providerCardId).digest();
+    return String(digest.readUInt32BE(0) % 1000).padStart(3, '0');
+  }
 }
 
 interface IssuerCardBody {
@@ -85,6 +97,7 @@ interface IssuerCardBody {
   number: string;
   exp_month: number;
   exp_year: number;
+  cvc?: string;
 }
 
 /** A real issuer over HTTP (CARD_ISSUER_URL): bearer API key, Idempotency-Key on writes, timeouts and retries. */
@@ -113,6 +126,12 @@ export class HttpIssuer implements CardIssuer {
 
   async setActive(providerCardId: string, active: boolean): Promise<void> {
     await this.call(() => this.client.request('POST', `/v1/issuing/cards/${encodeURIComponent(providerCardId)}`, { status: active ? 'active' : 'inactive' }));
+  }
+
+  async cvcOf(providerCardId: string): Promise<string> {
+    const body = await this.call(() => this.client.request<IssuerCardBody>('GET', `/v1/issuing/cards/${encodeURIComponent(providerCardId)}?expand[]=cvc`));
+    if (typeof body.cvc !== 'string' || !/^[0-9]{3,4}$/.test(body.cvc)) throw providerRejected('The card issuer returned no valid security code.');
+    return body.cvc;
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {

@@ -22,10 +22,11 @@ export class CardPage {
   @Field(() => String, { nullable: true }) nextCursor: string | null;
 }
 
-@ObjectType({ simpleResolvers: true, description: "A card's full number, for its holder (each reveal is audited)." })
+@ObjectType({ simpleResolvers: true, description: "A card's full number and security code, for its holder (each reveal is audited)." })
 export class RevealedCard {
   @Field(() => ID) id: string;
   @Field() number: string;
+  @Field({ description: "The card's security code (CVC/CVV), asked of the issuer at each reveal; the node never stores it." }) cvc: string;
   @Field(() => Int) expMonth: number;
   @Field(() => Int) expYear: number;
 }

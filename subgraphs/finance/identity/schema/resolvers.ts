@@ -229,7 +229,7 @@ export class IdentityResolver {
     const p = ctx.principal;
     if (p.kind !== 'service' || !RECIPIENT_READERS.includes(p.name)) throw forbidden('This service may not look users up.');
     const user = await this.services.identity.recipient(reference);
-    return user ? { id: user.id, username: user.username } : null;
+    return user ? { id: user.id, username: user.username, verified: user.kycLevel !== 'none' } : null;
   }
 
   /**

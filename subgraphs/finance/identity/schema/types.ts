@@ -58,6 +58,7 @@ export class NodeSandboxSms {
 export class NodeRecipient {
   @Field(() => ID) id: string;
   @Field() username: string;
+  @Field({ description: 'Whether the user passed identity verification (KYC basic or above): the send confirmation says so.' }) verified: boolean;
 }
 
 @ObjectType({ simpleResolvers: true })

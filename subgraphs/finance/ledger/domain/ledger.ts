@@ -122,6 +122,16 @@ export interface Balance {
   available: Money;
 }
 
+/** One account's figures for a statement period. */
+export interface PeriodBalance {
+  accountId: string;
+  currency: string;
+  opening: Money;
+  moneyIn: Money;
+  moneyOut: Money;
+  closing: Money;
+}
+
 export class Ledger {
   /** Test hook and metric: how many batches were retried (serialization failures, deadlocks, twins). */
   retries = 0;
@@ -505,6 +515,26 @@ export class Ledger {
    * page; `from` inclusive, `to` exclusive; `direction` and `status` keep only the lines that have them
    * (applied in SQL, so a page is full and the cursor stays within the filters).
    */
+  /**
+   * A statement's head for the period [from, to): per account of the user (or the one given), the posted
+   * balance at `from` (opening), what came in and went out within the period, and the balance at `to` (closing).
+   * Pending holds are not in it (they are not money moved yet); the lines are `statement` with the same period.
+   */
+  async periodStatement(userId: string, q: { accountId?: string; from: Date; to: Date }): Promise<PeriodBalance[]> {
+    if (q.accountId !== undefined && !UUID.test(q.accountId)) throw badInput('account is an account id.', { account: ['An account id (uuid).'] });
+    if (Number.isNaN(q.from.getTime()) || Number.isNaN(q.to.getTime())) throw badInput('from and to are dates.', { from: ['An ISO 8601 date.'] });
+    if (q.from.getTime() >= q.to.getTime()) throw badInput('from is before to.', { from: ['Before to.'] });
+    const rows = await this.store.periodSums({ userId, accountId: q.accountId, from: q.from, to: q.to });
+    return rows.map((r) => ({
+      accountId: r.accountId,
+      currency: r.currency,
+      opening: toMoney(r.opening, r.currency),
+      moneyIn: toMoney(r.credits, r.currency),
+      moneyOut: toMoney(r.debits, r.currency),
+      closing: toMoney(r.opening + r.credits - r.debits, r.currency),
+    }));
+  }
+
   async statement(
     userId: string,
     q: { accountId?: string; from?: Date; to?: Date; cursor?: string; limit: number; direction?: string; status?: string },

@@ -18,6 +18,7 @@ import {
   LedgerCounts,
   LedgerLimitsInput,
   LedgerReconciliation,
+  LedgerPeriodBalance,
   LedgerStatementLine,
   LedgerStatementPage,
   LedgerTotal,
@@ -84,6 +85,21 @@ export class LedgerResolver {
     const p = ctx.principal;
     if (p.kind !== 'node-user') throw unauthenticated();
     return this.services.ledger.balances(p.userId);
+  }
+
+  @Authorized('node-user')
+  @Query(() => [LedgerPeriodBalance], {
+    description: "The head of the caller's statement for [from, to): opening and closing balances per account (GET /api/v1/statements/).",
+  })
+  ledgerPeriodStatement(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('from', () => Date) from: Date,
+    @Arg('to', () => Date) to: Date,
+    @Arg('account', () => ID, { nullable: true }) account?: string | null,
+  ): Promise<LedgerPeriodBalance[]> {
+    const p = ctx.principal;
+    if (p.kind !== 'node-user') throw unauthenticated();
+    return this.services.ledger.periodStatement(p.userId, { accountId: account ?? undefined, from, to });
   }
 
   @Authorized('node-user')

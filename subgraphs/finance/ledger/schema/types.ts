@@ -175,3 +175,13 @@ export class LedgerAdjustment {
   @Field(() => String, { nullable: true }) decidedBy: string | null;
   @Field(() => Date, { nullable: true }) decidedAt: Date | null;
 }
+
+@ObjectType({ simpleResolvers: true, description: "One account's figures for a statement period [from, to): posted money only." })
+export class LedgerPeriodBalance {
+  @Field(() => ID) accountId: string;
+  @Field() currency: string;
+  @Field(() => Money, { description: 'The posted balance at the start of the period.' }) opening: Money;
+  @Field(() => Money, { description: 'Posted credits within the period.' }) moneyIn: Money;
+  @Field(() => Money, { description: 'Posted debits within the period.' }) moneyOut: Money;
+  @Field(() => Money, { description: 'The posted balance at the end of the period: opening + in − out.' }) closing: Money;
+}

@@ -101,6 +101,15 @@ const transfer = (r: RawTransfer): TransferRow => ({
 });
 
 /** SQL of the ledger schema. Balances change only through `lockForTransfers` + `applyTransfers`, in one transaction. */
+/** A user account's posted sums for a statement period, in minor units. */
+export interface PeriodSumsRow {
+  accountId: string;
+  currency: string;
+  opening: bigint;
+  credits: bigint;
+  debits: bigint;
+}
+
 export class LedgerStore {
   constructor(readonly store: Store) {}
 
@@ -433,6 +442,31 @@ export class LedgerStore {
    * touched), newest first, a pending one with its resolution (posted, voided, expired) and its
    * posted amount; `before` is the last line's transfer id of the previous page (keyset pagination).
    */
+  /**
+   * Posted sums of a user's accounts (or one of them) for a period [from, to): the balance before `from`
+   * and what came in and went out within it (credits and debits posted: single transfers and posted holds).
+   */
+  async periodSums(q: { userId: string; accountId?: string; from: Date; to: Date }): Promise<PeriodSumsRow[]> {
+    const { rows } = await this.pool.query<{ accountId: string; currency: string; opening: string; credits: string; debits: string }>(
+      `SELECT a.id AS "accountId", a.currency,
+              COALESCE(sum(CASE WHEN t.credit_account_id = a.id THEN t.amount ELSE -t.amount END) FILTER (WHERE t.created_at < $3), 0)::text AS opening,
+              COALESCE(sum(t.amount) FILTER (WHERE t.credit_account_id = a.id AND t.created_at >= $3 AND t.created_at < $4), 0)::text AS credits,
+              COALESCE(sum(t.amount) FILTER (WHERE t.debit_account_id = a.id AND t.created_at >= $3 AND t.created_at < $4), 0)::text AS debits
+         FROM ledger.account a
+         LEFT JOIN ledger.transfer t ON (t.debit_account_id = a.id OR t.credit_account_id = a.id) AND t.kind IN ('single', 'post_pending') AND t.created_at < $4
+        WHERE a.owner_type = 'user' AND a.owner_id = $1 AND ($2::uuid IS NULL OR a.id = $2)
+        GROUP BY a.id, a.currency ORDER BY a.currency, a.id`,
+      [q.userId, q.accountId ?? null, q.from, q.to],
+    );
+    return rows.map((r) => ({
+      accountId: r.accountId,
+      currency: r.currency,
+      opening: BigInt(r.opening),
+      credits: BigInt(r.credits),
+      debits: BigInt(r.debits),
+    }));
+  }
+
   async statement(q: {
     userId: string;
     accountId?: string;

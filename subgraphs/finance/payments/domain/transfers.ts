@@ -6,6 +6,16 @@ import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } fr
 import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
 import type { FindRecipient } from './recipients';
 import { NOTE_MAX_LENGTH } from '../vocabulary';
+import type { KeyedLimiter } from '../../../../lib/rate-limits';
+
+/** Recipient look-ups a user may make before sending (the confirmation's "who is this"): enough for a day of payments, too few to enumerate users. */
+export const RECIPIENT_LOOKUPS = { points: 30, durationSeconds: 3600 };
+
+/** What the sender is shown before confirming: the handle the reference resolves to and whether it is verified; no id, e-mail or phone. */
+export interface RecipientPreview {
+  username: string;
+  verified: boolean;
+}
 
 export type NodeUserPrincipal = PrincipalOf<'node-user'>;
 
@@ -47,7 +57,21 @@ export class Transfers {
     private readonly recipient: FindRecipient,
     private readonly gate: NodeGate,
     private readonly requests: IdempotentRequests,
+    private readonly lookups: KeyedLimiter,
   ) {}
+
+  /**
+   * Who a user name, e-mail or phone resolves to, for the send confirmation (as Wise, Revolut or Cash App show
+   * the recipient before paying): the handle and whether it is verified, nothing else. Each look-up, found or
+   * not, counts against the caller's allowance (RECIPIENT_LOOKUPS; 429 past it), so no one can enumerate users.
+   */
+  async previewRecipient(user: NodeUserPrincipal, reference: string): Promise<RecipientPreview> {
+    await this.lookups.consume(user.userId, 'Too many recipient look-ups; try again later.');
+    const recipient = await this.recipient(reference);
+    if (!recipient) throw recipientNotFound();
+    if (recipient.id === user.userId) throw badInput('You cannot send money to yourself.', { recipient: ['Another user of this node.'] });
+    return { username: recipient.username, verified: recipient.verified };
+  }
 
   async send(user: NodeUserPrincipal, input: TransferRequest, idempotencyKey: string | null | undefined): Promise<InternalTransfer> {
     const note = input.note?.trim() || null;

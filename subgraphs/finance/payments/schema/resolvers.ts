@@ -4,7 +4,7 @@ import type { SubgraphContext } from '../../../../lib/subgraph';
 import { RATE_READERS } from '../domain/fx';
 import type { NodeUserPrincipal } from '../domain/transfers';
 import type { PaymentsServices } from '../services';
-import { FxConversion, FxQuote, InternalTransfer, ProviderEvent } from './types';
+import { FxConversion, FxQuote, InternalTransfer, ProviderEvent, TransferRecipient } from './types';
 
 function userOf(ctx: SubgraphContext): NodeUserPrincipal {
   const p = ctx.principal;
@@ -28,6 +28,14 @@ export class PaymentsResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string | null,
   ): Promise<InternalTransfer> {
     return this.services.transfers.send(userOf(ctx), { recipient, amount, currency, note }, idempotencyKey);
+  }
+
+  @Authorized('node-user')
+  @Query(() => TransferRecipient, {
+    description: 'Who a user name, e-mail or phone resolves to, before sending (GET /api/v1/transfers/recipient/); throttled per user.',
+  })
+  transferRecipient(@Arg('reference', { description: 'User name, e-mail address or E.164 phone number.' }) reference: string, @Ctx() ctx: SubgraphContext): Promise<TransferRecipient> {
+    return this.services.transfers.previewRecipient(userOf(ctx), reference);
   }
 
   @Authorized('node-user')

@@ -46,3 +46,9 @@ export class ProviderEvent {
   @Field() receivedAt: Date;
   @Field(() => Date, { nullable: true }) processedAt: Date | null;
 }
+
+@ObjectType({ simpleResolvers: true, description: 'Who a transfer would go to, shown before the sender confirms: the handle and whether it is verified; nothing else.' })
+export class TransferRecipient {
+  @Field({ description: 'The user name the reference resolves to.' }) username: string;
+  @Field({ description: 'Whether the recipient passed identity verification.' }) verified: boolean;
+}

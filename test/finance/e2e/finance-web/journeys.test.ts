@@ -81,9 +81,16 @@ describe('banking in the web client', () => {
     await inspect('home');
   }, 90_000);
 
-  it('sends money to another user: confirmation, then a receipt', async () => {
+  it('sends money to another user: confirmation naming who the handle resolves to, then a receipt', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Send money' }).click();
     await page.getByRole('heading', { name: 'Send money', level: 1 }).waitFor();
+    // a handle nobody has: the confirmation says so before anything is sent, and Send stays off
+    await page.getByLabel('To (user name, e-mail or phone)').fill('nobody_has_this_handle');
+    await page.getByLabel('Amount').fill('25');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.locator('#recipient-error').getByText('We could not find anyone with that user name').waitFor();
+    expect(await page.getByRole('button', { name: 'Send €25.00' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Change' }).click();
     await page.getByLabel('To (user name, e-mail or phone)').fill(bob.username);
     await page.getByLabel('Amount').fill('0');
     await page.getByRole('button', { name: 'Review' }).click();
@@ -94,6 +101,9 @@ describe('banking in the web client', () => {
     await inspect('send-form');
     await page.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('heading', { name: 'Confirm the payment' }).waitFor();
+    // who the handle resolves to, from the node (bob has not passed KYC)
+    await page.locator('#recipient-resolved').waitFor();
+    expect(await page.locator('#recipient-resolved').textContent()).toBe(`${bob.username} not verified`);
     await inspect('send-confirm');
     await page.getByRole('button', { name: 'Send €25.00' }).click();
     await page.locator('#transfer-receipt').waitFor();
@@ -137,6 +147,28 @@ describe('banking in the web client', () => {
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Receipt attached to the first message.', { exact: true }).waitFor();
     await inspect('dispute');
+  }, 90_000);
+
+  it('shows a statement for a period with opening and closing balances, printable and as a CSV', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
+    await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Statement for a period' }).click();
+    await page.getByRole('heading', { name: 'Statement', level: 1 }).waitFor();
+    // the default period: this month up to today, so everything alice did (all of it today)
+    await page.getByRole('button', { name: 'Show statement' }).click();
+    const eur = page.locator('#statement section[data-currency="EUR"]');
+    await eur.waitFor();
+    const posted = (await t.app.services.ledger.ledger.balances(alice.id)).find((b) => b.currency === 'EUR')!.posted.amount;
+    expect(await eur.locator('tr.opening td.num').textContent()).toBe('€0.00');
+    expect(await eur.locator('tr.closing td.num').textContent()).toBe(`€${Number(posted).toFixed(2)}`);
+    expect(await eur.getByRole('cell', { name: `Transfer to ${bob.username}` }).count()).toBe(1);
+    await inspect('statement');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString();
+    expect(csv).toMatch(/^date,description,amount,currency,id\r\n/);
+    expect(csv).toContain(',Opening balance,0.00,EUR,\r\n');
+    expect(csv).toContain(`,Transfer to ${bob.username},-25.00,EUR,`);
+    expect(csv).toContain(`,Closing balance,${posted},EUR,\r\n`);
   }, 90_000);
 
   it('converts euros into dollars after showing the rate, the fee and the expiry', async () => {
@@ -199,7 +231,7 @@ describe('banking in the web client', () => {
     await page.getByText('Paid. Thank you!').waitFor();
   }, 90_000);
 
-  it("shows a card's number only once the node has checked the password again", async () => {
+  it("shows a card's number and security code only once the node has checked the password again, and hides them again", async () => {
     const token = await login(t, alice.username);
     const issued = await http(`${t.urls.finance}/api/v1/cards/`, {
       method: 'POST',
@@ -212,17 +244,17 @@ describe('banking in the web client', () => {
     const record = (r: { method(): string; url(): string }) => void requests.push(`${r.method()} ${new URL(r.url()).pathname}`);
     page.on('request', record);
     await go('cards/', 'Cards');
-    await page.getByRole('button', { name: 'Show card number' }).first().click();
-    const password = page.getByLabel('Enter your password to see the number');
+    await page.getByRole('button', { name: 'Show card details' }).first().click();
+    const password = page.getByLabel('Enter your password to see the number and security code');
     await password.fill('not my password');
-    await page.getByRole('button', { name: 'Show number' }).click();
+    await page.getByRole('button', { name: 'Show details' }).click();
     await page.getByText('That password or code is not right.').waitFor();
     expect(await t.app.services.cards.store.reveals(issued.body.id as string)).toBe(0);
     await inspect('card-reveal');
     await password.fill(PASSWORD);
-    await page.getByRole('button', { name: 'Show number' }).click();
-    await page.locator('.card-number code').waitFor();
-    expect((await page.locator('.card-number code').textContent())!.replace(/ /g, '')).toMatch(new RegExp(`^\\d{12,15}${issued.body.last4}$`));
+    await page.getByRole('button', { name: 'Show details' }).click();
+    await page.locator('.card-number .card-pan').waitFor();
+    expect((await page.locator('.card-number .card-pan').textContent())!.replace(/ /g, '')).toMatch(new RegExp(`^\\d{12,15}${issued.body.last4}$`));
     expect(await t.app.services.cards.store.reveals(issued.body.id as string)).toBe(1);
     // the password went to the reveal itself: no separate sign-in
     page.off('request', record);
@@ -230,7 +262,14 @@ describe('banking in the web client', () => {
       `POST /api/v1/cards/${issued.body.id}/reveal/`,
       `POST /api/v1/cards/${issued.body.id}/reveal/`,
     ]);
+    // the security code, as the issuer has it (asked at the reveal, never stored by the node)
+    const providerCardId = (await t.app.services.cards.store.card(issued.body.id as string))!.providerCardId;
+    expect(await page.locator('.card-number .card-cvc').textContent()).toBe(await t.app.services.cards.issuer.cvcOf(providerCardId));
     await inspect('card-revealed');
+    // hidden again on request: neither number nor code stays on the page
+    await page.getByRole('button', { name: 'Hide card details' }).click();
+    await page.getByRole('button', { name: 'Show card details' }).first().waitFor();
+    expect(await page.locator('.card-number').count()).toBe(0);
   }, 90_000);
 
   it('uploads an identity document (the phone camera input) and follows the verification', async () => {

@@ -15,6 +15,7 @@ import { LocalSumsub, signedWebhook } from '../../../support/sumsub';
 import { startAssistantProvider } from '../../../support/assistant';
 import { LICENCE_KEY as LOCAL_LICENCE_KEY, LocalRegistry } from '../../../support/local-registry';
 import { smsCodeTo } from '../../../support/phone';
+import { RECIPIENT_LOOKUPS } from '../../../../subgraphs/finance/payments/domain/transfers';
 import type { CaseContext, Recipe, ReplayRequest, SurfaceFixture } from './replay';
 
 /**
@@ -415,6 +416,8 @@ const success: Record<string, Recipe['request']> = {
   'GET /api/v1/instruments/:symbol/quote/': (ctx) => as(ctx, 'GET', '/api/v1/instruments/AAPL/quote/'),
   'POST /api/v1/orders/': (ctx) => as(ctx, 'POST', '/api/v1/orders/', { symbol: 'AAPL', side: 'buy', type: 'market', qty: '1' }, idem()),
   'DELETE /api/v1/orders/:id/': async (ctx) => as(ctx, 'DELETE', `/api/v1/orders/${await openOrder(ctx)}/`),
+  'GET /api/v1/transfers/recipient/': (ctx) => as(ctx, 'GET', `/api/v1/transfers/recipient/?reference=${encodeURIComponent(stateOf(ctx).peer as string)}`),
+  'GET /api/v1/statements/': (ctx) => as(ctx, 'GET', '/api/v1/statements/?from=2026-01-01&to=2030-01-01'),
   'POST /api/v1/transfers/': (ctx) => as(ctx, 'POST', '/api/v1/transfers/', { recipient: stateOf(ctx).peer, amount: '1.00', currency: 'EUR' }, idem()),
   'GET /api/v1/transactions/:id/receipt/': (ctx) => as(ctx, 'GET', `/api/v1/transactions/${stateOf(ctx).transaction}/receipt/`),
   'POST /api/v1/fx/quotes/': (ctx) => as(ctx, 'POST', '/api/v1/fx/quotes/', { source_currency: 'EUR', target_currency: 'USD', source_amount: '10.00' }),
@@ -571,6 +574,16 @@ const recipes: Record<string, Recipe> = {
         });
     },
     request: () => json('POST', '/api/login/', {}, { username: 'throttled-user', password: 'wrong' }),
+  },
+  'GET /api/v1/transfers/recipient/ 404': { request: (ctx) => as(ctx, 'GET', '/api/v1/transfers/recipient/?reference=nobody_has_this_handle') },
+  'GET /api/v1/transfers/recipient/ 429': {
+    // a user who has used up the look-ups of the hour (found or not, each counts)
+    request: async (ctx) => {
+      const token = await freshToken(ctx);
+      for (let i = 0; i < RECIPIENT_LOOKUPS.points; i++)
+        await must('look-up', await call(ctx.t, token, 'GET', `/api/v1/transfers/recipient/?reference=guess_${i}`), 404);
+      return json('GET', `/api/v1/transfers/recipient/?reference=${encodeURIComponent(stateOf(ctx).peer as string)}`, bearer(token));
+    },
   },
   'POST /api/v1/cards/:id/reveal/ 403': {
     // the password given again is wrong
