@@ -220,8 +220,8 @@ describe('a node without a valid licence is read-only', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"question":"hi"}',
     });
-    // past the gate: no provider key is configured, so the generic failure
-    expect([assistant.status, assistant.body.code]).toEqual([503, 'assistant_unavailable']);
+    // past the gate: no provider key is configured, so the assistant says it is not configured
+    expect([assistant.status, assistant.body.code]).toEqual([501, 'assistant_not_configured']);
     const enrol = await http(`${t.urls.finance}/api/auth/2fa/enrol/`, {
       method: 'POST',
       key: token,

@@ -60,10 +60,16 @@ export function seasonWindow(season: string): { from: string; to: string } {
   return { from: `${start}-07-01`, to: `${start + 1}-07-31` };
 }
 
+const isCalendarDate = (d: string) => {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(d) ? Date.parse(`${d}T00:00:00Z`) : NaN;
+  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(d);
+};
+
 /** Every date the file gives lies in the key's season (read before any correction of dates). */
 export function proveSeasonDates(file: RawSeasonFile, competition: CompetitionInfo, season: string): void {
   const { from, to } = seasonWindow(season);
-  const outside = file.matches.filter((m) => m && typeof m.date === 'string' && (m.date < from || m.date > to));
+  // a date that is not a calendar date at all is the row validator's to report (with its row)
+  const outside = file.matches.filter((m) => m && typeof m.date === 'string' && isCalendarDate(m.date) && (m.date < from || m.date > to));
   if (outside.length) {
     const dates = outside.map((m) => m.date).sort();
     throw new DatasetError(
