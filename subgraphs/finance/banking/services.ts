@@ -78,11 +78,20 @@ export function createBankingServices({ store, supergraph, config, logger }: Sub
       };
   const providers = bankingProviders(config, providerSecrets, callbacks);
   const audit = new AuditOutbox('banking', store.pool, deliverThroughSupergraph(supergraph));
-  const banking = new Banking(bankingStore, new LedgerClient(supergraph), providers, gate, new IdempotentRequests(store), webhookSecret, {
-    sandbox: callbacks,
-    depositExpiryMinutes: config.BANKING_DEPOSIT_EXPIRY_MINUTES,
-    logger,
-  }, audit);
+  const banking = new Banking(
+    bankingStore,
+    new LedgerClient(supergraph),
+    providers,
+    gate,
+    new IdempotentRequests(store),
+    webhookSecret,
+    {
+      sandbox: callbacks,
+      depositExpiryMinutes: config.BANKING_DEPOSIT_EXPIRY_MINUTES,
+      logger,
+    },
+    audit,
+  );
   // the sandbox calls back through the webhook receiver, as the provider's callbacks arrive
   if (callbacks) callbacks.deliver = (provider, payload, timestamp, signature) => banking.receiveWebhook(provider, payload, timestamp, signature);
   return { banking, gate, store: bankingStore, providers, providerSecrets, audit };

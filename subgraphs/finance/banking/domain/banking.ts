@@ -185,12 +185,7 @@ export class Banking {
    * sends it. A user's own account (held to their deposit limits), or any account for an administrator
    * (`by.operator`, audited). 409 NOT_SANDBOX with a real provider.
    */
-  async simulateIncomingTransfer(
-    by: NodeUser | { operator: string },
-    accountId: string,
-    amount: string,
-    senderName?: string | null,
-  ): Promise<MovementRow> {
+  async simulateIncomingTransfer(by: NodeUser | { operator: string }, accountId: string, amount: string, senderName?: string | null): Promise<MovementRow> {
     const user = 'userId' in by ? by : null;
     const sandbox = this.options.sandbox;
     if (!sandbox) throw new DomainError('NOT_SANDBOX', 409, 'Only the sandbox provider can simulate an incoming transfer.');
