@@ -68,6 +68,12 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --pr
 COPY . .
 COPY --from=build /app/dist ./dist
 RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
+# the registry's public key, as in the runtime stage above: the finance node's images are the ones that trust it
+ARG VENDOR_PUBLIC_KEY=""
+RUN if [ -n "$VENDOR_PUBLIC_KEY" ]; then \
+      node -e "require('crypto').createPublicKey({ key: Buffer.from(process.argv[1], 'base64'), format: 'der', type: 'spki' })" "$VENDOR_PUBLIC_KEY" \
+      && printf '# the public key of the licence registry that ships this image\n%s\n' "$VENDOR_PUBLIC_KEY" > vendor-keys.pem; \
+    fi
 
 # the finance web client on a host of its own, served as the node serves it (the same layers as the backend's)
 FROM finance-runtime AS finance-frontend
