@@ -113,7 +113,7 @@ a{color:#2f6a86;text-decoration:none}a:hover{color:#036}
 .module h2,.module caption{margin:0;padding:8px 12px;font-size:13px;font-weight:400;text-align:left;background:#3c6f88;color:#fff;text-transform:uppercase;letter-spacing:.5px}
 .module .body{padding:10px 12px}.stat{font-size:28px;font-weight:300;color:#417690}
 table{width:100%;border-collapse:collapse}th,td{padding:8px 12px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-thead th{background:#f6f6f6;color:#666;font-size:11px;text-transform:uppercase}td.num{text-align:right;font-variant-numeric:tabular-nums}
+thead th{background:#f6f6f6;color:#666;font-size:11px;text-transform:uppercase;white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .on{color:#2e7d32;font-weight:600}.off{color:#6b6b6b}
 form.aligned .row{display:flex;gap:16px;padding:10px 0;border-bottom:1px solid #eee}form.aligned label.name{width:240px;font-weight:600}
 form.aligned .help{color:#6b6b6b;font-size:12px}input[type=text],input[type=password],input[type=url],input[type=email],textarea,select{padding:6px;border:1px solid #ccc;border-radius:4px;font:inherit;min-width:320px}

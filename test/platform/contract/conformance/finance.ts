@@ -540,22 +540,7 @@ const refusing: Pick<Recipe, 'before' | 'after'> = {
   },
 };
 
-/** The settings the node's provider secrets read at each question (the app's own copy: bin/app.ts may copy the test's). */
-const settings = (ctx: CaseContext) => (ctx.t.app.services.node!.providerSecrets as unknown as { env: Record<string, unknown> }).env;
-
 const recipes: Record<string, Recipe> = {
-  'POST /api/assistant/ 501': {
-    // no provider key at all (neither the environment nor the console): not configured
-    before: async (ctx) => {
-      settings(ctx).ASSISTANT_API_KEY_SAVED = settings(ctx).ASSISTANT_API_KEY;
-      settings(ctx).ASSISTANT_API_KEY = '';
-    },
-    // another question than the success case's (an answer already given may be served again)
-    request: (ctx) => as(ctx, 'POST', '/api/assistant/', { question: 'Is the assistant configured?' }),
-    after: async (ctx) => {
-      settings(ctx).ASSISTANT_API_KEY = settings(ctx).ASSISTANT_API_KEY_SAVED;
-    },
-  },
   'POST /api/login/ 401': { request: (ctx) => json('POST', '/api/login/', {}, { username: stateOf(ctx).username, password: 'not the password' }) },
   'POST /api/login/ 403': {
     // "Enforce 2FA on login" on, a user not enrolled yet: the enrolment token
