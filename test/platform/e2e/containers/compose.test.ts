@@ -26,7 +26,7 @@
  * the file's own. Docker's compose plugin runs the file unchanged.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomInt } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,8 +198,13 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     for (const f of ['initdb.sh', 'gateway-listener.sql']) copyFileSync(join(root, 'deploy/postgres', f), join(work, 'deploy/postgres', f));
     const [gateway, predictions, registry, finance, bot] = await freePorts(5);
     ports = { gateway, predictions, registry, finance, bot };
+    // the registry signs with a key the host gives it, and the node carries its public half (a production
+    // node trusts no key it learns from a licence: the images of this test are built without one)
+    const vendor = generateKeyPairSync('ed25519');
     variables = {
       ...serviceKeyEnv(loadSubgraphs(PRODUCT_NAMES).map((s) => s.name)),
+      LICENSING_SIGNING_KEY: vendor.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString().replace(/\n/g, '\\n'),
+      VENDOR_PUBLIC_KEY: vendor.publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
       APP_IMAGE: img.app,
       POSTGRES_IMAGE: img.postgres,
       ADMIN_API_KEY: ADMIN_KEY,
