@@ -4326,21 +4326,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not offered by this deployment (a feature it is not configured for); asking again changes nothing until it is */
-            501: {
-                headers: {
-                    /** @description APP_NAME: the name of this node */
-                    "X-App-Name"?: string;
-                    /** @description APP_VERSION: the version of this node */
-                    "X-App-Version"?: string;
-                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
             503: {
                 headers: {
