@@ -31,7 +31,8 @@ FROM ${NODE_IMAGE} AS runtime
 ARG NODE_EXTRA_CA_CERTS
 # the footprint: glibc's malloc keeps an arena per thread that allocates (libuv's pool: argon2, zlib,
 # crypto); two are enough
-ENV NODE_ENV=production MALLOC_ARENA_MAX=2
+ENV NODE_ENV=production
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/prune-modules.js scripts/
@@ -59,7 +60,8 @@ RUN if [ -n "$VENDOR_PUBLIC_KEY" ]; then \
 # product's subgraphs, and a container journey found finance:createsuperuser missing html-to-text
 FROM ${NODE_IMAGE} AS finance-runtime
 ARG NODE_EXTRA_CA_CERTS
-ENV NODE_ENV=production MALLOC_ARENA_MAX=2
+ENV NODE_ENV=production
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/prune-modules.js scripts/

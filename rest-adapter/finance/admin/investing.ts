@@ -4,7 +4,7 @@ import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/financ
 import { ORDER_STATUSES, POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/vocabulary';
 import { tableList, type TableListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { financeError, financePage, money, table, userCell, when, yesNo } from './layout';
+import { financeError, financePage, money, table, when, yesNo } from './layout';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
@@ -200,7 +200,8 @@ export const investingAdminRoutes: Route[] = [
         data.adminInvestmentOrders.results.map((o) => [
           html`<code>${o.id}</code>`,
           when(o.submittedAt),
-          userCell(o),
+          // the user's id (searched, exported): orders are looked up by it
+          html`<a href="/admin/identity/user/${o.userId}/"><code>${o.userId}</code></a>`,
           o.provider,
           o.symbol,
           o.side,

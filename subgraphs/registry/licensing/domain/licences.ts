@@ -101,6 +101,9 @@ export class LicenceService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** The guarded look-ups in flight, by client address and key hash. */
+  private readonly lookups = new Map<string, Promise<LicenceForAuth | undefined>>();
+
   /** Verifies a presented key (gateway) and, when `meter` is set, counts the request against the licence's rate limit. */
   /**
    * A key this process verified recently answers from memory; any other is looked up as a guess,
@@ -112,7 +115,21 @@ export class LicenceService {
     if (!canonical) throw invalidCredentials('Malformed licence key; expected LIC-XXXX-XXXX-XXXX.');
     const hash = hashLicenceKey(canonical);
     let row = this.cachedAuthRow(hash);
-    if (!row) await this.settings.keyAttempts.guard('licence-key', opts.clientAddress, async () => Boolean((row = await this.authRow(hash))));
+    if (!row) {
+      // one guarded look-up per key and address at a time: a client's burst with its key is one guess, not
+      // one per request (reserved before checked, 50 concurrent requests of a valid key would pass the allowance)
+      const key = `${opts.clientAddress ?? ''}\n${hash.toString('hex')}`;
+      let lookup = this.lookups.get(key);
+      if (!lookup) {
+        let found: LicenceForAuth | undefined;
+        lookup = this.settings.keyAttempts
+          .guard('licence-key', opts.clientAddress, async () => Boolean((found = await this.authRow(hash))))
+          .then(() => found)
+          .finally(() => this.lookups.delete(key));
+        this.lookups.set(key, lookup);
+      }
+      row = await lookup;
+    }
     if (!row) throw licenceNotFound();
     const now = this.clock();
     assertUsable(row.status, row.expiresAt, now);
