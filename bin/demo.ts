@@ -10,8 +10,6 @@ import type { NodeServices } from '../subgraphs/finance/node/services';
 import type { LicensingServices } from '../subgraphs/registry/licensing/services';
 import { ContainerEngine } from '../lib/container-engine';
 import type { Logger } from '../lib/logger';
-import { DEMO_PRODUCT } from '../subgraphs/registry/licensing/domain/demo';
-import { builtImage, shipBuiltImages } from '../subgraphs/registry/licensing/release-images';
 
 /**
  * Development only: the demo credentials of every product are kept in DATA_DIR/demo-credentials.json
@@ -134,6 +132,12 @@ export async function shipRegistryKey(node: NodeServices, licensing: LicensingSe
  */
 export async function releaseImagesLine(licensing: LicensingServices, logger: Logger): Promise<string> {
   const label = 'Release images         ';
+  // loaded here, when the registry runs: a finance node alone never loads the registry's release code
+  /* eslint-disable @typescript-eslint/no-require-imports -- synchronous and on demand, as subgraphs/products.ts loads products */
+  const { builtImage, shipBuiltImages } =
+    require('../subgraphs/registry/licensing/release-images') as typeof import('../subgraphs/registry/licensing/release-images');
+  const { DEMO_PRODUCT } = require('../subgraphs/registry/licensing/domain/demo') as typeof import('../subgraphs/registry/licensing/domain/demo');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   let timer: NodeJS.Timeout | undefined;
   const engine = await Promise.race([
     ContainerEngine.detect().catch(() => undefined),

@@ -8,7 +8,6 @@ import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHand
 import { createLogger, type Logger } from '../lib/logger';
 import { onShutdown } from '../lib/server';
 import { investingDemo } from '../subgraphs/finance/investing/demo';
-import { footballFeedLines } from '../subgraphs/predictions/football/feed-banner';
 import { startApp, type App } from './app';
 import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence, releaseImagesLine, shipRegistryKey } from './demo';
 
@@ -19,6 +18,13 @@ import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoL
  */
 /** How long the banner waits for the feed's first pass (the default sources time out after 10 s). */
 const FIRST_PASS_WAIT_MS = 15_000;
+
+type FeedBanner = typeof import('../subgraphs/predictions/football/feed-banner');
+/** The football feed's banner lines, loaded on demand: a finance node alone never loads the prediction API's code. */
+const footballFeedLines = (...args: Parameters<FeedBanner['footballFeedLines']>) => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous and on demand, as subgraphs/products.ts loads products
+  return (require('../subgraphs/predictions/football/feed-banner') as FeedBanner).footballFeedLines(...args);
+};
 
 async function main() {
   const started = Date.now();

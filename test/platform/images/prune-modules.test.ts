@@ -19,7 +19,11 @@ const ENTRIES = ['bin/start.ts', 'rest-adapter/finance/web-main.ts'];
  * `require` inside a function (indented in the emitted code), not a module's import (a top-level require).
  */
 const onDemand = (from: string, spec: string, line: string) =>
-  /(subgraphs\/products|rest-adapter\/surfaces)\.ts$/.test(from) && /^\.\/(predictions|registry)$/.test(spec) && /^\s/.test(line);
+  /^\s/.test(line) &&
+  ((/(subgraphs\/products|rest-adapter\/surfaces)\.ts$/.test(from) && /^\.\/(predictions|registry)$/.test(spec)) ||
+    // the demo banner's release images: loaded when the registry runs
+    (/bin\/demo\.ts$/.test(from) && /^\.\.\/subgraphs\/registry\/licensing\/(release-images|domain\/demo)$/.test(spec)) ||
+    (/bin\/start\.ts$/.test(from) && spec === '../subgraphs/predictions/football/feed-banner'));
 
 let graph: { files: Set<string>; packages: Map<string, string> } | undefined;
 const financeGraph = () => (graph ??= walkFinanceGraph());
