@@ -43,7 +43,7 @@ export interface StartOptions<P extends ProductName = ProductName> {
   /** The products to run (default: the PRODUCTS setting). */
   products?: readonly P[];
   databaseUrl: string;
-  /** Listen on free ports instead of the configured ones (tests, benchmarks), the application mailbox's included. */
+  /** Listen on free ports instead of the configured ones (tests, benchmarks); the mailbox's port is its own setting. */
   randomPorts?: boolean;
   /** Wraps each subgraph's data source (tests record the gateway's fetches with it). */
   decorateDataSource?: (name: string, dataSource: SubgraphDataSource) => SubgraphDataSource;
@@ -51,10 +51,10 @@ export interface StartOptions<P extends ProductName = ProductName> {
   clock?: () => Date;
 }
 
-export async function startApp<P extends ProductName = ProductName>(configured: Config, logger: Logger, opts: StartOptions<P>): Promise<App<P>> {
+export async function startApp<P extends ProductName = ProductName>(config: Config, logger: Logger, opts: StartOptions<P>): Promise<App<P>> {
   const started = Date.now();
-  // free ports for every listener: the application mailbox too, unless a port is set for it
-  const config = opts.randomPorts && configured.APPLICATION_SMTP_PORT === undefined ? { ...configured, APPLICATION_SMTP_PORT: '0' } : configured;
+  // the application mailbox keeps its setting: tests and benchmarks set APPLICATION_SMTP_PORT=0 themselves,
+  // and an unset one is the optional default port (taken: the mailbox stays off, mailbox-port.test.ts)
   const products = (opts.products ?? config.PRODUCTS) as readonly P[];
   await ensureDatabase(opts.databaseUrl);
   // readiness of every HTTP surface of this process (GET /readyz): the database answers
