@@ -160,7 +160,7 @@ export async function http(url: string, init: RequestInit & { key?: string } = {
 }
 
 /** A GraphQL operation through the gateway's HTTP endpoint (POST /graphql). */
-export function gql(t: TestApp, query: string, opts: { key?: string | null; variables?: Record<string, unknown> } = {}) {
+export function gql(t: { adminKey: string; urls: { gateway: string } }, query: string, opts: { key?: string | null; variables?: Record<string, unknown> } = {}) {
   const key = opts.key === undefined ? t.adminKey : (opts.key ?? undefined);
   return http(`${t.urls.gateway}/graphql`, {
     method: 'POST',

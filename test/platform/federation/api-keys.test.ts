@@ -5,7 +5,7 @@ import { gql, http, startTestApp, type TestApp } from '../../support/app';
  * and what each change does to the key on the REST surface at once; Enterprise keys without a limit.
  */
 
-let t: TestApp;
+let t: TestApp<'predictions'>;
 beforeAll(async () => {
   t = await startTestApp({}, { products: ['predictions'] });
 });

@@ -10,7 +10,7 @@ import { startChildApp, type ChildApp } from '../../support/child-app';
  * (direct) and to a second instance on the same database with GATEWAY_DIRECT_FETCH off, answer the
  * same bytes. The response cache is off in both: every request executes.
  */
-let direct: TestApp;
+let direct: TestApp<'predictions'>;
 let planned: ChildApp;
 let clientKey: string;
 beforeAll(async () => {

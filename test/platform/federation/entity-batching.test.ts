@@ -6,7 +6,7 @@ import { SubgraphCallRecorder } from '../../support/subgraph-calls';
  * one `_entities` fetch of the predictions subgraph carrying all fifty representations.
  */
 const recorder = new SubgraphCallRecorder();
-let t: TestApp;
+let t: TestApp<'predictions'>;
 beforeAll(async () => (t = await startTestApp({}, { decorateDataSource: recorder.decorate, products: ['predictions'] })));
 afterAll(() => t?.stop());
 

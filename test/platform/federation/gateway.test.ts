@@ -9,7 +9,7 @@ import { http, startTestApp, type TestApp } from '../../support/app';
  */
 
 const MAX_DEPTH = 4;
-let t: TestApp;
+let t: TestApp<'predictions'>;
 beforeAll(async () => {
   // a low depth limit: no query of the current schema nests 13 levels; the cost limit keeps its default
   t = await startTestApp({ MAX_QUERY_DEPTH: String(MAX_DEPTH) }, { products: ['predictions'] });

@@ -6,7 +6,7 @@ import { http, startTestApp, type TestApp } from '../../support/app';
  * password). That check is metered like any request: it must not test keys for free.
  */
 
-let t: TestApp;
+let t: TestApp<'predictions'>;
 beforeAll(async () => {
   t = await startTestApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090' }, { products: ['predictions'] });
 });

@@ -7,7 +7,7 @@ import { SubgraphCallRecorder } from '../../support/subgraph-calls';
  * (The supergraph uses no @requires.)
  */
 const recorder = new SubgraphCallRecorder();
-let t: TestApp;
+let t: TestApp<'predictions'>;
 beforeAll(async () => (t = await startTestApp({}, { decorateDataSource: recorder.decorate, products: ['predictions'] })));
 afterAll(() => t?.stop());
 

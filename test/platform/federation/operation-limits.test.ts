@@ -6,8 +6,8 @@ import { http, startTestApp, type TestApp } from '../../support/app';
  * schema; here they hold on the supergraph.
  */
 
-let prod: TestApp;
-let dev: TestApp;
+let prod: TestApp<'predictions'>;
+let dev: TestApp<'predictions'>;
 let key: string;
 
 beforeAll(async () => {
@@ -21,9 +21,9 @@ afterAll(async () => {
   await Promise.all([prod?.stop(), dev?.stop()]);
 });
 
-const post = (app: TestApp, body: string | Buffer, headers: Record<string, string> = {}) =>
+const post = (app: TestApp<'predictions'>, body: string | Buffer, headers: Record<string, string> = {}) =>
   http(`${app.urls.gateway}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-const gql = (app: TestApp, query: string, opts: { key?: string; variables?: Record<string, unknown> } = {}) =>
+const gql = (app: TestApp<'predictions'>, query: string, opts: { key?: string; variables?: Record<string, unknown> } = {}) =>
   post(app, JSON.stringify({ query, variables: opts.variables }), opts.key ? { authorization: `Bearer ${opts.key}` } : {});
 const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
 

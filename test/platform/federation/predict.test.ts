@@ -16,7 +16,7 @@ import { gql, http, startTestApp, type TestApp } from '../../support/app';
  * what every prediction answers while no model version is active yet (503 model_not_ready).
  */
 
-let t: TestApp;
+let t: TestApp<'predictions'>;
 let key: string;
 beforeAll(async () => {
   t = await startTestApp({}, { products: ['predictions'] });

@@ -7,7 +7,7 @@ import { SubgraphCallRecorder } from '../../support/subgraph-calls';
  * predictions subgraph itself, so the latest-predictions path never asks the football subgraph.
  */
 const recorder = new SubgraphCallRecorder();
-let t: TestApp;
+let t: TestApp<'predictions'>;
 // the plans themselves are under test: each request executes (the response cache would answer the second)
 beforeAll(async () => (t = await startTestApp({ RESPONSE_CACHE: 'off' }, { decorateDataSource: recorder.decorate, products: ['predictions'] })));
 afterAll(() => t?.stop());

@@ -33,6 +33,8 @@ interface Ide {
   requested: string[];
   /** Every Content-Security-Policy violation the page (or a worker) reported. */
   violations: string[];
+  /** Page errors, console errors and failed requests: what a failure to render is explained by. */
+  problems: string[];
   close(): Promise<void>;
 }
 
@@ -57,7 +59,13 @@ async function openIde(url: string, httpCredentials?: { username: string; passwo
   const report = (text: string) => {
     if (/Content Security Policy/i.test(text)) violations.push(text);
   };
-  page.on('console', (message) => report(message.text()));
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    report(message.text());
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
   page.on('worker', (worker) => worker.on('console', (message) => report(message.text())));
   // runs in the page (a script, not this file's code: the test is compiled without the DOM's types)
   await page.addInitScript({
@@ -70,16 +78,25 @@ async function openIde(url: string, httpCredentials?: { username: string; passwo
     external,
     requested,
     violations,
+    problems,
     async close() {
       await context.close();
     },
   };
 }
 
-/** The IDE has rendered: the query editor (Monaco) holds the initial query, the run button is there. */
-async function expectEditorRendered(page: Page) {
+/**
+ * The IDE has rendered: the query editor (Monaco) holds the initial query, the run button is there.
+ * The wait is generous: on a CI machine building images beside two test workers, parsing ruru's
+ * 5 MB bundle took over 20 s once. A failure says what the page reported meanwhile.
+ */
+async function expectEditorRendered({ page, problems }: Pick<Ide, 'page' | 'problems'>) {
   const editor = page.locator('.graphiql-query-editor .monaco-editor');
-  await editor.waitFor({ state: 'visible', timeout: 20_000 });
+  try {
+    await editor.waitFor({ state: 'visible', timeout: 60_000 });
+  } catch (error) {
+    throw new Error(`the IDE's editor did not render: ${(error as Error).message}\nthe page reported:\n${problems.join('\n') || '(nothing)'}`);
+  }
   // Monaco renders spaces as U+00A0
   expect((await editor.innerText()).replace(/\u00a0/g, ' ')).toContain('query Competitions {');
   await expect(page.locator('.graphiql-execute-button').isVisible()).resolves.toBe(true);
@@ -129,7 +146,7 @@ describe('development mode: the IDE in a browser with no network', () => {
 
     const ide = await openIde(`${dev.urls.gateway}/graphql`);
     try {
-      await expectEditorRendered(ide.page);
+      await expectEditorRendered(ide);
       await ide.page.getByRole('button', { name: 'Headers' }).click();
       await ide.page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)').click();
       await ide.page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${clientKey}` }));
@@ -212,7 +229,7 @@ describe('production mode', () => {
   it('works in a browser that signs in with the administrator key (Basic): the query runs with the remembered credentials', async () => {
     const ide = await openIde(graphql(), { username: 'admin', password: prod.adminKey });
     try {
-      await expectEditorRendered(ide.page);
+      await expectEditorRendered(ide);
       const { response, shownText } = await runQuery(ide.page);
       expect(response.status()).toBe(200);
       // Chromium adds the remembered Basic credentials below what the DevTools protocol shows; that they
