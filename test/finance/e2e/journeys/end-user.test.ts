@@ -83,6 +83,11 @@ it('signs up and opens the link of the mail', async () => {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   await page.locator('#add-money').getByText('You hold no money yet.').waitFor();
+  // each way to add money: its button, and what it is below it
+  for (const way of await page.locator('#add-money li').all()) {
+    const [button, text] = [await way.getByRole('link').boundingBox(), await way.locator('small').boundingBox()];
+    expect({ way: await way.textContent(), below: text!.y >= button!.y + button!.height }).toEqual({ way: await way.textContent(), below: true });
+  }
   await shot('home-empty');
 }, 120_000);
 

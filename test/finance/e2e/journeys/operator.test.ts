@@ -222,7 +222,10 @@ it('filters Disputes with the toolbar, resolves the dispute with a refund; the r
   await op.getByLabel('Resolution note').first().fill('Refunded: the parcel was lost.');
   await Promise.all([op.waitForURL(/saved=1/), op.getByRole('button', { name: /Resolve in the user's favour/ }).click()]);
   await op.getByText('Resolution: Refunded: the parcel was lost.').waitFor();
+  // one way back, to the list it came from
+  expect(await op.locator('a.back').allTextContents()).toEqual(['← Back to Disputes']);
   await shot(op, 'dispute-resolved');
+  await follow(op, '← Back to Disputes', /\/admin\/commerce\/dispute\/$/);
 
   // the stale tab's Fulfil: refused (409) with the order's state, in words
   const [refused] = await Promise.all([
