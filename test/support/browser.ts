@@ -54,6 +54,18 @@ export async function headersBrokenMidWord(page: Page): Promise<string[]> {
   }).map((th) => (th.textContent || '').trim())`);
 }
 
+/**
+ * The controls (links, buttons, fields) a person cannot reach without scrolling sideways: lying past the
+ * viewport's right edge, e.g. an Approve button in a table that scrolls inside its own box while the page
+ * itself fits (issue 33 #10). Every control of the page, so a new table is covered without naming it.
+ */
+export async function controlsOffScreen(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1 && r.right > window.innerWidth + 1;
+  }).map((el) => el.tagName.toLowerCase() + ': ' + ((el.textContent || '').trim() || el.getAttribute('aria-label') || el.getAttribute('name') || '').slice(0, 60))`);
+}
+
 export interface InspectOptions {
   /** Run axe (WCAG 2 A/AA) and expect no violation; default true. */
   axe?: boolean;
@@ -61,11 +73,13 @@ export interface InspectOptions {
   widths?: readonly number[];
   /** The width the page is left at afterwards; default 1280 px. */
   restore?: number;
+  /** Also expect every control on the screen's width (controlsOffScreen); default false. */
+  onScreen?: boolean;
 }
 
 /**
  * At each width: waits until nothing shows `.loading` (the web client's loading note), expects no
- * sideways overflow, no table header broken inside a word and no axe violation, and keeps a full-page screenshot `<name>-<width>.png` in SHOTS.
+ * sideways overflow, no table header broken inside a word, (with `onScreen`) no control past the screen's edge and no axe violation, and keeps a full-page screenshot `<name>-<width>.png` in SHOTS.
  */
 export async function inspect(page: Page, name: string, opts: InspectOptions = {}): Promise<void> {
   for (const width of opts.widths ?? WIDTHS) {
@@ -74,6 +88,7 @@ export async function inspect(page: Page, name: string, opts: InspectOptions = {
     await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 });
     expect({ name, width, overflow: await overflowOf(page) }).toEqual({ name, width, overflow: 0 });
     expect({ name, width, headersBrokenMidWord: await headersBrokenMidWord(page) }).toEqual({ name, width, headersBrokenMidWord: [] });
+    if (opts.onScreen) expect({ name, width, offScreen: await controlsOffScreen(page) }).toEqual({ name, width, offScreen: [] });
     if (opts.axe ?? true) {
       const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
       expect({ name, width, violations: axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) }).toEqual({

@@ -102,15 +102,29 @@ export interface AppIndexData {
 /**
  * A model's list under its app (/admin/<app>/<model>/): a back link to the app, then the list with
  * search, filters (its status-like columns), paging and `?format=csv` (the console kit's tableList).
+ * `parent`: a record's page under a list (a dispute under Disputes): its back link and breadcrumb lead there.
  */
-export function modelList(app: string, title: string, head: string[], rows: unknown[][], input: RouteInput, extra?: Raw): Reply {
+export function modelList(
+  app: string,
+  title: string,
+  head: string[],
+  rows: unknown[][],
+  input: RouteInput,
+  extra?: Raw,
+  parent?: { label: string; href: string },
+): Reply {
   const path = input.req.path;
   const view = tableList({ title, path, head, filename: `${app}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
   if (view.kind === 'file') return view.reply;
+  const up = parent ?? { label: APPS[app].label, href: `/admin/${app}/` };
   return page(
     input,
-    { title, user: userOf(input.req), breadcrumbs: [{ label: APPS[app].label, href: `/admin/${app}/` }, { label: title }] },
-    html`<a class="back" href="/admin/${app}/">← Back to ${APPS[app].label}</a>${extra ?? ''}${view.body}`,
+    {
+      title,
+      user: userOf(input.req),
+      breadcrumbs: [{ label: APPS[app].label, href: `/admin/${app}/` }, ...(parent ? [parent] : []), { label: title }],
+    },
+    html`<a class="back" href="${up.href}">← Back to ${up.label}</a>${extra ?? ''}${view.body}`,
   );
 }
 

@@ -374,7 +374,7 @@ const routes: Route[] = [
         ['When', 'From', 'To', 'By', 'Note'],
         d.history.map((h) => [when(h.at), h.fromStatus ?? '—', h.toStatus, h.actor, h.note ?? '']),
         input,
-        html`<a class="back" href="/admin/commerce/dispute/"> ← Back to Disputes</a>${banner(input, 'dispute')}
+        html`${banner(input, 'dispute')}
           <div class="module">
             <h2>${d.status} · ${m(d.amount)} · ${d.reason}</h2>
             <div class="body">
@@ -412,6 +412,7 @@ const routes: Route[] = [
               ${action(`/admin/commerce/dispute/${d.id}/message/`, 'Reply', input, html`<input type="text" name="body" aria-label="Reply" required />`)}
             </div>
           </div>`,
+        { label: 'Disputes', href: '/admin/commerce/dispute/' },
       );
     },
     'Dispute',

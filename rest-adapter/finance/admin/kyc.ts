@@ -4,7 +4,7 @@ import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
 import { html, type Raw } from '../../../lib/html';
 import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/vocabulary';
 import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
-import { csrfInput, financePage, userCell, when } from './layout';
+import { csrfInput, financePage, table, userCell, when } from './layout';
 
 /** The admin console's KYC reviews (/admin/compliance/verification/): the list, and approve / reject / ask for resubmission. */
 
@@ -119,64 +119,33 @@ export const kycAdminRoutes: Route[] = [
       const filters = html`<p>
         Filter: <a href="${LIST_PATH}">all</a>${KYC_STATES.map((s) => html` · <a href="${LIST_PATH}?state=${s}">${s.replace(/_/g, ' ')}</a>`)}
       </p>`;
-      const rows = data.kycVerifications.map(
-        (v) =>
-          html`<tr>
-            <td><code>${v.id.slice(0, 8)}</code></td>
-            <td>${person(v)}</td>
-            <td>${v.level}</td>
-            <td>${v.state.replace(/_/g, ' ')}</td>
-            <td>${v.provider}</td>
-            <td>
-              ${v.documents.map(
-                (d) =>
-                  html`<div><a href="${LIST_PATH}documents/${d.id}/" target="_blank" rel="noopener">${d.kind.replace(/_/g, ' ')}</a></div>
-                    <div><small>${d.contentType}, ${d.size} B</small></div>`,
-              )}
-            </td>
-            <td>${when(v.submittedAt)}</td>
-            <td>${when(v.expiresAt)}</td>
-            <td>${v.reason}</td>
-            <td>${reviewForms(v, input.csrfToken)}</td>
-          </tr>`,
-      );
+      const rows = data.kycVerifications.map((v) => [
+        html`<code>${v.id.slice(0, 8)}</code>`,
+        person(v),
+        v.level,
+        v.state.replace(/_/g, ' '),
+        v.provider,
+        v.documents.map(
+          (d) =>
+            html`<div><a href="${LIST_PATH}documents/${d.id}/" target="_blank" rel="noopener">${d.kind.replace(/_/g, ' ')}</a></div>
+              <div><small>${d.contentType}, ${d.size} B</small></div>`,
+        ),
+        when(v.submittedAt),
+        when(v.expiresAt),
+        v.reason,
+        reviewForms(v, input.csrfToken),
+      ]);
       return page(
         input,
         {
           user: data.nodeAdminUser.username,
           banners: (input.query as { saved?: string }).saved ? [{ level: 'ok', text: 'The verification was reviewed successfully.' }] : [],
         },
-        html`${filters}
-          <div class="module">
-            <table>
-              <caption>
-                ${TITLE}
-              </caption>
-              <thead>
-                <tr>
-                  <th>Verification</th>
-                  <th>Person</th>
-                  <th>Level</th>
-                  <th>State</th>
-                  <th>Provider</th>
-                  <th>Documents</th>
-                  <th>Submitted</th>
-                  <th>Expires</th>
-                  <th>Reason</th>
-                  <th>Review</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${
-                  rows.length
-                    ? rows
-                    : html`<tr>
-                        <td colspan="10">None.</td>
-                      </tr>`
-                }
-              </tbody>
-            </table>
-          </div>`,
+        html`${filters}${table(
+          TITLE,
+          ['Verification', 'Person', 'Level', 'State', 'Provider', 'Documents', 'Submitted', 'Expires', 'Reason', 'Review'],
+          rows,
+        )}`,
       );
     },
     respondError: reviewError,

@@ -208,7 +208,7 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
             ([slug, app]) =>
               html`<tr>
                 <th scope="row"><a href="/admin/${slug}/">${app.label}</a></th>
-                <td>${app.models.map((m) => m.label).join(', ')}</td>
+                <td>${app.models.map((m, i) => html`${i ? ', ' : ''}<a href="${m.href}">${m.label}</a>`)}</td>
               </tr>`,
           )}
         </tbody>

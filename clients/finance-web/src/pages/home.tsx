@@ -102,10 +102,10 @@ export function AddMoney() {
           <p>Add money to start:</p>
           <ul class="list">
             {ways.map((w) => (
-              <li key={w.route}>
+              <li key={w.route} class="way">
                 <a class="button" href={to(w.route)}>
                   {w.label}
-                </a>{' '}
+                </a>
                 <small>{w.text}</small>
               </li>
             ))}

@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { http, startTestApp, type TestApp } from '../../../support/app';
-import { launchChromium, overflowOf, SHOTS } from '../../../support/browser';
+import { isPage } from '../../../../rest-adapter/core/route';
+import { financeSurface } from '../../../../rest-adapter/finance';
+import { controlsOffScreen, launchChromium, overflowOf, SHOTS } from '../../../support/browser';
 import { createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
 
 /**
  * Issue 33 #10, the console's layout in Chromium: at 1280 px the dashboard gives Recent activity and
  * Recent transfers room (every column shown, none squeezed into a third of the page); at 390 px a
  * list's actions (an order's Fulfil) are on the screen, not in a table scrolled off it — the rows
- * stack as cards, each cell with its column's name. Screenshots `console-<name>-<width>.png`.
+ * stack as cards, each cell with its column's name; and on every console page of the route table no
+ * control lies past the screen's edge (the KYC reviews' Approve did). Screenshots `console-<name>-<width>.png`.
  */
 let t: TestApp;
 let browser: Browser;
@@ -84,4 +87,36 @@ it("at 390 px an order's Fulfil button is on the screen, and no page scrolls sid
   await page.goto(`${t.urls.finance}/admin/`);
   expect(await overflowOf(page)).toBe(0);
   await page.screenshot({ path: join(SHOTS, 'console-dashboard-390.png'), fullPage: true });
+});
+
+it("at 390 px no console page from the route table keeps a control past the screen's edge", async () => {
+  // every GET page of /admin/ without path parameters (a new list is covered without naming it)
+  const paths = financeSurface.routes
+    .filter((r) => r.method === 'GET' && isPage(r) && r.path.startsWith('/admin/') && !r.path.includes(':') && !r.path.startsWith('/admin/login'))
+    .map((r) => r.path);
+  expect(paths.length).toBeGreaterThanOrEqual(20);
+  // a KYC submission waiting for review, so that its list has its review forms
+  const applicant = await createUser(t);
+  const token = await login(t, applicant.username);
+  const post = async (path: string, body?: unknown) =>
+    (
+      await http(`${t.urls.finance}${path}`, {
+        method: 'POST',
+        key: token,
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).body as { id: string; state: string };
+  const verification = await post('/api/v1/kyc/verifications/', { level: 'basic', first_name: 'Ada', last_name: 'Review' });
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR passport scan')]);
+  await post(`/api/v1/kyc/verifications/${verification.id}/documents/`, { kind: 'passport', content_base64: png.toString('base64') });
+  expect((await post(`/api/v1/kyc/verifications/${verification.id}/submit/`)).state).toBe('in_review');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const faults: { path: string; offScreen: string[]; overflow: number }[] = [];
+  for (const path of paths) {
+    await page.goto(`${t.urls.finance}${path}`);
+    const [offScreen, overflow] = [await controlsOffScreen(page), await overflowOf(page)];
+    if (offScreen.length || overflow) faults.push({ path, offScreen, overflow });
+  }
+  expect(faults).toEqual([]);
 });
