@@ -137,7 +137,7 @@ describe('in production', () => {
   let p: TestApp<'finance'>;
   beforeAll(async () => {
     p = await startTestApp(
-      { NODE_ENV: 'production', FRAMEWORK_SECRET_KEY: 'f'.repeat(64), SERVER_JWT_KEY: 'j'.repeat(48), PUBLIC_URL_REGISTRY: 'https://registry.example.com' },
+      { NODE_ENV: 'production', FRAMEWORK_SECRET_KEY: 'f'.repeat(64), SERVER_JWT_KEY: 'j'.repeat(48), PUBLIC_URL_REGISTRY: 'https://registry.example.com', FRONTEND_URL: 'https://finance.example.com/app/' },
       { products: ['finance'] },
     );
     await installValidLicence(p as unknown as TestApp);
