@@ -144,6 +144,11 @@ describe('in production', () => {
   });
   afterAll(() => p?.stop());
 
+  it('has no development outbox: the page and the query answer 404, the configuration names none', async () => {
+    expect((await fetch(`${p.urls.finance}/dev/outbox/`)).status).toBe(404);
+    expect((await http(`${p.urls.finance}/api/v1/config/`)).body.development).toBeNull();
+  });
+
   it('sign-up is invite-only until an operator chooses: 403 signup_closed, and the config says so', async () => {
     expect((await http(`${p.urls.finance}/api/v1/config/`)).body.auth.signup).toBe('invite_only');
     const res = await http(`${p.urls.finance}/api/auth/signup/`, {
