@@ -104,7 +104,11 @@ const sentAtOf = (name: string) => {
 };
 
 /** The newest `first` messages of the file outbox (SMTP_URL unset), newest first; none when it is empty or absent. */
-export async function readOutbox(config: Pick<Config, 'dataDir'>, first: number, accept: (kind: string | undefined) => boolean = () => true): Promise<OutboxMail[]> {
+export async function readOutbox(
+  config: Pick<Config, 'dataDir'>,
+  first: number,
+  accept: (kind: string | undefined) => boolean = () => true,
+): Promise<OutboxMail[]> {
   const dir = outboxDir(config);
   const names = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return [] as string[];
@@ -112,7 +116,10 @@ export async function readOutbox(config: Pick<Config, 'dataDir'>, first: number,
   });
   const out: OutboxMail[] = [];
   // newest first: the names sort by time
-  for (const name of names.filter((n) => n.endsWith('.eml')).sort().reverse()) {
+  for (const name of names
+    .filter((n) => n.endsWith('.eml'))
+    .sort()
+    .reverse()) {
     if (out.length >= first) break;
     const raw = await readFile(join(dir, name)).catch(() => undefined);
     if (!raw) continue;

@@ -60,13 +60,10 @@ const signup = account({
     password,
     invite_code: z.string().max(100).nullish().describe('Required when sign-up is invite-only'),
   }),
-  variables: (input: AnyRouteInput & { body: { username: string; email: string; password: string; invite_code?: string | null } }) => ({
-    username: input.body.username,
-    email: input.body.email,
-    password: input.body.password,
-    inviteCode: input.body.invite_code ?? null,
-    requestOrigin: mailOrigin(input),
-  }),
+  variables: (input: AnyRouteInput) => {
+    const body = input.body as { username: string; email: string; password: string; invite_code?: string | null };
+    return { username: body.username, email: body.email, password: body.password, inviteCode: body.invite_code ?? null, requestOrigin: mailOrigin(input) };
+  },
   response: {
     status: 201,
     description: 'The new user',
@@ -115,7 +112,7 @@ const resetPassword = account({
   security: 'none',
   operation: 'RequestPasswordReset',
   body: z.object({ email: z.string().max(254) }),
-  variables: (input: AnyRouteInput & { body: { email: string } }) => ({ email: input.body.email, requestOrigin: mailOrigin(input) }),
+  variables: (input: AnyRouteInput) => ({ email: (input.body as { email: string }).email, requestOrigin: mailOrigin(input) }),
   response: { status: 202, description: 'Accepted', schema: z.object({ detail: z.string() }) },
   errors: [429],
   respond: () => ({ kind: 'json', status: 202, body: { detail: 'If an account has this address, a password reset mail is on its way.' } }),

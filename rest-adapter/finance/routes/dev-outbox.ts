@@ -48,17 +48,23 @@ const STYLE = `
 
 function outboxPage(messages: OutboxMessage[]): string {
   const items = messages.map(
-    (m) => html`<article data-channel="${m.channel}" data-kind="${m.kind}">
-      <h2>${m.channel === 'sms' ? 'SMS' : m.subject}<span class="kind">${m.kind}</span></h2>
-      <dl>
-        <dt>To</dt>
-        <dd class="to">${m.to}</dd>
-        ${m.from ? html`<dt>From</dt><dd class="from">${m.from}</dd>` : ''}
-        <dt>Sent</dt>
-        <dd><time datetime="${m.sentAt}">${new Date(m.sentAt).toUTCString()}</time></dd>
-      </dl>
-      <pre class="body">${linkified(m.body)}</pre>
-    </article>`,
+    (m) =>
+      html`<article data-channel="${m.channel}" data-kind="${m.kind}">
+        <h2>${m.channel === 'sms' ? 'SMS' : m.subject}<span class="kind">${m.kind}</span></h2>
+        <dl>
+          <dt>To</dt>
+          <dd class="to">${m.to}</dd>
+          ${
+            m.from
+              ? html`<dt>From</dt>
+                  <dd class="from">${m.from}</dd>`
+              : ''
+          }
+          <dt>Sent</dt>
+          <dd><time datetime="${m.sentAt}">${new Date(m.sentAt).toUTCString()}</time></dd>
+        </dl>
+        <pre class="body">${linkified(m.body)}</pre>
+      </article>`,
   );
   return html`<!doctype html>
     <html lang="en">
@@ -86,7 +92,16 @@ function outboxPage(messages: OutboxMessage[]): string {
 const notFoundPage = (): Reply => ({
   kind: 'html',
   status: 404,
-  html: html`<!doctype html><html lang="en"><head><meta charset="utf-8" /><title>Not found</title></head><body><h1>Not found</h1></body></html>`.value,
+  html: html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <title>Not found</title>
+      </head>
+      <body>
+        <h1>Not found</h1>
+      </body>
+    </html>`.value,
 });
 
 /**

@@ -184,7 +184,7 @@ describe('passwords', () => {
     expect([nobody.status, nobody.body]).toEqual([somebody.status, somebody.body]);
     expect(somebody.status).toBe(202);
     const [reset] = await mailsTo(email);
-    expect(reset.subject).toBe('Acme Finance: reset your password');
+    expect(reset.subject).toBe('Finance Node: reset your password'); // the branding's name (its default), not APP_NAME
     const token = tokenIn(reset)!;
 
     const weak = await post('/api/auth/password/reset/confirm/', { token, password: '123' });
