@@ -147,6 +147,7 @@ async function main() {
     ...process.env,
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
+    FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     LOG_LEVEL: 'warn',
     BACKTEST_SEASONS: '1',

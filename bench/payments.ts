@@ -63,6 +63,7 @@ async function main() {
   const env = {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
+    FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     SERVER_JWT_KEY: JWT_KEY,
     FRAMEWORK_SECRET_KEY: 'f'.repeat(64),

@@ -148,6 +148,7 @@ async function main() {
     ADMIN_API_KEY: ADMIN_KEY,
     BACKTEST_SEASONS: '1',
     NODE_ENV: 'production',
+    FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
   });
   const created = await fetch(`${setup.ready.gateway}/graphql`, {
@@ -167,6 +168,7 @@ async function main() {
     ...process.env,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,

@@ -86,6 +86,7 @@ async function main() {
     ADMIN_API_KEY: ADMIN_KEY,
     BACKTEST_SEASONS: '1',
     NODE_ENV: 'production',
+    FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     DATA_DIR: dataDir,
     // every instance on this database seals and opens the same secrets
@@ -184,6 +185,7 @@ async function main() {
     RESPONSE_CACHE: 'off',
     SUBGRAPH_MODE: 'remote',
     NODE_ENV: 'production',
+    FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     GATEWAY_PUBLIC_KEY: keys[keyVariable(GATEWAY_SERVICE, 'public')],

@@ -64,6 +64,7 @@ function start(databaseUrl: string): Promise<{ child: ChildProcess; urls: Record
       ADMIN_API_KEY: ADMIN_KEY,
       BACKTEST_SEASONS: '1',
       NODE_ENV: 'production',
+      FRONTEND_URL: 'http://127.0.0.1:8000/app/',
       PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
       APPLICATION_SMTP_PORT: '0',
       APPLICATION_MAIL_ADDRESS: MAILBOX,

@@ -7,6 +7,7 @@ import { runEntry } from '../lib/entry';
 import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
 import { createLogger, type Logger } from '../lib/logger';
 import { onShutdown } from '../lib/server';
+import { devOutboxPath } from '../rest-adapter/finance/routes/dev-outbox';
 import { investingDemo } from '../subgraphs/finance/investing/demo';
 import { startApp, type App } from './app';
 import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence, releaseImagesLine, shipRegistryKey } from './demo';
@@ -145,6 +146,8 @@ async function financeLines(config: Config, app: App, registryLicenceKey: string
   // a node configured with a registry activates at start (in the background): the banner tells how it went
   await app.services.node.registry.firstActivation();
   lines.push(await financeLicenceLine(app));
+  const outbox = devOutboxPath(config);
+  if (outbox) lines.push(`Finance outbox         ${app.urls.finance}${outbox}   (development: the mails and SMS the node "sent", with their links)`);
   if (development) {
     const finance = await financeDemo(config, app.services.identity, app.services.ledger);
     credentials.push(

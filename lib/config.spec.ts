@@ -11,7 +11,14 @@ describe('HOST and development mode', () => {
   });
 
   it('accepts it in production, or with the explicit opt-in, and says so', () => {
-    expect(loadConfig({ HOST: '0.0.0.0', NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'https://registry.example.com' }).HOST).toBe('0.0.0.0');
+    expect(
+      loadConfig({
+        HOST: '0.0.0.0',
+        NODE_ENV: 'production',
+        PUBLIC_URL_REGISTRY: 'https://registry.example.com',
+        FRONTEND_URL: 'https://finance.example.com/app/',
+      }).HOST,
+    ).toBe('0.0.0.0');
     const opted = loadConfig({ HOST: '0.0.0.0', ALLOW_DEVELOPMENT_ON_NETWORK: 'true' });
     expect(describeMode(opted)).toBe(
       'development mode (NODE_ENV=development): schema introspection and the GraphQL IDE are open to ANYONE who reaches 0.0.0.0 (ALLOW_DEVELOPMENT_ON_NETWORK=true)',
@@ -19,7 +26,9 @@ describe('HOST and development mode', () => {
     expect(describeMode(loadConfig({}))).toBe(
       'development mode (NODE_ENV=development): schema introspection and the GraphQL IDE are open to this machine only (HOST=127.0.0.1)',
     );
-    expect(describeMode(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance' }))).toMatch(/^production mode: .* need an administrator key$/);
+    expect(describeMode(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance', FRONTEND_URL: 'https://finance.example.com/app/' }))).toMatch(
+      /^production mode: .* need an administrator key$/,
+    );
   });
 
   it('takes 127.0.0.0/8, ::1 and localhost as loopback', () => {
@@ -31,13 +40,31 @@ describe('HOST and development mode', () => {
 
 describe('PUBLIC_URL_REGISTRY', () => {
   it('is required in production when the process runs the registry (links are never built from the Host header)', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL_REGISTRY: required in production .*Host header/);
-    expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS: 'registry' })).toThrow(/PUBLIC_URL_REGISTRY/);
-    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'https://registry.example.com' }).PUBLIC_URL_REGISTRY).toBe(
-      'https://registry.example.com',
+    expect(() => loadConfig({ NODE_ENV: 'production', FRONTEND_URL: 'https://finance.example.com/app/' })).toThrow(
+      /PUBLIC_URL_REGISTRY: required in production .*Host header/,
     );
+    expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS: 'registry' })).toThrow(/PUBLIC_URL_REGISTRY/);
+    expect(
+      loadConfig({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'https://registry.example.com', FRONTEND_URL: 'https://finance.example.com/app/' })
+        .PUBLIC_URL_REGISTRY,
+    ).toBe('https://registry.example.com');
     // the finance node alone, and development, do without
-    expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance' }).PUBLIC_URL_REGISTRY).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance', FRONTEND_URL: 'https://finance.example.com/app/' }).PUBLIC_URL_REGISTRY).toBeUndefined();
     expect(loadConfig({}).PUBLIC_URL_REGISTRY).toBeUndefined();
+  });
+});
+
+describe('FRONTEND_URL', () => {
+  it('is required in production when the process runs the finance node (the links of its mails)', () => {
+    for (const PRODUCTS of ['finance', 'predictions,registry,finance', undefined])
+      expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS, PUBLIC_URL_REGISTRY: 'https://registry.example.com' })).toThrow(
+        /FRONTEND_URL: required in production when this process runs the finance node .*Host header.*e\.g\. https:/,
+      );
+    expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance', FRONTEND_URL: 'https://finance.example.com/app/' }).FRONTEND_URL).toBe(
+      'https://finance.example.com/app/',
+    );
+    // without the finance node, and in development, it is not needed
+    expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'predictions,registry', PUBLIC_URL_REGISTRY: 'https://r.example.com' }).FRONTEND_URL).toBeUndefined();
+    expect(loadConfig({ PRODUCTS: 'finance' }).FRONTEND_URL).toBeUndefined();
   });
 });

@@ -494,6 +494,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         "set it to the registry's public URL, e.g. https://registry.example.com",
     );
   }
+  if (!isDevelopment(cfg) && cfg.PRODUCTS.includes('finance') && !cfg.FRONTEND_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  FRONTEND_URL: required in production when this process runs the finance node (PRODUCTS): the links of its mails ' +
+        '(e-mail verification, password reset) must open the web client and would otherwise be built from the Host header a client sends; ' +
+        "set it to the web client's public URL, e.g. https://finance.example.com/app/",
+    );
+  }
   if (cfg.TELEGRAM_WEBHOOK_URL && !cfg.TELEGRAM_WEBHOOK_SECRET) {
     throw new ConfigError('Invalid configuration:\n  TELEGRAM_WEBHOOK_SECRET: required (16+ characters) when TELEGRAM_WEBHOOK_URL is set');
   }

@@ -13,7 +13,7 @@
  *     never its modules, so React, styled-components, mobx and core-js are not needed
  *
  * With `--product finance` (the finance node's image) it also cuts, from the project itself, the
- * dependencies only the other products load (the prediction API's favicon renderer, mailbox and charts,
+ * dependencies only the other products load (the prediction API's favicon renderer, mailbox server and charts,
  * the registry's client builders and manifests): FINANCE_UNUSED below, checked by
  * test/platform/images/prune-modules.test.ts against the finance node's require graph.
  *
@@ -35,7 +35,6 @@ const FINANCE_UNUSED = [
   'html-to-text',
   'marked',
   'openapi-fetch',
-  'postal-mime',
   'preact',
   'preact-iso',
   'preact-render-to-string',

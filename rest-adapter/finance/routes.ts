@@ -4,6 +4,7 @@ import { detailErrorShape } from '../core/errors';
 import type { Reply, Route, RouteError } from '../core/route';
 import * as schemas from './schemas';
 import { accountRoutes } from './routes/account';
+import { devOutboxPath, devOutboxRoutes } from './routes/dev-outbox';
 import { kycRoutes } from './routes/kyc';
 import { bankingRoutes } from './routes/banking';
 import { cardRoutes } from './routes/cards';
@@ -187,18 +188,23 @@ export const apiRoutes: Route[] = [
     path: '/api/v1/config/',
     summary: 'Public configuration: branding, enabled modules, active banking rails',
     description:
-      'What a client configures itself from at start-up. Never a secret. No authentication. `auth.signup`: `open` (anyone signs up) or `invite_only` (an invite code is needed).',
+      'What a client configures itself from at start-up. Never a secret. No authentication. `auth.signup`: `open` (anyone signs up) or `invite_only` (an invite code is needed). ' +
+      '`development`: null in production; in development `{outbox}`, the path of the page listing the mails and text messages the node "sent" (GET /dev/outbox/).',
     tags: ['Configuration'],
     security: 'none',
     operation: 'PublicConfig',
     response: { description: 'Public configuration', schema: schemas.publicConfig },
-    respond: (data: {
-      nodeInfo: { name: string; version: string; readOnly: boolean };
-      nodeBranding: Record<string, string>;
-      nodeSettings: Settings;
-      nodeBankingRails: { rail: string; currencies: string[]; module: string }[];
-      nodeSignupMode: string;
-    }) => {
+    respond: (
+      data: {
+        nodeInfo: { name: string; version: string; readOnly: boolean };
+        nodeBranding: Record<string, string>;
+        nodeSettings: Settings;
+        nodeBankingRails: { rail: string; currencies: string[]; module: string }[];
+        nodeSignupMode: string;
+      },
+      input,
+    ) => {
+      const outbox = devOutboxPath(input.config);
       const s = data.nodeSettings;
       return {
         kind: 'json',
@@ -222,6 +228,7 @@ export const apiRoutes: Route[] = [
           auth: { enforce_2fa: s.enforce2fa, signup: data.nodeSignupMode },
           maintenance: { active: s.maintenanceMode, message: s.maintenanceMessage },
           read_only: data.nodeInfo.readOnly,
+          development: outbox ? { outbox } : null,
         },
       };
     },
@@ -335,6 +342,7 @@ export const apiRoutes: Route[] = [
     respond: (data: { askAssistant: unknown }) => ({ kind: 'json', body: data.askAssistant }),
   },
   ...accountRoutes,
+  ...devOutboxRoutes,
   ...kycRoutes,
   ...bankingRoutes,
   ...cardRoutes,

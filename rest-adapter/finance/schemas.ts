@@ -133,6 +133,10 @@ export const publicConfig = z.object({
   auth: z.object({ enforce_2fa: z.boolean(), signup: z.enum(['open', 'invite_only']) }),
   maintenance: z.object({ active: z.boolean(), message: z.string() }),
   read_only: z.boolean(),
+  development: z
+    .object({ outbox: z.string().describe('Path of the development outbox page: the mails and text messages the node "sent"') })
+    .nullable()
+    .describe('Development mode only (null in production): what a client may show developers, e.g. a link to the outbox beside "check your mail"'),
 });
 
 export const readiness = z.object({

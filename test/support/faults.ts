@@ -162,6 +162,7 @@ export async function startNodeApp(databaseUrl: string, opts: { env?: Record<str
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
+    FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     // each process's own application mailbox on a free port (several run at once here)
     APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { AnyRouteInput, Reply, Route, RouteError } from '../../core/route';
+import { isDevelopment } from '../../../lib/config';
+import { requestOrigin } from '../../core/csrf';
 import { loginResponse } from '../schemas';
 
 /**
@@ -17,6 +19,12 @@ export function accountError(e: RouteError): Reply {
   const fields = e.fields && typeof e.fields === 'object' ? Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [k, first(v)])) : undefined;
   return { kind: 'json', status: e.status, body: { detail: e.message, code, error: code, ...(fields && Object.keys(fields).length ? { fields } : {}) } };
 }
+
+/**
+ * The base of a mail's links in development without FRONTEND_URL: the origin the client reached (so the
+ * links open the client it used). Null otherwise: FRONTEND_URL, and in production it is required.
+ */
+const mailOrigin = ({ req, config }: Pick<AnyRouteInput, 'req' | 'config'>) => (isDevelopment(config) && !config.FRONTEND_URL ? requestOrigin(req) : null);
 
 const noContent = (): Reply => ({ kind: 'text', status: 204, body: '' });
 const userAgentOf = (input: AnyRouteInput) => {
@@ -52,12 +60,10 @@ const signup = account({
     password,
     invite_code: z.string().max(100).nullish().describe('Required when sign-up is invite-only'),
   }),
-  variables: ({ body }: { body: { username: string; email: string; password: string; invite_code?: string | null } }) => ({
-    username: body.username,
-    email: body.email,
-    password: body.password,
-    inviteCode: body.invite_code ?? null,
-  }),
+  variables: (input: AnyRouteInput) => {
+    const body = input.body as { username: string; email: string; password: string; invite_code?: string | null };
+    return { username: body.username, email: body.email, password: body.password, inviteCode: body.invite_code ?? null, requestOrigin: mailOrigin(input) };
+  },
   response: {
     status: 201,
     description: 'The new user',
@@ -90,6 +96,7 @@ const resendVerification = account({
   description: '202 `{detail}`: a new verification mail (none when the address is verified already). At most 5 per hour (429).',
   security: 'bearer',
   operation: 'ResendEmailVerification',
+  variables: (input: AnyRouteInput) => ({ requestOrigin: mailOrigin(input) }),
   response: { status: 202, description: 'Accepted', schema: z.object({ detail: z.string() }) },
   respond: () => ({ kind: 'json', status: 202, body: { detail: 'If your address is not verified yet, a new verification mail is on its way.' } }),
 });
@@ -105,7 +112,7 @@ const resetPassword = account({
   security: 'none',
   operation: 'RequestPasswordReset',
   body: z.object({ email: z.string().max(254) }),
-  variables: ({ body }: { body: { email: string } }) => ({ email: body.email }),
+  variables: (input: AnyRouteInput) => ({ email: (input.body as { email: string }).email, requestOrigin: mailOrigin(input) }),
   response: { status: 202, description: 'Accepted', schema: z.object({ detail: z.string() }) },
   errors: [429],
   respond: () => ({ kind: 'json', status: 202, body: { detail: 'If an account has this address, a password reset mail is on its way.' } }),

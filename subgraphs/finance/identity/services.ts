@@ -1,5 +1,5 @@
 import type { Store } from '../../../lib/database';
-import { createMailer } from '../../../lib/mailer';
+import { createMailer, readOutbox } from '../../../lib/mailer';
 import { KeyedLimiter } from '../../../lib/rate-limits';
 import { AttemptThrottle, CODE_ATTEMPTS, PHONE_CODE_ATTEMPTS, SIGN_IN_ATTEMPTS, TOKEN_ATTEMPTS } from '../../../lib/attempts';
 import { purposeBox } from '../../../lib/secret-box';
@@ -16,7 +16,11 @@ import { TokenService } from './domain/tokens';
 import { PhoneVerificationService } from './domain/phone-verification';
 import { SandboxSms, TwilioSms, type SmsProvider } from './domain/sms';
 import { sandboxOrDisabled } from '../kernel/sandbox';
-import type { Config } from '../../../lib/config';
+import { isDevelopment, type Config } from '../../../lib/config';
+import type { Logger } from '../../../lib/logger';
+import type { SupergraphClient } from '../../../lib/supergraph-client';
+import { Messenger } from './domain/messages';
+import { DevOutbox } from './domain/dev-outbox';
 import { IdentityStore } from './store/identity-store';
 import { OnboardingStore } from './store/onboarding-store';
 import { OperatorStore } from './store/operator-store';
@@ -28,6 +32,8 @@ export interface IdentityServices {
   /** The console's authority over accounts: no operator acts on their own or another operator's; operator changes take two people. */
   operators: OperatorService;
   phones: PhoneVerificationService;
+  /** Development only: the mails and text messages the node "sent" (404 in production). */
+  devOutbox: DevOutbox;
   sessions: SessionService;
   /** Operator decisions audited in their transaction; relayed to the node's audit log (index.ts). */
   audit: AuditOutbox;
@@ -59,6 +65,21 @@ function smsProvider(config: Config, phones: PhoneStore): SmsProvider {
   return new TwilioSms({ baseUrl: config.SMS_PROVIDER_URL, accountSid, authToken, from, timeoutMs: config.SMS_PROVIDER_TIMEOUT_MS });
 }
 
+const BRAND_NAME_QUERY = 'query IdentityBrandName { nodeBranding { organisationName } }';
+
+/** The node's name for its mails and text messages: the branding's organisation name (admin console), read through the supergraph; APP_NAME when it cannot be read. */
+function brandNameFromSupergraph(supergraph: SupergraphClient, fallback: string, logger: Logger): () => Promise<string> {
+  return async () => {
+    try {
+      const { nodeBranding } = await supergraph.request<{ nodeBranding: { organisationName: string } }>(BRAND_NAME_QUERY);
+      return nodeBranding.organisationName.trim() || fallback;
+    } catch (err) {
+      logger.warn({ err: { message: (err as Error).message } }, 'the branding could not be read: messages carry APP_NAME');
+      return fallback;
+    }
+  };
+}
+
 export function createIdentityServices({ store, config, supergraph, logger }: SubgraphDeps): IdentityServices {
   const secrets = nodeSecrets(config);
   const gate = new NodeGate(nodeStateFromSupergraph(supergraph));
@@ -87,6 +108,14 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
   const recoveryCodes = new RecoveryCodes(accountStore);
   const identity = new IdentityService(users, gate, tokens, totpBox, config.APP_NAME, { sessions, recoveryCodes }, attempts);
   const audit = new AuditOutbox('identity', store.pool, deliverThroughSupergraph(supergraph));
+  const phoneStore = new PhoneStore(store);
+  const messages = new Messenger({
+    mailer: createMailer(config, logger),
+    sms: smsProvider(config, phoneStore),
+    links: { frontendUrl: config.FRONTEND_URL, development: isDevelopment(config), fallback: `http://localhost:${config.PORT}/app/` },
+    brandName: brandNameFromSupergraph(supergraph, config.APP_NAME, logger),
+    logger,
+  });
   const onboarding = new OnboardingService({
     store: accountStore,
     users,
@@ -94,7 +123,7 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
     sessions,
     recoveryCodes,
     gate,
-    mailer: createMailer(config, logger),
+    messages,
     limits: onboardingLimits(store, config.AUTH_ATTEMPTS_PER_HOUR),
     tokens: new AttemptThrottle(
       store,
@@ -103,16 +132,13 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
       (s) => `Too many wrong links or codes from this address. Request was throttled. Expected available in ${s} seconds.`,
     ),
     logger,
-    appName: config.APP_NAME,
     defaultSignupMode: config.NODE_ENV === 'production' ? 'invite_only' : 'open',
-    frontendUrl: config.FRONTEND_URL,
     audit,
   });
-  const phoneStore = new PhoneStore(store);
   const phones = new PhoneVerificationService({
     users,
     phones: phoneStore,
-    sms: smsProvider(config, phoneStore),
+    messages,
     attempts: new AttemptThrottle(
       store,
       'phone-code',
@@ -124,8 +150,12 @@ export function createIdentityServices({ store, config, supergraph, logger }: Su
       new KeyedLimiter(store, 'phone-send-day', { points: 5, durationSeconds: 24 * 3600 }),
     ],
     codeKey: usableSecret(secrets.frameworkSecretKey) ? secrets.frameworkSecretKey : undefined,
-    appName: config.APP_NAME,
   });
   const operators = new OperatorService({ users, accounts: accountStore, store: new OperatorStore(store), identity, onboarding, phones, audit });
-  return { identity, onboarding, operators, phones, sessions, audit, gate, store };
+  const devOutbox = new DevOutbox({
+    development: isDevelopment(config),
+    mails: (first, accept) => readOutbox(config, first, accept),
+    sms: (first) => phoneStore.outbox(null, first),
+  });
+  return { identity, onboarding, operators, phones, devOutbox, sessions, audit, gate, store };
 }

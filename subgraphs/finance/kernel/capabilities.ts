@@ -41,6 +41,8 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
     ...['receiveBankingWebhook', 'receiveCardIssuerEvent', 'receiveKycWebhook', 'receiveCryptoExchangeEvent'],
     ...['nodeLogin', 'startAdminSession', 'completeAdminTotpEnrolment'],
     ...['nodeSignup', 'verifyNodeEmail', 'requestNodePasswordReset', 'confirmNodePasswordReset'],
+    // development only (404 in production): the mails and text messages the node "sent"
+    'nodeDevOutbox',
   ]),
   ...fields('user', [
     // banking, cards

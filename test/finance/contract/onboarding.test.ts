@@ -51,7 +51,8 @@ describe('sign-up and e-mail verification', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), username, email, email_verified: false });
     const [verification] = await mailsTo(email);
-    expect(verification.subject).toBe('Acme Finance: verify your e-mail address');
+    // named after the branding (its organisation name, the default until an operator names it), not APP_NAME
+    expect(verification.subject).toBe('Finance Node: verify your e-mail address');
     const token = tokenIn(verification)!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
@@ -183,7 +184,7 @@ describe('passwords', () => {
     expect([nobody.status, nobody.body]).toEqual([somebody.status, somebody.body]);
     expect(somebody.status).toBe(202);
     const [reset] = await mailsTo(email);
-    expect(reset.subject).toBe('Acme Finance: reset your password');
+    expect(reset.subject).toBe('Finance Node: reset your password'); // the branding's name (its default), not APP_NAME
     const token = tokenIn(reset)!;
 
     const weak = await post('/api/auth/password/reset/confirm/', { token, password: '123' });

@@ -13,6 +13,7 @@ import { adminSignIn, createUser, installValidLicence, login } from '../../suppo
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('passport scan')]);
 const PRODUCTION = {
   NODE_ENV: 'production',
+  FRONTEND_URL: 'http://127.0.0.1:8000/app/',
   FRAMEWORK_SECRET_KEY: 'f'.repeat(64),
   SERVER_JWT_KEY: 'j'.repeat(48),
   PUBLIC_URL_REGISTRY: 'https://registry.example.com',

@@ -72,7 +72,7 @@ it('answers a taken address exactly as a new one; the owner gets a notice instea
   expect([asTaken.status, Object.keys(asTaken.body).sort()]).toEqual([asNew.status, Object.keys(asNew.body).sort()]);
   expect(asTaken.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), username: other, email: email.toUpperCase(), email_verified: false });
   const [notice] = await mailsTo(email);
-  expect(notice.subject).toBe('Handles Finance: someone tried to sign up with your address');
+  expect(notice.subject).toBe('Finance Node: someone tried to sign up with your address');
   expect(notice.text).toContain(`sign in as ${owner}`);
   expect(tokenIn(notice)).toBeUndefined();
   expect(await accountsWith(email)).toBe(1);
@@ -108,7 +108,7 @@ it('an unverified claim receives nothing and never blocks the owner: the owner v
   const answer = await signup(owner, victim);
   expect([answer.status, answer.body.username, answer.body.email_verified]).toEqual([201, owner, false]);
   const [link] = await mailsTo(victim);
-  expect(link.subject).toBe('Handles Finance: verify your e-mail address');
+  expect(link.subject).toBe('Finance Node: verify your e-mail address');
   expect((await post('/api/auth/email/verify/', { token: tokenIn(link) })).status).toBe(200);
 
   const ownerRow = await t.app.services.identity.identity.findUser(owner);
@@ -137,12 +137,23 @@ describe('in production', () => {
   let p: TestApp<'finance'>;
   beforeAll(async () => {
     p = await startTestApp(
-      { NODE_ENV: 'production', FRAMEWORK_SECRET_KEY: 'f'.repeat(64), SERVER_JWT_KEY: 'j'.repeat(48), PUBLIC_URL_REGISTRY: 'https://registry.example.com' },
+      {
+        NODE_ENV: 'production',
+        FRAMEWORK_SECRET_KEY: 'f'.repeat(64),
+        SERVER_JWT_KEY: 'j'.repeat(48),
+        PUBLIC_URL_REGISTRY: 'https://registry.example.com',
+        FRONTEND_URL: 'https://finance.example.com/app/',
+      },
       { products: ['finance'] },
     );
     await installValidLicence(p as unknown as TestApp);
   });
   afterAll(() => p?.stop());
+
+  it('has no development outbox: the page and the query answer 404, the configuration names none', async () => {
+    expect((await fetch(`${p.urls.finance}/dev/outbox/`)).status).toBe(404);
+    expect((await http(`${p.urls.finance}/api/v1/config/`)).body.development).toBeNull();
+  });
 
   it('sign-up is invite-only until an operator chooses: 403 signup_closed, and the config says so', async () => {
     expect((await http(`${p.urls.finance}/api/v1/config/`)).body.auth.signup).toBe('invite_only');

@@ -7,6 +7,7 @@ import { http, startTestApp, type TestApp } from '../../support/app';
  */
 const PRODUCTION = {
   NODE_ENV: 'production',
+  FRONTEND_URL: 'http://127.0.0.1:8000/app/',
   PRODUCTS: 'finance',
   FRAMEWORK_SECRET_KEY: 'f'.repeat(64),
   SERVER_JWT_KEY: 'j'.repeat(48),

@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * Public configuration: branding, enabled modules, active banking rails
-         * @description What a client configures itself from at start-up. Never a secret. No authentication. `auth.signup`: `open` (anyone signs up) or `invite_only` (an invite code is needed).
+         * @description What a client configures itself from at start-up. Never a secret. No authentication. `auth.signup`: `open` (anyone signs up) or `invite_only` (an invite code is needed). `development`: null in production; in development `{outbox}`, the path of the page listing the mails and text messages the node "sent" (GET /dev/outbox/).
          */
         get: operations["PublicConfig"];
         put?: never;
@@ -3488,6 +3488,11 @@ export interface operations {
                             message: string;
                         };
                         read_only: boolean;
+                        /** @description Development mode only (null in production): what a client may show developers, e.g. a link to the outbox beside "check your mail" */
+                        development: {
+                            /** @description Path of the development outbox page: the mails and text messages the node "sent" */
+                            outbox: string;
+                        } | null;
                     };
                 };
             };

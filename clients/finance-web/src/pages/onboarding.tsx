@@ -4,7 +4,7 @@ import { useLocation } from 'preact-iso';
 import { api, unwrap } from '../api/client';
 import { ApiError } from '../api/errors';
 import { to } from '../state';
-import { ErrorNote, Field, Page, formValue, useAction } from '../ui/kit';
+import { DevOutboxLink, ErrorNote, Field, Page, formValue, useAction } from '../ui/kit';
 
 /** The error to show: a 404 means this node has no such endpoint yet. */
 function explain(failure: unknown, what: string): Error {
@@ -43,6 +43,7 @@ export function SignUp() {
     return (
       <Page title="Check your e-mail">
         <p role="status">We sent a link to {done}. Open it to verify your address, then sign in.</p>
+        <DevOutboxLink what="the verification mail" />
         <a href={to('')}>Sign in</a>
       </Page>
     );
@@ -109,7 +110,10 @@ export function Reset() {
   return (
     <Page title="Reset your password">
       {sent ? (
-        <p role="status">If an account has this address, a reset link is on its way. It works for one hour.</p>
+        <>
+          <p role="status">If an account has this address, a reset link is on its way. It works for one hour.</p>
+          <DevOutboxLink what="the reset mail" />
+        </>
       ) : (
         <form class="card narrow" onSubmit={submit} noValidate>
           <Field id="reset-email" label="E-mail" type="email" autoComplete="email" />

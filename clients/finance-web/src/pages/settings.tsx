@@ -2,7 +2,7 @@
 import { api, session, unwrap } from '../api/client';
 import { ApiError } from '../api/errors';
 import { dateTime, words } from '../format';
-import { Details, Empty, ErrorNote, Field, Page, formValue, useAction, useLoad } from '../ui/kit';
+import { Details, DevOutboxLink, Empty, ErrorNote, Field, Page, formValue, useAction, useLoad } from '../ui/kit';
 import { Enrol } from './sign-in';
 import { useState } from 'preact/hooks';
 
@@ -96,6 +96,7 @@ function PhoneCodeForm(props: { pending: string; busy: boolean; onSubmit: (event
       <button type="button" class="link" disabled={props.busy} onClick={props.onResend}>
         Send a new code
       </button>
+      <DevOutboxLink what="the text message" />
     </form>
   );
 }
@@ -128,6 +129,7 @@ function ProfileSection() {
           Send the verification mail again
         </button>
       ) : null}
+      {shown.email && !shown.email_verified ? <DevOutboxLink what="the verification mail" /> : null}
       <form onSubmit={phone.savePhone}>
         <Field
           id="phone"

@@ -1,7 +1,9 @@
 /** The small kit every page is built from: page frame, labelled fields, errors, loading. */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
+import { apiBase } from '../api/client';
 import { ApiError } from '../api/errors';
+import { NodeContext } from '../state';
 
 export function Page(props: { title: string; children?: ComponentChildren; lead?: string }) {
   return (
@@ -137,5 +139,24 @@ export function Details(props: { rows: [string, ComponentChildren][]; id?: strin
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * Development only (the node's configuration names its outbox; null in production): a link to the page
+ * listing the mails and text messages the node "sent", beside every screen that says "check your mail"
+ * or asks for a code.
+ */
+export function DevOutboxLink(props: { what: string }) {
+  const outbox = useContext(NodeContext).config?.development?.outbox;
+  if (!outbox) return null;
+  return (
+    <p class="aside dev-outbox">
+      Development node: nothing really leaves it.{' '}
+      <a href={`${apiBase()}${outbox}`} target="_blank" rel="noopener">
+        Open the outbox
+      </a>{' '}
+      to read {props.what}.
+    </p>
   );
 }

@@ -2,7 +2,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
-import type { Mailer } from '../../../../lib/mailer';
 import type { AttemptThrottle } from '../../../../lib/attempts';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';
 import type { PoolClient } from 'pg';
@@ -12,6 +11,7 @@ import type { KycLevel } from '../../kernel/kyc';
 import type { IdentityStore, UserRow } from '../store/identity-store';
 import type { InviteRow, OneTimePurpose, OnboardingStore, SignupMode } from '../store/onboarding-store';
 import { IdentityService, normaliseUsername } from './identity-service';
+import type { Messenger } from './messages';
 import type { RecoveryCodes } from './recovery-codes';
 import type { AccessGrant, SessionMeta, SessionService } from './sessions';
 
@@ -63,16 +63,14 @@ export interface OnboardingDeps {
   sessions: SessionService;
   recoveryCodes: RecoveryCodes;
   gate: NodeGate;
-  mailer: Mailer;
+  /** The node's mails: sender named after its branding, absolute links to the web client. */
+  messages: Messenger;
   limits: OnboardingLimits;
   /** Guesses of the mailed tokens (verification, reset), reserved before they are checked (lib/attempts.ts TOKEN_ATTEMPTS). */
   tokens: AttemptThrottle;
   logger: Logger;
   /** Sign-up until an operator chooses: invite_only in production (NODE_ENV=production), open elsewhere. */
   defaultSignupMode: SignupMode;
-  /** The node's name (mail subjects) and the client's base URL for links, when known. */
-  appName: string;
-  frontendUrl?: string;
   /** The node's audit log (the admin console's writes), through this subgraph's outbox: in the change's transaction. */
   audit: AuditOutbox;
 }
@@ -101,34 +99,26 @@ export function passwordProblems(password: string, username: string): string[] {
 export class OnboardingService {
   constructor(private readonly d: OnboardingDeps) {}
 
-  private link(path: string, token: string): string {
-    const base = this.d.frontendUrl ? new URL(this.d.frontendUrl).origin : '';
-    return `${base}${path}?token=${encodeURIComponent(token)}`;
-  }
-
-  /** Sends a mail; a failure is logged, not the caller's problem (they may ask again). */
-  private async mail(to: string, subject: string, text: string): Promise<void> {
-    await this.d.mailer.send({ to, subject: `${this.d.appName}: ${subject}`, text }).catch((err: unknown) => {
-      this.d.logger.error({ err: (err as Error).message }, 'mail could not be sent');
-    });
-  }
-
   private async issueToken(user: UserRow, purpose: OneTimePurpose, ttlSeconds: number): Promise<string> {
     const token = newToken();
     await this.d.store.insertToken({ tokenHash: tokenHash(token), userId: user.id, purpose, email: user.email, ttlSeconds });
     return token;
   }
 
-  private async sendVerification(user: UserRow): Promise<void> {
+  private async sendVerification(user: UserRow, origin: string | null | undefined): Promise<void> {
     const token = await this.issueToken(user, 'email_verify', EMAIL_VERIFY_TTL_SECONDS);
-    await this.verificationMail(user.username, user.email, token);
+    await this.verificationMail(user.username, user.email, token, origin);
   }
 
-  private async verificationMail(username: string, email: string, token: string): Promise<void> {
-    await this.mail(
+  /** `origin`: of the request that caused the mail (development without FRONTEND_URL: the links' base). */
+  private async verificationMail(username: string, email: string, token: string, origin: string | null | undefined): Promise<void> {
+    const link = this.d.messages.link('verifyEmail', { token }, origin);
+    await this.d.messages.mail(
+      'email_verify',
       email,
       'verify your e-mail address',
-      `Hello ${username},\n\nconfirm that this is your address: ${this.link('/app/verify-email/', token)}\n\n` +
+      () =>
+        `Hello ${username},\n\nconfirm that this is your address: ${link}\n\n` +
         `If the link does not open, enter this code where the app asks for it:\n${token}\n\nThe link works once, for 48 hours. Not you? Ignore this mail.\n`,
     );
   }
@@ -191,7 +181,7 @@ export class OnboardingService {
    * The answer is the same whether the address is new or taken (nobody learns which addresses have
    * accounts): for a taken address the mail goes to its owner instead (heldAddressSignup).
    */
-  async signup(input: SignupInput, clientAddress: string | undefined): Promise<SignupReply> {
+  async signup(input: SignupInput, clientAddress: string | undefined, origin?: string | null): Promise<SignupReply> {
     await this.d.limits.signup.consume(clientAddress, 'Too many sign-ups from this address: try again later.');
     const inviteOnly = (await this.signupMode()) === 'invite_only';
     const code = (input.inviteCode ?? '').trim();
@@ -200,7 +190,7 @@ export class OnboardingService {
     const passwordHash = await argon2Hash(input.password);
     const invite = inviteOnly ? tokenHash(code) : undefined;
     const fresh = { username, email, passwordHash, invite };
-    if (await this.d.store.emailHolder(email)) return this.heldAddressSignup(fresh);
+    if (await this.d.store.emailHolder(email)) return this.heldAddressSignup(fresh, origin);
     let user: UserRow;
     try {
       user = await this.d.store.transaction(async (db) => {
@@ -211,11 +201,11 @@ export class OnboardingService {
     } catch (err) {
       const e = err as { code?: string; constraint?: string };
       // a concurrent sign-up took the address first: this one is a sign-up for a taken address
-      if (e.code === '23505' && e.constraint === EMAIL_INDEX) return this.heldAddressSignup(fresh);
+      if (e.code === '23505' && e.constraint === EMAIL_INDEX) return this.heldAddressSignup(fresh, origin);
       if (e.code === '23505') throw taken('USERNAME_TAKEN', 'username', 'This user name is taken.');
       throw err;
     }
-    await this.sendVerification(user);
+    await this.sendVerification(user, origin);
     return { id: user.id, username: user.username, email: user.email, emailVerified: false };
   }
 
@@ -226,20 +216,27 @@ export class OnboardingService {
    * creates this sign-up's account verified and drops the pending claim (the verified sign-up wins).
    * The invitation, if any, is used as for a new address.
    */
-  private async heldAddressSignup(s: { username: string; email: string; passwordHash: string; invite?: Buffer }): Promise<SignupReply> {
+  private async heldAddressSignup(
+    s: { username: string; email: string; passwordHash: string; invite?: Buffer },
+    origin: string | null | undefined,
+  ): Promise<SignupReply> {
     if (s.invite && !(await this.d.store.transaction((db) => this.d.store.redeemInvite(db, s.invite!, null)))) throw invalidInvite();
     const id = randomUUID();
     const holder = await this.d.store.emailHolder(s.email);
     const mailAllowed = await this.d.limits.resetMail.tryConsume(`signup:${s.email.toLowerCase()}`);
     if (holder?.verified) {
-      if (mailAllowed)
-        await this.mail(
+      if (mailAllowed) {
+        const [signIn, reset] = [this.d.messages.link('signIn', {}, origin), this.d.messages.link('forgotPassword', {}, origin)];
+        await this.d.messages.mail(
+          'signup_address_held',
           s.email,
           'someone tried to sign up with your address',
-          `Hello ${holder.username},\n\nsomeone asked to open an account on ${this.d.appName} with this e-mail address, which is already yours. ` +
-            `Nothing was created.\n\nIf it was you: sign in as ${holder.username}, or reset your password.\n` +
+          (brand) =>
+            `Hello ${holder.username},\n\nsomeone asked to open an account on ${brand} with this e-mail address, which is already yours. ` +
+            `Nothing was created.\n\nIf it was you: sign in as ${holder.username} (${signIn}), or reset your password (${reset}).\n` +
             `Not you? Ignore this mail.\n`,
         );
+      }
     } else {
       const token = newToken();
       await this.d.store.insertSignupRequest({
@@ -250,7 +247,7 @@ export class OnboardingService {
         passwordHash: s.passwordHash,
         ttlSeconds: EMAIL_VERIFY_TTL_SECONDS,
       });
-      if (mailAllowed) await this.verificationMail(s.username, s.email, token);
+      if (mailAllowed) await this.verificationMail(s.username, s.email, token, origin);
     }
     return { id, username: s.username, email: s.email, emailVerified: false };
   }
@@ -279,33 +276,36 @@ export class OnboardingService {
   }
 
   /** POST /api/auth/email/resend/: a new verification mail (none when the address is verified already). */
-  async resendVerification(userId: string): Promise<void> {
+  async resendVerification(userId: string, origin?: string | null): Promise<void> {
     const user = await this.d.users.byId(userId);
     if (!user) throw notFound('No such user.');
     if (user.emailVerifiedAt || !user.email) return;
     await this.d.limits.resend.consume(user.id, 'Too many verification mails: try again later.');
-    await this.sendVerification(user);
+    await this.sendVerification(user, origin);
   }
 
   /**
    * POST /api/auth/password/reset/: whatever the address, the same answer at the same speed (the
    * mail goes out after the answer): nobody learns whether an account has it.
    */
-  async requestPasswordReset(email: string, clientAddress: string | undefined): Promise<void> {
+  async requestPasswordReset(email: string, clientAddress: string | undefined, origin?: string | null): Promise<void> {
     await this.d.limits.reset.consume(clientAddress, 'Too many password resets from this address: try again later.');
     const address = (email ?? '').trim();
     if (!EMAIL.test(address) || address.length > 254) return;
-    void this.sendResets(address).catch((err: unknown) => this.d.logger.error({ err: (err as Error).message }, 'password reset failed'));
+    void this.sendResets(address, origin).catch((err: unknown) => this.d.logger.error({ err: (err as Error).message }, 'password reset failed'));
   }
 
-  private async sendResets(email: string): Promise<void> {
+  private async sendResets(email: string, origin: string | null | undefined): Promise<void> {
     if (!(await this.d.limits.resetMail.tryConsume(email.toLowerCase()))) return;
     for (const user of await this.d.store.activeUsersByEmail(email)) {
       const token = await this.issueToken(user, 'password_reset', PASSWORD_RESET_TTL_SECONDS);
-      await this.mail(
+      const link = this.d.messages.link('resetPassword', { token }, origin);
+      await this.d.messages.mail(
+        'password_reset',
         user.email,
         'reset your password',
-        `Hello ${user.username},\n\nsomeone (we hope you) asked to reset your password: ${this.link('/app/reset-password/', token)}\n\n` +
+        () =>
+          `Hello ${user.username},\n\nsomeone (we hope you) asked to reset your password: ${link}\n\n` +
           `If the link does not open, enter this code with your new password where the app asks for it:\n${token}\n\n` +
           `The link works once, for one hour. Every device signed in to your account will be signed out.\n` +
           `Not you? Ignore this mail: your password stays as it is.\n`,

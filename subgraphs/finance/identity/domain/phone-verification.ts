@@ -5,7 +5,7 @@ import { tooManyRequests, type KeyedLimiter } from '../../../../lib/rate-limits'
 import type { IdentityStore, UserRow } from '../store/identity-store';
 import type { PhoneAudit, PhoneStore } from '../store/phone-store';
 import { normalisePhone } from './identity-service';
-import type { SmsProvider } from './sms';
+import type { Messenger } from './messages';
 
 /** How long a code is valid. */
 export const PHONE_CODE_TTL_SECONDS = 10 * 60;
@@ -23,14 +23,14 @@ export interface PhoneState {
 export interface PhoneVerificationDeps {
   users: IdentityStore;
   phones: PhoneStore;
-  sms: SmsProvider;
+  /** Sends the code (the node's text messages: named after its branding). */
+  messages: Messenger;
   /** Code guesses, reserved before they are checked (lib/attempts.ts PHONE_CODE_ATTEMPTS): 5 per code wherever they come from. */
   attempts: AttemptThrottle;
   /** Codes sent per user: e.g. one a minute and five a day. */
   sends: KeyedLimiter[];
   /** Keys the codes' HMAC (a node secret); unset: plain SHA-256 of user, number and code. */
   codeKey: string | undefined;
-  appName: string;
 }
 
 const wrongCode = () => badInput('The code is not valid.', { code: ['The code is not valid.'] });
@@ -84,7 +84,7 @@ export class PhoneVerificationService {
     const claimed = await this.deps.phones.claim(user.id, e164, this.codeHash(user.id, e164, code), PHONE_CODE_TTL_SECONDS);
     if (!claimed) throw notFound('No such user.');
     try {
-      await this.deps.sms.send({ to: e164, body: `${this.deps.appName}: your verification code is ${code}. It expires in 10 minutes.` });
+      await this.deps.messages.sms(e164, `your verification code is ${code}. It expires in 10 minutes.`);
     } catch (err) {
       await this.deps.phones.dropCode(user.id);
       throw err;

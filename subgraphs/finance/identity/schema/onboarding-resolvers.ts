@@ -5,7 +5,7 @@ import { NodePolicy } from '../../kernel/gate';
 import type { IdentityServices } from '../services';
 import { operatorOf } from './operator-resolvers';
 import { toUser, userIdOf } from './resolvers';
-import { NodeAccessToken, NodeInvite, NodeInviteCreated, NodeSession, NodeSignup, NodeUser } from './types';
+import { NodeAccessToken, NodeInvite, NodeInviteCreated, NodeOutboxMessage, NodeSession, NodeSignup, NodeUser } from './types';
 
 function sessionOf(ctx: SubgraphContext): { userId: string; sessionId?: string } {
   const p = ctx.principal;
@@ -35,8 +35,22 @@ export class OnboardingResolver {
     @Arg('password') password: string,
     @Ctx() ctx: SubgraphContext,
     @Arg('inviteCode', () => String, { nullable: true }) inviteCode?: string | null,
+    @Arg('requestOrigin', () => String, {
+      nullable: true,
+      description: "Development without FRONTEND_URL: the origin of the client's request (the REST adapter passes it), the base of the mail's links. Ignored otherwise.",
+    })
+    requestOrigin?: string | null,
   ): Promise<NodeSignup> {
-    return this.services.onboarding.signup({ username, email, password, inviteCode }, ctx.clientAddress);
+    return this.services.onboarding.signup({ username, email, password, inviteCode }, ctx.clientAddress, requestOrigin);
+  }
+
+  @NodePolicy({ maintenance: 'exempt' })
+  @Query(() => [NodeOutboxMessage], {
+    description:
+      'Development only (404 in production): the mails and text messages the node "sent" — its file outbox and the sandbox SMS provider — newest first. No credential (as Mailpit beside an app).',
+  })
+  nodeDevOutbox(@Arg('first', () => Int, { defaultValue: 50 }) first: number): Promise<NodeOutboxMessage[]> {
+    return this.services.devOutbox.list(first);
   }
 
   @Mutation(() => Boolean, { description: 'Verifies an e-mail address with the token of the mail (once).' })
@@ -47,14 +61,29 @@ export class OnboardingResolver {
 
   @Authorized('node-user')
   @Mutation(() => Boolean, { description: 'Sends the verification mail again (nothing when the address is verified).' })
-  async resendNodeEmailVerification(@Ctx() ctx: SubgraphContext): Promise<boolean> {
-    await this.services.onboarding.resendVerification(userIdOf(ctx));
+  async resendNodeEmailVerification(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('requestOrigin', () => String, {
+      nullable: true,
+      description: "Development without FRONTEND_URL: the origin of the client's request (the REST adapter passes it), the base of the mail's links. Ignored otherwise.",
+    })
+    requestOrigin?: string | null,
+  ): Promise<boolean> {
+    await this.services.onboarding.resendVerification(userIdOf(ctx), requestOrigin);
     return true;
   }
 
   @Mutation(() => Boolean, { description: 'Asks for a password reset mail; the same answer whether or not an account has the address.' })
-  async requestNodePasswordReset(@Arg('email') email: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    await this.services.onboarding.requestPasswordReset(email, ctx.clientAddress);
+  async requestNodePasswordReset(
+    @Arg('email') email: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('requestOrigin', () => String, {
+      nullable: true,
+      description: "Development without FRONTEND_URL: the origin of the client's request (the REST adapter passes it), the base of the mail's links. Ignored otherwise.",
+    })
+    requestOrigin?: string | null,
+  ): Promise<boolean> {
+    await this.services.onboarding.requestPasswordReset(email, ctx.clientAddress, requestOrigin);
     return true;
   }
 

@@ -54,6 +54,18 @@ export class NodeSandboxSms {
   @Field() createdAt: Date;
 }
 
+@ObjectType({ simpleResolvers: true, description: 'A mail or text message of the development outbox.' })
+export class NodeOutboxMessage {
+  @Field(() => ID) id: string;
+  @Field({ description: '`mail` or `sms`.' }) channel: string;
+  @Field({ description: 'email_verify, signup_address_held, password_reset, phone_code…' }) kind: string;
+  @Field() sentAt: Date;
+  @Field(() => String, { nullable: true, description: "A mail's sender (display name and address)." }) from: string | null;
+  @Field() to: string;
+  @Field() subject: string;
+  @Field() body: string;
+}
+
 @ObjectType({ simpleResolvers: true, description: 'The user a transfer names (service principals only: the payments module).' })
 export class NodeRecipient {
   @Field(() => ID) id: string;

@@ -82,6 +82,7 @@ describe('the configuration contract', () => {
   it('documents every check id it can report', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
+      FRONTEND_URL: 'http://127.0.0.1:8000/app/',
       PUBLIC_URL_REGISTRY: 'https://registry.example.com',
       DEBUG: 'true',
       CORS_ALLOWED_HEADERS: 'x',

@@ -20,6 +20,7 @@ import { adminPost, adminSignIn, createUser, installValidLicence, licenceKeys, l
  */
 const PRODUCTION = {
   NODE_ENV: 'production',
+  FRONTEND_URL: 'http://127.0.0.1:8000/app/',
   FRAMEWORK_SECRET_KEY: 'f'.repeat(64),
   SERVER_JWT_KEY: 'j'.repeat(48),
   PUBLIC_URL_REGISTRY: 'https://registry.example.com',

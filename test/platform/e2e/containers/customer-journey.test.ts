@@ -46,6 +46,7 @@ function cli(args: string[]): Promise<string> {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         NODE_ENV: 'production',
+        FRONTEND_URL: 'http://127.0.0.1:8000/app/',
         PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
         DATABASE_URL: vendorDb,
         DATA_DIR: dataDir,

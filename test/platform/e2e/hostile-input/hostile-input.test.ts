@@ -24,6 +24,7 @@ beforeAll(async () => {
   // node is configured with its secrets (without them its sign-in answers 503 improperly_configured)
   t = await startTestApp({
     NODE_ENV: 'production',
+    FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     BACKTEST_SEASONS: '1',
     SERVER_JWT_KEY: 'hostile-input-test-jwt-key-0123456789abcdef',

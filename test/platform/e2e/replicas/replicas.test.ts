@@ -59,6 +59,7 @@ function start(name: string, entry: string, port: number, env: Record<string, st
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
+      FRONTEND_URL: 'http://127.0.0.1:8000/app/',
       // each process's own application mailbox on a free port (several run at once here)
       APPLICATION_SMTP_PORT: '0',
       PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
