@@ -148,6 +148,7 @@ async function main() {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     LOG_LEVEL: 'warn',
     BACKTEST_SEASONS: '1',
   });

@@ -149,6 +149,7 @@ async function main() {
     BACKTEST_SEASONS: '1',
     NODE_ENV: 'production',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
   });
   const created = await fetch(`${setup.ready.gateway}/graphql`, {
     method: 'POST',
@@ -168,6 +169,7 @@ async function main() {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     SUBGRAPH_MODE: 'remote',

@@ -494,6 +494,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         "set it to the registry's public URL, e.g. https://registry.example.com",
     );
   }
+  if (!isDevelopment(cfg) && cfg.PRODUCTS.includes('predictions') && !cfg.PUBLIC_URL_PREDICTIONS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PUBLIC_URL_PREDICTIONS: required in production when this process runs the prediction API (PRODUCTS): the links of ' +
+        "its mails (an approved application's API key, confirmation links) would otherwise point at localhost; set it to the prediction API's " +
+        'public URL, e.g. https://predictions.example.com',
+    );
+  }
   if (cfg.TELEGRAM_WEBHOOK_URL && !cfg.TELEGRAM_WEBHOOK_SECRET) {
     throw new ConfigError('Invalid configuration:\n  TELEGRAM_WEBHOOK_SECRET: required (16+ characters) when TELEGRAM_WEBHOOK_URL is set');
   }

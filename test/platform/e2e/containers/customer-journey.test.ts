@@ -47,6 +47,7 @@ function cli(args: string[]): Promise<string> {
         HOME: process.env.HOME,
         NODE_ENV: 'production',
         PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+        PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
         DATABASE_URL: vendorDb,
         DATA_DIR: dataDir,
         MASTER_KEY: TEST_MASTER_KEY,
