@@ -11,7 +11,14 @@ describe('HOST and development mode', () => {
   });
 
   it('accepts it in production, or with the explicit opt-in, and says so', () => {
-    expect(loadConfig({ HOST: '0.0.0.0', NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'https://registry.example.com', PUBLIC_URL_PREDICTIONS: 'https://predictions.example.com' }).HOST).toBe('0.0.0.0');
+    expect(
+      loadConfig({
+        HOST: '0.0.0.0',
+        NODE_ENV: 'production',
+        PUBLIC_URL_REGISTRY: 'https://registry.example.com',
+        PUBLIC_URL_PREDICTIONS: 'https://predictions.example.com',
+      }).HOST,
+    ).toBe('0.0.0.0');
     const opted = loadConfig({ HOST: '0.0.0.0', ALLOW_DEVELOPMENT_ON_NETWORK: 'true' });
     expect(describeMode(opted)).toBe(
       'development mode (NODE_ENV=development): schema introspection and the GraphQL IDE are open to ANYONE who reaches 0.0.0.0 (ALLOW_DEVELOPMENT_ON_NETWORK=true)',
@@ -47,9 +54,9 @@ describe('PUBLIC_URL_PREDICTIONS', () => {
     const registry = { PUBLIC_URL_REGISTRY: 'https://registry.example.com' };
     expect(() => loadConfig({ NODE_ENV: 'production', ...registry })).toThrow(/PUBLIC_URL_PREDICTIONS: required in production .*localhost/);
     expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS: 'predictions' })).toThrow(/PUBLIC_URL_PREDICTIONS/);
-    expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'predictions', PUBLIC_URL_PREDICTIONS: 'https://predictions.example.com' }).PUBLIC_URL_PREDICTIONS).toBe(
-      'https://predictions.example.com',
-    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', PRODUCTS: 'predictions', PUBLIC_URL_PREDICTIONS: 'https://predictions.example.com' }).PUBLIC_URL_PREDICTIONS,
+    ).toBe('https://predictions.example.com');
     // without the prediction API, and in development, it is not needed
     expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance' }).PUBLIC_URL_PREDICTIONS).toBeUndefined();
     expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'registry', ...registry }).PUBLIC_URL_PREDICTIONS).toBeUndefined();

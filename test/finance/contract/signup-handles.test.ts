@@ -137,7 +137,13 @@ describe('in production', () => {
   let p: TestApp<'finance'>;
   beforeAll(async () => {
     p = await startTestApp(
-      { NODE_ENV: 'production', FRAMEWORK_SECRET_KEY: 'f'.repeat(64), SERVER_JWT_KEY: 'j'.repeat(48), PUBLIC_URL_REGISTRY: 'https://registry.example.com', PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080' },
+      {
+        NODE_ENV: 'production',
+        FRAMEWORK_SECRET_KEY: 'f'.repeat(64),
+        SERVER_JWT_KEY: 'j'.repeat(48),
+        PUBLIC_URL_REGISTRY: 'https://registry.example.com',
+        PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
+      },
       { products: ['finance'] },
     );
     await installValidLicence(p as unknown as TestApp);

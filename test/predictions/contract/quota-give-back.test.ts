@@ -64,7 +64,7 @@ function requestOf(route: Route): { path: string; init: RequestInit } {
     if (!(name in QUERY_VALUES)) throw new Error(`no value for the query parameter ${name} of ${route.path}: add one to this test`);
     query.set(name, QUERY_VALUES[name]);
   }
-  return { path: `${path}${query.size ? `?${query}` : ''}`, init: { method: route.method } };
+  return { path: `${path}${query.size ? `?${query.toString()}` : ''}`, init: { method: route.method } };
 }
 
 /** The requests left after a request, as its answer says. */

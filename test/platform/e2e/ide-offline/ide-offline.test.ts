@@ -18,7 +18,10 @@ let prod: ChildApp;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchChromium({ args: ['--disable-quic'] });
-  [dev, prod] = await Promise.all([startChildApp(), startChildApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090', PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080' })]);
+  [dev, prod] = await Promise.all([
+    startChildApp(),
+    startChildApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090', PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080' }),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
