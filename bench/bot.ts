@@ -149,6 +149,7 @@ async function main() {
     NODE_ENV: 'production',
     FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     LOG_LEVEL: 'warn',
     BACKTEST_SEASONS: '1',
   });

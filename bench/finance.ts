@@ -82,6 +82,7 @@ async function main() {
     NODE_ENV: 'production',
     FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     SERVER_JWT_KEY: JWT_KEY,
     FRAMEWORK_SECRET_KEY: 'f'.repeat(64),
     BENCH_PASSWORD: PASSWORD,

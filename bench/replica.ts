@@ -150,6 +150,7 @@ async function main() {
     NODE_ENV: 'production',
     FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
   });
   const created = await fetch(`${setup.ready.gateway}/graphql`, {
     method: 'POST',
@@ -170,6 +171,7 @@ async function main() {
     NODE_ENV: 'production',
     FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     SUBGRAPH_MODE: 'remote',

@@ -88,6 +88,7 @@ async function main() {
     NODE_ENV: 'production',
     FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     DATA_DIR: dataDir,
     // every instance on this database seals and opens the same secrets
     MASTER_KEY: randomBytes(32).toString('base64'),
@@ -188,6 +189,7 @@ async function main() {
     FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     GATEWAY_PUBLIC_KEY: keys[keyVariable(GATEWAY_SERVICE, 'public')],
     SUBGRAPH_URL_FOOTBALL: `http://127.0.0.1:${ports.football}/graphql`,
     SUBGRAPH_URL_ACCESS: `http://127.0.0.1:${ports.access}/graphql`,

@@ -66,6 +66,7 @@ function start(databaseUrl: string): Promise<{ child: ChildProcess; urls: Record
       NODE_ENV: 'production',
       FRONTEND_URL: 'http://127.0.0.1:8000/app/',
       PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+      PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
       APPLICATION_SMTP_PORT: '0',
       APPLICATION_MAIL_ADDRESS: MAILBOX,
       // every hostile message is read (the worst case for the mail worker), not refused by the per-address limit first

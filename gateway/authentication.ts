@@ -73,6 +73,41 @@ export class Authenticator {
     if (error) throw refusal(kind, error as { message: string; extensions?: Record<string, unknown> });
     return kind.verifier.read(result.data as Record<string, unknown>);
   }
+
+  /**
+   * Gives back the unit a metered operation took (`ticket`: drawn when it was metered; `quota`: what
+   * the metering said), when its answer was the server's fault. The quota after it; the same quota
+   * when the kind gives nothing back or nothing was given back. Never throws: a give-back that fails
+   * leaves the answer as it is (and is logged).
+   */
+  async giveBack(ctx: GatewayContext, quota: Quota, ticket: string): Promise<Quota> {
+    const presented = presentedCredential(acceptedKinds(this.kinds, ctx.headers), { headers: ctx.headers, query: ctx.query });
+    if (presented.kind !== 'credential' || !presented.credential.verifier.giveBack) return quota;
+    const { verifier } = presented.credential;
+    try {
+      const result = await this.subgraphs[verifier.subgraph].call(
+        verifier.giveBack!.operation,
+        { credential: presented.value, ticket, resetAt: quota.resetAt.toISOString() },
+        GATEWAY,
+        { requestId: ctx.requestId, clientAddress: ctx.clientAddress },
+      );
+      if (result.errors?.length) throw new Error(result.errors[0].message);
+      const remaining = verifier.giveBack!.remaining(result.data as Record<string, unknown>);
+      return remaining === null ? quota : { ...quota, remaining };
+    } catch (err) {
+      ctx.logger.error({ err }, 'giving back the unit of a failed operation failed');
+      return quota;
+    }
+  }
+}
+
+/**
+ * Whether an operation's answer is the server's fault, as the REST surfaces map it (rest-adapter/core/errors.ts):
+ * a 5xx status, or errors without a client status (an error with no status of its own is a 500).
+ */
+export function isServerFault(status: number | undefined, errors: readonly unknown[] | undefined): boolean {
+  const s = status ?? 200;
+  return s >= 500 || (!!errors?.length && s < 400);
 }
 
 const malformed = (kind: CredentialKind) =>

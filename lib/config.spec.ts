@@ -1,4 +1,7 @@
-import { describeMode, isLoopback, loadConfig } from './config';
+import { describeMode, isLoopback, loadConfig, PUBLIC_URLS } from './config';
+
+/** Every product a process can run (PRODUCTS unset runs them all). */
+const PRODUCT_NAMES: readonly string[] = loadConfig({}).PRODUCTS;
 
 /** Settings checked once at start-up, before anything listens. */
 
@@ -17,6 +20,7 @@ describe('HOST and development mode', () => {
         NODE_ENV: 'production',
         PUBLIC_URL_REGISTRY: 'https://registry.example.com',
         FRONTEND_URL: 'https://finance.example.com/app/',
+        PUBLIC_URL_PREDICTIONS: 'https://predictions.example.com',
       }).HOST,
     ).toBe('0.0.0.0');
     const opted = loadConfig({ HOST: '0.0.0.0', ALLOW_DEVELOPMENT_ON_NETWORK: 'true' });
@@ -38,33 +42,34 @@ describe('HOST and development mode', () => {
   });
 });
 
-describe('PUBLIC_URL_REGISTRY', () => {
-  it('is required in production when the process runs the registry (links are never built from the Host header)', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', FRONTEND_URL: 'https://finance.example.com/app/' })).toThrow(
-      /PUBLIC_URL_REGISTRY: required in production .*Host header/,
-    );
-    expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS: 'registry' })).toThrow(/PUBLIC_URL_REGISTRY/);
-    expect(
-      loadConfig({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'https://registry.example.com', FRONTEND_URL: 'https://finance.example.com/app/' })
-        .PUBLIC_URL_REGISTRY,
-    ).toBe('https://registry.example.com');
-    // the finance node alone, and development, do without
-    expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance', FRONTEND_URL: 'https://finance.example.com/app/' }).PUBLIC_URL_REGISTRY).toBeUndefined();
-    expect(loadConfig({}).PUBLIC_URL_REGISTRY).toBeUndefined();
+describe('the public URL of each product', () => {
+  const full = {
+    PUBLIC_URL_REGISTRY: 'https://registry.example.com',
+    FRONTEND_URL: 'https://finance.example.com/app/',
+    PUBLIC_URL_PREDICTIONS: 'https://predictions.example.com',
+  };
+  it('every product has one (a new product is covered here without editing the test)', () => {
+    expect(PUBLIC_URLS.map((rule) => rule.product).sort()).toEqual([...PRODUCT_NAMES].sort());
   });
-});
-
-describe('FRONTEND_URL', () => {
-  it('is required in production when the process runs the finance node (the links of its mails)', () => {
-    for (const PRODUCTS of ['finance', 'predictions,registry,finance', undefined])
-      expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS, PUBLIC_URL_REGISTRY: 'https://registry.example.com' })).toThrow(
-        /FRONTEND_URL: required in production when this process runs the finance node .*Host header.*e\.g\. https:/,
-      );
-    expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance', FRONTEND_URL: 'https://finance.example.com/app/' }).FRONTEND_URL).toBe(
-      'https://finance.example.com/app/',
-    );
-    // without the finance node, and in development, it is not needed
-    expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: 'predictions,registry', PUBLIC_URL_REGISTRY: 'https://r.example.com' }).FRONTEND_URL).toBeUndefined();
-    expect(loadConfig({ PRODUCTS: 'finance' }).FRONTEND_URL).toBeUndefined();
+  it.each(PUBLIC_URLS.map((rule) => [rule.key, rule] as const))(
+    '%s is required in production when the process runs its product, and only then (links are never built from the Host header or localhost)',
+    (key, rule) => {
+      const without = { ...full, [key]: undefined };
+      // the product alone, and among all three (PRODUCTS unset)
+      for (const PRODUCTS of [rule.product, undefined])
+        expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS, ...without })).toThrow(
+          new RegExp(`${key}: required in production when this process runs ${rule.what} .*e\\.g\\. https:`),
+        );
+      expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: rule.product, [key]: full[key] })[key]).toBe(full[key]);
+      // the other products without it, and development, do without
+      const others = PRODUCT_NAMES.filter((p) => p !== rule.product);
+      expect(loadConfig({ NODE_ENV: 'production', PRODUCTS: others.join(','), ...without })[key]).toBeUndefined();
+      expect(loadConfig({ PRODUCTS: rule.product })[key]).toBeUndefined();
+    },
+  );
+  it('says why: the registry and the finance node would take the Host header, the prediction API localhost', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS: 'registry' })).toThrow(/PUBLIC_URL_REGISTRY: required in production .*Host header/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS: 'finance' })).toThrow(/FRONTEND_URL: required in production .*Host header/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PRODUCTS: 'predictions' })).toThrow(/PUBLIC_URL_PREDICTIONS: required in production .*localhost/);
   });
 });

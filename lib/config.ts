@@ -458,6 +458,41 @@ export const isSetting = (name: string): boolean => (SETTING_NAMES as string[]).
 
 export class ConfigError extends Error {}
 
+/**
+ * The public address each product builds its links from (mails, answers, invitations). In production
+ * none is ever taken from a request's Host header or defaulted to localhost: a process that runs the
+ * product refuses to start without it.
+ */
+export const PUBLIC_URLS: readonly {
+  product: Config['PRODUCTS'][number];
+  key: 'PUBLIC_URL_REGISTRY' | 'FRONTEND_URL' | 'PUBLIC_URL_PREDICTIONS';
+  what: string;
+  why: string;
+  example: string;
+}[] = [
+  {
+    product: 'registry',
+    key: 'PUBLIC_URL_REGISTRY',
+    what: 'the licence registry',
+    why: 'the links of its answers and mails (downloads, invitations, password resets) would otherwise be built from the Host header a client sends',
+    example: "the registry's public URL, e.g. https://registry.example.com",
+  },
+  {
+    product: 'finance',
+    key: 'FRONTEND_URL',
+    what: 'the finance node',
+    why: 'the links of its mails (e-mail verification, password reset) must open the web client and would otherwise be built from the Host header a client sends',
+    example: "the web client's public URL, e.g. https://finance.example.com/app/",
+  },
+  {
+    product: 'predictions',
+    key: 'PUBLIC_URL_PREDICTIONS',
+    what: 'the prediction API',
+    why: "the links of its mails (an approved application's API key, confirmation links) would otherwise point at localhost",
+    example: "the prediction API's public URL, e.g. https://predictions.example.com",
+  },
+];
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
@@ -487,19 +522,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'introspection and the GraphQL IDE to anyone who reaches it: set NODE_ENV=production, or ALLOW_DEVELOPMENT_ON_NETWORK=true to mean it',
     );
   }
-  if (!isDevelopment(cfg) && cfg.PRODUCTS.includes('registry') && !cfg.PUBLIC_URL_REGISTRY) {
-    throw new ConfigError(
-      'Invalid configuration:\n  PUBLIC_URL_REGISTRY: required in production when this process runs the licence registry (PRODUCTS): the links of ' +
-        'its answers and mails (downloads, invitations, password resets) would otherwise be built from the Host header a client sends; ' +
-        "set it to the registry's public URL, e.g. https://registry.example.com",
-    );
-  }
-  if (!isDevelopment(cfg) && cfg.PRODUCTS.includes('finance') && !cfg.FRONTEND_URL) {
-    throw new ConfigError(
-      'Invalid configuration:\n  FRONTEND_URL: required in production when this process runs the finance node (PRODUCTS): the links of its mails ' +
-        '(e-mail verification, password reset) must open the web client and would otherwise be built from the Host header a client sends; ' +
-        "set it to the web client's public URL, e.g. https://finance.example.com/app/",
-    );
+  if (!isDevelopment(cfg)) {
+    for (const rule of PUBLIC_URLS) {
+      if (cfg.PRODUCTS.includes(rule.product) && !cfg[rule.key]) {
+        throw new ConfigError(
+          `Invalid configuration:\n  ${rule.key}: required in production when this process runs ${rule.what} (PRODUCTS): ${rule.why}; ` +
+            `set it to ${rule.example}`,
+        );
+      }
+    }
   }
   if (cfg.TELEGRAM_WEBHOOK_URL && !cfg.TELEGRAM_WEBHOOK_SECRET) {
     throw new ConfigError('Invalid configuration:\n  TELEGRAM_WEBHOOK_SECRET: required (16+ characters) when TELEGRAM_WEBHOOK_URL is set');

@@ -41,6 +41,13 @@ export interface CredentialKind {
     operation: string;
     /** The operation's data → the principal (and the allowance, for metered kinds). */
     read(data: Record<string, unknown>): Verified;
+    /**
+     * Metered kinds: the mutation (`$credential: String!`, `$ticket: String!`, `$resetAt: String!`)
+     * that gives back the unit an operation took when its answer was the server's fault (5xx), with
+     * the requests left after it (null: nothing given back). The gateway asks once per metered
+     * operation (`ticket`), before it answers.
+     */
+    giveBack?: { operation: string; remaining(data: Record<string, unknown>): number | null };
   };
   /** The `WWW-Authenticate` challenge of a 401 answer, when the kind has one. */
   challenge?: string;

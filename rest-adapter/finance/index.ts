@@ -65,15 +65,49 @@ export function financeOpenApi(): Record<string, unknown> {
   return doc;
 }
 
+/** Paths of features the node offers only once configured at run time, and what says whether they are. */
+const CONFIGURED_FEATURES: { path: string; configured: (state: FeatureState) => boolean }[] = [
+  { path: '/api/assistant/', configured: (s) => s.assistantConfigured },
+];
+
+interface FeatureState {
+  assistantConfigured: boolean;
+}
+
+const served = new Map<string, Record<string, unknown>>();
+
+/**
+ * The document this node serves: the full one (financeOpenApi, the one the web client's types are
+ * generated from) without the paths of features it does not offer now (the assistant without a
+ * provider key: its key can arrive at run time, so the state is read per request). One document per
+ * state, built once.
+ */
+export function servedFinanceOpenApi(state: FeatureState): Record<string, unknown> {
+  const hidden = CONFIGURED_FEATURES.filter((f) => !f.configured(state)).map((f) => f.path);
+  const id = hidden.join(' ');
+  let doc = served.get(id);
+  if (!doc) {
+    const full = financeOpenApi();
+    const paths = Object.fromEntries(Object.entries(full.paths as Record<string, unknown>).filter(([path]) => !hidden.includes(path)));
+    doc = { ...full, paths };
+    served.set(id, doc);
+  }
+  return doc;
+}
+
 const docsRoutes: Route[] = [
   {
     method: 'GET',
     path: OPENAPI_PATH,
     summary: 'Machine-readable schema (OpenAPI 3.1)',
+    description:
+      'The API of this node as it is configured now: a feature it does not offer is left out (`POST /api/assistant/` while no assistant ' +
+      'provider key is set; it appears once one is, without a restart).',
     tags: ['API documentation'],
     security: 'none',
     operationId: 'openapi',
-    reply: () => ({ kind: 'json', body: financeOpenApi() }),
+    operation: 'AssistantConfigured',
+    respond: (data: FeatureState) => ({ kind: 'json', body: servedFinanceOpenApi(data) }),
     response: { description: 'The OpenAPI document of this surface' },
   },
   {

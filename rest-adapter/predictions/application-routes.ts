@@ -44,6 +44,12 @@ const receipt = z.object({
 
 const toReceipt = (r: Receipt) => ({ detail: r.message });
 
+/**
+ * The origin the applicant's request named, for the links of the application's mails — only while
+ * PUBLIC_URL_PREDICTIONS is unset (development: production requires it, lib/config.ts).
+ */
+const requestOrigin = ({ req, config }: Pick<RouteInput, 'req' | 'config'>) => (config.PUBLIC_URL_PREDICTIONS ? null : `${req.protocol}://${req.get('host')}`);
+
 const confirmationQuery = z.object({ token: z.string().max(200).default('').describe('The token of the link mailed to the applicant') });
 const confirmationForm = z.object({ token: z.string().max(200).default('') });
 
@@ -96,7 +102,7 @@ export const applicationRoutes: Route[] = [
     consumes: 'form',
     intercept: honeypot,
     body: applicationForm,
-    variables: ({ body }: { body: FormValues }) => ({ input: body }),
+    variables: (input: RouteInput<unknown, unknown, FormValues>) => ({ input: input.body, origin: requestOrigin(input) }),
     response: { status: 200, description: 'Application received (HTML)', contentType: 'text/html' },
     errors: [400, 429],
     respond: () => ({ kind: 'html', status: 200, html: applicationReceivedPage() }),
@@ -123,7 +129,7 @@ export const applicationRoutes: Route[] = [
     security: 'none',
     operation: 'SubmitApplication',
     body: applicationBody,
-    variables: ({ body }: { body: FormValues }) => ({ input: body }),
+    variables: (input: RouteInput<unknown, unknown, FormValues>) => ({ input: input.body, origin: requestOrigin(input) }),
     response: { status: 202, description: 'Application received', schema: receipt },
     errors: [400, 429],
     respond: (data: { submitApplication: Receipt }) => ({ kind: 'json', status: 202, body: toReceipt(data.submitApplication) }),
@@ -185,7 +191,7 @@ export const applicationRoutes: Route[] = [
     consumes: 'text',
     body: z.string().min(1).describe('The raw RFC 822 message'),
     // the secret travels as a credential (its header, verified by the gateway), never as a variable
-    variables: ({ body }: RouteInput<unknown, unknown, string>) => ({ rawMessage: body }),
+    variables: (input: RouteInput<unknown, unknown, string>) => ({ rawMessage: input.body, origin: requestOrigin(input) }),
     response: { status: 202, description: 'Application received', schema: receipt },
     errors: [400, 403, 429],
     respond: (data: { submitApplicationEmail: Receipt }) => ({ kind: 'json', status: 202, body: toReceipt(data.submitApplicationEmail) }),

@@ -166,6 +166,7 @@ export async function startNodeApp(databaseUrl: string, opts: { env?: Record<str
     // each process's own application mailbox on a free port (several run at once here)
     APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,

@@ -37,7 +37,7 @@ const READINESS = ['banking', 'cards', 'commerce', 'compliance', 'crypto', 'iden
 export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEntries([
   ...fields('public', [
     ...READINESS,
-    ...['nodeStatus', 'nodeInfo', 'nodeSettings', 'nodeBranding', 'nodeBankingRails', 'nodeSignupMode'],
+    ...['nodeStatus', 'nodeInfo', 'nodeSettings', 'nodeBranding', 'nodeBankingRails', 'nodeSignupMode', 'assistantConfigured'],
     ...['receiveBankingWebhook', 'receiveCardIssuerEvent', 'receiveKycWebhook', 'receiveCryptoExchangeEvent'],
     ...['nodeLogin', 'startAdminSession', 'completeAdminTotpEnrolment'],
     ...['nodeSignup', 'verifyNodeEmail', 'requestNodePasswordReset', 'confirmNodePasswordReset'],

@@ -54,6 +54,13 @@ export const apiKeyCredential: CredentialKind = {
         quota: a.limit === null ? null : { limit: a.limit, remaining: a.remaining!, resetAt: new Date(a.resetAt!) },
       };
     },
+    // an answer that is the server's fault (5xx) costs nothing: its unit goes back to the day's count
+    giveBack: {
+      operation: `mutation GatewayGiveBackApiKeyRequest($credential: String!, $ticket: String!, $resetAt: String!) {
+  giveBackApiKeyRequest(apiKey: $credential, ticket: $ticket, resetAt: $resetAt)
+}`,
+      remaining: (data) => (data.giveBackApiKeyRequest as number | null) ?? null,
+    },
   },
   challenge: API_KEY_CHALLENGE,
   // revocation is checked on every request; the TTL bounds how long a plan change may go unseen without its NOTIFY

@@ -39,7 +39,13 @@ export function createAccessServices({ store, config, logger }: SubgraphDeps): A
     new ApplicationStore(store),
     apiKeys,
     createMailer(config, logger),
-    { publicUrl: config.PUBLIC_URL_PREDICTIONS ?? 'http://localhost:8080', inboundMailSecret: config.INBOUND_MAIL_SECRET, mailReader },
+    {
+      // required in production (lib/config.ts); in development the links follow the address an application came through
+      publicUrl: config.PUBLIC_URL_PREDICTIONS,
+      fallbackUrl: `http://localhost:${config.PREDICTIONS_PORT}`,
+      inboundMailSecret: config.INBOUND_MAIL_SECRET,
+      mailReader,
+    },
     {
       applications: new KeyedLimiter(store, 'applications', { points: config.APPLICATIONS_PER_HOUR, durationSeconds: HOUR }),
       inboundMail: new KeyedLimiter(store, 'inbound-mail', { points: config.INBOUND_MAILS_PER_HOUR, durationSeconds: HOUR }),

@@ -1,4 +1,5 @@
 import { http, startTestApp, type TestApp } from '../../support/app';
+import { financeOpenApi } from '../../../rest-adapter/finance';
 import { createUser, installValidLicence, login } from '../../support/finance';
 
 /**
@@ -34,9 +35,29 @@ it('answers 501 assistant_not_configured, without Retry-After, for a valid quest
   expect(res.headers.get('retry-after')).toBeNull();
 });
 
-it('the OpenAPI document states the 501 of POST /api/assistant/ in its description', async () => {
-  const doc = (await http(`${t.urls.finance}/swagger.json`)).body;
+it('the full OpenAPI document states the 501 of POST /api/assistant/ in its description', () => {
+  const doc = financeOpenApi() as { paths: Record<string, Record<string, { responses: object; description: string }>> };
   const op = doc.paths['/api/assistant/'].post;
   expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '503']));
   expect(op.description).toMatch(/501 `assistant_not_configured`/);
+});
+
+describe('the served OpenAPI document follows the configuration (issue 35: hidden while not configured)', () => {
+  const servedPaths = async () => Object.keys((await http(`${t.urls.finance}/swagger.json`)).body.paths as Record<string, unknown>);
+
+  it('leaves POST /api/assistant/ out while no provider key is set; the committed (full) document keeps it', async () => {
+    const paths = await servedPaths();
+    expect(paths).not.toContain('/api/assistant/');
+    // the rest of the API is served as ever
+    expect(paths).toEqual(expect.arrayContaining(['/api/login/', '/api/balance/', '/api/v1/node/']));
+    expect(Object.keys(financeOpenApi().paths as Record<string, unknown>)).toContain('/api/assistant/');
+  });
+
+  it('lists it once a key arrives at run time (the admin console), without a restart', async () => {
+    await t.app.services.node.node.saveProviderCredential({ provider: 'assistant', name: 'api_key', secret: 'sk_assistant_test' }, 'test');
+    // the credential reaches the node's cache by NOTIFY: wait for it, bounded by the test's own timeout
+    while (!(await servedPaths()).includes('/api/assistant/')) await new Promise((r) => setTimeout(r, 50));
+    const doc = (await http(`${t.urls.finance}/swagger.json`)).body;
+    expect(doc.paths['/api/assistant/'].post.operationId).toBe('AskAssistant');
+  });
 });

@@ -17,6 +17,7 @@ const PRODUCTION = {
   FRAMEWORK_SECRET_KEY: 'f'.repeat(64),
   SERVER_JWT_KEY: 'j'.repeat(48),
   PUBLIC_URL_REGISTRY: 'https://registry.example.com',
+  PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
 };
 
 describe('the configuration', () => {

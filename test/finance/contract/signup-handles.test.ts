@@ -143,6 +143,7 @@ describe('in production', () => {
         SERVER_JWT_KEY: 'j'.repeat(48),
         PUBLIC_URL_REGISTRY: 'https://registry.example.com',
         FRONTEND_URL: 'https://finance.example.com/app/',
+        PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
       },
       { products: ['finance'] },
     );

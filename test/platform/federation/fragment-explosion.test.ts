@@ -9,7 +9,10 @@ import { http, startTestApp, type TestApp } from '../../support/app';
 
 let t: TestApp<'registry'>;
 beforeAll(async () => {
-  t = await startTestApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'https://registry.example.com' }, { products: ['registry'] });
+  t = await startTestApp(
+    { NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'https://registry.example.com', PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080' },
+    { products: ['registry'] },
+  );
   // warm both paths up (first requests compile code): what is measured is the refusal, not a cold start
   for (let i = 0; i < 5; i++) {
     await fetch(`${t.urls.registry}/healthz`).then((r) => r.arrayBuffer());

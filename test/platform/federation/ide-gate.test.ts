@@ -8,7 +8,10 @@ import { http, startTestApp, type TestApp } from '../../support/app';
 
 let t: TestApp<'predictions'>;
 beforeAll(async () => {
-  t = await startTestApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090' }, { products: ['predictions'] });
+  t = await startTestApp(
+    { NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090', PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080' },
+    { products: ['predictions'] },
+  );
 });
 afterAll(() => t?.stop());
 

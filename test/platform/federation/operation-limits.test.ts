@@ -12,7 +12,10 @@ let key: string;
 
 beforeAll(async () => {
   [prod, dev] = await Promise.all([
-    startTestApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090' }, { products: ['predictions'] }),
+    startTestApp(
+      { NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090', PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080' },
+      { products: ['predictions'] },
+    ),
     startTestApp({ NODE_ENV: 'development' }, { products: ['predictions'] }),
   ]);
   key = await prod.createKey('enterprise');

@@ -1882,7 +1882,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Machine-readable schema (OpenAPI 3.1) */
+        /**
+         * Machine-readable schema (OpenAPI 3.1)
+         * @description The API of this node as it is configured now: a feature it does not offer is left out (`POST /api/assistant/` while no assistant provider key is set; it appears once one is, without a restart).
+         */
         get: operations["openapi"];
         put?: never;
         post?: never;
@@ -19161,6 +19164,36 @@ export interface operations {
             };
             /** @description Invalid request (malformed body, bad parameters) */
             400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;

@@ -30,6 +30,11 @@ export class AssistantService {
     private readonly logger: Logger,
   ) {}
 
+  /** Whether a provider key is there (ASSISTANT_API_KEY, or the admin console's credential): read now, as each question does. */
+  async configured(): Promise<boolean> {
+    return !!(await this.secrets.get(providerCredential('assistant', 'api_key')).catch(() => undefined));
+  }
+
   async ask(question: string, username: string): Promise<{ answer: string; model: string }> {
     question = question?.trim() ?? '';
     if (!question || question.length > 4000) throw badInput('question must be 1 to 4,000 characters.', { question: ['1 to 4,000 characters.'] });

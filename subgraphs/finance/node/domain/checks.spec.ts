@@ -84,6 +84,7 @@ describe('the configuration contract', () => {
       NODE_ENV: 'production',
       FRONTEND_URL: 'http://127.0.0.1:8000/app/',
       PUBLIC_URL_REGISTRY: 'https://registry.example.com',
+      PUBLIC_URL_PREDICTIONS: 'https://predictions.example.com',
       DEBUG: 'true',
       CORS_ALLOWED_HEADERS: 'x',
       CORS_ALLOW_HEADERS: 'Accept',

@@ -123,6 +123,16 @@ export class NodeResolver {
   }
 
   @NodePolicy({ maintenance: 'exempt' })
+  @Query(() => Boolean, {
+    description:
+      'Whether the assistant is offered: a provider key is set (ASSISTANT_API_KEY, or assistant/api_key in the admin console). Public: ' +
+      'the served OpenAPI document lists POST /api/assistant/ only while it is.',
+  })
+  assistantConfigured(): Promise<boolean> {
+    return this.services.assistant.configured();
+  }
+
+  @NodePolicy({ maintenance: 'exempt' })
   @Query(() => NodeBranding, { description: 'Organisation branding (public).' })
   async nodeBranding(): Promise<NodeBranding> {
     return toBranding(await this.services.node.branding());

@@ -103,6 +103,27 @@ export class ApiKeyService {
     return { principal, quota: { limit, used, remaining: limit - used, resetAt } };
   }
 
+  /**
+   * Gives back the unit a metered request took when its answer was the server's fault (a 5xx, a
+   * subgraph failure): the gateway asks once per metered operation, with the ticket it drew then and
+   * the reset time of the window it was counted in (its day, whatever the day is now). A ticket given
+   * back before gives back nothing. The quota after it, or null when nothing was given back (an
+   * unlimited key, a repeated ticket).
+   */
+  async giveBack(rawKey: string, ticket: string, resetAt: Date): Promise<Quota | null> {
+    if (!isWellFormedKey(rawKey)) throw invalidCredentials('Invalid API key.');
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ticket)) throw badInput('ticket must be a UUID.');
+    if (Number.isNaN(resetAt.getTime())) throw badInput('resetAt must be a date.');
+    const row = await this.keyRow(keyPrefix(rawKey));
+    if (!row || !hashMatches(rawKey, row.hash)) throw invalidCredentials('Invalid API key.');
+    const limit = effectiveLimit(row.planCode, row.dailyLimit);
+    if (limit === null) return null;
+    // the window that ends at resetAt (00:00 UTC): its day is the one before
+    const { day } = quotaWindow(new Date(resetAt.getTime() - 1));
+    const used = await this.keys.giveBack(row.id, day, ticket);
+    return used === undefined ? null : { limit, used, remaining: Math.max(0, limit - used), resetAt };
+  }
+
   /** A key was revoked or changed (here or in another process): its cached row goes. */
   forget(prefix: string): void {
     this.verified.delete(prefix);

@@ -60,8 +60,13 @@ export type Submitter = { kind: 'public'; clientAddress?: string } | { kind: 'in
 export type ConfirmationState = { state: 'ready' | 'confirmed'; name: string } | { state: 'invalid' };
 
 export interface ApplicationSettings {
-  /** The prediction API's address as applicants reach it (links in the mails). */
-  publicUrl: string;
+  /** The prediction API's address as applicants reach it (links in the mails): PUBLIC_URL_PREDICTIONS (required in production). */
+  publicUrl?: string;
+  /**
+   * Without `publicUrl` (development): the links go to the origin of the request the application came
+   * through, else (the SMTP mailbox, the CLI) to this address.
+   */
+  fallbackUrl?: string;
   /** Shared secret of the inbound-mail webhook; unset: the webhook is disabled. */
   inboundMailSecret?: string;
   /** Where e-mailed applications are parsed: the mail worker (services.ts); unset: on the calling thread. */
@@ -168,21 +173,22 @@ export class ApplicationService {
     submitter: Submitter,
     source: ApplicationSource = 'form',
     messageId: string | null = null,
+    origin: string | null = null,
   ): Promise<Submission> {
     const a = validateApplication(input);
     if (submitter.kind === 'public') {
       await this.limits.applications.consume(submitter.clientAddress, 'Too many applications from your address; please try again later.');
     }
-    const { row, created } = await this.store.insertOrFind({ ...a, source, messageId });
+    const { row, created } = await this.store.insertOrFind({ ...a, source, messageId, origin: requestOrigin(origin) });
     if (created) this.logger.info({ applicationId: row.id, source }, 'access application received');
     if (row.status === 'unconfirmed') await this.sendConfirmation(row);
     return { application: row, created };
   }
 
   /** An application e-mailed with the subject `API Access Request`, as a raw RFC 822 message. */
-  async submitEmail(raw: string | Uint8Array, submitter: Submitter): Promise<Submission> {
+  async submitEmail(raw: string | Uint8Array, submitter: Submitter, origin: string | null = null): Promise<Submission> {
     await this.countInboundMail(submitter);
-    return this.submitRead(await this.readMail(raw));
+    return this.submitRead(await this.readMail(raw), origin);
   }
 
   /** A raw message read in the mail worker (off the event loop, within its budget): its subject, and the application or why it is none. */
@@ -202,10 +208,10 @@ export class ApplicationService {
     }
   }
 
-  private async submitRead(read: MailRead): Promise<Submission> {
+  private async submitRead(read: MailRead, origin: string | null = null): Promise<Submission> {
     const mailed = read.application;
     if (!mailed) throw badInput(read.problem?.message ?? 'The message is not an application.', read.problem?.details);
-    return this.submit(mailed, { kind: 'trusted' }, 'email', mailed.messageId);
+    return this.submit(mailed, { kind: 'trusted' }, 'email', mailed.messageId, origin);
   }
 
   /**
@@ -325,14 +331,15 @@ export class ApplicationService {
     }
   }
 
-  private get baseUrl(): string {
-    return this.settings.publicUrl.replace(/\/+$/, '');
+  /** The links of an application's mails: PUBLIC_URL_PREDICTIONS, else (development) the origin it came through, else the fallback. */
+  private baseUrl(app: Pick<ApplicationRow, 'origin'>): string {
+    return (this.settings.publicUrl ?? app.origin ?? this.settings.fallbackUrl ?? 'http://localhost:8080').replace(/\/+$/, '');
   }
 
   private approvalMail(app: ApplicationRow, key: string, plan: PlanCode, limit: number | null): OutgoingMail {
     const planName = planByCode(plan).name;
     const allowance = limit === null ? 'no daily limit' : `${formatCount(limit)} requests per day`;
-    const docs = `${this.baseUrl}/api/docs/`;
+    const docs = `${this.baseUrl(app)}/api/docs/`;
     const text = [
       `Hello ${app.name},`,
       '',
@@ -357,7 +364,7 @@ export class ApplicationService {
       '',
       'for example:',
       '',
-      `    curl -H "Authorization: Bearer ${key}" ${this.baseUrl}/api/`,
+      `    curl -H "Authorization: Bearer ${key}" ${this.baseUrl(app)}/api/`,
       '',
       `API reference: ${docs}`,
       '',
@@ -370,7 +377,7 @@ export class ApplicationService {
 
   /** No name in it: the applicant typed the name, and this mail goes to an address not yet known to be theirs. */
   private confirmationMail(app: ApplicationRow, token: string): OutgoingMail {
-    const link = `${this.baseUrl}/apply/confirm/?token=${token}`;
+    const link = `${this.baseUrl(app)}/apply/confirm/?token=${token}`;
     const text = [
       'Hello,',
       '',
@@ -397,10 +404,21 @@ export class ApplicationService {
       'are unable to approve it at this time.',
       ...(reason ? ['', `Reason: ${reason}`] : []),
       '',
-      `You are welcome to apply again, with more detail about your intended usage: ${this.baseUrl}/apply/`,
+      `You are welcome to apply again, with more detail about your intended usage: ${this.baseUrl(app)}/apply/`,
       '',
       'Match Prediction API',
     ].join('\n');
     return { to: app.email, subject: 'Your Match Prediction API access request', text };
+  }
+}
+
+/** An origin a request named (`http(s)://host[:port]`), or null for anything else (it goes into mails' links). */
+export function requestOrigin(value: string | null | undefined): string | null {
+  if (!value || value.length > 200) return null;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/+$/, '') ? url.origin : null;
+  } catch {
+    return null;
   }
 }

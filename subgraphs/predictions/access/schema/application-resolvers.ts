@@ -46,6 +46,10 @@ const submitterOf = (ctx: SubgraphContext): Submitter => (isAdmin(ctx.principal)
 
 const decidedBy = (p: Principal) => (p.kind === 'api-key' ? `${p.name} (${p.prefix})` : p.kind);
 
+const ORIGIN_DOC =
+  "The prediction API's origin as the applicant's request named it (the REST surface passes it): the links of the application's mails " +
+  'when PUBLIC_URL_PREDICTIONS is unset (development). Ignored unless an http(s) origin.';
+
 @Resolver()
 export class ApplicationResolver {
   constructor(private readonly services: AccessServices) {}
@@ -61,8 +65,12 @@ export class ApplicationResolver {
       'Applies for an API key (no key needed; limited per client address). A link to confirm the address is mailed to it; the same ' +
       'application again makes no second one. The answer is the same in every case.',
   })
-  async submitApplication(@Arg('input') input: AccessApplicationInput, @Ctx() ctx: SubgraphContext): Promise<AccessApplicationReceipt> {
-    await this.services.applications.submit(input, submitterOf(ctx));
+  async submitApplication(
+    @Arg('input') input: AccessApplicationInput,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('origin', () => String, { nullable: true, description: ORIGIN_DOC }) origin: string | null = null,
+  ): Promise<AccessApplicationReceipt> {
+    await this.services.applications.submit(input, submitterOf(ctx), 'form', null, origin);
     return RECEIVED;
   }
 
@@ -71,7 +79,11 @@ export class ApplicationResolver {
       'Applies by e-mail: a raw RFC 822 message with the subject "API Access Request". For the inbound-mail webhook, whose secret ' +
       '(INBOUND_MAIL_SECRET) comes only in the X-Inbound-Mail-Secret header; administrators need none.',
   })
-  async submitApplicationEmail(@Arg('rawMessage') rawMessage: string, @Ctx() ctx: SubgraphContext): Promise<AccessApplicationReceipt> {
+  async submitApplicationEmail(
+    @Arg('rawMessage') rawMessage: string,
+    @Ctx() ctx: SubgraphContext,
+    @Arg('origin', () => String, { nullable: true, description: ORIGIN_DOC }) origin: string | null = null,
+  ): Promise<AccessApplicationReceipt> {
     const { applications } = this.services;
     const submitter: Submitter = isAdmin(ctx.principal)
       ? { kind: 'trusted' }
@@ -79,7 +91,7 @@ export class ApplicationResolver {
         ? { kind: 'inbound-mail', clientAddress: ctx.clientAddress }
         : { kind: 'public' };
     if (submitter.kind === 'public') throw applications.inboundSecretMissing();
-    await applications.submitEmail(rawMessage, submitter);
+    await applications.submitEmail(rawMessage, submitter, origin);
     return RECEIVED;
   }
 

@@ -89,4 +89,16 @@ export class AccessResolver {
       resetAt: quota?.resetAt ?? null,
     };
   }
+
+  /**
+   * The gateway gives back the unit an operation took when its answer was the server's fault (5xx):
+   * once per metered operation (`ticket`), counted in the window ending at `resetAt`. The requests
+   * left after it, or null when nothing was given back (unlimited key, ticket seen before).
+   */
+  @Authorized('gateway')
+  @Directive('@inaccessible')
+  @Mutation(() => Int, { nullable: true })
+  async giveBackApiKeyRequest(@Arg('apiKey') apiKey: string, @Arg('ticket') ticket: string, @Arg('resetAt') resetAt: string): Promise<number | null> {
+    return (await this.services.apiKeys.giveBack(apiKey, ticket, new Date(resetAt)))?.remaining ?? null;
+  }
 }

@@ -90,6 +90,25 @@ export class ApiKeyStore {
     this.meters.delete(id);
   }
 
+  /**
+   * Gives back one unit of a key's count of `day`: the metered operation `ticket` was answered with
+   * the server's fault. One statement: the ticket is recorded (a ticket given back before gives back
+   * nothing), then the count goes down by one under its row lock (never below zero), so concurrent
+   * give-backs and meterings of the key each see the other's count. The count after it, or undefined
+   * when nothing was given back. Tickets of days before yesterday go in the same statement.
+   */
+  async giveBack(keyId: string, day: string, ticket: string): Promise<number | undefined> {
+    const { rows } = await this.store.pool.query<{ count: number }>({
+      name: 'access.give_back',
+      text: `WITH old AS (DELETE FROM access.quota_give_back WHERE day < $2::date - 1),
+             ticket AS (INSERT INTO access.quota_give_back (day, key_id, ticket) VALUES ($2, $1, $3) ON CONFLICT DO NOTHING RETURNING ticket)
+             UPDATE access.daily_usage u SET count = u.count - 1 FROM ticket
+              WHERE u.key_id = $1 AND u.day = $2 AND u.count > 0 RETURNING u.count`,
+      values: [keyId, day, ticket],
+    });
+    return rows[0]?.count;
+  }
+
   /** An unmetered use: checks that the key is not revoked (see `meter`) and records its last use. Whether it is still active. */
   async touch(keyId: string, now: Date): Promise<boolean> {
     const { rows } = await this.store.pool.query<{ active: number }>({

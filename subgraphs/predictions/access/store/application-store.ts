@@ -22,6 +22,8 @@ export interface ApplicationRow {
   /** When the applicant confirmed the e-mail address (the link mailed to it). */
   confirmedAt: Date | null;
   createdAt: Date;
+  /** The prediction API's origin as the applicant's request named it (null: no HTTP request). */
+  origin: string | null;
 }
 
 export interface NewApplication {
@@ -31,6 +33,7 @@ export interface NewApplication {
   usageDigest: string;
   source: ApplicationSource;
   messageId: string | null;
+  origin: string | null;
 }
 
 /** Inside a decision's transaction, with the application's row locked. */
@@ -44,7 +47,7 @@ export interface Decision {
 
 const COLUMNS = `a.id, a.name, a.email, a.usage, a.source, a.status, a.message_id AS "messageId", a.plan_code AS "planCode",
   a.key_id AS "keyId", k.prefix AS "keyPrefix", a.decided_at AS "decidedAt", a.decided_by AS "decidedBy",
-  a.rejection_reason AS "rejectionReason", a.confirmed_at AS "confirmedAt", a.created_at AS "createdAt"`;
+  a.rejection_reason AS "rejectionReason", a.confirmed_at AS "confirmedAt", a.created_at AS "createdAt", a.origin`;
 const FROM = 'access.application a LEFT JOIN access.api_key k ON k.id = a.key_id';
 
 type Query = (text: string, values: unknown[]) => Promise<ApplicationRow[]>;
@@ -64,9 +67,9 @@ export class ApplicationStore {
     // a conflicting application rejected between the INSERT and the SELECT frees the slot: try again
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await this.query(
-        `INSERT INTO access.application (name, email, usage, usage_digest, source, message_id)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id`,
-        [a.name, a.email, a.usage, a.usageDigest, a.source, a.messageId],
+        `INSERT INTO access.application (name, email, usage, usage_digest, source, message_id, origin)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
+        [a.name, a.email, a.usage, a.usageDigest, a.source, a.messageId, a.origin],
       );
       if (inserted[0]) return { row: (await this.findById(inserted[0].id))!, created: true };
       const existing = await this.query(

@@ -79,6 +79,7 @@ describe('finance:check', () => {
       ...env,
       NODE_ENV: 'production',
       PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+      PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
       DEBUG: 'true',
       FRAMEWORK_SECRET_KEY: 'short',
       SILENCED_SYSTEM_CHECKS: 'app.E001,app.E002',

@@ -48,6 +48,7 @@ function cli(args: string[]): Promise<string> {
         NODE_ENV: 'production',
         FRONTEND_URL: 'http://127.0.0.1:8000/app/',
         PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+        PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
         DATABASE_URL: vendorDb,
         DATA_DIR: dataDir,
         MASTER_KEY: TEST_MASTER_KEY,

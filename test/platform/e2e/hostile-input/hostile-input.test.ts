@@ -26,6 +26,7 @@ beforeAll(async () => {
     NODE_ENV: 'production',
     FRONTEND_URL: 'http://127.0.0.1:8000/app/',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+    PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
     BACKTEST_SEASONS: '1',
     SERVER_JWT_KEY: 'hostile-input-test-jwt-key-0123456789abcdef',
     FRAMEWORK_SECRET_KEY: 'hostile-input-test-framework-key-0123456789abcdef',

@@ -20,7 +20,12 @@ beforeAll(async () => {
   browser = await launchChromium({ args: ['--disable-quic'] });
   [dev, prod] = await Promise.all([
     startChildApp(),
-    startChildApp({ NODE_ENV: 'production', PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090', FRONTEND_URL: 'http://127.0.0.1:8000/app/' }),
+    startChildApp({
+      NODE_ENV: 'production',
+      PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+      FRONTEND_URL: 'http://127.0.0.1:8000/app/',
+      PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
+    }),
   ]);
 });
 afterAll(async () => {

@@ -78,6 +78,7 @@ function start(service: Service): void {
       // each process's own application mailbox on a free port (several run at once here)
       APPLICATION_SMTP_PORT: '0',
       PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
+      PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',
       LOG_LEVEL: 'warn',
       DB_POOL_SIZE: '3',
       ...service.env,

@@ -166,7 +166,8 @@ describe('the application form', () => {
     const [sent, ...more] = await confirmationsTo(GOOD.email);
     expect(more).toEqual([]);
     expect(sent.subject).toBe('Confirm your e-mail address for the Match Prediction API');
-    expect(sent.text).toContain(`http://localhost:8080/apply/confirm/?token=${tokenIn(sent)}`);
+    // PUBLIC_URL_PREDICTIONS unset (development): the links go to the address the application came through
+    expect(sent.text).toContain(`${t.urls.predictions}/apply/confirm/?token=${tokenIn(sent)}`);
     // the applicant typed the name: it is not repeated to an address not yet known to be theirs
     expect(sent.text).not.toContain(GOOD.name);
     const [application] = await listApplications('unconfirmed');
@@ -241,7 +242,8 @@ describe('approval', () => {
     expect(message.text).toContain('Plan: Pro, 5,000 requests per day.');
     expect(message.text).toContain('00:00 UTC');
     expect(message.text).toContain(`Authorization: Bearer ${key}`);
-    expect(message.text).toContain('http://localhost:8080/api/docs/');
+    expect(message.text).toContain(`${t.urls.predictions}/api/docs/`);
+    expect(message.text).not.toContain('localhost:8080');
     expect(message.raw).toMatch(/^From: Match Predictions <no-reply@localhost>$/m);
 
     const api = await http(url('/api/'), { key });
@@ -329,7 +331,7 @@ describe('rejection', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].text).toContain('unable to approve it');
     expect(sent[0].text).toContain('Reason: Please describe your project in more detail.');
-    expect(sent[0].text).toContain('http://localhost:8080/apply/');
+    expect(sent[0].text).toContain(`${t.urls.predictions}/apply/`);
     expect(sent[0].text).not.toMatch(KEY_RE);
     expect(await keysFor(email)).toEqual([]);
     expect((await approve(id, 'free')).errors?.[0].extensions.code).toBe('CONFLICT');

@@ -30,6 +30,9 @@ const SCORES: [number, number][] = [
   [0, 0],
 ];
 
+/** Where no server listens (port 1): the CLI falls back to its own configuration (football-cli-server.test.ts asks a running one). */
+const NO_SERVER = 'http://127.0.0.1:1/graphql';
+
 let t: TestApp;
 let feed: FeedServer;
 let key: string;
@@ -61,6 +64,8 @@ async function sync(): Promise<string> {
       FOOTBALL_FEED_URLS: feedUrl(),
       FOOTBALL_FEED_RETRIES: '0',
       LOG_LEVEL: 'warn',
+      // no running server answers there: the CLI runs the pass itself, with this shell's configuration
+      GATEWAY_URL: NO_SERVER,
     },
     timeout: 60_000,
   });
@@ -125,7 +130,7 @@ it('football:sync prints a clear error, not a stack trace, for a league the feed
   ] as const) {
     const res = await run(process.execPath, ['dist/bin/cli.js', 'football:sync'], {
       cwd: projectRoot(),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl, FOOTBALL_FEED_URLS: urls, LOG_LEVEL: 'warn' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl, FOOTBALL_FEED_URLS: urls, LOG_LEVEL: 'warn', GATEWAY_URL: NO_SERVER },
       timeout: 60_000,
     }).then(
       () => ({ code: 0, stderr: '' }),
