@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
-import { byteLimit } from '../../../lib/bounded-body';
+import { byteLimit } from '../../../subgraphs/finance/kernel/bounded-body';
 import { z } from 'zod';
 import type { Config } from '../../../lib/config';
 import { DomainError } from '../../../lib/errors';
