@@ -6,6 +6,8 @@
  */
 const PRODUCT = '(predictions|registry|finance)';
 const TESTS = '\\.(spec|test)\\.ts$';
+/** A product's public face: the only modules of a subgraph that REST, the bot and the clients may import. */
+const PUBLIC_FACE = ['^subgraphs/[^/]+/product\\.ts$', '^subgraphs/[^/]+/[^/]+/(credential|vocabulary|contract)\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -80,11 +82,12 @@ module.exports = {
       },
     },
     {
-      name: 'rest-reaches-no-domain-or-store',
-      comment: "REST routes and pages call GraphQL operations; they never import a subgraph's domain/ or store/.",
+      name: 'rest-bot-clients-see-public-faces',
+      comment:
+        'REST, the bot and the clients import from a product only its public face: its manifest (product.ts), credential kinds (credential.ts), published words (vocabulary.ts) and contract constants (contract.ts); everything else they reach through GraphQL operations.',
       severity: 'error',
-      from: { path: '^rest-adapter/' },
-      to: { path: '^subgraphs/.+/(domain|store|schema)/' },
+      from: { path: '^(rest-adapter|bot|clients)/' },
+      to: { path: '^subgraphs/', pathNot: PUBLIC_FACE },
     },
     {
       name: 'rest-surface-of-its-product',
@@ -95,10 +98,25 @@ module.exports = {
     },
     {
       name: 'rest-core-is-product-free',
-      comment: 'The REST machinery (rest-adapter/core) knows no product.',
+      comment: 'The REST machinery (rest-adapter/core) knows no product, and not the console kit built on it.',
       severity: 'error',
       from: { path: '^rest-adapter/core/' },
       to: { path: '^(subgraphs|rest-adapter/(?!core/))' },
+    },
+    {
+      name: 'console-kit-is-product-free',
+      comment: "The console kit (rest-adapter/console) builds every product's console: it imports the REST core, never a product (its specs neither).",
+      severity: 'error',
+      from: { path: '^rest-adapter/console/' },
+      to: { path: '^(subgraphs|rest-adapter/(?!core/|console/))' },
+    },
+    {
+      name: 'clients-sit-below-rest',
+      comment:
+        "The clients are served by the REST surfaces (which import their build settings); a client never imports the REST adapter (the finance surface generates its client's API types).",
+      severity: 'error',
+      from: { path: '^clients/' },
+      to: { path: '^rest-adapter/' },
     },
     {
       name: 'schema-calls-domain-not-store',
@@ -115,11 +133,11 @@ module.exports = {
       to: { path: '^subgraphs/[^/]+/[^/]+/store/', pathNot: '^subgraphs/[^/]+/$1/store/' },
     },
     {
-      name: 'clients-are-clients',
-      comment: "The bot and the clients use the gateway or REST like any other client: no subgraph's schema, domain or store.",
+      name: 'subgraphs-share-through-the-kernel',
+      comment: "A subgraph's schema never imports a sibling subgraph's schema: what several share (the Money type) lives in the product's kernel.",
       severity: 'error',
-      from: { path: '^(bot|clients)/' },
-      to: { path: '^subgraphs/.+/(domain|store|schema)/' },
+      from: { path: '^subgraphs/[^/]+/([^/]+)/' },
+      to: { path: '^subgraphs/[^/]+/[^/]+/schema/', pathNot: '^subgraphs/[^/]+/$1/schema/' },
     },
   ],
   options: {

@@ -44,7 +44,7 @@ class CommandResources {
 
   /**
    * Commands run without the gateway, so reads of other domains through the supergraph are refused,
-   * but one: a provider credential saved in the admin console (lib/provider-secrets), which the node
+   * but one: a provider credential saved in the admin console (subgraphs/finance/kernel/provider-secrets), which the node
    * subgraph's own services read from the same database (the operator running a command holds the
    * database and FRAMEWORK_SECRET_KEY anyway).
    */

@@ -64,7 +64,7 @@ function refuseSignedPrincipals(req: Request, res: Response, next: NextFunction)
 export interface GatewayOptions {
   supergraphSdl: string;
   dataSources: Record<string, SubgraphDataSource>;
-  /** Every credential kind the subgraphs verify (bin/subgraphs.ts collects them). */
+  /** Every credential kind the subgraphs verify (subgraphs/products.ts collects them from the product manifests: credentialsOf). */
   credentials: readonly CredentialKind[];
   logger: Logger;
   development: boolean;

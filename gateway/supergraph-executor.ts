@@ -49,7 +49,7 @@ export interface SupergraphExecutorOptions {
   dataSources: Record<string, SubgraphDataSource>;
   /** Whether single fetches are sent directly (default: yes). */
   direct?: boolean;
-  /** The response cache and what each subgraph lets it keep (bin/subgraphs.ts); none: nothing is cached. */
+  /** The response cache and what each subgraph lets it keep (subgraphs/products.ts: cachePoliciesOf); none: nothing is cached. */
   cache?: { store: ResponseCache; policies: Record<string, SubgraphCachePolicy> };
 }
 

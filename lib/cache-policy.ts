@@ -3,7 +3,7 @@ import type { Store } from './database';
 /**
  * What the gateway's response cache may keep of a subgraph's answers (gateway/response-cache.ts),
  * declared once in the subgraph's folder next to its schema. The gateway knows only the list
- * (bin/subgraphs.ts); an operation is cached only when every field it selects is declared here by
+ * (subgraphs/products.ts: cachePoliciesOf); an operation is cached only when every field it selects is declared here by
  * every subgraph that resolves that field.
  */
 export interface CachePolicy {

@@ -23,7 +23,7 @@ export interface Verified {
 /**
  * One kind of credential, declared once in its product's folder: where it is read from, which
  * subgraph verifies it (and meters it), how its principal looks, and how the verifier caches it.
- * The gateway and the REST adapter know only the list (bin/subgraphs.ts, each surface's own list).
+ * The gateway and the REST adapter know only the list (subgraphs/products.ts: credentialsOf, each surface's own list).
  */
 export interface CredentialKind {
   /** The principal kind a verified credential of this kind becomes. */

@@ -3,7 +3,7 @@ import { SignJWT, jwtVerify } from 'jose';
 
 /**
  * The principal kinds, by name. The runtime's own three are here; each product adds the kinds of
- * its credentials from its own folder by augmenting this interface (see subgraphs/predictions/access/principal.ts):
+ * its credentials from its own folder by augmenting this interface (see subgraphs/predictions/access/credential.ts):
  *
  *   declare module '../../lib/principal' { interface PrincipalKinds { 'api-key': { keyId: string; … } } }
  */

@@ -1,8 +1,6 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Route } from '../core/route';
-import { adminAppIndexRoute, adminRoutes } from '../finance/admin/routes';
-import { commerceAdminRoutes } from '../finance/admin/commerce';
 import { consolePages, relation } from './pages';
 
 const page = (path: string, method: Route['method'] = 'GET'): Route => ({ method, path, summary: path, security: 'none', response: { description: path } });
@@ -51,17 +49,5 @@ describe('console page registration', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-  });
-
-  it('answers every finance console page before /admin/<app>/, even when the app index registers first', () => {
-    const routes = consolePages([
-      { name: 'apps', pages: [adminAppIndexRoute] },
-      { name: 'commerce', pages: commerceAdminRoutes },
-      { name: 'console', pages: adminRoutes },
-    ]);
-    const index = routes.indexOf(adminAppIndexRoute);
-    const covered = routes.filter((r) => relation(adminAppIndexRoute, r) === 'covers');
-    expect(covered.map((r) => r.path)).toEqual(expect.arrayContaining(['/admin/login/', '/admin/audit/', '/admin/adjustments/']));
-    for (const r of covered) expect(routes.indexOf(r)).toBeLessThan(index);
   });
 });

@@ -22,7 +22,7 @@ const REVALIDATE = 'no-cache';
 
 /**
  * `apiBase`: the client is served apart from its node (the frontend image), and this is the node's
- * origin: the page names it (`<meta name="finance-api-base">`, read by clients/finance-web/src/api.ts)
+ * origin: the page names it (`<meta name="finance-api-base">`, read by clients/finance-web/src/api/client.ts)
  * and its Content-Security-Policy lets the page call it.
  */
 export function serveFinanceClient(app: Express, config: Pick<Config, 'FRONTEND_URL'>, directory = DEFAULT_CLIENT_DIR, opts: { apiBase?: string } = {}): void {

@@ -1,6 +1,6 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { SurfaceGate } from '../core/types';
-import { READ_ONLY_EXEMPT, readOnlyError } from '../../subgraphs/finance/kernel/gate';
+import { READ_ONLY_EXEMPT, readOnlyError } from '../../subgraphs/finance/kernel/contract';
 
 /** The root fields an operation document selects. */
 function rootFields(document: string): string[] {

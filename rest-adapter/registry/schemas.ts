@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNELS, isVersion } from '../../subgraphs/registry/licensing/versions';
+import { CHANNELS, isVersion } from '../../subgraphs/registry/licensing/contract';
 
 /** Request and response shapes of the registry surface (validation and the OpenAPI document). */
 const uuid = z.uuid({ error: 'not found' });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SYSTEM_OWNER } from '../../lib/ledger-client';
-import { signWebhook } from '../../lib/provider-http';
+import { SYSTEM_OWNER } from '../../subgraphs/finance/kernel/ledger-client';
+import { signWebhook } from '../../subgraphs/finance/kernel/provider-http';
 import { http, type TestApp } from './app';
 
 /** Helpers of the cards and crypto tests: fund a wallet through the real ledger, post signed webhooks. */

@@ -35,7 +35,7 @@ export const VERIFIERS = new Set([
  * key the server holds (a guess needs the key, not luck), or the client's own cookie.
  */
 export const NOT_GUESSABLE: Record<string, string> = {
-  'lib/provider-http.ts': 'provider webhook signature: HMAC-SHA256 under the provider secret',
+  'subgraphs/finance/kernel/provider-http.ts': 'provider webhook signature: HMAC-SHA256 under the provider secret',
   'lib/object-store.ts': 'signed object-store link: HMAC under the node secret',
   'rest-adapter/core/csrf.ts': 'CSRF double submit: the cookie the client itself holds',
   'subgraphs/finance/banking/domain/webhooks.ts': 'banking provider webhook signature: HMAC under the provider secret',

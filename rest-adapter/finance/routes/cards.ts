@@ -4,7 +4,7 @@ import type { Route } from '../../core/route';
 import { CARD_CURRENCIES, DECLINE_REASONS, ISSUER_EVENTS, type AuthorisationView, type CardView } from '../../../subgraphs/finance/cards/vocabulary';
 import { money } from '../schemas';
 
-/** The signature header of the providers' webhooks: `t=<unix seconds>,v1=<hex HMAC-SHA256>` (lib/provider-http.ts). */
+/** The signature header of the providers' webhooks: `t=<unix seconds>,v1=<hex HMAC-SHA256>` (subgraphs/finance/kernel/provider-http.ts). */
 export const WEBHOOK_SIGNATURE_HEADER = 'webhook-signature';
 
 /** What a provider's webhook route reads: the provider of the path, the event, the signature header. */

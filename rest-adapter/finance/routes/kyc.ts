@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
-import { byteLimit } from '../../../lib/bounded-body';
+import { byteLimit, KYC_LEVELS } from '../../../subgraphs/finance/kernel/contract';
 import { z } from 'zod';
 import type { Config } from '../../../lib/config';
 import { DomainError } from '../../../lib/errors';
@@ -13,7 +13,6 @@ import {
   KYC_UPLOAD_PREFIX,
   VERIFICATION_LEVELS,
 } from '../../../subgraphs/finance/compliance/vocabulary';
-import { KYC_LEVELS } from '../../../subgraphs/finance/kernel/kyc';
 import type { Route, RouteInput } from '../../core/route';
 
 /** Identity verification (issue 14 part 6): the user's verifications, their documents, and the provider's signed webhook. */

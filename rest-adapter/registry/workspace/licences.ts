@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { html, raw, type Raw } from '../../../lib/html';
-import { renderMarkdown } from '../../../lib/markdown';
+import { renderMarkdown } from '../markdown';
 import { csrfInput, flash, table } from '../../console/kit';
 import { listQueryWith, listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteInput as Input } from '../../core/route';

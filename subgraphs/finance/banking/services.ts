@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { IdempotentRequests } from '../../../lib/idempotency';
-import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
+import { ProviderSecrets, providerSecretsFromSupergraph } from '../kernel/provider-secrets';
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import { AuditOutbox, deliverThroughSupergraph } from '../kernel/audit';
 import { sandboxOrDisabled } from '../kernel/sandbox';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { providerCredential } from '../kernel/provider-credentials';
 import { Banking } from './domain/banking';
-import { LedgerClient } from '../../../lib/ledger-client';
+import { LedgerClient } from '../kernel/ledger-client';
 import {
   HttpMobileMoney,
   HttpProviderClient,

@@ -9,7 +9,7 @@ import { Rewards, type RateOf } from './domain/rewards';
 import { Shop } from './domain/shop';
 import { Utilities } from './domain/utilities';
 import { CommerceStore } from './store/commerce-store';
-import { LedgerClient, requestAsDomain } from '../../../lib/ledger-client';
+import { LedgerClient, requestAsDomain } from '../kernel/ledger-client';
 import type { SupergraphClient } from '../../../lib/supergraph-client';
 
 export interface CommerceServices {

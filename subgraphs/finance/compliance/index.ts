@@ -1,4 +1,4 @@
-import { PROVIDER_CREDENTIAL_CHANGED } from '../../../lib/provider-secrets';
+import { PROVIDER_CREDENTIAL_CHANGED } from '../kernel/provider-secrets';
 import { defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { buildFinanceSchema } from '../kernel/finance-schema';

@@ -1,6 +1,6 @@
 import { IdempotentRequests } from '../../../lib/idempotency';
 import { objectStoreFor } from '../../../lib/object-store';
-import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
+import { ProviderSecrets, providerSecretsFromSupergraph } from '../kernel/provider-secrets';
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import type { KycLevel } from '../kernel/kyc';
 import { AuditOutbox, deliverThroughSupergraph } from '../kernel/audit';

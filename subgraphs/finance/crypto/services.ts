@@ -1,6 +1,6 @@
 import { IdempotentRequests } from '../../../lib/idempotency';
-import { LedgerClient } from '../../../lib/ledger-client';
-import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
+import { LedgerClient } from '../kernel/ledger-client';
+import { ProviderSecrets, providerSecretsFromSupergraph } from '../kernel/provider-secrets';
 import { secretBoxFor } from '../../../lib/secret-box';
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import { sandboxOrDisabled } from '../kernel/sandbox';

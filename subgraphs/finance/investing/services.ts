@@ -1,10 +1,10 @@
 import { IdempotentRequests } from '../../../lib/idempotency';
-import { ProviderSecrets, providerSecretsFromSupergraph } from '../../../lib/provider-secrets';
+import { ProviderSecrets, providerSecretsFromSupergraph } from '../kernel/provider-secrets';
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { Investing } from './domain/investing';
 import { OrderUpdates } from './domain/order-updates';
-import { LedgerClient } from '../../../lib/ledger-client';
+import { LedgerClient } from '../kernel/ledger-client';
 import { Brokerages } from './domain/providers';
 import { InvestingStore } from './store/investing-store';
 

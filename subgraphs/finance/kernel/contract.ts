@@ -164,3 +164,14 @@ export const TOGGLES: readonly ToggleDefinition[] = [
     default: true,
   },
 ];
+
+/*
+ * The rest of the finance node's public face for its REST surface and clients (they import no other
+ * module of a subgraph: .dependency-cruiser.cjs `rest-bot-clients-see-public-faces`): the read-only
+ * gate's exempt operations and refusal, the KYC levels, the provider credentials the console edits and
+ * the size setting parser the uploads use.
+ */
+export { READ_ONLY_EXEMPT, readOnlyError } from './gate';
+export { KYC_LEVELS } from './kyc';
+export { PROVIDER_CREDENTIALS } from './provider-credentials';
+export { byteLimit } from './bounded-body';

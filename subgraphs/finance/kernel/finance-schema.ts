@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { Query, Resolver } from 'type-graphql';
 import type { Store } from '../../../lib/database';
-import { storeReadiness, StoreReadiness } from '../../../lib/readiness';
+import { storeReadiness, StoreReadiness } from './readiness';
 import { buildFederatedSchema, type FederatedSchemaOptions } from '../../../lib/subgraph';
 import { assertDeclared } from './capabilities';
 import { NodeGateMiddleware, NodePolicy, registerMoneyWrites } from './gate';

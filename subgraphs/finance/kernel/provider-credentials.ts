@@ -1,6 +1,6 @@
 /**
  * The provider credentials the finance modules read: each one from its environment variable when
- * that is set, else from the admin console's encrypted record `provider`/`name` (lib/provider-secrets).
+ * that is set, else from the admin console's encrypted record `provider`/`name` (subgraphs/finance/kernel/provider-secrets).
  * The node subgraph hands a record's secret only to the service that owns the provider
  * (`PROVIDER_READERS`, least privilege: the card module cannot read the brokerage's keys). The admin
  * console's credential page and the README list this table.

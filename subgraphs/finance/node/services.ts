@@ -1,5 +1,5 @@
 import type { Store } from '../../../lib/database';
-import { ProviderSecrets } from '../../../lib/provider-secrets';
+import { ProviderSecrets } from '../kernel/provider-secrets';
 import type { SubgraphDeps } from '../../../lib/subgraph';
 import { AssistantService } from './domain/assistant';
 import { NodeService } from './domain/node-service';

@@ -3,7 +3,7 @@ import { IdempotentRequests } from '../../../lib/idempotency';
 import { sandboxOrDisabled } from '../kernel/sandbox';
 import { NodeGate, nodeStateFromSupergraph } from '../kernel/gate';
 import { FxDesk } from './domain/fx';
-import { LedgerClient } from '../../../lib/ledger-client';
+import { LedgerClient } from '../kernel/ledger-client';
 import { HttpRates, SandboxRates, type RateProvider } from './domain/rates';
 import { recipientsThrough } from './domain/recipients';
 import { RECIPIENT_LOOKUPS, Transfers } from './domain/transfers';

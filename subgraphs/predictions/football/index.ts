@@ -1,7 +1,7 @@
 import { buildFederatedSchema, defineSubgraph, type SubgraphContext } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
 import { DATA_CHANGED } from '../../../lib/cache-policy';
-import { MATCHES_CHANGED } from '../../../lib/events';
+import { MATCHES_CHANGED } from '../kernel/events';
 import { footballCache } from './cache';
 import { CompetitionResolver, MatchResolver, TeamResolver, matchLoader, toMatch } from './schema/resolvers';
 import { footballCommands } from './cli';

@@ -1,6 +1,6 @@
 import { buildFederatedSchema, defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
-import { MATCHES_CHANGED } from '../../../lib/events';
+import { MATCHES_CHANGED } from '../kernel/events';
 import { MatchPredictionResolver, PredictionResolver } from './schema/resolvers';
 import { FollowResolver } from './schema/follow-resolvers';
 import { createPredictionServices, type PredictionServices } from './services';

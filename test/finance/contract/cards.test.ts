@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { number as cardNumber } from 'card-validator';
-import { signWebhook } from '../../../lib/provider-http';
+import { signWebhook } from '../../../subgraphs/finance/kernel/provider-http';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { generate as totpGenerate } from 'otplib';
 import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SYSTEM_OWNER } from '../../../lib/ledger-client';
+import { SYSTEM_OWNER } from '../../../subgraphs/finance/kernel/ledger-client';
 import { startTestApp, type TestApp } from '../../support/app';
 import { adminPost, auditDelivered, changeNode, createUser, installValidLicence, login } from '../../support/finance';
 import { invariants } from '../../support/ledger';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProviderSecrets } from '../../../lib/provider-secrets';
+import type { ProviderSecrets } from '../../../subgraphs/finance/kernel/provider-secrets';
 import type { Principal } from '../../../lib/principal';
 import { signPayload } from '../../../subgraphs/finance/banking/domain/providers';
 import { startAlpacaSandbox, type AlpacaSandbox } from '../../../subgraphs/finance/investing/sandbox/servers';

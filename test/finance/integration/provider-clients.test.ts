@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { number as cardNumber } from 'card-validator';
 import { DomainError } from '../../../lib/errors';
-import { fixedSecret, signWebhook, verifyWebhook } from '../../../lib/provider-http';
+import { fixedSecret, signWebhook, verifyWebhook } from '../../../subgraphs/finance/kernel/provider-http';
 import { HttpIssuer, SandboxIssuer, luhnCheckDigit } from '../../../subgraphs/finance/cards/domain/issuer';
 import { HttpExchange, SandboxExchange } from '../../../subgraphs/finance/crypto/domain/exchange';
 

@@ -6,7 +6,7 @@ import { projectRoot } from '../../../lib/paths';
  * Issue 35: every body read from outside is counted while it streams and cut at its limit. This finds
  * every site of the class in the server code (lib, subgraphs, gateway, rest-adapter, bot, bin) — a
  * file that calls fetch(), a node:http(s) client, or reads a request stream by hand — and holds it to
- * lib/bounded-body.ts (readBytes / readText / readJson, byteLimit): a new site is covered without
+ * subgraphs/finance/kernel/bounded-body.ts (readBytes / readText / readJson, byteLimit): a new site is covered without
  * editing this test. A fetch Response's text(), json(), arrayBuffer(), blob() and formData() read the
  * whole body before its size is known, so they may appear only at the sites listed here with why.
  */
@@ -27,7 +27,7 @@ const NOT_FROM_OUTSIDE: Record<string, string> = {
 
 /** node:http(s) clients and hand-written request readers, each counting the bytes it reads (checked below). */
 const COUNTING_READERS: Record<string, RegExp> = {
-  'lib/safe-fetch.ts': /size > opts\.maxBytes/,
+  'subgraphs/registry/licensing/safe-fetch.ts': /size > opts\.maxBytes/,
   'subgraphs/finance/investing/sandbox/servers.ts': /size > SANDBOX_BODY_MAX_BYTES/,
   'subgraphs/predictions/access/mailbox.ts': /size > MAX_MESSAGE_BYTES/,
 };
@@ -57,12 +57,14 @@ const rawReaders = files.filter((f) => /^import (?!type)[^;]* from 'node:https?'
 const handReaders = files.filter((f) => !rawReaders.includes(f) && /\.on\('data'/.test(f.text));
 
 it('finds the sites (the class is not empty: the scan itself works)', () => {
-  expect(fetchers.map((f) => f.path)).toEqual(expect.arrayContaining(['lib/provider-http.ts', 'subgraphs/finance/node/domain/assistant.ts']));
-  expect(rawReaders.map((f) => f.path)).toContain('lib/safe-fetch.ts');
+  expect(fetchers.map((f) => f.path)).toEqual(
+    expect.arrayContaining(['subgraphs/finance/kernel/provider-http.ts', 'subgraphs/finance/node/domain/assistant.ts']),
+  );
+  expect(rawReaders.map((f) => f.path)).toContain('subgraphs/registry/licensing/safe-fetch.ts');
 });
 
 describe.each(fetchers.map((f) => [f.path, f] as const))('%s (calls fetch)', (path, file) => {
-  it('reads no Response whole: its bodies go through lib/bounded-body.ts', () => {
+  it('reads no Response whole: its bodies go through subgraphs/finance/kernel/bounded-body.ts', () => {
     if (NOT_FROM_OUTSIDE[path]) return;
     const lines = file.text.split('\n').filter((l) => WHOLE_READ.test(l) && !/JSON\.stringify|^\s*(?:\/\/|\*)/.test(l));
     expect(lines).toEqual([]);

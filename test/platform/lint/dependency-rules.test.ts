@@ -59,6 +59,31 @@ const FILES: Record<string, string> = {
   'rest-adapter/finance/routes/vocabulary.ts': importing('../../../subgraphs/finance/ledger/vocabulary'),
   'subgraphs/finance/ledger/vocabulary.ts': exporting,
   'rest-adapter/finance/routes/other-product.ts': importing('../../../subgraphs/predictions/access/credential'),
+  // REST past the public face: services that wire a store, the kernel's gate; its contract is the face
+  'rest-adapter/finance/routes/services.ts': importing('../../../subgraphs/finance/ledger/services'),
+  'subgraphs/finance/ledger/services.ts': exporting,
+  'rest-adapter/finance/routes/gate.ts': importing('../../../subgraphs/finance/kernel/gate'),
+  'rest-adapter/finance/routes/contract.ts': importing('../../../subgraphs/finance/kernel/contract'),
+  'subgraphs/finance/kernel/contract.ts': exporting,
+  'rest-adapter/finance/routes/manifest.ts': importing('../../../subgraphs/finance/product'),
+  // the bot and a client past the face; a client importing the REST adapter
+  'bot/handlers.ts': importing('../subgraphs/predictions/predictions/domain/model'),
+  'subgraphs/predictions/predictions/domain/model.ts': exporting,
+  'bot/words.ts': importing('../subgraphs/predictions/predictions/vocabulary'),
+  'subgraphs/predictions/predictions/vocabulary.ts': exporting,
+  'clients/finance-web/types.ts': importing('../../rest-adapter/finance/index'),
+  'rest-adapter/finance/index.ts': exporting,
+  // the console kit and the REST core reaching a product
+  'rest-adapter/console/pages.spec.ts': importing('../finance/admin/routes'),
+  'rest-adapter/finance/admin/routes.ts': exporting,
+  'rest-adapter/console/kit.ts': `${importing('../core/route')}import { x as v } from '../../subgraphs/finance/kernel/contract';\nexport const u = v;\n`,
+  'rest-adapter/core/route.ts': exporting,
+  'rest-adapter/core/stages/parse.ts': importing('../../console/kit'),
+  // a subgraph's schema importing a sibling's (the shared Money type lives in the kernel)
+  'subgraphs/finance/cards/schema/types.ts': importing('../../ledger/schema/money'),
+  'subgraphs/finance/ledger/schema/money.ts': exporting,
+  'subgraphs/finance/crypto/schema/types.ts': importing('../../kernel/money'),
+  'subgraphs/finance/kernel/money.ts': exporting,
   'subgraphs/predictions/access/credential.ts': exporting,
   // another domain's store; a resolver calling its store; a row type
   'subgraphs/finance/payments/domain/store.ts': importing('../../ledger/store/ledger-store'),
@@ -101,11 +126,33 @@ it("refuses one product importing another's code, and lets it import lib/ and it
   expect(refused('subgraphs/finance/node/domain/allowed.ts')).toEqual([]);
 });
 
-it("refuses a REST route reaching a subgraph's domain/ or store/, or another product", () => {
-  expect(refused('rest-adapter/finance/routes/domain.ts')).toEqual(['rest-reaches-no-domain-or-store']);
+it("refuses a REST route reaching past a product's public face, or another product", () => {
+  expect(refused('rest-adapter/finance/routes/domain.ts')).toEqual(['rest-bot-clients-see-public-faces']);
+  expect(refused('rest-adapter/finance/routes/services.ts')).toEqual(['rest-bot-clients-see-public-faces']);
+  expect(refused('rest-adapter/finance/routes/gate.ts')).toEqual(['rest-bot-clients-see-public-faces']);
   expect(refused('rest-adapter/finance/routes/other-product.ts')).toEqual(['rest-surface-of-its-product']);
-  // a subgraph's published words (vocabulary.ts, at its root) are the REST layer's to import
+  // the public face: published words (vocabulary.ts), contract constants (contract.ts), the manifest
   expect(refused('rest-adapter/finance/routes/vocabulary.ts')).toEqual([]);
+  expect(refused('rest-adapter/finance/routes/contract.ts')).toEqual([]);
+  expect(refused('rest-adapter/finance/routes/manifest.ts')).toEqual([]);
+});
+
+it('refuses the bot and the clients reaching past the public face, and a client importing the REST adapter', () => {
+  expect(refused('bot/handlers.ts')).toEqual(['rest-bot-clients-see-public-faces']);
+  expect(refused('bot/words.ts')).toEqual([]);
+  expect(refused('clients/finance-web/types.ts')).toEqual(['clients-sit-below-rest']);
+});
+
+it('keeps the console kit and the REST core product-free (the kit may use the core, not the reverse)', () => {
+  expect(refused('rest-adapter/console/pages.spec.ts')).toEqual(['console-kit-is-product-free']);
+  // even a product's public face: the kit knows no product
+  expect(refused('rest-adapter/console/kit.ts')).toEqual(['console-kit-is-product-free']);
+  expect(refused('rest-adapter/core/stages/parse.ts')).toEqual(['rest-core-is-product-free']);
+});
+
+it("refuses a subgraph's schema importing a sibling's schema, and lets it import the kernel", () => {
+  expect(refused('subgraphs/finance/cards/schema/types.ts')).toEqual(['subgraphs-share-through-the-kernel']);
+  expect(refused('subgraphs/finance/crypto/schema/types.ts')).toEqual([]);
 });
 
 it("refuses a domain importing another domain's store, and resolvers calling their store (a row type is no call)", () => {

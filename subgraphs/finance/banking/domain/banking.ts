@@ -10,7 +10,7 @@ import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import { kycLevelReaches, kycRequiredError, moduleDisabledError, requiredKycLevel, type FinanceModule, type NodeGate } from '../../kernel/gate';
 import type { BankingStore, MovementKind, MovementRow, VirtualAccountRow } from '../store/banking-store';
 import { isValidNuban, normaliseIban } from './account-numbers';
-import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
+import { limitsOf, type LedgerClient } from '../../kernel/ledger-client';
 import {
   MOBILE_MONEY_CURRENCIES,
   PROVIDER_MODULES,

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { webhookSignatureInvalid } from '../../../../lib/provider-http';
+import { webhookSignatureInvalid } from '../../kernel/provider-http';
 import { signPayload } from './providers';
 
 /** How far a webhook's timestamp may be from our clock (Stripe's default tolerance). */

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { Money } from '../../ledger/schema/types';
+import { Money } from '../../kernel/money';
 
 @ObjectType({ simpleResolvers: true, description: 'A virtual bank account held for a user at a rail: an IBAN (EUR, GBP) or a NUBAN (NGN).' })
 export class VirtualAccount {

@@ -1,9 +1,9 @@
 import { badInput, conflict, DomainError, notFound } from '../../../../lib/errors';
 import { derivedUuid, IdempotentRequests } from '../../../../lib/idempotency';
-import { INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, LedgerClient, type LedgerLimits, type LedgerTransferInput } from '../../../../lib/ledger-client';
+import { INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, LedgerClient, type LedgerLimits, type LedgerTransferInput } from '../../kernel/ledger-client';
 import { toMinor, toMoney } from '../../../../lib/money';
 import { keysetPage, keysetResults } from '../../../../lib/pagination';
-import { requireSecret, verifyWebhook } from '../../../../lib/provider-http';
+import { requireSecret, verifyWebhook } from '../../kernel/provider-http';
 import type { SecretBox } from '../../../../lib/secret-box';
 import type { KycLevel } from '../../kernel/kyc';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';

@@ -1,6 +1,6 @@
 import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { number as validateCardNumber } from 'card-validator';
-import { fixedSecret, ProviderClient, ProviderRejected, type SecretSource } from '../../../../lib/provider-http';
+import { fixedSecret, ProviderClient, ProviderRejected, type SecretSource } from '../../kernel/provider-http';
 import { DomainError } from '../../../../lib/errors';
 
 /** A card as the issuer hands it over once: the full number goes straight into the secret box. */

@@ -1,5 +1,5 @@
 import { DomainError } from '../../../../lib/errors';
-import { requestAsDomain } from '../../../../lib/ledger-client';
+import { requestAsDomain } from '../../kernel/ledger-client';
 import type { SupergraphClient } from '../../../../lib/supergraph-client';
 
 /** What the holder gives again before a card's full number shows: the password, and the one-time code when 2FA is on. */

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { Money } from '../../ledger/schema/types';
+import { Money } from '../../kernel/money';
 
 @ObjectType({ simpleResolvers: true, description: 'A virtual card; its number shows only masked (the full number: revealCard, audited).' })
 export class Card {

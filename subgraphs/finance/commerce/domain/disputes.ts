@@ -6,13 +6,7 @@ import { toMinor, toMoney } from '../../../../lib/money';
 import type { ObjectStore } from '../../../../lib/object-store';
 import type { AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, DisputeRow } from '../store/commerce-store';
-import {
-  INSUFFICIENT_FUNDS,
-  type LedgerAccountState,
-  type LedgerClient,
-  type LedgerTransferInput,
-  type LedgerTransferView,
-} from '../../../../lib/ledger-client';
+import { INSUFFICIENT_FUNDS, type LedgerAccountState, type LedgerClient, type LedgerTransferInput, type LedgerTransferView } from '../../kernel/ledger-client';
 import { ATTACHMENT_TYPES, DISPUTE_REASONS, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, type DisputeState } from './catalogue';
 import {
   actorLabel,

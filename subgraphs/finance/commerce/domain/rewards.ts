@@ -8,7 +8,7 @@ import type { JobQueue } from '../../../../lib/jobs';
 import type { Logger } from '../../../../lib/logger';
 import { FIAT_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
 import type { CommerceStore, RewardDueRow } from '../store/commerce-store';
-import { INSUFFICIENT_FUNDS, type LedgerClient, type LedgerTransferInput } from '../../../../lib/ledger-client';
+import { INSUFFICIENT_FUNDS, type LedgerClient, type LedgerTransferInput } from '../../kernel/ledger-client';
 import { REWARD_RULES } from './catalogue';
 
 /** Points live in the ledger (currency POINTS): a user's points account cannot go below zero, the issuing account may. */

@@ -5,7 +5,7 @@ import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
 import type { ObjectStore } from '../../../../lib/object-store';
 import type { AuditDb, AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, OrderRow, ProductRow } from '../store/commerce-store';
-import { limitsOf, type LedgerClient, type LedgerLimits } from '../../../../lib/ledger-client';
+import { limitsOf, type LedgerClient, type LedgerLimits } from '../../kernel/ledger-client';
 import { IMAGE_TYPES, type OrderState } from './catalogue';
 import {
   actorLabel,

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { NodeUserRef } from '../../kernel/user-ref';
-import { Money } from '../../ledger/schema/types';
+import { Money } from '../../kernel/money';
 
 
 /** GraphQL types of the commerce subgraph (money: Money, decimal string + currency). */

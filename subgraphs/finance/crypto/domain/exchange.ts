@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { DomainError } from '../../../../lib/errors';
-import { fixedSecret, ProviderClient, ProviderRejected, type SecretSource } from '../../../../lib/provider-http';
+import { fixedSecret, ProviderClient, ProviderRejected, type SecretSource } from '../../kernel/provider-http';
 import { NETWORKS, type CryptoAsset } from '../vocabulary';
 
 export interface DepositAddress {

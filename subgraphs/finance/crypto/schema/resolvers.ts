@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
-import { parseEvent } from '../../../../lib/provider-http';
+import { parseEvent } from '../../kernel/provider-http';
 import { NodePolicy } from '../../kernel/gate';
 import type { CryptoUser, ExchangeEvent } from '../domain/crypto';
 import type { CryptoServices } from '../services';

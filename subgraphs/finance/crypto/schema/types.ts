@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Money } from '../../ledger/schema/types';
+import { Money } from '../../kernel/money';
 import { NodeUserRef } from '../../kernel/user-ref';
 
 @ObjectType({ simpleResolvers: true, description: "The user's deposit address for an asset." })

@@ -7,7 +7,7 @@ import type { KycLevel } from '../../kernel/kyc';
 import { BROKERAGE_PROVIDERS } from '../../kernel/contract';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
 import type { InstrumentRow, InvestingStore, OrderRow } from '../store/investing-store';
-import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
+import { limitsOf, type LedgerClient } from '../../kernel/ledger-client';
 import type { Brokerage, OrderRequest, ProviderOrder, Quote } from './providers/types';
 import { TERMINAL_STATUSES, tradingNotSupported } from './providers/types';
 import { MARKET_BUY_BUFFER_BPS } from '../vocabulary';

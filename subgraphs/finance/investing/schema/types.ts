@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { Money } from '../../ledger/schema/types';
+import { Money } from '../../kernel/money';
 import { NodeUserRef } from '../../kernel/user-ref';
 
 @ObjectType({ simpleResolvers: true, description: 'A tradable (or quoted) instrument, keyed by provider and symbol.' })

@@ -1,14 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Money } from '../../kernel/money';
 import { LIMITS_DESCRIPTION } from '../vocabulary';
-
-/** An amount of money as the finance node shows it: a decimal string and its currency (never a float). */
-@Directive('@shareable')
-@ObjectType({ simpleResolvers: true, description: 'An amount: a decimal string ("10.50") and an ISO currency code.' })
-export class Money {
-  @Field() amount: string;
-  @Field() currency: string;
-}
 
 @ObjectType({ simpleResolvers: true, description: "The caller's balance in one currency (posted, pending, available; Modern Treasury's three)." })
 export class LedgerBalance {

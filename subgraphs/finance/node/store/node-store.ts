@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction, type Store } from '../../../../lib/database';
-import { PROVIDER_CREDENTIAL_CHANGED } from '../../../../lib/provider-secrets';
+import { PROVIDER_CREDENTIAL_CHANGED } from '../../kernel/provider-secrets';
 import { NODE_STATE_CHANGED } from '../../kernel/gate';
 import { TOGGLES, type SettingsRecord, type SettingsValues } from '../domain/settings';
 

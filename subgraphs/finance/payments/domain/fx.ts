@@ -5,7 +5,7 @@ import type { IdempotentRequests } from '../../../../lib/idempotency';
 import { FIAT_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
 import type { NodeGate } from '../../kernel/gate';
 import type { PaymentsStore, QuoteRow } from '../store/payments-store';
-import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
+import { limitsOf, type LedgerClient } from '../../kernel/ledger-client';
 import type { RateProvider } from './rates';
 import { assertKyc, type NodeUserPrincipal } from './transfers';
 import { FX_FEE_BPS, FX_QUOTE_TTL_SECONDS } from '../vocabulary';

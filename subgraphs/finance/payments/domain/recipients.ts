@@ -1,4 +1,4 @@
-import { requestAsDomain } from '../../../../lib/ledger-client';
+import { requestAsDomain } from '../../kernel/ledger-client';
 import type { SupergraphClient } from '../../../../lib/supergraph-client';
 
 export interface Recipient {

@@ -3,7 +3,7 @@ import type { IdempotentRequests } from '../../../../lib/idempotency';
 import { toMinor, toMoney, type Money } from '../../../../lib/money';
 import type { PrincipalOf } from '../../../../lib/principal';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
-import { limitsOf, type LedgerClient } from '../../../../lib/ledger-client';
+import { limitsOf, type LedgerClient } from '../../kernel/ledger-client';
 import type { FindRecipient } from './recipients';
 import { NOTE_MAX_LENGTH } from '../vocabulary';
 import type { KeyedLimiter } from '../../../../lib/rate-limits';

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Money } from '../../ledger/schema/types';
+import { Money } from '../../kernel/money';
 
 @ObjectType({ simpleResolvers: true, description: 'A transfer between two users of the node (posted at once).' })
 export class InternalTransfer {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { badInput } from '../../../../lib/errors';
-import { MATCHES_CHANGED, type MatchesChangedEvent } from '../../../../lib/events';
+import { MATCHES_CHANGED, type MatchesChangedEvent } from '../../kernel/events';
 import type { Logger } from '../../../../lib/logger';
 import type { FootballStore, MatchUpsert } from '../store/football-store';
 import {

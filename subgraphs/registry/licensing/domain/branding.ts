@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { badInput, DomainError } from '../../../../lib/errors';
 import type { ObjectStore } from '../../../../lib/object-store';
-import { safeFetch } from '../../../../lib/safe-fetch';
+import { safeFetch } from '../safe-fetch';
 import type { BrandingRow, StoredAsset, WorkspaceStore } from '../store/workspace-store';
 import type { AuditLog } from './audit';
 

@@ -4,7 +4,7 @@ import { TOGGLES } from '../../../../subgraphs/finance/kernel/contract';
 import { NODE_STATE_CHANGED } from '../../../../subgraphs/finance/kernel/gate';
 import { http, type TestApp } from '../../../support/app';
 import { generate as totpGenerate } from 'otplib';
-import { signWebhook } from '../../../../lib/provider-http';
+import { signWebhook } from '../../../../subgraphs/finance/kernel/provider-http';
 import { signPayload } from '../../../../subgraphs/finance/banking/domain/providers';
 import { adminPost, adminSignIn, changeNode, createUser, licenceKeys, licenceToken, login, PASSWORD, type AdminSession } from '../../../support/finance';
 import { startProviders, type Providers } from '../../../support/investing';

@@ -1,6 +1,6 @@
 /**
  * Issue 23, part 8: the finance node's Kubernetes manifests (what the registry answers for
- * `format=kubernetes`: lib/kubernetes/finance-node.ts, the same pure function) consumed for real by
+ * `format=kubernetes`: subgraphs/registry/licensing/finance-node-kubernetes.ts, the same pure function) consumed for real by
  * `podman kube play`: the backend and the web client start from the release images, the backend
  * migrates its database and verifies its licence offline, and the probe paths the manifests name
  * answer. What podman 4.3 does not do as a cluster would is supplied here and documented in
@@ -17,7 +17,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { renderFinanceNodeKubernetes } from '../../../../lib/kubernetes/finance-node';
+import { renderFinanceNodeKubernetes } from '../../../../subgraphs/registry/licensing/finance-node-kubernetes';
 import { freePorts } from '../../../../lib/server';
 import { describeContainers, engine, images, removeByPrefix, waitFor } from '../../../support/containers';
 import { licenceKeys, licenceToken } from '../../../support/finance';

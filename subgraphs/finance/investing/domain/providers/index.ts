@@ -2,7 +2,7 @@ import { isAbsolute, join } from 'node:path';
 import type { Config } from '../../../../../lib/config';
 import { DomainError } from '../../../../../lib/errors';
 import { projectRoot } from '../../../../../lib/paths';
-import type { ProviderSecrets } from '../../../../../lib/provider-secrets';
+import type { ProviderSecrets } from '../../../kernel/provider-secrets';
 import { providerCredential } from '../../../kernel/provider-credentials';
 import { ALPACA_LIVE_URL, ALPACA_PAPER_URL, AlpacaBrokerage, MarketDataProvider, type AlpacaCredentials } from './alpaca';
 import type { TradeStreamTarget } from './alpaca-stream';

@@ -1,5 +1,5 @@
 import { badInput } from '../../../../../lib/errors';
-import { renderKubernetesManifest } from '../../../../../lib/kubernetes/finance-node';
+import { renderKubernetesManifest } from '../../finance-node-kubernetes';
 import { renderCompose } from './compose';
 import type { ManifestRenderer } from './model';
 

@@ -2,7 +2,7 @@ import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { DomainError } from '../errors';
+import { DomainError } from '../../../lib/errors';
 import {
   CLIENT_HEADERS,
   CUSTOMER_CREDENTIALS,
@@ -12,9 +12,9 @@ import {
   renderKubernetesManifest,
   type FinanceNodeRelease,
   type ManifestModelLike,
-} from './finance-node';
-import type { KubernetesObject } from './workload';
-import { parseYamlObjects, validateObject } from '../../test/support/kubernetes';
+} from './finance-node-kubernetes';
+import type { KubernetesObject } from '../../../lib/kubernetes/workload';
+import { parseYamlObjects, validateObject } from '../../../test/support/kubernetes';
 
 /**
  * The finance node's Kubernetes manifests as the licence registry hands them out (format=kubernetes):

@@ -1,4 +1,4 @@
-import type { SupergraphClient } from './supergraph-client';
+import type { SupergraphClient } from '../../../lib/supergraph-client';
 
 /** NOTIFY channel: a provider credential was saved or deleted in the admin console (payload: the provider). */
 export const PROVIDER_CREDENTIAL_CHANGED = 'finance_provider_credential_changed';

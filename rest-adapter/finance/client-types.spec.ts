@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { projectRoot } from '../../lib/paths';
 
 const run = promisify(execFile);
-const BUILT = join(projectRoot(), 'dist', 'clients', 'finance-web', 'client-types.js');
+const BUILT = join(projectRoot(), 'dist', 'rest-adapter', 'finance', 'client-types.js');
 
 /**
  * The web client's API types (src/api/schema.d.ts) are the node's OpenAPI document as it is now.

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { badInput } from './errors';
+import { badInput } from '../../../lib/errors';
 
 /**
  * Fetches a user-supplied URL once, safely (server-side request forgery): http(s) only, no

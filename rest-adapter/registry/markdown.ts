@@ -1,5 +1,5 @@
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml } from './html';
+import { escapeHtml } from '../../lib/html';
 
 /**
  * Markdown (changelogs, notes written by a vendor) rendered to HTML that is safe to embed: raw HTML

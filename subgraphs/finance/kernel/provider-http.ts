@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { badInput, DomainError } from './errors';
-import { canonicalJson } from './idempotency';
+import { badInput, DomainError } from '../../../lib/errors';
+import { canonicalJson } from '../../../lib/idempotency';
 import { readText } from './bounded-body';
 
 /**
@@ -17,7 +17,7 @@ import { readText } from './bounded-body';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-/** A provider secret read at each use (the environment, else the admin console's record: lib/provider-secrets). */
+/** A provider secret read at each use (the environment, else the admin console's record: subgraphs/finance/kernel/provider-secrets). */
 export type SecretSource = () => Promise<string | undefined>;
 
 /** A fixed secret (the sandboxes, tests). */

@@ -1,7 +1,7 @@
-import { COMMON_STATUS, DomainError } from './errors';
+import { COMMON_STATUS, DomainError } from '../../../lib/errors';
 import Decimal from 'decimal.js';
-import { exponentOf } from './money';
-import { SupergraphError, type SupergraphClient } from './supergraph-client';
+import { exponentOf } from '../../../lib/money';
+import { SupergraphError, type SupergraphClient } from '../../../lib/supergraph-client';
 
 /**
  * A money module's view of the ledger subgraph: its service mutations and lookups through the

@@ -2,8 +2,8 @@ import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { INamespace } from 'kubernetes-models/v1/Namespace';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { badInput } from '../errors';
-import { secretRef, toYaml, workloadObjects, type KubernetesObject, type Workload } from './workload';
+import { badInput } from '../../../lib/errors';
+import { secretRef, toYaml, workloadObjects, type KubernetesObject, type Workload } from '../../../lib/kubernetes/workload';
 
 /**
  * The finance node as Kubernetes manifests, tailored to one licence: what the licence registry answers

@@ -1,6 +1,6 @@
 import { Directive, Field, ObjectType } from 'type-graphql';
-import type { Store } from './database';
-import { databaseCheck } from './probes';
+import type { Store } from '../../../lib/database';
+import { databaseCheck } from '../../../lib/probes';
 
 /**
  * Readiness of one subgraph's store, the same type in every subgraph that reports it (@shareable):
