@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BodyTooLarge, readJson, readText } from './bounded-body';
+import { BodyTooLarge, readJson, readText } from '../../../lib/bounded-body';
 import { fixedSecret, ProviderClient } from './provider-http';
 
 /**

@@ -174,4 +174,4 @@ export const TOGGLES: readonly ToggleDefinition[] = [
 export { READ_ONLY_EXEMPT, readOnlyError } from './gate';
 export { KYC_LEVELS } from './kyc';
 export { PROVIDER_CREDENTIALS } from './provider-credentials';
-export { byteLimit } from './bounded-body';
+export { byteLimit } from '../../../lib/bounded-body';

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badInput, DomainError } from '../../../lib/errors';
 import { canonicalJson } from '../../../lib/idempotency';
-import { readText } from './bounded-body';
+import { readText } from '../../../lib/bounded-body';
 
 /**
  * The two halves of talking to an external finance provider (card issuer, crypto exchange):

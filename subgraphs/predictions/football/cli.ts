@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../../lib/config';
+import { readJson } from '../../../lib/bounded-body';
 import { UsageError, type CliCommand } from '../../../lib/cli';
 import type { RawSeasonFile } from './domain/dataset';
 import { feedPlan } from './domain/default-sources';
@@ -52,7 +53,7 @@ async function askServer<T>(config: Config, query: string): Promise<{ data: T; u
   } catch (e) {
     return { unreachable: (e as Error).message, url };
   }
-  const body = (await res.json().catch(() => undefined)) as { data?: T; errors?: { message: string }[] } | undefined;
+  const body = await readJson<{ data?: T; errors?: { message: string }[] }>(res).catch(() => undefined);
   if (!body || (!body.data && !body.errors)) return { unreachable: `${res.status} without a GraphQL answer`, url };
   if (body.errors?.length)
     throw new UsageError(`the server at ${url} refused: ${body.errors[0].message}${key ? '' : ' (no administrator key: set ADMIN_API_KEY)'}`);

@@ -6,7 +6,7 @@ import { projectRoot } from '../../../lib/paths';
  * Issue 35: every body read from outside is counted while it streams and cut at its limit. This finds
  * every site of the class in the server code (lib, subgraphs, gateway, rest-adapter, bot, bin) — a
  * file that calls fetch(), a node:http(s) client, or reads a request stream by hand — and holds it to
- * subgraphs/finance/kernel/bounded-body.ts (readBytes / readText / readJson, byteLimit): a new site is covered without
+ * lib/bounded-body.ts (readBytes / readText / readJson, byteLimit): a new site is covered without
  * editing this test. A fetch Response's text(), json(), arrayBuffer(), blob() and formData() read the
  * whole body before its size is known, so they may appear only at the sites listed here with why.
  */
@@ -64,7 +64,7 @@ it('finds the sites (the class is not empty: the scan itself works)', () => {
 });
 
 describe.each(fetchers.map((f) => [f.path, f] as const))('%s (calls fetch)', (path, file) => {
-  it('reads no Response whole: its bodies go through subgraphs/finance/kernel/bounded-body.ts', () => {
+  it('reads no Response whole: its bodies go through lib/bounded-body.ts', () => {
     if (NOT_FROM_OUTSIDE[path]) return;
     const lines = file.text.split('\n').filter((l) => WHOLE_READ.test(l) && !/JSON\.stringify|^\s*(?:\/\/|\*)/.test(l));
     expect(lines).toEqual([]);

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomInt } from 'node:crypto';
 import { composeIban, composeNuban } from './account-numbers';
-import { readJson, readText } from '../../kernel/bounded-body';
+import { readJson, readText } from '../../../../lib/bounded-body';
 
 /**
  * The external parties of the banking module, each behind a typed interface: a banking rail (issues

@@ -3,7 +3,7 @@ import { DomainError } from '../../../../lib/errors';
 import { requireSecret, webhookSignatureInvalid, type SecretSource } from '../../kernel/provider-http';
 import type { ReviewOutcome, VerificationProvider, WebhookEvent } from './provider';
 import type { VerificationLevel } from '../vocabulary';
-import { readText } from '../../kernel/bounded-body';
+import { readText } from '../../../../lib/bounded-body';
 
 /** The three secrets are read at each use (the environment, else the admin console's `kyc` records). */
 export interface SumsubSettings {

@@ -1,5 +1,5 @@
 import { DomainError, badInput } from '../../../../lib/errors';
-import { readJson } from '../../kernel/bounded-body';
+import { readJson } from '../../../../lib/bounded-body';
 
 /** A text message to one phone number (E.164). */
 export interface SmsMessage {

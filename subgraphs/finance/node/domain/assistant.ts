@@ -3,7 +3,7 @@ import { DomainError, badInput } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { ProviderSecrets } from '../../kernel/provider-secrets';
 import { providerCredential } from '../../kernel/provider-credentials';
-import { readJson } from '../../kernel/bounded-body';
+import { readJson } from '../../../../lib/bounded-body';
 
 /** What the assistant says when it cannot answer (no provider key, provider down): the contract's generic failure. */
 export const ASSISTANT_FAILURE_MESSAGE = 'Sorry, the assistant is unavailable right now. Please try again later.';

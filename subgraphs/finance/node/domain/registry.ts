@@ -5,7 +5,7 @@ import { badInput, DomainError } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { NodeStore } from '../store/node-store';
 import type { NodeService } from './node-service';
-import { readText, REPLY_MAX_BYTES } from '../../kernel/bounded-body';
+import { readText, REPLY_MAX_BYTES } from '../../../../lib/bounded-body';
 
 /**
  * The licence registry, as this node uses it: register as a deployment and fetch the licence token

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { DomainError } from '../../../../lib/errors';
-import { readText } from '../../kernel/bounded-body';
+import { readText } from '../../../../lib/bounded-body';
 
 /**
  * Where FX rates come from. `sandbox` answers fixed reference rates offline (npm start, the demo);

@@ -1,7 +1,7 @@
 import { DomainError } from '../../../../../lib/errors';
 import type { BrokerageProvider } from '../../../kernel/contract';
 import type { OrderStatus } from '../../vocabulary';
-import { readText } from '../../../kernel/bounded-body';
+import { readText } from '../../../../../lib/bounded-body';
 
 /** An instrument as a provider lists it (sync) — (provider, symbol) is its key on this node. */
 export interface ProviderInstrument {
