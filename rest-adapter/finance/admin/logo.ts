@@ -59,7 +59,7 @@ export const logoUploadRoute: Route = {
   path: LOGO_UPLOAD_PATH,
   summary: 'Admin console: upload the logo',
   description:
-    'A superuser\'s upload from the branding page: the body is the file itself, `Content-Type` image/png, image/jpeg or image/webp (otherwise ' +
+    "A superuser's upload from the branding page: the body is the file itself, `Content-Type` image/png, image/jpeg or image/webp (otherwise " +
     '415: GIF and SVG are refused, SVG because it can carry scripts), at most 512 KiB (413), the CSRF token in `X-CSRFToken`. The type is ' +
     'decided by the first bytes (400 when they are not a PNG, JPEG or WebP). Answers the new `logo_url` (served at GET /api/v1/config/logo/). ' +
     'Audited (branding.logo_uploaded). Refused uploads change nothing and leave nothing stored.',
@@ -71,7 +71,7 @@ export const logoUploadRoute: Route = {
   variables: async ({ req, config }: AnyRouteInput) => ({ uploadKey: await stageLogo(req, config) }),
   response: {
     status: 201,
-    description: 'The logo is the branding\'s',
+    description: "The logo is the branding's",
     schema: z.object({ logo_url: z.string(), content_type: z.string(), size: z.number().int(), sha256: z.string() }),
   },
   errors: [400, 403, 413, 415],
@@ -87,7 +87,10 @@ export const logoUploadRoute: Route = {
   }),
   respondError: (error: RouteError, input) => {
     const key = input.req.res?.locals.logoUploadKey as string | undefined;
-    if (key) void objectStoreFor(input.config).delete(key).catch(() => undefined);
+    if (key)
+      void objectStoreFor(input.config)
+        .delete(key)
+        .catch(() => undefined);
     return { kind: 'json', status: error.status, body: detailErrorShape.body(error.status, error.code, error.message, error.fields) };
   },
 };
@@ -122,7 +125,7 @@ export function logoSection(b: BrandingLogoData, csrfToken: string | undefined):
           <img src="${b.logoUrl}" alt="Current logo" data-testid="current-logo" style="max-height:64px;max-width:100%;vertical-align:middle" />
           <small>${b.logo.contentType}, ${kib(b.logo.size)}, uploaded ${when(b.logo.uploadedAt)}</small>
         </p>
-        <form method="post" action="/admin/node/branding/">
+        <form method="post" action="/admin/node/branding/" style="margin:0 0 16px">
           ${csrfInput(csrfToken)}<input type="hidden" name="removeLogo" value="1" /><button type="submit" class="delete">Remove the logo</button>
         </form>`
     : html`<p>No logo yet: the console and the web client show the organisation's name only.</p>`;
@@ -134,24 +137,28 @@ export function logoSection(b: BrandingLogoData, csrfToken: string | undefined):
       </p>`
     : '';
   return html`<div class="module" id="logo">
-    <h2>Logo</h2>
-    <div class="body">
-      ${legacy} ${current}
-      <form id="logo-form" method="post" action="${LOGO_UPLOAD_PATH}" enctype="multipart/form-data">
-        ${csrfInput(csrfToken)}
-        <label for="id_logo"><strong>Upload a logo</strong> (PNG, JPEG or WebP, at most 512 KiB; SVG is refused as it can carry scripts)</label><br />
-        <input type="file" id="id_logo" name="logo" accept="image/png,image/jpeg,image/webp" required />
-        <button type="submit" class="default">Upload logo</button>
-        <p id="logo-status" role="status" aria-live="polite"></p>
-      </form>
-      ${b.legacyLogoUrl && !b.logo
-        ? html`<form method="post" action="/admin/node/branding/">
-            ${csrfInput(csrfToken)}<input type="hidden" name="removeLogo" value="1" /><button type="submit" class="delete">Forget the old logo value</button>
-          </form>`
-        : ''}
+      <h2>Logo</h2>
+      <div class="body">
+        ${legacy} ${current}
+        <form id="logo-form" method="post" action="${LOGO_UPLOAD_PATH}" enctype="multipart/form-data">
+          ${csrfInput(csrfToken)}
+          <label for="id_logo"><strong>Upload a logo</strong> (PNG, JPEG or WebP, at most 512 KiB; SVG is refused as it can carry scripts)</label><br />
+          <input type="file" id="id_logo" name="logo" accept="image/png,image/jpeg,image/webp" required />
+          <button type="submit" class="default">Upload logo</button>
+          <p id="logo-status" role="status" aria-live="polite"></p>
+        </form>
+        ${
+          b.legacyLogoUrl && !b.logo
+            ? html`<form method="post" action="/admin/node/branding/">
+                ${csrfInput(csrfToken)}<input type="hidden" name="removeLogo" value="1" /><button type="submit" class="delete">
+                  Forget the old logo value
+                </button>
+              </form>`
+            : ''
+        }
+      </div>
     </div>
-  </div>
-  <script>
-    ${raw(UPLOAD_SCRIPT)};
-  </script>`;
+    <script>
+      ${raw(UPLOAD_SCRIPT)};
+    </script>`;
 }

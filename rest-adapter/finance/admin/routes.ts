@@ -17,7 +17,6 @@ import { cardsCryptoAdminRoutes } from './cardscrypto';
 import { paymentsAdminRoutes } from './payments';
 import { logoSection, logoUploadRoute, type BrandingLogoData } from './logo';
 
-
 /**
  * The admin console at /admin/ (contract: superuser sign-in; home is an executive dashboard;
  * /admin/<app>/ a plain model list with a back link), server-rendered through the route table:

@@ -28,7 +28,9 @@ afterAll(() => t?.stop());
 
 const png = (width = 120, colour = '#c2185b') =>
   Buffer.from(
-    new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="40"><rect width="${width}" height="40" fill="${colour}"/></svg>`).render().asPng(),
+    new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="40"><rect width="${width}" height="40" fill="${colour}"/></svg>`)
+      .render()
+      .asPng(),
   );
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(200)]);
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x20, 0, 0, 0]), Buffer.from('WEBPVP8 '), randomBytes(100)]);
@@ -52,9 +54,9 @@ const staged = () => {
   return existsSync(dir) ? readdirSync(dir) : [];
 };
 const audited = async () =>
-  (await t.app.services.node.store.pool.query<{ detail: { sha256: string } }>("SELECT detail FROM node.audit_log WHERE action = 'branding.logo_uploaded'")).rows.map(
-    (r) => r.detail.sha256,
-  );
+  (
+    await t.app.services.node.store.pool.query<{ detail: { sha256: string } }>("SELECT detail FROM node.audit_log WHERE action = 'branding.logo_uploaded'")
+  ).rows.map((r) => r.detail.sha256);
 
 it.each([
   ['PNG', 'image/png', png()],
@@ -105,7 +107,11 @@ it('refuses a caller without a console session, and support staff, changing and 
   const staff = await upload(png(), 'image/png', support);
   expect(staff.status).toBe(403);
   // a signed-in superuser without the CSRF token
-  const forged = await http(`${t.urls.finance}/admin/node/branding/logo/`, { method: 'POST', headers: { 'content-type': 'image/png', cookie: admin.cookie }, body: png() });
+  const forged = await http(`${t.urls.finance}/admin/node/branding/logo/`, {
+    method: 'POST',
+    headers: { 'content-type': 'image/png', cookie: admin.cookie },
+    body: png(),
+  });
   expect(forged.status).toBe(403);
   expect(await logoUrl()).toBe(before);
   expect(staged()).toEqual([]);

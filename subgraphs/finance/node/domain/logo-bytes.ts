@@ -8,7 +8,11 @@ import { badInput } from '../../../../lib/errors';
 const SIGNATURES: { contentType: string; extension: string; matches: (b: Buffer) => boolean }[] = [
   { contentType: 'image/png', extension: 'png', matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
   { contentType: 'image/jpeg', extension: 'jpg', matches: (b) => b.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) },
-  { contentType: 'image/webp', extension: 'webp', matches: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  {
+    contentType: 'image/webp',
+    extension: 'webp',
+    matches: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
 ];
 
 export function recogniseLogo(bytes: Buffer): { contentType: string; extension: string } {

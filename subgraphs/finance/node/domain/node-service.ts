@@ -241,7 +241,9 @@ export class NodeService {
       if (raw === undefined || raw === null) continue;
       const value = typeof raw === 'string' ? raw.trim() : '';
       if (field === 'logo_url' && value && value !== current.logo_url)
-        errors[field] = ['Upload the logo as a PNG, JPEG or WebP file (at most 512 KiB; SVG is refused: it can carry scripts); a URL or data: URI is not taken.'];
+        errors[field] = [
+          'Upload the logo as a PNG, JPEG or WebP file (at most 512 KiB; SVG is refused: it can carry scripts); a URL or data: URI is not taken.',
+        ];
       else if (field.startsWith('color_') && !COLOUR.test(value)) errors[field] = ['A colour as #RRGGBB.'];
       else if ((field.endsWith('_url') && !URLISH.test(value)) || value.length > 100_000) errors[field] = ['An http(s) URL, a path or a data:image URI.'];
       else if (field.endsWith('_url') && !rasterDataUri(value))

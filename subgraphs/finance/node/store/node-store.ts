@@ -145,7 +145,15 @@ export class NodeStore {
       `WITH b AS (UPDATE node.branding SET logo_url = $1, logo_object_key = $2, logo_content_type = $3, logo_size = $4, logo_sha256 = $5,
                          logo_uploaded_at = now(), updated_at = now(), updated_by = $6 WHERE id = 1 RETURNING 1)
        INSERT INTO node.audit_log (actor, action, detail) SELECT $6, 'branding.logo_uploaded', $7::jsonb FROM b`,
-      [logoUrl, logo.objectKey, logo.contentType, logo.size, logo.sha256, actor, JSON.stringify({ content_type: logo.contentType, size: logo.size, sha256: logo.sha256 })],
+      [
+        logoUrl,
+        logo.objectKey,
+        logo.contentType,
+        logo.size,
+        logo.sha256,
+        actor,
+        JSON.stringify({ content_type: logo.contentType, size: logo.size, sha256: logo.sha256 }),
+      ],
     );
   }
 

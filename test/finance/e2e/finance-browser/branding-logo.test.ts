@@ -39,7 +39,11 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const naturalWidth = (p: Page, selector: string) => p.locator(selector).first().evaluate((img: HTMLImageElement) => img.naturalWidth);
+const naturalWidth = (p: Page, selector: string) =>
+  p
+    .locator(selector)
+    .first()
+    .evaluate((img: HTMLImageElement) => img.naturalWidth);
 const shot = (p: Page, name: string, width: number) => p.screenshot({ path: join(SHOTS, `logo-${name}-${width}.png`), fullPage: true });
 
 it('the operator uploads a logo on the branding page; the console shows it, a GIF is refused on the page', async () => {
