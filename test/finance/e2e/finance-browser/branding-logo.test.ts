@@ -43,7 +43,7 @@ const naturalWidth = (p: Page, selector: string) =>
   p
     .locator(selector)
     .first()
-    .evaluate((img: HTMLImageElement) => img.naturalWidth);
+    .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
 const shot = (p: Page, name: string, width: number) => p.screenshot({ path: join(SHOTS, `logo-${name}-${width}.png`), fullPage: true });
 
 it('the operator uploads a logo on the branding page; the console shows it, a GIF is refused on the page', async () => {
@@ -79,7 +79,7 @@ it('the web client at 390 px shows the logo the configuration names', async () =
   // (the generic client's own logo until the configuration has answered)
   const logo = phone.locator('img[data-testid=brand-logo][src^="/api/v1/config/logo/?v="]');
   await logo.waitFor();
-  await logo.evaluate((img: HTMLImageElement) => img.decode());
+  await logo.evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
   expect(await naturalWidth(phone, 'img[data-testid=brand-logo][src^="/api/v1/config/logo/?v="]')).toBe(160);
   expect(await overflowOf(phone)).toBe(0);
   await shot(phone, 'client', 390);
