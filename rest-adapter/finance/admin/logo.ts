@@ -75,6 +75,7 @@ export const logoUploadRoute: Route = {
     schema: z.object({ logo_url: z.string(), content_type: z.string(), size: z.number().int(), sha256: z.string() }),
   },
   errors: [400, 403, 413, 415],
+  // (302 without a session, as every console page: the surface documents it)
   respond: (data: { uploadNodeLogo: { logoUrl: string; logo: { contentType: string; size: number; sha256: string } } }) => ({
     kind: 'json',
     status: 201,
@@ -91,6 +92,8 @@ export const logoUploadRoute: Route = {
       void objectStoreFor(input.config)
         .delete(key)
         .catch(() => undefined);
+    // as every console page: a browser whose session is gone is sent to the sign-in page (then back to the branding page)
+    if (error.status === 401) return { kind: 'redirect', status: 302, location: '/admin/login/?next=/admin/node/branding/' };
     return { kind: 'json', status: error.status, body: detailErrorShape.body(error.status, error.code, error.message, error.fields) };
   },
 };

@@ -619,6 +619,13 @@ const recipes: Record<string, Recipe> = {
   'GET /api/v1/config/logo/ 404': { request: (ctx) => withLogo(ctx, false) },
   // GIF bytes declared as WebP: the bytes decide
   'POST /admin/node/branding/logo/ 400': { request: (ctx) => logoUpload(ctx, { body: 'GIF89a conformance' }) },
+  // a browser whose session is gone (the CSRF cookie and token still right) is sent to the sign-in page
+  'POST /admin/node/branding/logo/ 302': {
+    request: (ctx) => {
+      const r = logoUpload(ctx);
+      return { ...r, redirect: true, headers: { ...r.headers, cookie: r.headers.cookie.replace(/;?\s*sessionid=[^;]*/, '') } };
+    },
+  },
   'POST /admin/node/branding/logo/ 403': { request: (ctx) => logoUpload(ctx, { csrf: false }) },
   'POST /admin/node/branding/logo/ 413': { request: (ctx) => logoUpload(ctx, { body: `${WEBP}${'x'.repeat(LOGO_MAX_BYTES)}` }) },
   'POST /admin/node/branding/logo/ 415': { request: (ctx) => logoUpload(ctx, { contentType: 'image/gif', body: 'GIF89a conformance' }) },
