@@ -28,6 +28,11 @@ export interface ConsoleFrame {
   docs?: { href: string; label: string };
   /** The console's look (default: the Django admin's, `ADMIN_THEME`). */
   theme?: ConsoleTheme;
+  /**
+   * The organisation's logo, shown in the header before the site name: a path on the console's own origin that
+   * answers the image, or 404 when there is none (the header then shows the name only: the image is decorative, `alt=""`).
+   */
+  logo?: string;
 }
 
 /** A console's look: its stylesheet, title, header and the element that holds the page. */
@@ -102,7 +107,8 @@ const ADMIN_STYLE = `
 body{margin:0;font:14px/1.5 -apple-system,"Segoe UI",system-ui,Roboto,"Helvetica Neue",Arial,sans-serif;color:#333;background:#f8f8f8}
 a{color:#2f6a86;text-decoration:none}a:hover{color:#036}
 #header{display:flex;justify-content:space-between;align-items:center;padding:10px 40px;background:#417690;color:#ffc}
-#header h1{margin:0;font-size:18px;font-weight:400}#header h1 a{color:#ffc}
+#header h1{margin:0;font-size:18px;font-weight:400}#header h1 a{color:#ffc;display:inline-flex;align-items:center;gap:8px}
+#header .brand-logo{max-height:32px;max-width:160px;background:#fff;border-radius:3px}
 #user-tools{font-size:12px;text-transform:uppercase;letter-spacing:.5px}#user-tools form{display:inline}
 #user-tools a{color:#fff;text-decoration:underline}#user-tools button{background:none;border:0;color:#fff;cursor:pointer;font:inherit;text-transform:uppercase;text-decoration:underline}
 .breadcrumbs{background:#e8f1f5;padding:10px 40px;color:#555}.breadcrumbs a{color:#2f6a86;text-decoration:underline}
@@ -146,7 +152,9 @@ function adminHeader(frame: ConsoleFrame, opts: FrameOptions): Raw {
         </div>`
       : '';
   return html`<div id="header">
-    <h1><a href="${frame.home}">${opts.siteName} ${frame.label}</a></h1>
+    <h1>
+      <a href="${frame.home}">${frame.logo ? html`<img class="brand-logo" src="${frame.logo}" alt="" />` : ''}${opts.siteName} ${frame.label}</a>
+    </h1>
     ${tools}
   </div>`;
 }

@@ -12,6 +12,7 @@ import { cryptoRoutes } from './routes/crypto';
 import { commerceRoutes } from './routes/commerce';
 import { investingRoutes } from './routes/investing';
 import { paymentsRoutes } from './routes/payments';
+import { publicLogoRoute } from './routes/branding';
 
 export const OPENAPI_PATH = '/swagger.json';
 export const SWAGGER_PATH = '/swagger/';
@@ -233,6 +234,7 @@ export const apiRoutes: Route[] = [
       };
     },
   },
+  publicLogoRoute,
   {
     method: 'GET',
     path: '/api/v1/config/features/',

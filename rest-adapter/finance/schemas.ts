@@ -125,7 +125,12 @@ export const featureFlags = z.record(z.string(), z.union([z.boolean(), z.string(
 
 export const publicConfig = z.object({
   app: z.object({ name: z.string(), version: z.string() }),
-  branding: z.record(z.string(), z.string()),
+  branding: z
+    .record(z.string(), z.string())
+    .describe(
+      'organisation_name, legal_entity, logo_url, favicon_url, color_primary, color_secondary, color_accent, support_email, support_phone, terms_url, privacy_url. ' +
+        '`logo_url`: the uploaded logo, `/api/v1/config/logo/?v=<version>` (GET it: the image), or empty when there is none.',
+    ),
   modules: z.record(z.string(), z.boolean()),
   banking_rails: z.array(z.object({ rail: z.string(), currencies: z.array(z.string()), module: z.string() })),
   brokerage: z.object({ provider: z.string(), fractional_shares: z.boolean() }),

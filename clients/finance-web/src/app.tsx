@@ -159,11 +159,12 @@ function useSignOut(): () => void {
 function Header(props: { signedIn: boolean }) {
   const node = useNode();
   const signOut = useSignOut();
-  const logo = !baked.custom && node.config?.branding.logo_url?.startsWith('/') ? node.config.branding.logo_url : baked.logo;
+  // the node's logo as its configuration names it (a path, an https URL or a data: URI; empty: none), else the build's
+  const logo = (!baked.custom && node.config?.branding.logo_url) || baked.logo;
   return (
     <header class="site-header">
       <a class="brand" href={to('')}>
-        {logo ? <img src={logo} alt="" width={32} height={32} /> : null}
+        {logo ? <img src={logo} alt="" height={32} data-testid="brand-logo" /> : null}
         <span>{displayName(node.config)}</span>
       </a>
       {props.signedIn ? (

@@ -74,7 +74,7 @@ function applyBranding(config: PublicConfig | null): void {
   if (HEX.test(branding.color_accent ?? '')) style.setProperty('--accent', branding.color_accent);
   if (HEX.test(branding.color_secondary ?? '')) style.setProperty('--secondary', branding.color_secondary);
   const favicon = branding.favicon_url || branding.logo_url;
-  if (favicon && /^(\/|https?:)/.test(favicon)) document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.setAttribute('href', favicon);
+  if (favicon && /^(\/|https?:|data:image\/)/.test(favicon)) document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.setAttribute('href', favicon);
 }
 
 /** The module is on: in the configuration and in the flags as last saved. */

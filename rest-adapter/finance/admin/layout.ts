@@ -1,6 +1,7 @@
 import { html, type Raw } from '../../../lib/html';
 import { consoleDocument, consoleError, consolePage, type ConsoleFrame, type FrameOptions, type PageOptions as KitPageOptions } from '../../console/kit';
 import type { AnyRouteInput, Reply } from '../../core/route';
+import { LOGO_PATH } from '../../../subgraphs/finance/node/logo';
 
 export { csrfInput, flash, money, table, when, yesNo } from '../../console/kit';
 
@@ -12,6 +13,8 @@ export const FINANCE_CONSOLE: ConsoleFrame = {
   logoutPath: '/admin/logout/',
   defaultSiteName: 'Finance Node',
   docs: { href: '/swagger/', label: 'API docs' },
+  // the uploaded logo (issue 33, item 9): GET /api/v1/config/logo/, 404 while there is none
+  logo: LOGO_PATH,
 };
 
 export type PageOptions = FrameOptions;

@@ -14,6 +14,7 @@ import { adjustmentAdminRoutes } from './adjustments';
 import { operatorAdminRoutes } from './operators';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
 import { paymentsAdminRoutes } from './payments';
+import { logoSection, logoUploadRoute, type BrandingLogoData } from './logo';
 
 /**
  * The admin console at /admin/ (contract: superuser sign-in; home is an executive dashboard;
@@ -51,7 +52,6 @@ const BROKERS = Object.entries(BROKERAGE_LABELS);
 const BRANDING_FIELDS: { field: string; label: string; type: string }[] = [
   { field: 'organisationName', label: 'Organisation name', type: 'text' },
   { field: 'legalEntity', label: 'Legal entity', type: 'text' },
-  { field: 'logoUrl', label: 'Logo (URL or data:image URI)', type: 'text' },
   { field: 'faviconUrl', label: 'Favicon (URL or data:image URI)', type: 'text' },
   { field: 'colorPrimary', label: 'Primary colour', type: 'color' },
   { field: 'colorSecondary', label: 'Secondary colour', type: 'color' },
@@ -254,7 +254,12 @@ function settingsForm(d: { nodeInfo: { readOnly: boolean }; nodeSettings: Settin
   );
 }
 
-function brandingForm(d: { nodeInfo: { readOnly: boolean }; nodeBranding: Record<string, string> }, input: RouteInput): Reply {
+interface BrandingPageData {
+  nodeInfo: { readOnly: boolean };
+  nodeBranding: Record<string, string> & BrandingLogoData;
+}
+
+function brandingForm(d: BrandingPageData, input: RouteInput): Reply {
   const b = d.nodeBranding;
   return page(
     input,
@@ -265,6 +270,7 @@ function brandingForm(d: { nodeInfo: { readOnly: boolean }; nodeBranding: Record
       banners: [...saved(input, 'branding'), ...readOnlyBanner(d.nodeInfo.readOnly)],
     },
     html`<h2 class="title">Change branding</h2>
+      ${logoSection(b, input.csrfToken)}
       <form method="post" class="aligned module" action="/admin/node/branding/">
         ${csrfInput(input.csrfToken)}
         <div class="body">
@@ -538,7 +544,7 @@ const consoleRoutes: Route[] = [
     operation: 'AdminBranding',
     query: adminQuery,
     response: { description: 'Editor (HTML)', contentType: 'text/html' },
-    respond: (data: { nodeInfo: { readOnly: boolean }; nodeBranding: Record<string, string> }, input) => brandingForm(data, input),
+    respond: (data: BrandingPageData, input) => brandingForm(data, input),
     respondError: adminError('Branding'),
   },
   {
@@ -551,13 +557,18 @@ const consoleRoutes: Route[] = [
     consumes: 'form',
     csrf: true,
     body: form,
+    // `removeLogo`: the branding page's "Remove the logo" button (a logo itself is uploaded as a file: POST /admin/node/branding/logo/)
     variables: ({ body }: { body: Record<string, unknown> }) => ({
-      input: Object.fromEntries(BRANDING_FIELDS.filter((f) => body[f.field] !== undefined).map((f) => [f.field, str(body[f.field])])),
+      input: {
+        ...Object.fromEntries(BRANDING_FIELDS.filter((f) => body[f.field] !== undefined).map((f) => [f.field, str(body[f.field])])),
+        ...(str(body.removeLogo) ? { logoUrl: '' } : {}),
+      },
     }),
     response: { status: 302, description: 'Saved' },
     respond: () => postRedirect('/admin/node/branding/?saved=1'),
     respondError: adminError('Branding'),
   },
+  logoUploadRoute,
   {
     method: 'GET',
     path: '/admin/node/licence/',

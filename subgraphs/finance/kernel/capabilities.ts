@@ -90,7 +90,15 @@ export const FIELD_AUDIENCE: Readonly<Record<string, Audience>> = Object.fromEnt
     ...['setNodeSignupMode', 'createNodeInvite', 'nodeInvites', 'setNodeUserPhone', 'nodeSandboxSms'],
     ...['nodeUserStats', 'nodeRecentSignIns'],
     // the node: settings, branding, licence, provider credentials, its logs
-    ...['updateNodeSettings', 'updateNodeBranding', 'installNodeLicence', 'activateNodeLicence', 'saveProviderCredential', 'deleteProviderCredential'],
+    ...[
+      'updateNodeSettings',
+      'updateNodeBranding',
+      'uploadNodeLogo',
+      'installNodeLicence',
+      'activateNodeLicence',
+      'saveProviderCredential',
+      'deleteProviderCredential',
+    ],
     ...['nodeProviderCredentials', 'nodeActivity', 'nodeAuditLog', 'providerEvents'],
     // the modules' admin pages
     ...['adminVirtualAccounts', 'adminBankingMovements', 'adminBankingEvents', 'adminCards', 'adminCardAuthorisations'],

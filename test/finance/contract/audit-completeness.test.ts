@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { objectStoreFor } from '../../../lib/object-store';
 import { FIELD_AUDIENCE, NOT_DECISIONS } from '../../../subgraphs/finance/kernel/capabilities';
+import { LOGO_UPLOAD_PREFIX } from '../../../subgraphs/finance/node/logo';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { adminSignIn, auditDelivered, changeNode, createUser, graphql, installValidLicence, licenceKeys, licenceToken, login } from '../../support/finance';
 import { financeFields, mutationWith } from '../../support/finance-fields';
@@ -190,6 +192,12 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
   // node
   updateNodeSettings: async () => ({ input: { rewardsEnabled: true } }),
   updateNodeBranding: async () => ({ input: { organisationName: 'Audited Org' } }),
+  uploadNodeLogo: async () => {
+    // what the REST surface stages (POST /admin/node/branding/logo/): a PNG under branding/uploads/
+    const uploadKey = `${LOGO_UPLOAD_PREFIX}${randomUUID()}`;
+    await objectStoreFor(t.config).put(uploadKey, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), { contentType: 'image/png' });
+    return { uploadKey };
+  },
   installNodeLicence: async () => {
     const keys = licenceKeys();
     return { publicKey: keys.publicKeyLine, token: await licenceToken(keys) };

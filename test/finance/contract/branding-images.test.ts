@@ -2,9 +2,10 @@ import { http, startTestApp, type TestApp } from '../../support/app';
 import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance';
 
 /**
- * The finance branding form refuses an SVG data: URI as logo or favicon (issue 24, item 11), as the
- * registry workspace does: SVG can carry scripts. Raster images (PNG, JPEG, GIF, WebP, ICO) by their
- * declared type and their bytes, http(s) URLs and paths are accepted.
+ * The finance branding form refuses an SVG data: URI as favicon (issue 24, item 11), as the registry
+ * workspace does: SVG can carry scripts. Raster images (PNG, JPEG, GIF, WebP, ICO) by their declared type
+ * and their bytes, http(s) URLs and paths are accepted. The logo is uploaded as a file since issue 33,
+ * item 9 (branding-logo.test.ts): the operation refuses a logo URL or data: URI, SVG or not.
  */
 let t: TestApp<'finance'>;
 let admin: AdminSession;
@@ -17,23 +18,26 @@ afterAll(() => t?.stop());
 
 const SVG = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>').toString('base64')}`;
 const PNG = `data:image/png;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64')}`;
-const logoNow = async () => (await http(`${t.urls.finance}/api/v1/config/`)).body.branding.logo_url as string;
+const faviconNow = async () => (await http(`${t.urls.finance}/api/v1/config/`)).body.branding.favicon_url as string;
 
 it.each([
-  ['logoUrl', SVG],
   ['faviconUrl', SVG],
   // an SVG that says it is a PNG: the bytes decide
-  ['logoUrl', `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`],
+  ['faviconUrl', `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`],
 ])('refuses %s = an SVG data: URI (400, nothing changed)', async (field, value) => {
-  const before = await logoNow();
+  const before = await faviconNow();
   const res = await adminPost(t, admin, '/admin/node/branding/', { [field]: value });
   expect(res.status).toBe(400);
   expect(res.body).toContain('SVG is refused');
-  expect(await logoNow()).toBe(before);
+  expect(await faviconNow()).toBe(before);
 });
 
-it('accepts a PNG data: URI and an https URL', async () => {
-  expect((await adminPost(t, admin, '/admin/node/branding/', { logoUrl: PNG })).status).toBe(302);
-  expect(await logoNow()).toBe(PNG);
-  expect((await adminPost(t, admin, '/admin/node/branding/', { logoUrl: 'https://cdn.example.com/logo.svg' })).status).toBe(302);
+it.each([SVG, PNG, 'https://cdn.example.com/logo.png'])('refuses a logo given as a URL or data: URI (%s): it is uploaded as a file', async (value) => {
+  await expect(t.app.services.node.node.updateBranding({ logo_url: value }, 'test')).rejects.toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+});
+
+it('accepts a PNG data: URI and an https URL as favicon', async () => {
+  expect((await adminPost(t, admin, '/admin/node/branding/', { faviconUrl: PNG })).status).toBe(302);
+  expect(await faviconNow()).toBe(PNG);
+  expect((await adminPost(t, admin, '/admin/node/branding/', { faviconUrl: 'https://cdn.example.com/favicon.png' })).status).toBe(302);
 });

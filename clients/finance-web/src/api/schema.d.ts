@@ -105,6 +105,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/config/logo/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's logo
+         * @description No authentication. The logo a superuser uploaded in the admin console (Node › Branding): PNG, JPEG or WebP as its bytes say, with `ETag` (its SHA-256), `Cache-Control: public, no-cache` (revalidated: 304 while unchanged), `X-Content-Type-Options: nosniff`. `branding.logo_url` of `GET /api/v1/config/` names this path with `?v=` the version (ignored here). 404 when the node has no logo.
+         */
+        get: operations["PublicLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/config/features/": {
         parameters: {
             query?: never;
@@ -2362,6 +2382,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/node/branding/logo/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin console: upload the logo
+         * @description A superuser's upload from the branding page: the body is the file itself, `Content-Type` image/png, image/jpeg or image/webp (otherwise 415: GIF and SVG are refused, SVG because it can carry scripts), at most 512 KiB (413), the CSRF token in `X-CSRFToken`. The type is decided by the first bytes (400 when they are not a PNG, JPEG or WebP). Answers the new `logo_url` (served at GET /api/v1/config/logo/). Audited (branding.logo_uploaded). Refused uploads change nothing and leave nothing stored.
+         */
+        post: operations["AdminUploadLogo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/node/licence/": {
         parameters: {
             query?: never;
@@ -3462,6 +3502,7 @@ export interface operations {
                             name: string;
                             version: string;
                         };
+                        /** @description organisation_name, legal_entity, logo_url, favicon_url, color_primary, color_secondary, color_accent, support_email, support_phone, terms_url, privacy_url. `logo_url`: the uploaded logo, `/api/v1/config/logo/?v=<version>` (GET it: the image), or empty when there is none. */
                         branding: {
                             [key: string]: string;
                         };
@@ -3501,6 +3542,95 @@ export interface operations {
             };
             /** @description Invalid request (malformed body, bad parameters) */
             400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PublicLogo: {
+        parameters: {
+            query?: {
+                /** @description The version the configuration names (cache busting; ignored) */
+                v?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo (image/png, image/jpeg or image/webp) */
+            200: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     /** @description APP_NAME: the name of this node */
                     "X-App-Name"?: string;
@@ -22077,6 +22207,146 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                     "text/html": string;
+                };
+            };
+        };
+    };
+    AdminUploadLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description The logo is the branding's */
+            201: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        logo_url: string;
+                        content_type: string;
+                        size: number;
+                        sha256: string;
+                    };
+                };
+            };
+            /** @description Not signed in: redirect to the sign-in page (`/admin/login/?next=<this page>`) */
+            302: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed body, bad parameters) */
+            400: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body must be any bytes (application/octet-stream) */
+            415: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the gateway cannot be reached or did not answer in time); retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description APP_NAME: the name of this node */
+                    "X-App-Name"?: string;
+                    /** @description APP_VERSION: the version of this node */
+                    "X-App-Version"?: string;
+                    /** @description The request's id: the client's X-Request-ID when sane, else generated; also in the logs */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

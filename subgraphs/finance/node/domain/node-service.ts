@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,9 @@ import { maskSecret, purposeBox, type PurposeBox } from '../../../../lib/secret-
 import type { NodeState } from '../../kernel/gate';
 import { mayReadProvider } from '../../kernel/provider-credentials';
 import { usableSecret, type NodeSecrets } from '../../kernel/secrets';
-import type { BrandingValues, LicenceRow, NodeStore, ProviderCredentialRow } from '../store/node-store';
+import type { BrandingLogo, BrandingValues, LicenceRow, NodeStore, ProviderCredentialRow } from '../store/node-store';
+import { isLogoUploadKey, LOGO_MAX_BYTES, LOGO_PATH, logoTooLarge } from '../logo';
+import { recogniseLogo } from './logo-bytes';
 import { BRANDING_FIELDS } from '../store/node-store';
 import { configurationChecks, storageChecks, type CheckMessage } from './checks';
 import {
@@ -25,6 +28,9 @@ import {
   type LicenceEvaluation,
 } from './licence';
 import { applySettingsChange, modulesOf, type SettingsRecord } from './settings';
+
+/** The branding record as clients see it (NodeService.branding). */
+export type Branding = BrandingValues & { updatedAt: Date; logo: BrandingLogo | null; legacy_logo_url: string };
 
 export const improperlyConfigured = (message: string) => new DomainError('IMPROPERLY_CONFIGURED', 503, message);
 
@@ -214,11 +220,19 @@ export class NodeService {
     this.onChange();
   }
 
-  branding(): Promise<BrandingValues & { updatedAt: Date }> {
-    return this.store.branding();
+  /**
+   * The branding as clients see it: `logo_url` is the uploaded logo's public path (with `?v=` its version),
+   * else empty. A value saved before uploads existed (a data: URI or an https URL) is not shown: clients load
+   * images from the node only (CSP), and the node does not fetch other sites; it stays in `legacy_logo_url`
+   * for the console to say so, until a logo is uploaded or removed.
+   */
+  async branding(): Promise<Branding> {
+    const row = await this.store.branding();
+    const uploaded = row.logo ? row.logo_url : '';
+    return { ...row, logo_url: uploaded, legacy_logo_url: row.logo ? '' : row.logo_url };
   }
 
-  async updateBranding(change: Partial<Record<string, unknown>>, actor: string): Promise<BrandingValues & { updatedAt: Date }> {
+  async updateBranding(change: Partial<Record<string, unknown>>, actor: string): Promise<Branding> {
     const current = await this.store.branding();
     const next = { ...current } as BrandingValues;
     const errors: Record<string, string[]> = {};
@@ -226,7 +240,11 @@ export class NodeService {
       const raw = change[field];
       if (raw === undefined || raw === null) continue;
       const value = typeof raw === 'string' ? raw.trim() : '';
-      if (field.startsWith('color_') && !COLOUR.test(value)) errors[field] = ['A colour as #RRGGBB.'];
+      if (field === 'logo_url' && value && value !== current.logo_url)
+        errors[field] = [
+          'Upload the logo as a PNG, JPEG or WebP file (at most 512 KiB; SVG is refused: it can carry scripts); a URL or data: URI is not taken.',
+        ];
+      else if (field.startsWith('color_') && !COLOUR.test(value)) errors[field] = ['A colour as #RRGGBB.'];
       else if ((field.endsWith('_url') && !URLISH.test(value)) || value.length > 100_000) errors[field] = ['An http(s) URL, a path or a data:image URI.'];
       else if (field.endsWith('_url') && !rasterDataUri(value))
         errors[field] = ['A data:image URI holds a PNG, JPEG, GIF, WebP or ICO image (SVG is refused: it can carry scripts).'];
@@ -237,7 +255,35 @@ export class NodeService {
     }
     if (Object.keys(errors).length) throw badInput('Invalid branding.', errors);
     await this.store.saveBranding(next, actor);
-    return this.store.branding();
+    return this.branding();
+  }
+
+  /**
+   * Takes a logo the REST surface streamed to the object store (`uploadKey`, see LOGO_UPLOAD_PREFIX): checked
+   * from the stored bytes — at most LOGO_MAX_BYTES, a PNG, JPEG or WebP by its first bytes (GIF, SVG and
+   * anything else refused: 400) — copied to `branding/logo/<sha256>.<ext>` and named by the branding, with an
+   * audit entry. The upload is removed either way; nothing changes when it is refused.
+   */
+  async uploadLogo(uploadKey: string, actor: string): Promise<Branding> {
+    const objects = objectStoreFor(this.config);
+    try {
+      if (!isLogoUploadKey(uploadKey)) throw badInput('Not an upload of this node.', { upload: ['Unknown upload.'] });
+      const staged = await objects.head(uploadKey);
+      if (!staged) throw badInput('The upload is gone; send the file again.', { upload: ['Unknown upload.'] });
+      if (staged.size === 0) throw badInput('The logo file is empty.', { file: ['Empty file.'] });
+      if (staged.size > LOGO_MAX_BYTES) throw logoTooLarge();
+      const bytes = Buffer.concat(await (await objects.get(uploadKey)).toArray());
+      if (bytes.length > LOGO_MAX_BYTES) throw logoTooLarge();
+      const { contentType, extension } = recogniseLogo(bytes);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const objectKey = `branding/logo/${sha256}.${extension}`;
+      await objects.put(objectKey, bytes, { contentType, size: bytes.length });
+      const logo: Omit<BrandingLogo, 'uploadedAt'> = { objectKey, contentType, size: bytes.length, sha256 };
+      await this.store.saveLogo(logo, `${LOGO_PATH}?v=${sha256.slice(0, 16)}`, actor);
+      return this.branding();
+    } finally {
+      if (isLogoUploadKey(uploadKey)) await objects.delete(uploadKey).catch(() => undefined);
+    }
   }
 
   /**

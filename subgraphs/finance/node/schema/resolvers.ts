@@ -5,7 +5,7 @@ import type { SubgraphContext } from '../../../../lib/subgraph';
 import { NodePolicy } from '../../kernel/gate';
 import { bankingRails, TOGGLES, type SettingsRecord } from '../domain/settings';
 import type { NodeServices } from '../services';
-import type { BrandingValues } from '../store/node-store';
+import type { Branding } from '../domain/node-service';
 import {
   AssistantAnswer,
   NodeActivity,
@@ -29,7 +29,7 @@ export function toNodeSettings(s: SettingsRecord): NodeSettings {
   return Object.assign(out, { updatedAt: s.updatedAt, updatedBy: s.updatedBy });
 }
 
-const toBranding = (b: BrandingValues & { updatedAt: Date }): NodeBranding =>
+const toBranding = (b: Branding): NodeBranding =>
   Object.fromEntries(Object.entries(b).map(([k, v]) => [camel(k), v])) as unknown as NodeBranding;
 
 function actorOf(ctx: SubgraphContext): string {
@@ -220,6 +220,16 @@ export class NodeResolver {
   async updateNodeBranding(@Arg('input') input: NodeBrandingInput, @Ctx() ctx: SubgraphContext): Promise<NodeBranding> {
     const change = Object.fromEntries(Object.entries(input).map(([k, v]) => [snake(k), v]));
     return toBranding(await this.services.node.updateBranding(change, actorOf(ctx)));
+  }
+
+  @Authorized('node-admin')
+  @Mutation(() => NodeBranding, {
+    description:
+      'Takes the logo the REST surface streamed to the object store (uploadKey under branding/uploads/, admin console): a PNG, JPEG or WebP ' +
+      'by its first bytes, at most 512 KiB; served at /api/v1/config/logo/. Audited.',
+  })
+  async uploadNodeLogo(@Arg('uploadKey') uploadKey: string, @Ctx() ctx: SubgraphContext): Promise<NodeBranding> {
+    return toBranding(await this.services.node.uploadLogo(uploadKey, actorOf(ctx)));
   }
 
   @Authorized('node-admin')

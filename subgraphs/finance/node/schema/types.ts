@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { NodeUserRef } from '../../kernel/user-ref';
 
 @ObjectType({ simpleResolvers: true, description: 'One module switch of the settings record.' })
@@ -64,11 +64,25 @@ export class NodeSettingsInput {
   @Field({ nullable: true }) fractionalSharesEnabled?: boolean;
 }
 
+@ObjectType({ simpleResolvers: true, description: 'The uploaded logo: its object in the object store, type (from its bytes), size and SHA-256.' })
+export class NodeBrandingLogo {
+  @Field() objectKey: string;
+  @Field() contentType: string;
+  @Field(() => Int) size: number;
+  @Field() sha256: string;
+  @Field() uploadedAt: Date;
+}
+
 @ObjectType({ simpleResolvers: true, description: "The organisation's branding (public: clients theme themselves with it)." })
 export class NodeBranding {
   @Field() organisationName: string;
   @Field() legalEntity: string;
-  @Field() logoUrl: string;
+  @Field({ description: "The uploaded logo's public path (/api/v1/config/logo/?v=<version>), or empty: no logo." }) logoUrl: string;
+  @Field({
+    description: 'A logo value saved before uploads existed (a data: URI or an https URL): not shown to anyone until a logo is uploaded; empty otherwise.',
+  })
+  legacyLogoUrl: string;
+  @Field(() => NodeBrandingLogo, { nullable: true, description: 'The uploaded logo (null: none).' }) logo: NodeBrandingLogo | null;
   @Field() faviconUrl: string;
   @Field() colorPrimary: string;
   @Field() colorSecondary: string;
@@ -84,7 +98,7 @@ export class NodeBranding {
 export class NodeBrandingInput {
   @Field({ nullable: true }) organisationName?: string;
   @Field({ nullable: true }) legalEntity?: string;
-  @Field({ nullable: true }) logoUrl?: string;
+  @Field({ nullable: true, description: 'Only "" (no logo): a logo is uploaded as a file (uploadNodeLogo).' }) logoUrl?: string;
   @Field({ nullable: true }) faviconUrl?: string;
   @Field({ nullable: true }) colorPrimary?: string;
   @Field({ nullable: true }) colorSecondary?: string;

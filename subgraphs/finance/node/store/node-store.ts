@@ -20,6 +20,15 @@ export const BRANDING_FIELDS = [
 export type BrandingField = (typeof BRANDING_FIELDS)[number];
 export type BrandingValues = Record<BrandingField, string>;
 
+/** The uploaded logo, as stored: its object, type (from its bytes), size and SHA-256. */
+export interface BrandingLogo {
+  objectKey: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  uploadedAt: Date;
+}
+
 export interface ProviderCredentialRow {
   id: string;
   provider: string;
@@ -68,6 +77,7 @@ export interface AuditEntry {
 }
 
 const SETTINGS_COLUMNS = TOGGLES.map((t) => t.key);
+const BRANDING_LOGO_COLUMNS = ['logo_object_key', 'logo_content_type', 'logo_size', 'logo_sha256', 'logo_uploaded_at'];
 
 /**
  * SQL of the node schema. Every change of the settings or the licence NOTIFYs NODE_STATE_CHANGED in its
@@ -100,19 +110,50 @@ export class NodeStore {
     );
   }
 
-  async branding(): Promise<BrandingValues & { updatedAt: Date }> {
-    const { rows } = await this.store.pool.query(`SELECT ${BRANDING_FIELDS.join(', ')}, updated_at FROM node.branding WHERE id = 1`);
+  async branding(): Promise<BrandingValues & { updatedAt: Date; logo: BrandingLogo | null }> {
+    const { rows } = await this.store.pool.query(
+      `SELECT ${BRANDING_FIELDS.join(', ')}, updated_at, logo_object_key, logo_content_type, logo_size, logo_sha256, logo_uploaded_at FROM node.branding WHERE id = 1`,
+    );
     const row = rows[0] as Record<string, unknown>;
-    return { ...(Object.fromEntries(BRANDING_FIELDS.map((f) => [f, row[f]])) as BrandingValues), updatedAt: row.updated_at as Date };
+    const logo: BrandingLogo | null = row.logo_object_key
+      ? {
+          objectKey: row.logo_object_key as string,
+          contentType: row.logo_content_type as string,
+          size: row.logo_size as number,
+          sha256: row.logo_sha256 as string,
+          uploadedAt: row.logo_uploaded_at as Date,
+        }
+      : null;
+    return { ...(Object.fromEntries(BRANDING_FIELDS.map((f) => [f, row[f]])) as BrandingValues), updatedAt: row.updated_at as Date, logo };
   }
 
+  /** Saves the branding record; an emptied `logo_url` forgets the uploaded logo too (its object stays, named by its SHA-256). */
   async saveBranding(values: BrandingValues, actor: string): Promise<void> {
     const sets = BRANDING_FIELDS.map((f, i) => `${f} = $${i + 1}`).join(', ');
     const n = BRANDING_FIELDS.length;
+    const clear = BRANDING_LOGO_COLUMNS.map((c) => `${c} = CASE WHEN $${n + 2}::text = '' THEN NULL ELSE ${c} END`).join(', ');
     await this.store.pool.query(
-      `WITH b AS (UPDATE node.branding SET ${sets}, updated_at = now(), updated_by = $${n + 1} WHERE id = 1 RETURNING 1)
+      `WITH b AS (UPDATE node.branding SET ${sets}, ${clear}, updated_at = now(), updated_by = $${n + 1} WHERE id = 1 RETURNING 1)
        INSERT INTO node.audit_log (actor, action, detail) SELECT $${n + 1}, 'branding.changed', '{}'::jsonb FROM b`,
-      [...BRANDING_FIELDS.map((f) => values[f]), actor],
+      [...BRANDING_FIELDS.map((f) => values[f]), actor, values.logo_url],
+    );
+  }
+
+  /** Points the branding at an uploaded logo (and its public path), with an audit entry, in one statement. */
+  async saveLogo(logo: Omit<BrandingLogo, 'uploadedAt'>, logoUrl: string, actor: string): Promise<void> {
+    await this.store.pool.query(
+      `WITH b AS (UPDATE node.branding SET logo_url = $1, logo_object_key = $2, logo_content_type = $3, logo_size = $4, logo_sha256 = $5,
+                         logo_uploaded_at = now(), updated_at = now(), updated_by = $6 WHERE id = 1 RETURNING 1)
+       INSERT INTO node.audit_log (actor, action, detail) SELECT $6, 'branding.logo_uploaded', $7::jsonb FROM b`,
+      [
+        logoUrl,
+        logo.objectKey,
+        logo.contentType,
+        logo.size,
+        logo.sha256,
+        actor,
+        JSON.stringify({ content_type: logo.contentType, size: logo.size, sha256: logo.sha256 }),
+      ],
     );
   }
 

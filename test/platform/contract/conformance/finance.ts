@@ -17,6 +17,8 @@ import { LICENCE_KEY as LOCAL_LICENCE_KEY, LocalRegistry } from '../../../suppor
 import { smsCodeTo } from '../../../support/phone';
 import { RECIPIENT_LOOKUPS } from '../../../../subgraphs/finance/payments/domain/transfers';
 import type { CaseContext, Recipe, ReplayRequest, SurfaceFixture } from './replay';
+import { objectStoreFor } from '../../../../lib/object-store';
+import { LOGO_MAX_BYTES, LOGO_UPLOAD_PREFIX } from '../../../../subgraphs/finance/node/logo';
 
 /**
  * The finance node's part of the conformance replay: a signed-in user with money on the ledger, an
@@ -125,6 +127,28 @@ function signed(_ctx: CaseContext, path: string, secret: string, event: unknown)
     headers: { 'content-type': 'application/json', 'webhook-signature': signWebhook(secret, event) },
     body: JSON.stringify(event),
   };
+}
+
+/** A WebP by its first bytes, all of them ASCII (a replayed body is a string): RIFF, a size, WEBP. */
+const WEBP = 'RIFF    WEBPVP8 conformance logo';
+function logoUpload(ctx: CaseContext, opts: { body?: string; contentType?: string; csrf?: boolean } = {}): ReplayRequest {
+  const { session } = stateOf(ctx);
+  return {
+    method: 'POST',
+    path: '/admin/node/branding/logo/',
+    headers: { cookie: session.cookie, ...(opts.csrf === false ? {} : { 'x-csrftoken': session.csrf }), 'content-type': opts.contentType ?? 'image/webp' },
+    body: opts.body ?? WEBP,
+  };
+}
+/** The node with a logo (GET /api/v1/config/logo/ 200), or without (404). */
+async function withLogo(ctx: CaseContext, present: boolean): Promise<ReplayRequest> {
+  const node = ctx.t.app.services.node.node;
+  if (present) {
+    const key = `${LOGO_UPLOAD_PREFIX}${randomUUID()}`;
+    await objectStoreFor(ctx.t.config).put(key, Buffer.from(WEBP, 'latin1'), { contentType: 'image/webp' });
+    await node.uploadLogo(key, 'admin:conformance');
+  } else await node.updateBranding({ logo_url: '' }, 'admin:conformance');
+  return { method: 'GET', path: '/api/v1/config/logo/', headers: {} };
 }
 
 const totp = (secret: string) => totpGenerate({ secret });
@@ -490,6 +514,8 @@ const success: Record<string, Recipe['request']> = {
   },
   'POST /admin/node/settings/': (ctx) => form(ctx, '/admin/node/settings/', settingsForm(ctx)),
   'POST /admin/node/branding/': (ctx) => form(ctx, '/admin/node/branding/', { display_name: 'Replayed Finance' }),
+  'POST /admin/node/branding/logo/': (ctx) => logoUpload(ctx),
+  'GET /api/v1/config/logo/': (ctx) => withLogo(ctx, true),
   'POST /admin/node/licence/': (ctx) => form(ctx, '/admin/node/licence/', { token: id(ctx, 'licenceToken'), public_key: id(ctx, 'licenceKey') }),
   'POST /admin/node/licence/activate/': (ctx) =>
     form(ctx, '/admin/node/licence/activate/', { licence_key: LOCAL_LICENCE_KEY, registry_url: licenceRegistry!.url }),
@@ -590,6 +616,19 @@ const recipes: Record<string, Recipe> = {
   'POST /api/v1/kyc/verifications/ 409': {
     request: (ctx) => kycAs(ctx, 'POST', '/api/v1/kyc/verifications/', { level: 'basic', first_name: 'Grace', last_name: 'Hopper' }),
   },
+  'GET /api/v1/config/logo/ 404': { request: (ctx) => withLogo(ctx, false) },
+  // GIF bytes declared as WebP: the bytes decide
+  'POST /admin/node/branding/logo/ 400': { request: (ctx) => logoUpload(ctx, { body: 'GIF89a conformance' }) },
+  // a browser whose session is gone (the CSRF cookie and token still right) is sent to the sign-in page
+  'POST /admin/node/branding/logo/ 302': {
+    request: (ctx) => {
+      const r = logoUpload(ctx);
+      return { ...r, redirect: true, headers: { ...r.headers, cookie: r.headers.cookie.replace(/;?\s*sessionid=[^;]*/, '') } };
+    },
+  },
+  'POST /admin/node/branding/logo/ 403': { request: (ctx) => logoUpload(ctx, { csrf: false }) },
+  'POST /admin/node/branding/logo/ 413': { request: (ctx) => logoUpload(ctx, { body: `${WEBP}${'x'.repeat(LOGO_MAX_BYTES)}` }) },
+  'POST /admin/node/branding/logo/ 415': { request: (ctx) => logoUpload(ctx, { contentType: 'image/gif', body: 'GIF89a conformance' }) },
   'POST /api/v1/kyc/verifications/:id/documents/upload/ 404': {
     request: (ctx) => upload(ctx, '00000000-0000-4000-8000-000000000000'),
   },
