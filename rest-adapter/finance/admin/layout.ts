@@ -1,7 +1,7 @@
 import { html, type Raw } from '../../../lib/html';
 import { consoleDocument, consoleError, consolePage, type ConsoleFrame, type FrameOptions, type PageOptions as KitPageOptions } from '../../console/kit';
 import type { AnyRouteInput, Reply } from '../../core/route';
-import { LOGO_PATH } from '../../../subgraphs/finance/node/logo';
+import { LOGO_PATH } from '../../../subgraphs/finance/node/contract';
 
 export { csrfInput, flash, money, table, when, yesNo } from '../../console/kit';
 

@@ -5,7 +5,7 @@ import { byteLimit } from '../../../lib/bounded-body';
 import type { Config } from '../../../lib/config';
 import { html, raw, type Raw } from '../../../lib/html';
 import { objectStoreFor } from '../../../lib/object-store';
-import { LOGO_MAX_BYTES, LOGO_TYPES, LOGO_UPLOAD_PREFIX, logoTooLarge, logoTypeRefused } from '../../../subgraphs/finance/node/logo';
+import { LOGO_MAX_BYTES, LOGO_TYPES, LOGO_UPLOAD_PREFIX, logoTooLarge, logoTypeRefused } from '../../../subgraphs/finance/node/contract';
 import { detailErrorShape } from '../../core/errors';
 import type { AnyRouteInput, Route, RouteError } from '../../core/route';
 import { csrfInput, when } from './layout';

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Config } from '../../../lib/config';
 import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
-import { LOGO_PATH } from '../../../subgraphs/finance/node/logo';
+import { LOGO_PATH } from '../../../subgraphs/finance/node/contract';
 import { detailErrorShape } from '../../core/errors';
 import type { Reply, Route } from '../../core/route';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { objectStoreFor } from '../../../lib/object-store';
 import { FIELD_AUDIENCE, NOT_DECISIONS } from '../../../subgraphs/finance/kernel/capabilities';
-import { LOGO_UPLOAD_PREFIX } from '../../../subgraphs/finance/node/logo';
+import { LOGO_UPLOAD_PREFIX } from '../../../subgraphs/finance/node/contract';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { adminSignIn, auditDelivered, changeNode, createUser, graphql, installValidLicence, licenceKeys, licenceToken, login } from '../../support/finance';
 import { financeFields, mutationWith } from '../../support/finance-fields';

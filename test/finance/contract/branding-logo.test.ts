@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
-import { LOGO_MAX_BYTES } from '../../../subgraphs/finance/node/logo';
+import { LOGO_MAX_BYTES } from '../../../subgraphs/finance/node/contract';
 import { http, startTestApp, type TestApp } from '../../support/app';
 import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance';
 

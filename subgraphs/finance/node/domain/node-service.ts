@@ -12,7 +12,7 @@ import type { NodeState } from '../../kernel/gate';
 import { mayReadProvider } from '../../kernel/provider-credentials';
 import { usableSecret, type NodeSecrets } from '../../kernel/secrets';
 import type { BrandingLogo, BrandingValues, LicenceRow, NodeStore, ProviderCredentialRow } from '../store/node-store';
-import { isLogoUploadKey, LOGO_MAX_BYTES, LOGO_PATH, logoTooLarge } from '../logo';
+import { isLogoUploadKey, LOGO_MAX_BYTES, LOGO_PATH, logoTooLarge } from '../contract';
 import { recogniseLogo } from './logo-bytes';
 import { BRANDING_FIELDS } from '../store/node-store';
 import { configurationChecks, storageChecks, type CheckMessage } from './checks';

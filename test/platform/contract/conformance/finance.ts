@@ -18,7 +18,7 @@ import { smsCodeTo } from '../../../support/phone';
 import { RECIPIENT_LOOKUPS } from '../../../../subgraphs/finance/payments/domain/transfers';
 import type { CaseContext, Recipe, ReplayRequest, SurfaceFixture } from './replay';
 import { objectStoreFor } from '../../../../lib/object-store';
-import { LOGO_MAX_BYTES, LOGO_UPLOAD_PREFIX } from '../../../../subgraphs/finance/node/logo';
+import { LOGO_MAX_BYTES, LOGO_UPLOAD_PREFIX } from '../../../../subgraphs/finance/node/contract';
 
 /**
  * The finance node's part of the conformance replay: a signed-in user with money on the ledger, an

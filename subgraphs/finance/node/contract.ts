@@ -1,7 +1,8 @@
 import { DomainError } from '../../../lib/errors';
 
 /**
- * The node's logo (issue 33, item 9): uploaded from the admin console's branding page as the file itself,
+ * The node subgraph's public face (what the REST surface may import). The node's logo: uploaded from
+ * the admin console's branding page as the file itself,
  * streamed by the REST surface to the object store under LOGO_UPLOAD_PREFIX, then checked and taken by the
  * node subgraph (type by its first bytes, size, SHA-256) and served to anyone at LOGO_PATH. Shared by the
  * node subgraph and the REST surface (declarations only).
