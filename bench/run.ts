@@ -95,6 +95,9 @@ async function main() {
     APPLICATION_SMTP_PORT: '0',
     // the runtime setting of the release images (Dockerfile): the footprint is measured as shipped
     MALLOC_ARENA_MAX: '2',
+    // the request paths are measured, not the live feed: no pass fetches from the network or changes the data mid-run
+    // (both sides read this setting: /api/ says whether a feed is configured)
+    FOOTBALL_FEED_URLS: 'off',
   };
   // the uncached figures come from an instance without the response cache; the cached ones from a second instance, as `npm start` runs
   const app = await run('dist/bench/servers/app.js', { ...appEnv, RESPONSE_CACHE: 'off' });
@@ -113,6 +116,7 @@ async function main() {
   const baseline = await run('dist/bench/servers/baseline.js', {
     DATABASE_URL: databaseUrl,
     PORT: '0',
+    FOOTBALL_FEED_URLS: appEnv.FOOTBALL_FEED_URLS,
     APPLY: JSON.stringify(((await fetch(`${app.ready.predictions}/api/`, { headers: auth }).then((r) => r.json())) as { apply: unknown }).apply),
   });
 
@@ -184,6 +188,7 @@ async function main() {
     RESPONSE_CACHE: 'off',
     SUBGRAPH_MODE: 'remote',
     NODE_ENV: 'production',
+    FOOTBALL_FEED_URLS: 'off',
     APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     GATEWAY_PUBLIC_KEY: keys[keyVariable(GATEWAY_SERVICE, 'public')],
