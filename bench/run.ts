@@ -38,6 +38,7 @@ import {
   resetPeakRss,
   rssMb,
   runServer as run,
+  shippedRuntimeEnv,
   stopChildren,
   transfer,
   waitFor,
@@ -93,8 +94,8 @@ async function main() {
     REGISTRY_RATE_LIMIT: rateLimit,
     // every server it starts takes a free port, the application mailbox included
     APPLICATION_SMTP_PORT: '0',
-    // the runtime setting of the release images (Dockerfile): the footprint is measured as shipped
-    MALLOC_ARENA_MAX: '2',
+    // the runtime settings of the release images (Dockerfile: malloc arenas, V8's young generation): the footprint is measured as shipped
+    ...shippedRuntimeEnv(),
     // the request paths are measured, not the live feed: no pass fetches from the network or changes the data mid-run
     // (both sides read this setting: /api/ says whether a feed is configured)
     FOOTBALL_FEED_URLS: 'off',
@@ -189,6 +190,8 @@ async function main() {
     SUBGRAPH_MODE: 'remote',
     NODE_ENV: 'production',
     FOOTBALL_FEED_URLS: 'off',
+    // as the images run each process
+    ...shippedRuntimeEnv(),
     APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     GATEWAY_PUBLIC_KEY: keys[keyVariable(GATEWAY_SERVICE, 'public')],
