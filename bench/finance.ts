@@ -18,7 +18,7 @@ import { createLogger } from '../lib/logger';
 import { Ledger } from '../subgraphs/finance/ledger/domain/ledger';
 import { ledgerStore } from '../subgraphs/finance/ledger/store';
 import { LedgerStore } from '../subgraphs/finance/ledger/store/ledger-store';
-import { compare, runServer, stopChildren } from './harness';
+import { compare, limit, peakRssMb, resetPeakRss, rssMb, runServer, shippedRuntimeEnv, stopChildren } from './harness';
 
 const { values: args } = parseArgs({
   options: {
@@ -87,6 +87,10 @@ async function main() {
     FRAMEWORK_SECRET_KEY: 'f'.repeat(64),
     BENCH_PASSWORD: PASSWORD,
     APP_NAME: 'Finance Node',
+    // the finance node as a customer runs it: its product alone
+    PRODUCTS: 'finance',
+    // as the release images run it (Dockerfile)
+    ...shippedRuntimeEnv('finance-backend'),
   };
   if (!ledgerOnly) await httpBenchmarks(env);
   await ledgerBenchmarks(databaseUrl);
@@ -111,6 +115,9 @@ async function httpBenchmarks(env: Record<string, string>) {
 
   const appPids = () => [app.child.pid!];
   const basePids = () => [baseline.child.pid!];
+  // the finance node alone (PRODUCTS=finance, as a customer runs it): at rest, then its peak under the load below
+  limit('RSS of the finance node alone at rest', rssMb(appPids()), 180, 'MB');
+  resetPeakRss(appPids());
   const json = { 'content-type': 'application/json' };
   await compare(
     {
@@ -134,6 +141,7 @@ async function httpBenchmarks(env: Record<string, string>) {
     },
     LOAD,
   );
+  limit('peak RSS of the finance node alone under the load above', peakRssMb(appPids()), 180, 'MB');
   stopChildren();
 }
 

@@ -15,6 +15,31 @@ export interface LoadOptions {
 
 export const children: ChildProcess[] = [];
 
+/** The runtime settings of the release images that bear on speed and footprint (malloc arenas, V8's heap). */
+const SHIPPED_SETTINGS = ['MALLOC_ARENA_MAX', 'NODE_OPTIONS'];
+
+/**
+ * Those settings as an image of the Dockerfile sets them (`runtime`: every service of the app image and
+ * the whole stack; `finance-backend`: the finance node alone), read from its stage and the stages it is
+ * built FROM: the benchmarks run the product as shipped.
+ */
+export function shippedRuntimeEnv(stage: 'runtime' | 'finance-backend' = 'runtime'): Record<string, string> {
+  const dockerfile = readFileSync(join(projectRoot(), 'Dockerfile'), 'utf8');
+  const stages = new Map<string, { from: string; body: string }>();
+  for (const part of dockerfile.split(/^(?=FROM )/m).slice(1)) {
+    const [, from, name] = /^FROM (\S+) AS (\S+)/.exec(part) ?? [];
+    if (name) stages.set(name, { from, body: part });
+  }
+  const chain: string[] = [];
+  for (let at: string | undefined = stage; at && stages.has(at); at = stages.get(at)!.from) chain.unshift(stages.get(at)!.body);
+  const env: Record<string, string> = {};
+  for (const body of chain)
+    for (const [, name, value] of body.matchAll(/^ENV ([A-Z_]+)=("[^"]*"|\S+)$/gm))
+      if (SHIPPED_SETTINGS.includes(name)) env[name] = value.replace(/^"|"$/g, '');
+  for (const name of SHIPPED_SETTINGS) if (!(name in env)) throw new Error(`Dockerfile: the ${stage} image sets no ${name}`);
+  return env;
+}
+
 /** Starts `node <script>` and resolves with the JSON after its `READY ` line. */
 export function runServer(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; ready: Record<string, string> }> {
   const child = spawn(process.execPath, [join(projectRoot(), script)], {

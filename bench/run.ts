@@ -38,6 +38,7 @@ import {
   resetPeakRss,
   rssMb,
   runServer as run,
+  shippedRuntimeEnv,
   stopChildren,
   transfer,
   waitFor,
@@ -95,8 +96,11 @@ async function main() {
     REGISTRY_RATE_LIMIT: rateLimit,
     // every server it starts takes a free port, the application mailbox included
     APPLICATION_SMTP_PORT: '0',
-    // the runtime setting of the release images (Dockerfile): the footprint is measured as shipped
-    MALLOC_ARENA_MAX: '2',
+    // the runtime settings of the release images (Dockerfile: malloc arenas, V8's young generation): the footprint is measured as shipped
+    ...shippedRuntimeEnv(),
+    // the request paths are measured, not the live feed: no pass fetches from the network or changes the data mid-run
+    // (both sides read this setting: /api/ says whether a feed is configured)
+    FOOTBALL_FEED_URLS: 'off',
   };
   // the uncached figures come from an instance without the response cache; the cached ones from a second instance, as `npm start` runs
   const app = await run('dist/bench/servers/app.js', { ...appEnv, RESPONSE_CACHE: 'off' });
@@ -115,6 +119,7 @@ async function main() {
   const baseline = await run('dist/bench/servers/baseline.js', {
     DATABASE_URL: databaseUrl,
     PORT: '0',
+    FOOTBALL_FEED_URLS: appEnv.FOOTBALL_FEED_URLS,
     APPLY: JSON.stringify(((await fetch(`${app.ready.predictions}/api/`, { headers: auth }).then((r) => r.json())) as { apply: unknown }).apply),
   });
 
@@ -187,6 +192,9 @@ async function main() {
     SUBGRAPH_MODE: 'remote',
     NODE_ENV: 'production',
     FRONTEND_URL: 'http://127.0.0.1:8000/app/',
+    FOOTBALL_FEED_URLS: 'off',
+    // as the images run each process
+    ...shippedRuntimeEnv(),
     APPLICATION_SMTP_PORT: '0',
     PUBLIC_URL_REGISTRY: 'http://127.0.0.1:8090',
     PUBLIC_URL_PREDICTIONS: 'http://127.0.0.1:8080',

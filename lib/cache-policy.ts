@@ -36,7 +36,8 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * - `row`: every row inserted or deleted, every row an UPDATE changes (`OLD.* IS DISTINCT FROM NEW.*`)
  *   and every TRUNCATE; a statement that leaves every row as it was announces nothing. PostgreSQL
  *   folds the identical notifications of one transaction into one, so a statement over many rows
- *   still sends one.
+ *   still sends one. Every column needs an equality operator: a json column (not jsonb) makes an UPDATE
+ *   that has to compare it fail ("could not identify an equality operator for type json").
  */
 export type DataChangeTriggerForm = 'statement' | 'row';
 

@@ -27,6 +27,7 @@ const ENDPOINTS = predictionRoutes.map((r) => ({ method: r.method, path: r.path,
 /** The application mailbox's address, as configured (the bench passes the product's configuration). */
 const APPLY = JSON.parse(process.env.APPLY ?? 'null') as unknown;
 const FEED_INTERVAL_MINUTES = Number(process.env.FOOTBALL_FEED_INTERVAL_MINUTES ?? 60);
+const STALE_DAYS = Number(process.env.RATINGS_STALE_DAYS ?? 90);
 
 let summary: { at: number; value: Record<string, unknown> } | undefined;
 interface KeyRow {
@@ -124,7 +125,7 @@ async function extent(): Promise<Record<string, unknown>> {
     pool.query<League>(
       `SELECT c.code, c.name,
               to_char(max(m.match_date) FILTER (WHERE m.home_goals IS NOT NULL), 'YYYY-MM-DD') AS latest_result_date,
-              max(m.updated_at) AS updated_at,
+              (SELECT max(fs.last_changed_at) FROM football.feed_source fs WHERE fs.competition = c.code) AS updated_at,
               min(m.kickoff) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff > $1) AS next_kickoff,
               count(*) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff > $1)::int AS upcoming_matches,
               count(*) FILTER (WHERE m.status = 'scheduled' AND m.home_goals IS NULL AND m.kickoff <= $1)::int AS awaiting_result
@@ -139,14 +140,20 @@ async function extent(): Promise<Record<string, unknown>> {
     ),
   ]);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  // the product's rules: "updated" is the last feed pass that changed the league, else the shipped data
   const per = leagues
-    .filter((l) => l.updated_at)
-    .map((l) => `${l.name}: updated ${iso(l.updated_at)!.slice(0, 10)}, newest result ${l.latest_result_date ?? 'none'}`);
+    .map(
+      (l) =>
+        `${l.name}: ${l.updated_at ? `updated ${iso(l.updated_at)!.slice(0, 10)}` : 'shipped data, never updated'}, newest result ${l.latest_result_date ?? 'none'}`,
+    )
+    .join('; ');
+  const stale = (date: string | null) => !date || now.getTime() - Date.parse(`${date}T00:00:00Z`) > STALE_DAYS * 86_400_000;
   return {
     ...totals[0],
-    leagues: leagues.map((l) => ({ ...l, updated_at: iso(l.updated_at), next_kickoff: iso(l.next_kickoff) })),
+    leagues: leagues.map((l) => ({ ...l, updated_at: iso(l.updated_at), next_kickoff: iso(l.next_kickoff), ratings_stale: stale(l.latest_result_date) })),
     feed: {
-      configured: Boolean(process.env.FOOTBALL_FEED_URLS),
+      // the product's rule: unset follows openfootball's sources by default, `off` follows none
+      configured: !/^\s*off\s*$/i.test(process.env.FOOTBALL_FEED_URLS ?? ''),
       interval_minutes: FEED_INTERVAL_MINUTES,
       last_pass_at: iso(runs[0].last_pass_at),
       last_success_at: iso(runs[0].last_success_at),
@@ -154,7 +161,8 @@ async function extent(): Promise<Record<string, unknown>> {
     },
     notice: leagues.some((l) => l.upcoming_matches > 0)
       ? null
-      : `No upcoming fixture is known (off-season, or the data feed is behind), so the prediction lists are empty. ${per.join('; ')}.`,
+      : 'No upcoming fixture is known (off-season, or the data feed is behind): /api/predictions/latest/ lists the most recent played matches ' +
+        `(latest first), and the upcoming lists are empty. ${per}.`,
   };
 }
 
@@ -179,20 +187,32 @@ app.get('/api/', async (req, res) => {
 
 const LABEL: Record<string, string> = { H: 'Home Win', D: 'Draw', A: 'Away Win' };
 
+type LatestRow = { match_id: number; home_team: string; away_team: string; predicted_outcome: string; diff: number; confidence: number };
+const LATEST_COLUMNS = `l.match_id, h.name AS home_team, a.name AS away_team, l.predicted_outcome, l.diff, l.confidence`;
+const LATEST_JOINS = `JOIN football.match m ON m.id = l.match_id JOIN football.team h ON h.id = m.home_team_id JOIN football.team a ON a.id = m.away_team_id`;
+
+/** The product's rule: the upcoming fixtures (kick-off after now, soonest first), else the most recent played (latest first). */
 app.get('/api/predictions/latest/', async (req, res) => {
   const key = await authenticate(req, res);
   if (!key) return;
-  const { rows } = await pool.query<{ match_id: number; home_team: string; away_team: string; predicted_outcome: string; diff: number; confidence: number }>({
+  let { rows } = await pool.query<LatestRow>({
     name: 'latest',
-    text: `WITH latest AS (
+    text: `WITH l AS (
              SELECT match_id, kickoff, predicted_outcome, exp_home_goals - exp_away_goals AS diff, confidence FROM predictions.prediction
-              WHERE version_id = (SELECT id FROM predictions.model_version WHERE is_active) AND actual_outcome IS NULL
+              WHERE version_id = (SELECT id FROM predictions.model_version WHERE is_active) AND actual_outcome IS NULL AND kickoff > $1
               ORDER BY kickoff, match_id LIMIT 20)
-           SELECT l.match_id, h.name AS home_team, a.name AS away_team, l.predicted_outcome, l.diff, l.confidence
-             FROM latest l JOIN football.match m ON m.id = l.match_id
-             JOIN football.team h ON h.id = m.home_team_id JOIN football.team a ON a.id = m.away_team_id
-            ORDER BY l.kickoff, l.match_id`,
+           SELECT ${LATEST_COLUMNS} FROM l ${LATEST_JOINS} ORDER BY l.kickoff, l.match_id`,
+    values: [new Date()],
   });
+  if (!rows.length)
+    ({ rows } = await pool.query<LatestRow>({
+      name: 'recent',
+      text: `WITH l AS (
+               SELECT match_id, kickoff, predicted_outcome, exp_home_goals - exp_away_goals AS diff, confidence FROM predictions.prediction
+                WHERE version_id = (SELECT id FROM predictions.model_version WHERE is_active) AND actual_outcome IS NOT NULL
+                ORDER BY kickoff DESC, match_id DESC LIMIT 20)
+             SELECT ${LATEST_COLUMNS} FROM l ${LATEST_JOINS} ORDER BY l.kickoff DESC, l.match_id DESC`,
+    }));
   res.json(
     rows.map((r) => ({
       match_id: r.match_id,

@@ -2,7 +2,7 @@
  * The registry baseline: a minimal hand-written Express + pg server answering
  * GET /api/v1/releases/check-update with the same JSON as the registry surface, from the same tables,
  * doing the same work (licence key hashed and looked up, with the same 60 s cache; status and validity
- * checked; the request counted in the licence's rate window; the releases read and compared by SemVer
+ * checked; the request counted in the licence's rate window; the releases read (kept 30 s) and compared by SemVer
  * precedence) — without the gateway, GraphQL or federation.
  * `node dist/bench/servers/registry-baseline.js` with DATABASE_URL, PORT and REGISTRY_RATE_LIMIT.
  */
@@ -36,6 +36,29 @@ const verified = new Map<string, Licence>();
 const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
+
+interface Release {
+  id: string;
+  version: string;
+  channel: string;
+  changelog: string;
+  published_at: Date;
+  backdated_to: Date | null;
+}
+/** A product's published releases, newest first, kept for 30 s: what a hand-written server would do with rows that change only on a release (the product keeps them until its table announces a change). */
+const published = new Map<string, { at: number; rows: Release[] }>();
+async function publishedOf(productId: string): Promise<Release[]> {
+  const held = published.get(productId);
+  if (held && Date.now() - held.at < 30_000) return held.rows;
+  const { rows } = await pool.query<Release>({
+    name: 'releases',
+    text: `SELECT id, version, channel, changelog, published_at, backdated_to FROM licensing.release WHERE product_id = $1 AND status = 'published'`,
+    values: [productId],
+  });
+  rows.sort((a, b) => semver.compare(b.version, a.version));
+  published.set(productId, { at: Date.now(), rows });
+  return rows;
+}
 
 const fail = (res: express.Response, status: number, code: string, message: string) => res.status(status).json({ success: false, error: { code, message } });
 
@@ -80,15 +103,7 @@ async function checkUpdate(req: express.Request, res: express.Response) {
   if (!product || !channel || !CHANNELS[channel] || !current || !/^\d/.test(current) || !semver.valid(current))
     return fail(res, 400, 'INVALID', 'Invalid query parameters.');
   if (product !== licence.product) return fail(res, 404, 'PRODUCT_NOT_FOUND', 'Unknown product.');
-  const { rows } = await pool.query({
-    name: 'releases',
-    text: `SELECT id, version, channel, changelog, published_at, backdated_to FROM licensing.release
-            WHERE product_id = $1 AND status = 'published' AND channel = ANY($2::text[])`,
-    values: [licence.product_id, CHANNELS[channel]],
-  });
-  const releases = (rows as { id: string; version: string; channel: string; changelog: string; published_at: Date; backdated_to: Date | null }[]).sort((a, b) =>
-    semver.compare(b.version, a.version),
-  );
+  const releases = (await publishedOf(licence.product_id)).filter((r) => CHANNELS[channel].includes(r.channel));
   const end = Date.parse(`${licence.maintenance_until}T00:00:00Z`) + 86_400_000;
   const covered = (r: (typeof releases)[number]) => (r.backdated_to ?? r.published_at).getTime() < end;
   const base = `${req.protocol}://${req.get('host')}`;

@@ -4,7 +4,7 @@ import { projectRoot } from '../../../lib/paths';
 import { announceDataChange } from '../../../lib/cache-policy';
 import { FootballCatalogue } from './domain/catalogue';
 import type { RawSeasonFile } from './domain/dataset';
-import { NotifiedMemo } from '../kernel/notified-memo';
+import { NotifiedMemo } from '../../../lib/notified-memo';
 import { feedPlan, type FeedPlan } from './domain/default-sources';
 import { FootballFeed, type FeedStatus } from './domain/feed';
 import { FeedReader } from './domain/feed-parse';

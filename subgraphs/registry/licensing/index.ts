@@ -1,3 +1,4 @@
+import { DATA_CHANGED } from '../../../lib/cache-policy';
 import { isDevelopment } from '../../../lib/config';
 import { buildFederatedSchema, defineSubgraph } from '../../../lib/subgraph';
 import { runStandaloneSubgraph } from '../../../lib/subgraph-server';
@@ -49,6 +50,12 @@ export const licensingSubgraph = defineSubgraph<LicensingServices, 'licensing'>(
   async start(services, { config, notifications, jobs, logger }) {
     // a licence suspended, revoked or changed by any process leaves this process's cache at once
     notifications.on(LICENCE_CHANGED, (id) => services.licences.forget(id));
+    // a release published, yanked or changed by any process (or by hand): the releases kept in memory go
+    notifications.on(
+      DATA_CHANGED,
+      (schema) => schema === licensingStore.schema && services.releases.tablesChanged(),
+      (on) => services.releases.listening(on),
+    );
     // a wrong master key fails here, at start, not at the first checkout
     await services.signing.ensureKey();
     // the system check of the build machine: missing tools are the vendor's to install (logged), customers read "unavailable"

@@ -1,5 +1,5 @@
 import { badInput } from '../../../../lib/errors';
-import { NotifiedMemo } from '../../kernel/notified-memo';
+import { NotifiedMemo } from '../../../../lib/notified-memo';
 import { decodeCursor, encodeCursor, pageSize } from '../../../../lib/pagination';
 import type { DatasetSummary, FootballStore, LeagueStatusRow, MatchRow } from '../store/football-store';
 import type { FootballCatalogue } from './catalogue';

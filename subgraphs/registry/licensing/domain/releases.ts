@@ -1,4 +1,5 @@
 import { inTransaction } from '../../../../lib/database';
+import { NotifiedMemo } from '../../../../lib/notified-memo';
 import { badInput, conflict, notFound } from '../../../../lib/errors';
 import type { ArtifactRow, ReleaseRow, ReleaseStatus, ReleaseStore, VisibleRelease } from '../store/release-store';
 import type { AuditLog } from './audit';
@@ -59,8 +60,16 @@ function versionOf(value: string, field: string): string {
   return version;
 }
 
-/** Releases: the vendor publishes and yanks them; a licence sees its product's published ones, checks for updates, gets manifests. */
+/**
+ * Releases: the vendor publishes and yanks them; a licence sees its product's published ones, checks for updates, gets manifests.
+ * Each product's published releases are kept in memory (the hot path of update checks reads no table) while the
+ * release table's change announcements arrive (`tablesChanged`, `listening`; lib/notified-memo.ts).
+ */
 export class ReleaseService {
+  /** Per product id (the catalogue's few products): its published releases, every channel, newest first. */
+  private readonly published = new Map<string, NotifiedMemo<VisibleRelease[]>>();
+  private heard = false;
+
   constructor(
     private readonly store: ReleaseStore,
     private readonly catalogue: CatalogueService,
@@ -72,6 +81,28 @@ export class ReleaseService {
     private readonly overrides?: { overridesFor(organisationId: string, baseUrl: string, version: string): Promise<ManifestArtifact[]> },
   ) {}
 
+  /** The release table changed (NOTIFY DATA_CHANGED, by any process or by hand): the releases kept in memory go. */
+  tablesChanged(): void {
+    for (const memo of this.published.values()) memo.invalidate();
+  }
+
+  /** Whether those announcements arrive: while they do not, every read asks the table. */
+  listening(on: boolean): void {
+    this.heard = on;
+    for (const memo of this.published.values()) memo.listening(on);
+  }
+
+  /** The product's published releases in these channels, newest first by SemVer precedence. */
+  private async publishedIn(productId: string, channels: readonly Channel[]): Promise<VisibleRelease[]> {
+    let memo = this.published.get(productId);
+    if (!memo) {
+      memo = new NotifiedMemo(async () => (await this.store.visible(productId, CHANNELS)).sort(byVersionDescending), { now: () => this.clock().getTime() });
+      memo.listening(this.heard);
+      this.published.set(productId, memo);
+    }
+    return (await memo.get()).filter((r) => channels.includes(r.channel));
+  }
+
   /**
    * check-update: the newest published release of the product, in the channel and the more stable
    * ones it sees, that is newer than `currentVersion` by SemVer precedence. None: `updateAvailable`
@@ -81,7 +112,7 @@ export class ReleaseService {
     const productId = await this.licensedProduct(licence, input.product);
     const channel = channelOf(input.channel);
     const current = versionOf(input.currentVersion, 'current_version');
-    const releases = (await this.store.visible(productId, visibleChannels(channel))).sort(byVersionDescending);
+    const releases = await this.publishedIn(productId, visibleChannels(channel));
     const covered = (r: VisibleRelease) => maintenanceCovers(licence.maintenanceUntil, releasedAt(r));
     const newer = releases.filter((r) => compareVersions(r.version, current) > 0);
     const latest = newer[0] ?? releases[0];
@@ -114,7 +145,7 @@ export class ReleaseService {
   /** The product's published releases a licence sees (all channels, or those `channel` sees), newest first, with their artifacts. */
   async forLicence(licence: LicencePrincipal, opts: { channel?: string | null; baseUrl: string }): Promise<LicenceRelease[]> {
     const channels = opts.channel ? visibleChannels(channelOf(opts.channel)) : CHANNELS;
-    const releases = (await this.store.visible(licence.productId, channels)).sort(byVersionDescending);
+    const releases = await this.publishedIn(licence.productId, channels);
     const artifacts = await this.store.artifactsOf(releases.map((r) => r.id));
     return releases.map((r) => ({
       ...r,
@@ -279,7 +310,7 @@ export class ReleaseService {
   /** Publishes a draft once every component its manifest needs has an uploaded artifact. */
   async publish(ref: string, actor: string): Promise<ReleaseRow> {
     const release = await this.find(ref);
-    return inTransaction(this.store.pool, async (tx) => {
+    const published = await inTransaction(this.store.pool, async (tx) => {
       const locked = (await this.store.lock(tx, release.id))!;
       if (locked.status !== 'draft') throw conflict(`Release ${locked.version} is ${locked.status}; only drafts are published.`);
       const uploaded = new Set((await this.store.artifactsOf([locked.id], tx)).filter((a) => a.status === 'uploaded').map((a) => a.component));
@@ -295,12 +326,15 @@ export class ReleaseService {
       });
       return published;
     });
+    // read-your-writes in this process (every process also hears the table's announcement)
+    this.tablesChanged();
+    return published;
   }
 
   /** Withdraws a published release: no longer offered, listed, or downloadable. */
   async yank(ref: string, actor: string, reason?: string | null): Promise<ReleaseRow> {
     const release = await this.find(ref);
-    return inTransaction(this.store.pool, async (tx) => {
+    const yanked = await inTransaction(this.store.pool, async (tx) => {
       const yanked = await this.store.yank(tx, release.id, this.clock());
       if (!yanked) throw conflict(`Release ${release.version} is ${release.status}; only published releases are yanked.`);
       await this.audit.record(tx, {
@@ -312,6 +346,8 @@ export class ReleaseService {
       });
       return yanked;
     });
+    this.tablesChanged();
+    return yanked;
   }
 
   /** A release by id or `<product>@<version>`. */

@@ -5,9 +5,17 @@ import { Workspace1764000000000 } from './migrations/1764000000000-Workspace';
 import { MachineFingerprint1765000000000 } from './migrations/1765000000000-MachineFingerprint';
 import { MobileSigning1766000000000 } from './migrations/1766000000000-MobileSigning';
 import { FrontendImages1766100000000 } from './migrations/1766100000000-FrontendImages';
+import { ReleaseChanges1766200000000 } from './migrations/1766200000000-ReleaseChanges';
 
 export const licensingStore: StoreDefinition = {
   schema: 'licensing',
   entities: [OrganisationRow, WorkspaceUserRow, ProductRow, PlanRow],
-  migrations: [LicensingInit1732400000000, Workspace1764000000000, MachineFingerprint1765000000000, MobileSigning1766000000000, FrontendImages1766100000000],
+  migrations: [
+    LicensingInit1732400000000,
+    Workspace1764000000000,
+    MachineFingerprint1765000000000,
+    MobileSigning1766000000000,
+    FrontendImages1766100000000,
+    ReleaseChanges1766200000000,
+  ],
 };
