@@ -6,3 +6,9 @@ export const route = operationRoute<Operations>();
 
 /** The generated result type of one of this product's persisted operations. */
 export type ResultOf<N extends keyof Operations> = Operations[N]['result'];
+
+/** The generated variables type of one of this product's persisted operations. */
+export type VariablesOf<N extends keyof Operations> = Operations[N]['variables'];
+
+/** The admin console's page operations: each selects the signed-in superuser (`nodeAdminUser`) for the page's header. */
+export type AdminPageOperation = { [N in keyof Operations]: ResultOf<N> extends { nodeAdminUser: unknown } ? N : never }[keyof Operations];

@@ -11,6 +11,7 @@ import { cryptoRoutes } from './routes/crypto';
 import { commerceRoutes } from './routes/commerce';
 import { investingRoutes } from './routes/investing';
 import { paymentsRoutes } from './routes/payments';
+import { route } from './operation';
 
 export const OPENAPI_PATH = '/swagger.json';
 export const SWAGGER_PATH = '/swagger/';
@@ -135,7 +136,7 @@ export const apiRoutes: Route[] = [
     reply: ({ query }) => probe('livez', [{ name: 'ping', ok: true }], verbose(query)),
     response: { description: '{"status": "ok"}' },
   },
-  {
+  route({
     method: 'GET',
     path: '/readyz',
     summary: 'Readiness probe',
@@ -152,7 +153,7 @@ export const apiRoutes: Route[] = [
     errors: [503],
     faults: [503],
     // one field per finance subgraph (the operation is written from the subgraphs by `npm run compose`)
-    respond: (data: Record<string, Readiness>, { query }) => readinessReply(Object.values(data), verbose(query)),
+    respond: (data, { query }) => readinessReply(Object.values(data), verbose(query)),
     // a fault behind the probe is unreadiness; a malformed probe request stays the client's mistake
     respondError: (error: RouteError, { query }) =>
       error.status < 500
@@ -165,8 +166,8 @@ export const apiRoutes: Route[] = [
               headers: retryAfter(false),
               body: { ...(detailErrorShape.body(503, 'unavailable', error.message) as object), status: 'unavailable', checks: [] },
             },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/node/',
     summary: 'Node identity and licence status',
@@ -180,9 +181,9 @@ export const apiRoutes: Route[] = [
     security: 'none',
     operation: 'NodeInfo',
     response: { description: 'Node identity', schema: schemas.nodeResponse },
-    respond: (data: { nodeInfo: NodeInfoData }) => ({ kind: 'json', body: nodeBody(data.nodeInfo) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: nodeBody(data.nodeInfo) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/config/',
     summary: 'Public configuration: branding, enabled modules, active banking rails',
@@ -192,13 +193,7 @@ export const apiRoutes: Route[] = [
     security: 'none',
     operation: 'PublicConfig',
     response: { description: 'Public configuration', schema: schemas.publicConfig },
-    respond: (data: {
-      nodeInfo: { name: string; version: string; readOnly: boolean };
-      nodeBranding: Record<string, string>;
-      nodeSettings: Settings;
-      nodeBankingRails: { rail: string; currencies: string[]; module: string }[];
-      nodeSignupMode: string;
-    }) => {
+    respond: (data) => {
       const s = data.nodeSettings;
       return {
         kind: 'json',
@@ -225,8 +220,8 @@ export const apiRoutes: Route[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/config/features/',
     summary: 'Feature flags',
@@ -236,9 +231,9 @@ export const apiRoutes: Route[] = [
     security: 'none',
     operation: 'FeatureFlags',
     response: { description: 'Feature flags', schema: schemas.featureFlags },
-    respond: (data: { nodeSettings: Settings }) => ({ kind: 'json', body: featuresOf(data.nodeSettings) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: featuresOf(data.nodeSettings) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/login/',
     summary: 'Sign in: an access token',
@@ -261,9 +256,9 @@ export const apiRoutes: Route[] = [
     }),
     response: { description: 'Access token', schema: schemas.loginResponse },
     errors: [401, 403, 429, 503],
-    respond: (data: { access: unknown }) => ({ kind: 'json', body: data.access }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: data.access }),
+  }),
+  route({
     method: 'GET',
     path: '/api/balance/',
     summary: "The caller's balances",
@@ -273,9 +268,9 @@ export const apiRoutes: Route[] = [
     operation: 'Balance',
     response: { description: 'Balances', schema: schemas.balanceResponse },
     errors: [403, 503],
-    respond: (data: { balances: unknown[] }) => ({ kind: 'json', body: { balances: data.balances } }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: { balances: data.balances } }),
+  }),
+  route({
     method: 'POST',
     path: '/api/auth/2fa/enrol/',
     summary: 'Start enrolment in two-factor authentication (TOTP)',
@@ -298,9 +293,9 @@ export const apiRoutes: Route[] = [
       }),
     },
     errors: [400, 409, 429],
-    respond: (data: { startTotpEnrolment: unknown }) => ({ kind: 'json', status: 201, body: data.startTotpEnrolment }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: data.startTotpEnrolment }),
+  }),
+  route({
     method: 'POST',
     path: '/api/auth/2fa/confirm/',
     summary: 'Confirm the enrolment with a code',
@@ -314,9 +309,9 @@ export const apiRoutes: Route[] = [
     variables: ({ body }: { body: { otp: string } }) => ({ otp: body.otp }),
     response: { description: 'Enrolled', schema: z.object({ username: z.string(), two_factor_enabled: z.boolean(), recovery_codes: z.array(z.string()) }) },
     errors: [409],
-    respond: (data: { confirmTotpEnrolment: unknown }) => ({ kind: 'json', body: data.confirmTotpEnrolment }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: data.confirmTotpEnrolment }),
+  }),
+  route({
     method: 'POST',
     path: '/api/assistant/',
     summary: 'Ask the assistant',
@@ -332,8 +327,8 @@ export const apiRoutes: Route[] = [
     response: { description: 'The answer', schema: z.object({ answer: z.string(), model: z.string() }) },
     // 501 (not configured) is stated in the description, not as a response: the conformance replay runs a node with a provider
     errors: [403, 503],
-    respond: (data: { askAssistant: unknown }) => ({ kind: 'json', body: data.askAssistant }),
-  },
+    respond: (data) => ({ kind: 'json', body: data.askAssistant }),
+  }),
   ...accountRoutes,
   ...kycRoutes,
   ...bankingRoutes,

@@ -6,3 +6,6 @@ export const route = operationRoute<Operations>();
 
 /** The generated result type of one of this product's persisted operations. */
 export type ResultOf<N extends keyof Operations> = Operations[N]['result'];
+
+/** The generated variables type of one of this product's persisted operations. */
+export type VariablesOf<N extends keyof Operations> = Operations[N]['variables'];

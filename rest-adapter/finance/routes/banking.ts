@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { rawBody } from '../../../lib/http';
 import type { Route } from '../../core/route';
 import { money } from '../schemas';
+import { route } from '../operation';
 
 /**
  * Virtual accounts, bank transfers, mobile money and the providers' webhooks (subgraph `banking`),
@@ -101,7 +102,7 @@ const mobileMoneyBody = z.object({
 });
 
 function movementListRoute(path: string, summary: string, kinds: string[], tag: string): Route {
-  return {
+  return route({
     method: 'GET',
     path,
     summary,
@@ -114,11 +115,11 @@ function movementListRoute(path: string, summary: string, kinds: string[], tag: 
     variables: ({ query }: { query: z.infer<typeof listQuery> }) => ({ kinds, first: query.limit, after: query.cursor ?? null }),
     response: { description: 'A page of movements', schema: movementList },
     errors: [400, 403, 503],
-    respond: (data: { bankingMovements: { results: MovementData[]; nextCursor: string | null } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.bankingMovements.results.map(toMovement), next_cursor: data.bankingMovements.nextCursor },
     }),
-  };
+  });
 }
 
 function mobileMoneyRoute(direction: 'deposits' | 'withdrawals'): Route {
@@ -169,7 +170,7 @@ const rampBody = z.object({
 const webhookParams = z.object({ provider: z.string().max(40).describe('iban, nuban (rails), momo (mobile money) or ramp') });
 
 export const bankingRoutes: Route[] = [
-  {
+  route({
     method: 'POST',
     path: '/api/v1/virtual-accounts/',
     summary: 'Open a virtual account',
@@ -184,9 +185,9 @@ export const bankingRoutes: Route[] = [
     variables: ({ body }: { body: { currency: string } }) => ({ currency: body.currency }),
     response: { status: 201, description: 'The account', schema: virtualAccount },
     errors: [400, 403, 409, 502, 503],
-    respond: (data: { openVirtualAccount: VirtualAccountData }) => ({ kind: 'json', status: 201, body: toVirtualAccount(data.openVirtualAccount) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: toVirtualAccount(data.openVirtualAccount) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/virtual-accounts/',
     summary: "The caller's virtual accounts",
@@ -195,12 +196,12 @@ export const bankingRoutes: Route[] = [
     operation: 'VirtualAccounts',
     response: { description: 'The accounts', schema: z.object({ results: z.array(virtualAccount) }) },
     errors: [403, 503],
-    respond: (data: { bankingVirtualAccounts: VirtualAccountData[] }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.bankingVirtualAccounts.map(toVirtualAccount) },
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/virtual-accounts/:id/simulate-incoming-transfer/',
     summary: 'Sandbox: receive a simulated incoming transfer',
@@ -218,10 +219,10 @@ export const bankingRoutes: Route[] = [
     variables: ({ params, body }: { params: { id: string }; body: { amount: string } }) => ({ accountId: params.id, amount: body.amount }),
     response: { status: 201, description: 'The credit (status posted)', schema: movement },
     errors: [400, 403, 404, 409, 503],
-    respond: (data: { simulateIncomingTransfer: MovementData }) => ({ kind: 'json', status: 201, body: toMovement(data.simulateIncomingTransfer) }),
-  },
+    respond: (data) => ({ kind: 'json', status: 201, body: toMovement(data.simulateIncomingTransfer) }),
+  }),
   movementListRoute('/api/v1/virtual-accounts/credits/', 'Credits received on the virtual accounts', ['inbound_credit'], 'Virtual accounts'),
-  {
+  route({
     method: 'POST',
     path: '/api/v1/bank-transfers/',
     summary: 'Send a bank transfer (Nigerian rail)',
@@ -245,13 +246,13 @@ export const bankingRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The transfer (status pending)', schema: movement },
     errors: [400, 403, 422, 503],
-    respond: (data: { sendBankTransfer: MovementData }) => ({ kind: 'json', status: 201, body: toMovement(data.sendBankTransfer) }),
-  },
+    respond: (data) => ({ kind: 'json', status: 201, body: toMovement(data.sendBankTransfer) }),
+  }),
   movementListRoute('/api/v1/bank-transfers/', 'Bank transfers sent', ['bank_transfer'], 'Bank transfers'),
   mobileMoneyRoute('deposits'),
   mobileMoneyRoute('withdrawals'),
   movementListRoute('/api/v1/mobile-money/', 'Mobile money deposits and withdrawals', ['mobile_money_deposit', 'mobile_money_withdrawal'], 'Mobile money'),
-  {
+  route({
     method: 'POST',
     path: '/api/v1/ramps/',
     summary: 'Convert between fiat and crypto (on/off-ramp)',
@@ -268,10 +269,10 @@ export const bankingRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The ramp (status pending)', schema: movement },
     errors: [400, 403, 422, 502, 503],
-    respond: (data: { createRamp: MovementData }) => ({ kind: 'json', status: 201, body: toMovement(data.createRamp) }),
-  },
+    respond: (data) => ({ kind: 'json', status: 201, body: toMovement(data.createRamp) }),
+  }),
   movementListRoute('/api/v1/ramps/', 'Fiat on/off-ramps', ['ramp_on', 'ramp_off'], 'Fiat ramps'),
-  {
+  route({
     method: 'GET',
     path: '/api/v1/banking/transfers/:id/',
     summary: 'One movement (credit, bank transfer, mobile money)',
@@ -282,9 +283,9 @@ export const bankingRoutes: Route[] = [
     variables: ({ params }: { params: { id: string } }) => ({ id: params.id }),
     response: { description: 'The movement', schema: movement },
     errors: [403, 404, 503],
-    respond: (data: { bankingMovement: MovementData }) => ({ kind: 'json', body: toMovement(data.bankingMovement) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: toMovement(data.bankingMovement) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/webhooks/banking/:provider/',
     summary: "A banking provider's webhook",
@@ -311,6 +312,6 @@ export const bankingRoutes: Route[] = [
     }),
     response: { description: 'Received', schema: z.object({ received: z.literal(true), outcome: z.enum(['processed', 'duplicate', 'ignored']) }) },
     errors: [400, 401, 403, 503],
-    respond: (data: { receiveBankingWebhook: { received: boolean; outcome: string } }) => ({ kind: 'json', body: data.receiveBankingWebhook }),
-  },
+    respond: (data) => ({ kind: 'json', body: data.receiveBankingWebhook }),
+  }),
 ];
