@@ -56,4 +56,19 @@ export default tseslint.config(
     ignores: ['**/*.spec.ts', '**/store/migrations/**'],
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
+  {
+    // A route's data is its persisted operation's generated result (route({ operation, respond: (data) => … }),
+    // rest-adapter/core/route.ts): a hand-written shape of it would go stale with the schema unnoticed.
+    files: ['rest-adapter/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='respond'] > :function > :first-child.params > TSTypeAnnotation > TSTypeLiteral",
+          message: "Type a route's data from its operation (route() from rest-adapter/<product>/operation.ts, ResultOf<'Name'>), not by hand.",
+        },
+      ],
+    },
+  },
 );
