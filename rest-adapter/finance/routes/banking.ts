@@ -3,6 +3,7 @@ import { rawBody } from '../../../lib/http';
 import type { Route } from '../../core/route';
 import { money } from '../schemas';
 import { route } from '../operation';
+import type { BankingMovementFieldsFragment, VirtualAccountFieldsFragment } from '../operations/types.generated';
 
 /**
  * Virtual accounts, bank transfers, mobile money and the providers' webhooks (subgraph `banking`),
@@ -41,31 +42,7 @@ const movement = z.object({
 
 const movementList = z.object({ results: z.array(movement), next_cursor: z.string().nullable() });
 
-interface VirtualAccountData {
-  id: string;
-  currency: string;
-  rail: string;
-  accountNumber: string;
-  bankCode: string;
-  bankName: string;
-  holderName: string;
-  createdAt: string;
-  sandbox: boolean;
-}
-interface MovementData {
-  id: string;
-  kind: string;
-  status: string;
-  amount: { amount: string; currency: string };
-  counterAmount: { amount: string; currency: string } | null;
-  provider: string;
-  counterparty: Record<string, unknown>;
-  failureReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const toVirtualAccount = (a: VirtualAccountData) => ({
+const toVirtualAccount = (a: VirtualAccountFieldsFragment) => ({
   id: a.id,
   currency: a.currency,
   rail: a.rail,
@@ -77,7 +54,7 @@ const toVirtualAccount = (a: VirtualAccountData) => ({
   sandbox: a.sandbox,
 });
 
-const toMovement = (m: MovementData) => ({
+const toMovement = (m: BankingMovementFieldsFragment) => ({
   id: m.id,
   type: m.kind,
   status: m.status,
@@ -125,7 +102,7 @@ function movementListRoute(path: string, summary: string, kinds: string[], tag: 
 function mobileMoneyRoute(direction: 'deposits' | 'withdrawals'): Route {
   const deposit = direction === 'deposits';
   const operation = deposit ? 'RequestMobileMoneyDeposit' : 'RequestMobileMoneyWithdrawal';
-  return {
+  return route({
     method: 'POST',
     path: `/api/v1/mobile-money/${direction}/`,
     summary: deposit ? 'Deposit by mobile money (request to pay)' : 'Withdraw to mobile money',
@@ -142,12 +119,12 @@ function mobileMoneyRoute(direction: 'deposits' | 'withdrawals'): Route {
     }),
     response: { status: 201, description: 'The movement (status pending)', schema: movement },
     errors: [400, 403, 422, 503],
-    respond: (data: Record<string, MovementData>) => ({
+    respond: (data) => ({
       kind: 'json',
       status: 201,
-      body: toMovement(data[operation.charAt(0).toLowerCase() + operation.slice(1)]),
+      body: toMovement('requestMobileMoneyDeposit' in data ? data.requestMobileMoneyDeposit : data.requestMobileMoneyWithdrawal),
     }),
-  };
+  });
 }
 
 const bankTransferBody = z.object({

@@ -16,6 +16,7 @@ import {
 import { KYC_LEVELS } from '../../../subgraphs/finance/kernel/kyc';
 import type { Route, RouteInput } from '../../core/route';
 import { route } from '../operation';
+import type { KycDocumentFieldsFragment, KycVerificationFieldsFragment } from '../operations/types.generated';
 
 /** Identity verification (issue 14 part 6): the user's verifications, their documents, and the provider's signed webhook. */
 
@@ -52,29 +53,7 @@ const status = z.object({
   verifications: z.array(verification),
 });
 
-interface DocumentData {
-  id: string;
-  kind: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  createdAt: string;
-}
-interface VerificationData {
-  id: string;
-  level: string;
-  state: string;
-  provider: string;
-  reason: string;
-  submittedAt: string | null;
-  reviewedAt: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  documents: DocumentData[];
-}
-
-const documentBody = (d: DocumentData) => ({
+const documentBody = (d: KycDocumentFieldsFragment) => ({
   id: d.id,
   kind: d.kind,
   content_type: d.contentType,
@@ -82,7 +61,7 @@ const documentBody = (d: DocumentData) => ({
   sha256: d.sha256,
   created_at: d.createdAt,
 });
-const verificationBody = (v: VerificationData) => ({
+const verificationBody = (v: KycVerificationFieldsFragment) => ({
   id: v.id,
   level: v.level,
   state: v.state,
