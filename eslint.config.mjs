@@ -14,6 +14,8 @@ export default tseslint.config(
       'data/**',
       'coverage/**',
       'clients/finance-web/src/api/schema.d.ts',
+      // written by `npm run compose` (bin/operation-types.ts) and drift-checked by `npm run compose:check`
+      'rest-adapter/*/operations/types.generated.ts',
       '**/*.mjs',
       '**/*.js',
       '**/*.cjs',
@@ -53,5 +55,20 @@ export default tseslint.config(
     files: ['lib/**/*.ts', 'subgraphs/**/*.ts', 'rest-adapter/**/*.ts', 'gateway/**/*.ts', 'bot/**/*.ts', 'clients/**/*.ts', 'clients/**/*.tsx', 'bin/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/store/migrations/**'],
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // A route's data is its persisted operation's generated result (route({ operation, respond: (data) => … }),
+    // rest-adapter/core/route.ts): a hand-written shape of it would go stale with the schema unnoticed.
+    files: ['rest-adapter/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='respond'] > :function > :first-child.params > TSTypeAnnotation > TSTypeLiteral",
+          message: "Type a route's data from its operation (route() from rest-adapter/<product>/operation.ts, ResultOf<'Name'>), not by hand.",
+        },
+      ],
+    },
   },
 );

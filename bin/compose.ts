@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { getNamedType, type GraphQLSchema } from 'graphql';
 import { CompositionError, composeSupergraph, subgraphSdl } from '../gateway/compose';
 import { projectRoot } from '../lib/paths';
+import { apiSchemaOf, OPERATION_TYPES_FILE, operationProducts, operationTypes } from './operation-types';
 import { composeUrl, loadSubgraphs, PRODUCT_NAMES, SHIPPED_SETS, subgraphNamesOf, supergraphFile } from '../subgraphs/products';
 
 /**
  * `npm run compose` writes one schema/<subgraph>.graphql each, the supergraph of each shipped product
  * set (schema/supergraph.graphql for all three, schema/supergraph.finance.graphql for the finance node
- * alone, …) and the finance node's readiness operation (READINESS_OPERATION); `npm run compose:check`
+ * alone, …), the finance node's readiness operation (READINESS_OPERATION) and the result and variables
+ * types of every REST surface's persisted operations (bin/operation-types.ts); `npm run compose:check`
  * fails when those files are stale.
  */
 async function main() {
@@ -25,13 +27,18 @@ async function main() {
     files.set(supergraphFile(set), composeSupergraph(subgraphs.filter((s) => names.includes(s.name))).trim() + '\n');
   }
   files.set(READINESS_OPERATION, readinessOperation(subgraphs.map((s) => s.schema)));
+  // the persisted operations' result types, from the supergraph of all products (the one their test validates them against)
+  const apiSchema = apiSchemaOf(files.get(supergraphFile(PRODUCT_NAMES))!);
+  for (const product of operationProducts(root)) {
+    files.set(`rest-adapter/${product}/operations/${OPERATION_TYPES_FILE}`, await operationTypes(product, apiSchema, files, root));
+  }
   if (check) {
     const stale = [...files].filter(([name, content]) => !existsSync(join(root, name)) || readFileSync(join(root, name), 'utf8') !== content).map(([n]) => n);
     if (stale.length) {
-      process.stderr.write(`Stale composed schema: ${stale.join(', ')}. Run \`npm run compose\` and commit the result.\n`);
+      process.stderr.write(`Stale generated files: ${stale.join(', ')}. Run \`npm run compose\` and commit the result.\n`);
       process.exit(1);
     }
-    process.stdout.write(`schema/ and ${READINESS_OPERATION} are up to date (${files.size} files).\n`);
+    process.stdout.write(`schema/, ${READINESS_OPERATION} and the operations' types are up to date (${files.size} files).\n`);
     return;
   }
   mkdirSync(join(root, 'schema'), { recursive: true });

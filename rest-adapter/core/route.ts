@@ -170,3 +170,35 @@ export interface RouteError {
 export function isPage(route: Pick<Route<string>, 'response' | 'documented'>): boolean {
   return route.documented === false || (route.response.contentType !== undefined && !/json/i.test(route.response.contentType));
 }
+
+/**
+ * A product's persisted operations as generated from the supergraph (the `Operations` interface of
+ * rest-adapter/<product>/operations/types.generated.ts, written by `npm run compose`): each
+ * operation's name → its result and variables types.
+ */
+export type OperationTypes<Ops> = { [N in keyof Ops]: { result: unknown; variables: unknown } };
+
+/**
+ * A route that runs the persisted operation `N`: `respond` receives that operation's result, and
+ * `variables` builds its variables (the core adds an idempotent route's `idempotencyKey` itself).
+ */
+export type OperationRoute<Ops extends OperationTypes<Ops>, N extends keyof Ops, S extends string = Security> = Omit<
+  Route<S>,
+  'operation' | 'reply' | 'variables' | 'respond'
+> & {
+  operation: N;
+  variables?: (input: AnyRouteInput) => VariablesOf<Ops, N> | Promise<VariablesOf<Ops, N>>;
+  respond?: (data: Ops[N]['result'], input: AnyRouteInput) => Reply;
+};
+
+type VariablesOf<Ops extends OperationTypes<Ops>, N extends keyof Ops> = Omit<Ops[N]['variables'], 'idempotencyKey'>;
+
+/**
+ * The route definition helper of a product's operations: `const route = operationRoute<Operations>()`,
+ * then `route({ operation: 'Cards', …, respond: (data) => … })` types `data` as the generated result
+ * of `Cards`, so no route restates a result's shape (and a field the schema lets be null is null there too).
+ */
+export const operationRoute =
+  <Ops extends OperationTypes<Ops>>() =>
+  <N extends keyof Ops & string, S extends string = Security>(route: OperationRoute<Ops, N, S>): Route<S> =>
+    route as Route<S>;

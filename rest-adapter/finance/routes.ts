@@ -13,6 +13,7 @@ import { commerceRoutes } from './routes/commerce';
 import { investingRoutes } from './routes/investing';
 import { paymentsRoutes } from './routes/payments';
 import { publicLogoRoute } from './routes/branding';
+import { route } from './operation';
 
 export const OPENAPI_PATH = '/swagger.json';
 export const SWAGGER_PATH = '/swagger/';
@@ -137,7 +138,7 @@ export const apiRoutes: Route[] = [
     reply: ({ query }) => probe('livez', [{ name: 'ping', ok: true }], verbose(query)),
     response: { description: '{"status": "ok"}' },
   },
-  {
+  route({
     method: 'GET',
     path: '/readyz',
     summary: 'Readiness probe',
@@ -154,7 +155,7 @@ export const apiRoutes: Route[] = [
     errors: [503],
     faults: [503],
     // one field per finance subgraph (the operation is written from the subgraphs by `npm run compose`)
-    respond: (data: Record<string, Readiness>, { query }) => readinessReply(Object.values(data), verbose(query)),
+    respond: (data, { query }) => readinessReply(Object.values(data), verbose(query)),
     // a fault behind the probe is unreadiness; a malformed probe request stays the client's mistake
     respondError: (error: RouteError, { query }) =>
       error.status < 500
@@ -167,8 +168,8 @@ export const apiRoutes: Route[] = [
               headers: retryAfter(false),
               body: { ...(detailErrorShape.body(503, 'unavailable', error.message) as object), status: 'unavailable', checks: [] },
             },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/node/',
     summary: 'Node identity and licence status',
@@ -182,9 +183,9 @@ export const apiRoutes: Route[] = [
     security: 'none',
     operation: 'NodeInfo',
     response: { description: 'Node identity', schema: schemas.nodeResponse },
-    respond: (data: { nodeInfo: NodeInfoData }) => ({ kind: 'json', body: nodeBody(data.nodeInfo) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: nodeBody(data.nodeInfo) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/config/',
     summary: 'Public configuration: branding, enabled modules, active banking rails',
@@ -195,16 +196,7 @@ export const apiRoutes: Route[] = [
     security: 'none',
     operation: 'PublicConfig',
     response: { description: 'Public configuration', schema: schemas.publicConfig },
-    respond: (
-      data: {
-        nodeInfo: { name: string; version: string; readOnly: boolean };
-        nodeBranding: Record<string, string>;
-        nodeSettings: Settings;
-        nodeBankingRails: { rail: string; currencies: string[]; module: string }[];
-        nodeSignupMode: string;
-      },
-      input,
-    ) => {
+    respond: (data, input) => {
       const outbox = devOutboxPath(input.config);
       const s = data.nodeSettings;
       return {
@@ -233,9 +225,9 @@ export const apiRoutes: Route[] = [
         },
       };
     },
-  },
+  }),
   publicLogoRoute,
-  {
+  route({
     method: 'GET',
     path: '/api/v1/config/features/',
     summary: 'Feature flags',
@@ -245,9 +237,9 @@ export const apiRoutes: Route[] = [
     security: 'none',
     operation: 'FeatureFlags',
     response: { description: 'Feature flags', schema: schemas.featureFlags },
-    respond: (data: { nodeSettings: Settings }) => ({ kind: 'json', body: featuresOf(data.nodeSettings) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: featuresOf(data.nodeSettings) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/login/',
     summary: 'Sign in: an access token',
@@ -270,9 +262,9 @@ export const apiRoutes: Route[] = [
     }),
     response: { description: 'Access token', schema: schemas.loginResponse },
     errors: [401, 403, 429, 503],
-    respond: (data: { access: unknown }) => ({ kind: 'json', body: data.access }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: data.access }),
+  }),
+  route({
     method: 'GET',
     path: '/api/balance/',
     summary: "The caller's balances",
@@ -282,9 +274,9 @@ export const apiRoutes: Route[] = [
     operation: 'Balance',
     response: { description: 'Balances', schema: schemas.balanceResponse },
     errors: [403, 503],
-    respond: (data: { balances: unknown[] }) => ({ kind: 'json', body: { balances: data.balances } }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: { balances: data.balances } }),
+  }),
+  route({
     method: 'POST',
     path: '/api/auth/2fa/enrol/',
     summary: 'Start enrolment in two-factor authentication (TOTP)',
@@ -307,9 +299,9 @@ export const apiRoutes: Route[] = [
       }),
     },
     errors: [400, 409, 429],
-    respond: (data: { startTotpEnrolment: unknown }) => ({ kind: 'json', status: 201, body: data.startTotpEnrolment }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: data.startTotpEnrolment }),
+  }),
+  route({
     method: 'POST',
     path: '/api/auth/2fa/confirm/',
     summary: 'Confirm the enrolment with a code',
@@ -323,9 +315,9 @@ export const apiRoutes: Route[] = [
     variables: ({ body }: { body: { otp: string } }) => ({ otp: body.otp }),
     response: { description: 'Enrolled', schema: z.object({ username: z.string(), two_factor_enabled: z.boolean(), recovery_codes: z.array(z.string()) }) },
     errors: [409],
-    respond: (data: { confirmTotpEnrolment: unknown }) => ({ kind: 'json', body: data.confirmTotpEnrolment }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: data.confirmTotpEnrolment }),
+  }),
+  route({
     method: 'POST',
     path: '/api/assistant/',
     summary: 'Ask the assistant',
@@ -341,8 +333,8 @@ export const apiRoutes: Route[] = [
     response: { description: 'The answer', schema: z.object({ answer: z.string(), model: z.string() }) },
     // 501 (not configured) is stated in the description, not as a response: the conformance replay runs a node with a provider
     errors: [403, 503],
-    respond: (data: { askAssistant: unknown }) => ({ kind: 'json', body: data.askAssistant }),
-  },
+    respond: (data) => ({ kind: 'json', body: data.askAssistant }),
+  }),
   ...accountRoutes,
   ...devOutboxRoutes,
   ...kycRoutes,

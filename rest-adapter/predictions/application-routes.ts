@@ -2,15 +2,8 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { CONFIRMATION_LINK_DAYS } from '../../subgraphs/predictions/access/vocabulary';
 import type { Reply, Route, RouteError, RouteInput } from '../core/route';
-import {
-  HONEYPOT_FIELD,
-  applicationFormPage,
-  applicationReceivedPage,
-  confirmationPage,
-  type ConfirmationView,
-  type FormValues,
-  type PlanInfo,
-} from './application-pages';
+import { HONEYPOT_FIELD, applicationFormPage, applicationReceivedPage, confirmationPage, type ConfirmationView, type FormValues } from './application-pages';
+import { route, type ResultOf } from './operation';
 
 /**
  * Access applications (contract §5): the online form, its JSON variant for integrators, the
@@ -18,10 +11,6 @@ import {
  * is needed; the rules (validation, the same application twice, the webhook secret, the per-address
  * limits, the confirmation) live in the access subgraph.
  */
-
-interface Receipt {
-  message: string;
-}
 
 const text = (description: string) => z.string().describe(description);
 
@@ -42,7 +31,7 @@ const receipt = z.object({
   detail: z.string().describe('That the application was received, and what happens next: the same answer whatever existed before'),
 });
 
-const toReceipt = (r: Receipt) => ({ detail: r.message });
+const toReceipt = (r: ResultOf<'SubmitApplication'>['submitApplication']) => ({ detail: r.message });
 
 /**
  * The origin the applicant's request named, for the links of the application's mails — only while
@@ -72,7 +61,7 @@ function formValues(input: RouteInput<unknown, unknown, unknown>): FormValues {
 }
 
 export const applicationRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/apply/',
     summary: 'Application form for an API key (HTML)',
@@ -81,12 +70,12 @@ export const applicationRoutes: Route[] = [
     security: 'none',
     operation: 'ApplicationForm',
     response: { description: 'The form (HTML)', contentType: 'text/html' },
-    respond: (data: { plans: PlanInfo[] }, input) => ({
+    respond: (data, input) => ({
       kind: 'html',
       html: applicationFormPage({ plans: data.plans, mailbox: input.config.APPLICATION_MAIL_ADDRESS }),
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/apply/',
     summary: 'Submit the application form (HTML)',
@@ -116,8 +105,8 @@ export const applicationRoutes: Route[] = [
         message: error.status >= 500 ? 'Something went wrong on our side; your application was not saved. Please try again in a few minutes.' : error.message,
       }),
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/applications/',
     summary: 'Apply for an API key (JSON)',
@@ -132,9 +121,9 @@ export const applicationRoutes: Route[] = [
     variables: (input: RouteInput<unknown, unknown, FormValues>) => ({ input: input.body, origin: requestOrigin(input) }),
     response: { status: 202, description: 'Application received', schema: receipt },
     errors: [400, 429],
-    respond: (data: { submitApplication: Receipt }) => ({ kind: 'json', status: 202, body: toReceipt(data.submitApplication) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 202, body: toReceipt(data.submitApplication) }),
+  }),
+  route({
     method: 'GET',
     path: '/apply/confirm/',
     summary: "Confirm an applicant's e-mail address: the page behind the link in the mail (HTML)",
@@ -151,10 +140,9 @@ export const applicationRoutes: Route[] = [
       contentType: 'text/html',
       otherStatuses: { 404: 'Unknown or expired link: a page saying to apply again (HTML)' },
     },
-    respond: (data: { applicationConfirmation: Omit<ConfirmationView, 'token'> }, input) =>
-      confirmationReply({ ...data.applicationConfirmation, token: (input.query as { token: string }).token, confirmedNow: false }),
-  },
-  {
+    respond: (data, input) => confirmationReply({ ...data.applicationConfirmation, token: (input.query as { token: string }).token, confirmedNow: false }),
+  }),
+  route({
     method: 'POST',
     path: '/apply/confirm/',
     summary: "Confirm an applicant's e-mail address (HTML form)",
@@ -170,10 +158,9 @@ export const applicationRoutes: Route[] = [
       contentType: 'text/html',
       otherStatuses: { 404: 'Unknown or expired token: a page saying to apply again (HTML)' },
     },
-    respond: (data: { confirmApplication: Omit<ConfirmationView, 'token'> }, input) =>
-      confirmationReply({ ...data.confirmApplication, token: (input.body as { token: string }).token, confirmedNow: true }),
-  },
-  {
+    respond: (data, input) => confirmationReply({ ...data.confirmApplication, token: (input.body as { token: string }).token, confirmedNow: true }),
+  }),
+  route({
     method: 'POST',
     path: '/api/applications/inbound-email/',
     summary: 'Inbound-mail webhook: an application e-mailed with the subject "API Access Request"',
@@ -194,6 +181,6 @@ export const applicationRoutes: Route[] = [
     variables: (input: RouteInput<unknown, unknown, string>) => ({ rawMessage: input.body, origin: requestOrigin(input) }),
     response: { status: 202, description: 'Application received', schema: receipt },
     errors: [400, 403, 429],
-    respond: (data: { submitApplicationEmail: Receipt }) => ({ kind: 'json', status: 202, body: toReceipt(data.submitApplicationEmail) }),
-  },
+    respond: (data) => ({ kind: 'json', status: 202, body: toReceipt(data.submitApplicationEmail) }),
+  }),
 ];

@@ -6,6 +6,8 @@ import { applicationRoutes } from './application-routes';
 import { consolePages } from '../console/pages';
 // answers of a running system (2026-11-27, the shipped data and a feed pass of the 2026-27 Premier League)
 import EXAMPLES from './examples.json';
+import { route, type ResultOf, type VariablesOf } from './operation';
+import type { CalibrationFragment, ReliabilityColumnsFragment } from './operations/types.generated';
 
 /** A response schema with a real answer as its example (what the API reference shows instead of generated placeholders). */
 const withExample = <S extends z.ZodType>(schema: S, example: unknown): S => schema.meta({ example, examples: [example] }) as S;
@@ -18,36 +20,14 @@ const AUTH_LABEL = { apiKey: 'api_key', adminKey: 'admin_key', none: 'none' } as
 
 const round = (x: number, digits: number) => Number(x.toFixed(digits));
 
-interface LatestData {
-  latestPredictions: {
-    state: 'UPCOMING' | 'RECENT' | 'NONE';
-    notice: string | null;
-    predictions: {
-      matchId: number;
-      match: { homeTeam: { name: string }; awayTeam: { name: string } };
-      outcomeLabel: string;
-      expectedGoalDifference: number;
-      confidence: number;
-    }[];
-  };
-}
-
-interface JobData {
-  id: string;
-  kind: string;
-  status: string;
-  phase: string | null;
-  progress: number;
-  versionNumber?: number | null;
-  error?: string | null;
-  createdAt: string;
-  startedAt?: string | null;
-  finishedAt?: string | null;
-}
-
 const statusUrl = (id: string) => `/api/retrain/${id}/`;
 
+/** A training job as TrainingJob and RetrainModel select it. */
+type JobData = NonNullable<ResultOf<'TrainingJob'>['trainingJob']> | ResultOf<'RetrainModel'>['retrainModel'];
+
 function toJob(j: JobData) {
+  // RetrainModel answers the job just queued: it selects no run figures
+  const run = 'finishedAt' in j ? j : undefined;
   return {
     job_id: j.id,
     // GraphQL enum names (QUEUED) → the REST labels (queued)
@@ -55,75 +35,13 @@ function toJob(j: JobData) {
     model: j.kind,
     phase: j.phase,
     progress: round(j.progress, 3),
-    version: j.versionNumber ? `version_${j.versionNumber}` : null,
-    error: j.error ?? null,
+    version: run?.versionNumber ? `version_${run.versionNumber}` : null,
+    error: run?.error ?? null,
     created_at: j.createdAt,
-    started_at: j.startedAt ?? null,
-    finished_at: j.finishedAt ?? null,
+    started_at: run?.startedAt ?? null,
+    finished_at: run?.finishedAt ?? null,
     status_url: statusUrl(j.id),
   };
-}
-
-/** A reliability table as GraphQL gives it (one list per column). */
-interface ReliabilityColumns {
-  binFrom: number[];
-  binTo: number[];
-  count: number[];
-  predicted: (number | null)[];
-  observed: (number | null)[];
-  ece: number;
-}
-
-interface CalibrationData {
-  binWidth: number;
-  ece: number;
-  home: ReliabilityColumns;
-  draw: ReliabilityColumns;
-  away: ReliabilityColumns;
-  confidence: ReliabilityColumns;
-}
-
-interface ModelVersionsData {
-  modelVersions: {
-    number: number;
-    name: string;
-    kind: string;
-    active: boolean;
-    accuracy: number | null;
-    trainingFrom: string;
-    trainedThrough: string;
-    matchCount: number;
-    createdAt: string;
-    activatedAt: string | null;
-    metrics: {
-      count: number;
-      accuracy: number;
-      rps: number;
-      brier: number;
-      logLoss: number;
-      perClass: { outcome: 'HOME_WIN' | 'DRAW' | 'AWAY_WIN'; predicted: number; correct: number; precision: number | null }[];
-      bands: { band: 'HIGH' | 'MEDIUM' | 'LOW'; count: number; hitRate: number | null }[];
-      calibration: CalibrationData | null;
-    } | null;
-    live: {
-      results: number;
-      ratingsThrough: string;
-      ratingsUpdatedAt: string | null;
-      strengthsThrough: string | null;
-      strengthsRefittedAt: string | null;
-    };
-  }[];
-}
-
-/** The lighter document of compare_versions: no per-class, band or live figures. */
-interface CompareVersionsData {
-  modelVersions: (Pick<
-    ModelVersionsData['modelVersions'][number],
-    'name' | 'kind' | 'active' | 'accuracy' | 'trainingFrom' | 'trainedThrough' | 'matchCount' | 'createdAt'
-  > & {
-    metrics: { count: number; rps: number; brier: number; logLoss: number; calibration: Omit<CalibrationData, 'confidence'> | null } | null;
-    live: { results: number; ratingsThrough: string };
-  })[];
 }
 
 /** The fields of a compare_versions entry that tell what a retrain changed (data range, matches used, live ratings, figures). */
@@ -151,29 +69,16 @@ function withChanges(entries: [string, Record<string, unknown>][]): [string, Rec
   });
 }
 
-interface UpcomingData {
-  upcomingPredictions: {
-    matchId: number;
-    competition: string;
-    kickoff: string;
-    versionNumber: number;
-    match: { homeTeam: { name: string }; awayTeam: { name: string } };
-    probabilities: { home: number; draw: number; away: number };
-    expectedGoals: { home: number; away: number };
-    outcomeLabel: string;
-    confidence: number;
-  }[];
-}
-
 const OUTCOME_KEYS = { HOME_WIN: 'home', DRAW: 'draw', AWAY_WIN: 'away' } as const;
 
 const roundOrNull = (x: number | null, digits: number) => (x === null ? null : round(x, digits));
 
 /** Reliability columns → one object per band. */
-const toBins = (t: ReliabilityColumns) =>
+const toBins = (t: ReliabilityColumnsFragment) =>
   t.binFrom.map((from, i) => ({ from, to: t.binTo[i], count: t.count[i], predicted: roundOrNull(t.predicted[i], 4), observed: roundOrNull(t.observed[i], 4) }));
 
-function toCalibration(c: Omit<CalibrationData, 'confidence'> & Partial<Pick<CalibrationData, 'confidence'>>) {
+/** ModelVersions selects the confidence table beside the outcomes' (CompareVersions does not). */
+function toCalibration(c: CalibrationFragment & { confidence?: ReliabilityColumnsFragment }) {
   return {
     bin_width: c.binWidth,
     ece: round(c.ece, 4),
@@ -196,42 +101,8 @@ const LATEST_DEFINITION =
   'latest first, so that the list is never empty while predictions exist (`/api/` `data.notice` says which). ' +
   '`limit` (1–100, default 20) and `competition` narrow the list.';
 
-interface LeagueData {
-  code: string;
-  name: string;
-  latestResultDate: string | null;
-  updatedAt: string | null;
-  nextKickoff: string | null;
-  upcomingMatches: number;
-  awaitingResult: number;
-  ratingsStale: boolean;
-}
-
-interface ServiceInfoData {
-  viewer: { prefix: string; name: string; plan: string; role: string };
-  plans: { code: string; name: string; dailyLimit: number | null }[];
-  footballData: {
-    competitions: number;
-    teams: number;
-    matches: number;
-    finishedMatches: number;
-    scheduledMatches: number;
-    latestResultDate: string | null;
-    leagues: LeagueData[];
-  };
-  applicationMailbox: { address: string; smtpHost: string; smtpPort: number | null };
-  footballFeed: {
-    configured: boolean;
-    intervalMinutes: number;
-    lastSuccessAt: string | null;
-    lastErrorAt: string | null;
-    lastError: string | null;
-    lastRun: { finishedAt: string | null } | null;
-  };
-}
-
 /** What a reader needs when the lists are empty: per league, when its data last changed and its newest result. */
-function freshnessNotice(leagues: LeagueData[]): string | null {
+function freshnessNotice(leagues: ResultOf<'ServiceInfo'>['footballData']['leagues']): string | null {
   if (leagues.some((l) => l.upcomingMatches > 0)) return null;
   const per = leagues
     .map(
@@ -280,18 +151,6 @@ const storedBody = (p: StoredPredictionData) => ({
   correct: p.correct,
 });
 
-interface PredictionsData {
-  predictions: {
-    nodes: (StoredPredictionData & {
-      matchId: number;
-      competition: string;
-      kickoff: string;
-      match: { homeTeam: { name: string }; awayTeam: { name: string } };
-    })[];
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-  };
-}
-
 interface ListInput {
   competition?: string;
   team?: string;
@@ -309,7 +168,7 @@ const dayBound = (value: string | undefined, end: boolean) =>
 
 const listVariables =
   (state: 'UPCOMING' | 'RESOLVED') =>
-  ({ query }: { query: ListInput }) => ({
+  ({ query }: { query: ListInput }): VariablesOf<'Predictions'> => ({
     filter: {
       state,
       competition: query.competition ?? null,
@@ -327,7 +186,7 @@ const listVariables =
     after: query.cursor ?? null,
   });
 
-const listReply = (data: PredictionsData) => ({
+const listReply = (data: ResultOf<'Predictions'>) => ({
   kind: 'json' as const,
   body: {
     results: data.predictions.nodes.map((p) => ({
@@ -342,40 +201,11 @@ const listReply = (data: PredictionsData) => ({
   },
 });
 
-interface FixtureData {
-  match: {
-    id: number;
-    season: string;
-    round: string | null;
-    kickoff: string;
-    status: string;
-    awaitingResult: boolean;
-    competition: { code: string; name: string };
-    homeTeam: { name: string };
-    awayTeam: { name: string };
-    score: { home: number; away: number } | null;
-    prediction: StoredPredictionData | null;
-  } | null;
-}
-
-interface PairingData {
-  predict: ForecastData & {
-    homeTeam: { name: string };
-    awayTeam: { name: string };
-    competition: string;
-    crossLeague: boolean;
-    homeCompetition: string | null;
-    awayCompetition: string | null;
-    staleRatings: { teamName: string; lastPlayed: string; ageDays: number }[];
-    expectedGoals: { home: number; away: number };
-  };
-}
-
 const LIST_PAGING = 'Pages by cursor: `limit` (1–100, default 20), and `next_cursor` of the answer as `cursor` for the next page (null on the last).';
 
 /** The prediction API's route table: one entry per documented path (contract: docs/contracts/prediction-api.md §4). */
 export const predictionRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/',
     summary: 'Service information and the list of endpoints',
@@ -384,7 +214,7 @@ export const predictionRoutes: Route[] = [
     security: 'apiKey',
     operation: 'ServiceInfo',
     response: { description: 'Service information', schema: withExample(schemas.serviceInfo, EXAMPLES.serviceInfo) },
-    respond: (data: ServiceInfoData) => ({
+    respond: (data) => ({
       kind: 'json',
       body: {
         service: 'Match Prediction API',
@@ -434,8 +264,8 @@ export const predictionRoutes: Route[] = [
         })),
       },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/predictions/latest/',
     summary: 'Latest predictions: the next scheduled matches, else the most recent played ones',
@@ -449,7 +279,7 @@ export const predictionRoutes: Route[] = [
       description: 'Predictions: upcoming, soonest kick-off first; else the most recent played, latest first',
       schema: withExample(z.array(schemas.prediction), EXAMPLES.latest),
     },
-    respond: (data: LatestData) => ({
+    respond: (data) => ({
       kind: 'json',
       body: data.latestPredictions.predictions.map((p) => ({
         match_id: p.matchId,
@@ -460,8 +290,8 @@ export const predictionRoutes: Route[] = [
         confidence: round(p.confidence, 3),
       })),
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/dashboard/overview/',
     summary: 'Overview statistics of the active model version',
@@ -472,7 +302,7 @@ export const predictionRoutes: Route[] = [
     security: 'apiKey',
     operation: 'PredictionOverview',
     response: { description: 'Overview statistics', schema: withExample(schemas.overview, EXAMPLES.overview) },
-    respond: (data: { predictionOverview: { totalPredictions: number; accuracy: number; averageConfidence: number } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: {
         total_predictions: data.predictionOverview.totalPredictions,
@@ -480,8 +310,8 @@ export const predictionRoutes: Route[] = [
         average_confidence: round(data.predictionOverview.averageConfidence, 4),
       },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/dashboard/confidence/',
     summary: 'Predictions per confidence band',
@@ -490,7 +320,7 @@ export const predictionRoutes: Route[] = [
     security: 'apiKey',
     operation: 'ConfidenceDistribution',
     response: { description: 'Confidence distribution', schema: withExample(schemas.confidence, EXAMPLES.confidence) },
-    respond: (data: { confidenceDistribution: { high: number; medium: number; low: number } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: {
         high_confidence: data.confidenceDistribution.high,
@@ -498,8 +328,8 @@ export const predictionRoutes: Route[] = [
         low_confidence: data.confidenceDistribution.low,
       },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/dashboard/compare_versions/',
     summary: 'Accuracy per model version',
@@ -513,7 +343,7 @@ export const predictionRoutes: Route[] = [
     security: 'apiKey',
     operation: 'CompareVersions',
     response: { description: 'Version comparison', schema: schemas.versionComparison },
-    respond: (data: CompareVersionsData) => ({
+    respond: (data) => ({
       kind: 'json',
       body: Object.fromEntries(
         withChanges(
@@ -540,8 +370,8 @@ export const predictionRoutes: Route[] = [
         ),
       ),
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/dashboard/versions/',
     summary: 'Model versions over time: metrics, calibration, live ratings',
@@ -553,7 +383,7 @@ export const predictionRoutes: Route[] = [
     security: 'apiKey',
     operation: 'ModelVersions',
     response: { description: 'Model versions', schema: z.array(schemas.modelVersion) },
-    respond: (data: ModelVersionsData) => ({
+    respond: (data) => ({
       kind: 'json',
       body: data.modelVersions.map((v) => ({
         version: v.name,
@@ -587,8 +417,8 @@ export const predictionRoutes: Route[] = [
         },
       })),
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/dashboard/fixtures/',
     summary: 'Next fixtures with their probabilities',
@@ -599,7 +429,7 @@ export const predictionRoutes: Route[] = [
     query: schemas.latestQuery,
     variables: latestVariables,
     response: { description: 'Fixtures, soonest kick-off first', schema: withExample(z.array(schemas.fixture), EXAMPLES.fixtures) },
-    respond: (data: UpcomingData) => ({
+    respond: (data) => ({
       kind: 'json',
       body: data.upcomingPredictions.map((p) => ({
         match_id: p.matchId,
@@ -614,8 +444,8 @@ export const predictionRoutes: Route[] = [
         version: `version_${p.versionNumber}`,
       })),
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/dashboard/retrain/',
     summary: 'Progress of the running retrain',
@@ -626,7 +456,7 @@ export const predictionRoutes: Route[] = [
     security: 'apiKey',
     operation: 'RetrainProgress',
     response: { description: 'Retrain progress', schema: withExample(schemas.retrainProgress, EXAMPLES.retrainProgress) },
-    respond: (data: { currentTrainingJob: Omit<JobData, 'id' | 'error'> | null }) => {
+    respond: (data) => {
       const j = data.currentTrainingJob;
       return {
         kind: 'json',
@@ -644,8 +474,8 @@ export const predictionRoutes: Route[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/dashboard/predictions/',
     summary: 'Predictions for a dashboard table',
@@ -657,7 +487,7 @@ export const predictionRoutes: Route[] = [
     query: schemas.latestQuery,
     variables: latestVariables,
     response: { description: 'Dashboard predictions', schema: withExample(z.array(schemas.dashboardPrediction), EXAMPLES.dashboardPredictions) },
-    respond: (data: LatestData) => ({
+    respond: (data) => ({
       kind: 'json',
       body: data.latestPredictions.predictions.map((p) => ({
         match: `${p.match.homeTeam.name} vs ${p.match.awayTeam.name}`,
@@ -665,8 +495,8 @@ export const predictionRoutes: Route[] = [
         confidence: round(p.confidence, 3),
       })),
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/retrain/',
     summary: 'Start a model retrain (administrator key)',
@@ -681,14 +511,14 @@ export const predictionRoutes: Route[] = [
     variables: ({ body }: { body?: { model?: string } }) => ({ kind: body?.model ?? null }),
     response: { status: 202, description: 'Retrain queued', schema: schemas.trainingJob, headers: { Location: 'Status URL of the job' } },
     errors: [403, 409],
-    respond: (data: { retrainModel: JobData }) => ({
+    respond: (data) => ({
       kind: 'json',
       status: 202,
       headers: { location: statusUrl(data.retrainModel.id) },
       body: toJob(data.retrainModel),
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/retrain/:jobId/',
     summary: 'Status and progress of a retrain job (administrator key)',
@@ -699,9 +529,9 @@ export const predictionRoutes: Route[] = [
     variables: ({ params }: { params: { jobId: string } }) => ({ id: params.jobId }),
     response: { description: 'The job', schema: schemas.trainingJob },
     errors: [403, 404],
-    respond: (data: { trainingJob: JobData }) => ({ kind: 'json', body: toJob(data.trainingJob) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: toJob(data.trainingJob) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/predict/',
     summary: 'Predict any pairing',
@@ -721,7 +551,7 @@ export const predictionRoutes: Route[] = [
     }),
     response: { description: 'The forecast', schema: withExample(schemas.pairingPrediction, EXAMPLES.predict) },
     errors: [400],
-    respond: ({ predict: p }: PairingData) => ({
+    respond: ({ predict: p }) => ({
       kind: 'json',
       body: {
         home_team: p.homeTeam.name,
@@ -735,8 +565,8 @@ export const predictionRoutes: Route[] = [
         stale_ratings: p.staleRatings.map((s) => ({ team: s.teamName, last_played: s.lastPlayed, age_days: s.ageDays })),
       },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/fixtures/:matchId/',
     summary: 'One fixture by id, with its prediction and result',
@@ -750,7 +580,7 @@ export const predictionRoutes: Route[] = [
     variables: ({ params }: { params: { matchId: number } }) => ({ id: params.matchId }),
     response: { description: 'The fixture', schema: withExample(schemas.fixtureDetail, EXAMPLES.fixture) },
     errors: [404],
-    respond: ({ match: m }: FixtureData) =>
+    respond: ({ match: m }) =>
       m === null
         ? { kind: 'json', status: 404, body: { detail: 'No match with that id.', code: 'not_found' } }
         : {
@@ -769,8 +599,8 @@ export const predictionRoutes: Route[] = [
               prediction: m.prediction && storedBody(m.prediction),
             },
           },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/predictions/',
     summary: 'Upcoming predictions, filtered, by cursor',
@@ -786,8 +616,8 @@ export const predictionRoutes: Route[] = [
     response: { description: 'A page of predictions', schema: withExample(schemas.predictionList, EXAMPLES.predictions) },
     errors: [400],
     respond: listReply,
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/predictions/history/',
     summary: 'Track record: past predictions beside their results',
@@ -804,7 +634,7 @@ export const predictionRoutes: Route[] = [
     response: { description: 'A page of resolved predictions', schema: withExample(schemas.predictionList, EXAMPLES.history) },
     errors: [400],
     respond: listReply,
-  },
+  }),
   // the application pages, registered through the console kit (a page before any pattern covering it)
   ...consolePages([{ name: 'applications', pages: applicationRoutes }]),
 ];

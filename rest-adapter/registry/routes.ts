@@ -5,6 +5,9 @@ import { downloadTokenCredential, licenceKeyCredential } from '../../subgraphs/r
 import type { Reply, Route, RouteInput } from '../core/route';
 import * as schemas from './schemas';
 import { workspaceRoutes, type WorkspaceSecurity } from './workspace/routes';
+import type { z } from 'zod';
+import { route } from './operation';
+import type { ReleaseChannel } from './operations/types.generated';
 
 export const API_VERSION = '1.0.0';
 export const DOCS_PATH = '/api/docs/';
@@ -14,6 +17,11 @@ export const OPENAPI_PATH = '/api/openapi.json';
 export type RegistrySecurity = 'licenceKey' | 'downloadTokenOrLicenceKey' | 'none' | WorkspaceSecurity;
 
 const ok = (data: unknown, status = 200) => ({ kind: 'json' as const, status, body: { success: true, data } });
+const notUploaded: Reply = {
+  kind: 'json',
+  status: 409,
+  body: { success: false, error: { code: 'ARTIFACT_NOT_UPLOADED', message: 'This artifact has not been uploaded yet.' } },
+};
 
 /**
  * The base URL of links in answers: PUBLIC_URL_REGISTRY, else the address the client used (so that
@@ -23,10 +31,6 @@ const baseUrl = ({ req, config }: Pick<RouteInput, 'req' | 'config'>) => (config
 
 /** Routes that need the licence key (header x-license-key, or ?licenseKey=). */
 const LICENCE = [licenceKeyCredential] as const;
-
-interface DownloadData {
-  download: { url: string | null; artifact: { filename: string; mediaType: string; size: number; sha256: string } };
-}
 
 /** The licence registry's route table: the contract's paths (docs/contracts/licence-registry.md §4) and the finance node's three. */
 export const registryRoutes: Route<RegistrySecurity>[] = [
@@ -50,7 +54,7 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
       }),
     response: { description: 'Service information' },
   },
-  {
+  route({
     method: 'GET',
     path: '/api/v1/releases',
     summary: 'The releases this licence may see',
@@ -63,11 +67,11 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     credentials: LICENCE,
     operation: 'Releases',
     query: schemas.releasesQuery,
-    variables: (input: RouteInput<Record<string, string>, { channel?: string }>) => ({ channel: input.query.channel ?? null, baseUrl: baseUrl(input) }),
-    respond: (data: { releases: unknown[] }) => ok(data.releases),
+    variables: (input: RouteInput<Record<string, string>, { channel?: ReleaseChannel }>) => ({ channel: input.query.channel ?? null, baseUrl: baseUrl(input) }),
+    respond: (data) => ok(data.releases),
     response: { description: 'Releases, newest first', schema: schemas.envelope(schemas.releaseItem.array()) },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/releases/check-update',
     summary: 'Is there a newer release on the channel?',
@@ -88,11 +92,11 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
       currentVersion: input.query.current_version,
       baseUrl: baseUrl(input),
     }),
-    respond: (data: { update: unknown }) => ok(data.update),
+    respond: (data) => ok(data.update),
     response: { description: 'The update check', schema: schemas.envelope(schemas.checkUpdate) },
     errors: [403, 404],
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/releases/:releaseId/manifest',
     summary: 'The release’s deployment, tailored to this licence',
@@ -116,7 +120,7 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
       format: input.query.format,
       baseUrl: baseUrl(input),
     }),
-    respond: (data: { manifest: { content: string; contentType: string; filename: string } }) => ({
+    respond: (data) => ({
       kind: 'file',
       body: data.manifest.content,
       contentType: data.manifest.contentType,
@@ -128,8 +132,8 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
       headers: { 'Content-Disposition': 'attachment; filename="<product>-<version>.<format>.yaml"' },
     },
     errors: [403, 404, 410],
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/artifacts/:artifactId/authorize',
     summary: 'A single-use download token for one artifact',
@@ -142,11 +146,11 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     operation: 'AuthorizeArtifactDownload',
     params: schemas.artifactParams,
     variables: ({ params }: RouteInput<{ artifactId: string }>) => ({ artifactId: params.artifactId }),
-    respond: (data: { authorization: unknown }) => ok(data.authorization),
+    respond: (data) => ok(data.authorization),
     response: { description: 'The download token', schema: schemas.envelope(schemas.authorization) },
     errors: [403, 404, 409, 410],
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/artifacts/:artifactId/download',
     summary: 'Download an artifact: 302 to a presigned link',
@@ -168,19 +172,27 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
       probe: input.req.method === 'HEAD',
       baseUrl: baseUrl(input),
     }),
-    respond: (data: DownloadData) => {
+    respond: (data) => {
       const { url, artifact } = data.download;
       if (url) return { kind: 'redirect', status: 302, location: url };
+      // the schema lets a waiting artifact's size and digest be null (the domain refuses to serve one: 409 first)
+      if (artifact.size === null) return notUploaded;
       // HEAD: the archive's headers, no body, no link
       return {
         kind: 'stream',
-        body: { size: artifact.size, contentType: artifact.mediaType, filename: artifact.filename, etag: artifact.sha256, open: () => Readable.from([]) },
+        body: {
+          size: artifact.size,
+          contentType: artifact.mediaType,
+          filename: artifact.filename,
+          etag: artifact.sha256 ?? undefined,
+          open: () => Readable.from([]),
+        },
       };
     },
     response: { status: 302, description: 'Redirect to the presigned link', headers: { Location: 'Presigned object-storage URL' } },
     errors: [403, 404, 409, 410],
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/deployments/register',
     summary: 'Register a deployment node',
@@ -196,15 +208,15 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     variables: ({ body }: RouteInput<object, object, { hostname: string; ipAddress: string; currentVersion: string; machineFingerprint?: string }>) => ({
       input: body,
     }),
-    respond: (data: { registration: { created: boolean; deployment: unknown } }) => ok(data.registration.deployment, data.registration.created ? 201 : 200),
+    respond: (data) => ok(data.registration.deployment, data.registration.created ? 201 : 200),
     response: {
       status: 201,
       description: 'Registered (200 with the same shape when the host had its seat already)',
       schema: schemas.envelope(schemas.deploymentSeat),
     },
     errors: [422],
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/deployments/:deploymentId/release',
     summary: "Free one of the licence's seats",
@@ -217,11 +229,11 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     operation: 'ReleaseDeployment',
     params: schemas.deploymentParams,
     variables: ({ params }: RouteInput<{ deploymentId: string }>) => ({ id: params.deploymentId }),
-    respond: (data: { released: { id: string; hostname: string; currentVersion: string } }) => ok({ ...data.released, status: 'released' }),
+    respond: (data) => ok({ ...data.released, status: 'released' }),
     response: { description: 'The seat is free', schema: schemas.envelope(schemas.releasedSeat) },
     errors: [404],
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/deployments/heartbeat',
     summary: 'Heartbeat of a registered node',
@@ -233,12 +245,12 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     credentials: LICENCE,
     operation: 'DeploymentHeartbeat',
     body: schemas.heartbeatBody,
-    variables: ({ body }: RouteInput<object, object, unknown>) => ({ input: body }),
-    respond: (data: { heartbeat: unknown }) => ok(data.heartbeat),
+    variables: ({ body }: RouteInput<object, object, z.infer<typeof schemas.heartbeatBody>>) => ({ input: body }),
+    respond: (data) => ok(data.heartbeat),
     response: { description: 'Heartbeat recorded', schema: schemas.envelope(schemas.heartbeatAck) },
     errors: [404, 422],
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/license',
     summary: 'The calling licence',
@@ -246,10 +258,10 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     security: 'licenceKey',
     credentials: LICENCE,
     operation: 'CurrentLicence',
-    respond: (data: { licence: unknown }) => ok(data.licence),
+    respond: (data) => ok(data.licence),
     response: { description: 'The licence (key masked)', schema: schemas.envelope(schemas.licence) },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/license/checkout',
     summary: 'A signed licence token for offline verification',
@@ -261,10 +273,10 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     security: 'licenceKey',
     credentials: LICENCE,
     operation: 'CheckoutLicence',
-    respond: (data: { checkout: unknown }) => ok(data.checkout),
+    respond: (data) => ok(data.checkout),
     response: { description: 'The licence token and the verification key', schema: schemas.envelope(schemas.checkout) },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/license/public-key',
     summary: "The registry's licence verification key",
@@ -272,9 +284,9 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
     security: 'none',
     credentials: [],
     operation: 'LicensingPublicKey',
-    respond: (data: { publicKey: unknown }) => ok(data.publicKey),
+    respond: (data) => ok(data.publicKey),
     response: { description: 'The Ed25519 public key', schema: schemas.envelope(schemas.publicKey) },
-  },
+  }),
   {
     method: 'GET',
     path: '/api/v1/objects/:key',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when, money } from './layout';
+import { route } from '../operation';
 
 /**
  * Manual adjustments at /admin/adjustments/ (maker-checker): propose a credit or debit of a user's
@@ -118,7 +119,7 @@ const decision = (verb: 'approve' | 'reject', operation: string, description: st
 });
 
 export const adjustmentAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: PATH,
     summary: 'Admin console: manual adjustments',
@@ -130,8 +131,8 @@ export const adjustmentAdminRoutes: Route[] = [
     response: { description: 'The page (HTML)', contentType: 'text/html' },
     respond: adjustmentsPage,
     respondError: financeError('Manual adjustments'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: PATH,
     summary: 'Admin console: propose a manual adjustment',
@@ -154,7 +155,7 @@ export const adjustmentAdminRoutes: Route[] = [
     errors: [400],
     respond: () => ({ kind: 'redirect', status: 302, location: `${PATH}?saved=proposed` }),
     respondError: financeError('Manual adjustments', { back: { href: PATH, label: 'Back to Manual adjustments' } }),
-  },
+  }),
   decision(
     'approve',
     'AdminApproveAdjustment',

@@ -3,6 +3,7 @@ import { html, type Raw } from '../../../lib/html';
 import { listQuery, listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { financeError, financePage, userCell, when } from './layout';
+import { route } from '../operation';
 
 /** The audit log (node.audit_log) at /admin/audit/: the console kit's list with search, a filter by action, paging and CSV export. */
 
@@ -109,7 +110,7 @@ function auditPage(data: { nodeAuditLog: AuditRow[] }, input: AnyRouteInput): Re
 }
 
 export const auditAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/admin/audit/',
     summary: 'Admin console: the audit log',
@@ -122,5 +123,5 @@ export const auditAdminRoutes: Route[] = [
     response: { description: 'List (HTML), or CSV with ?format=csv', contentType: 'text/html' },
     respond: auditPage,
     respondError: financeError('Audit log'),
-  },
+  }),
 ];

@@ -3,6 +3,7 @@ import { tableList } from '../../console/list';
 import { html, type Raw } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, when, money } from './layout';
+import { route } from '../operation';
 
 /**
  * The admin console's banking pages: virtual accounts, rail and mobile-money movements (a stuck
@@ -47,19 +48,6 @@ function listPage(
 
 const pageError = (title: string) => financeError(title, { breadcrumbs: [{ label: 'Banking', href: '/admin/banking/' }, { label: title }] });
 
-type AdminUser = { nodeAdminUser?: { username: string } };
-
-interface MovementData {
-  id: string;
-  kind: string;
-  status: string;
-  provider: string;
-  failureReason: string | null;
-  ledgerTransferId: string;
-  createdAt: string;
-  amount: { amount: string; currency: string };
-}
-
 const STATUSES = ['pending', 'posted', 'voided'] as const;
 
 /** The sandbox's "simulate incoming transfer" form of an account. */
@@ -70,7 +58,7 @@ const simulateForm = (input: RouteInput, id: string, currency: string) =>
   </form>`;
 
 export const bankingAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/admin/banking/virtualaccount/',
     summary: 'Admin console: virtual accounts',
@@ -78,22 +66,7 @@ export const bankingAdminRoutes: Route[] = [
     security: 'session',
     operation: 'AdminVirtualAccounts',
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (
-      data: AdminUser & {
-        adminVirtualAccounts: {
-          id: string;
-          currency: string;
-          rail: string;
-          accountNumber: string;
-          bankCode: string;
-          bankName: string;
-          holderName: string;
-          createdAt: string;
-          sandbox: boolean;
-        }[];
-      },
-      input,
-    ) =>
+    respond: (data, input) =>
       listPage(
         input,
         'Virtual accounts',
@@ -115,8 +88,8 @@ export const bankingAdminRoutes: Route[] = [
         },
       ),
     respondError: pageError('Virtual accounts'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/banking/virtualaccount/:id/simulate/',
     summary: 'Admin console: a simulated incoming transfer to a virtual account (sandbox only)',
@@ -138,8 +111,8 @@ export const bankingAdminRoutes: Route[] = [
     response: { status: 302, description: 'Received: back to the list' },
     respond: () => ({ kind: 'redirect', status: 302, location: '/admin/banking/virtualaccount/?simulated=1' }),
     respondError: pageError('Simulate an incoming transfer'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/banking/movement/',
     summary: 'Admin console: rail and mobile money transfers',
@@ -150,7 +123,7 @@ export const bankingAdminRoutes: Route[] = [
     query: z.object({ status: z.enum(STATUSES).optional(), voided: z.string().optional() }),
     variables: ({ query }: { query: { status?: string } }) => ({ status: query.status ?? null }),
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (data: AdminUser & { adminBankingMovements: MovementData[] }, input) =>
+    respond: (data, input) =>
       listPage(
         input,
         'Transfers',
@@ -174,8 +147,8 @@ export const bankingAdminRoutes: Route[] = [
         },
       ),
     respondError: pageError('Transfers'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/banking/movement/:id/void/',
     summary: 'Admin console: void a stuck pending transfer',
@@ -190,8 +163,8 @@ export const bankingAdminRoutes: Route[] = [
     response: { status: 302, description: 'Voided: back to the list' },
     respond: () => ({ kind: 'redirect', status: 302, location: '/admin/banking/movement/?voided=1' }),
     respondError: pageError('Void a transfer'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/banking/event/',
     summary: "Admin console: providers' webhooks",
@@ -199,12 +172,7 @@ export const bankingAdminRoutes: Route[] = [
     security: 'session',
     operation: 'AdminBankingEvents',
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (
-      data: AdminUser & {
-        adminBankingEvents: { provider: string; eventId: string; type: string; outcome: string | null; receivedAt: string; processedAt: string | null }[];
-      },
-      input,
-    ) =>
+    respond: (data, input) =>
       listPage(
         input,
         'Provider events',
@@ -213,5 +181,5 @@ export const bankingAdminRoutes: Route[] = [
         data.adminBankingEvents.map((e) => [e.provider, html`<code>${e.eventId}</code>`, e.type, e.outcome ?? '—', when(e.receivedAt), when(e.processedAt)]),
       ),
     respondError: pageError('Provider events'),
-  },
+  }),
 ];

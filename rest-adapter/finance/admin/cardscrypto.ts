@@ -1,9 +1,8 @@
 import { html } from '../../../lib/html';
-import type { AuthorisationView, CardView } from '../../../subgraphs/finance/cards/vocabulary';
-import type { DepositView, SwapView } from '../../../subgraphs/finance/crypto/vocabulary';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { tableList } from '../../console/list';
 import { financeError, financePage, money, userCell, when } from './layout';
+import { route, type AdminPageOperation, type ResultOf } from '../operation';
 
 /**
  * Admin console pages of the cards and crypto modules: read-only lists (cards masked, never a full
@@ -29,8 +28,8 @@ const pageError = (title: string) => financeError(title);
 
 const withUser = (data: { nodeAdminUser?: { username: string } }) => data.nodeAdminUser?.username;
 
-function consolePage<D>(path: string, title: string, operation: string, head: string[], rows: (data: D) => unknown[][]): Route {
-  return {
+function consolePage<N extends AdminPageOperation>(path: string, title: string, operation: N, head: string[], rows: (data: ResultOf<N>) => unknown[][]): Route {
+  return route({
     method: 'GET',
     path,
     summary: `Admin console: ${title.toLowerCase()}`,
@@ -38,29 +37,24 @@ function consolePage<D>(path: string, title: string, operation: string, head: st
     security: 'session',
     operation,
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (data: D & { nodeAdminUser?: { username: string } }, input) => listPage(input, title, head, rows(data), withUser(data)),
+    respond: (data, input) => listPage(input, title, head, rows(data), withUser(data)),
     respondError: pageError(title),
-  };
+  });
 }
 
 export const cardsCryptoAdminRoutes: Route[] = [
-  consolePage<{ adminCards: CardView[] }>(
-    '/admin/cards/card/',
-    'Cards',
-    'AdminCards',
-    ['Card', 'Number', 'Currency', 'Status', 'Per authorisation', 'Daily', 'Created'],
-    (d) =>
-      d.adminCards.map((c) => [
-        html`<code>${c.id}</code>`,
-        c.maskedNumber,
-        c.currency,
-        c.status,
-        amount(c.perAuthorisationLimit),
-        amount(c.dailyLimit),
-        when(c.createdAt),
-      ]),
+  consolePage('/admin/cards/card/', 'Cards', 'AdminCards', ['Card', 'Number', 'Currency', 'Status', 'Per authorisation', 'Daily', 'Created'], (d) =>
+    d.adminCards.map((c) => [
+      html`<code>${c.id}</code>`,
+      c.maskedNumber,
+      c.currency,
+      c.status,
+      amount(c.perAuthorisationLimit),
+      amount(c.dailyLimit),
+      when(c.createdAt),
+    ]),
   ),
-  consolePage<{ adminCardAuthorisations: AuthorisationView[] }>(
+  consolePage(
     '/admin/cards/authorisation/',
     'Card authorisations',
     'AdminCardAuthorisations',
@@ -77,39 +71,20 @@ export const cardsCryptoAdminRoutes: Route[] = [
         when(a.createdAt),
       ]),
   ),
-  consolePage<{
-    adminCryptoDepositAddresses: {
-      id: string;
-      userId: string;
-      user: { username: string } | null;
-      asset: string;
-      network: string;
-      address: string;
-      createdAt: string;
-    }[];
-  }>('/admin/crypto/address/', 'Deposit addresses', 'AdminCryptoAddresses', ['Address', 'Asset', 'Network', 'User', 'Created'], (d) =>
+  consolePage('/admin/crypto/address/', 'Deposit addresses', 'AdminCryptoAddresses', ['Address', 'Asset', 'Network', 'User', 'Created'], (d) =>
     d.adminCryptoDepositAddresses.map((a) => [html`<code>${a.address}</code>`, a.asset, a.network, userCell(a), when(a.createdAt)]),
   ),
-  consolePage<{ adminCryptoDeposits: DepositView[] }>(
-    '/admin/crypto/deposit/',
-    'Crypto deposits',
-    'AdminCryptoDeposits',
-    ['Deposit', 'Amount', 'Transaction', 'Status', 'Received', 'Credited'],
-    (d) =>
-      d.adminCryptoDeposits.map((x) => [
-        html`<code>${x.id}</code>`,
-        amount(x.amount),
-        html`<code>${x.txHash || '—'}</code>`,
-        x.status,
-        when(x.createdAt),
-        when(x.creditedAt),
-      ]),
+  consolePage('/admin/crypto/deposit/', 'Crypto deposits', 'AdminCryptoDeposits', ['Deposit', 'Amount', 'Transaction', 'Status', 'Received', 'Credited'], (d) =>
+    d.adminCryptoDeposits.map((x) => [
+      html`<code>${x.id}</code>`,
+      amount(x.amount),
+      html`<code>${x.txHash || '—'}</code>`,
+      x.status,
+      when(x.createdAt),
+      when(x.creditedAt),
+    ]),
   ),
-  consolePage<{ adminCryptoSwaps: SwapView[] }>(
-    '/admin/crypto/swap/',
-    'Crypto swaps',
-    'AdminCryptoSwaps',
-    ['Swap', 'Sold', 'Fee', 'Bought', 'Rate', 'When'],
-    (d) => d.adminCryptoSwaps.map((s) => [html`<code>${s.id}</code>`, amount(s.fromAmount), amount(s.fee), amount(s.toAmount), s.rate, when(s.createdAt)]),
+  consolePage('/admin/crypto/swap/', 'Crypto swaps', 'AdminCryptoSwaps', ['Swap', 'Sold', 'Fee', 'Bought', 'Rate', 'When'], (d) =>
+    d.adminCryptoSwaps.map((s) => [html`<code>${s.id}</code>`, amount(s.fromAmount), amount(s.fee), amount(s.toAmount), s.rate, when(s.createdAt)]),
   ),
 ];

@@ -5,6 +5,7 @@ import { ORDER_STATUSES, POLL_WHILE_STREAMING_MS } from '../../../subgraphs/fina
 import { tableList, type TableListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { financeError, financePage, money, table, when, yesNo } from './layout';
+import { route } from '../operation';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
@@ -52,10 +53,6 @@ function listPage(
 /** Not signed in → the sign-in page; anything else → the message on a page (the console kit's). */
 const pageError = (title: string) => financeError(title, { breadcrumbs: [{ label: 'Investing', href: '/admin/investing/' }, { label: title }] });
 
-interface AdminUser {
-  nodeAdminUser: { username: string };
-}
-
 interface TradeStream {
   state: string;
   connectedAt: string | null;
@@ -90,7 +87,7 @@ const instrumentQuery = z.object({
 const orderQuery = z.object({ status: z.union([z.enum(ORDER_STATUSES), z.literal('')]).optional(), cursor: z.string().optional() });
 
 export const investingAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/admin/investing/instrument/',
     summary: 'Admin console: instruments',
@@ -104,27 +101,7 @@ export const investingAdminRoutes: Route[] = [
       cursor: query.cursor ?? null,
     }),
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (
-      data: AdminUser & {
-        adminInstruments: {
-          results: {
-            provider: string;
-            symbol: string;
-            name: string;
-            assetClass: string;
-            issuer: string | null;
-            tradable: boolean;
-            fractionable: boolean;
-            active: boolean;
-            quoteCurrency: string;
-            lastPrice: string | null;
-            lastPriceAt: string | null;
-          }[];
-          nextCursor: string | null;
-        };
-      },
-      input,
-    ) =>
+    respond: (data, input) =>
       listPage(
         input,
         'Instruments',
@@ -151,8 +128,8 @@ export const investingAdminRoutes: Route[] = [
         ]),
       ),
     respondError: pageError('Instruments'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/investing/order/',
     summary: 'Admin console: orders by status',
@@ -162,32 +139,7 @@ export const investingAdminRoutes: Route[] = [
     query: orderQuery,
     variables: ({ query }: { query: z.infer<typeof orderQuery> }) => ({ status: query.status || null, cursor: query.cursor ?? null }),
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (
-      data: AdminUser & {
-        investingTradeStream: TradeStream;
-        investmentOrderCounts: { status: string; count: number }[];
-        adminInvestmentOrders: {
-          results: {
-            id: string;
-            userId: string;
-            user: { username: string } | null;
-            provider: string;
-            symbol: string;
-            side: string;
-            type: string;
-            qty: string | null;
-            notional: string | null;
-            status: string;
-            filledQty: string;
-            filledAvgPrice: string | null;
-            reserved: { amount: string; currency: string };
-            submittedAt: string;
-          }[];
-          nextCursor: string | null;
-        };
-      },
-      input,
-    ) =>
+    respond: (data, input) =>
       listPage(
         input,
         'Orders',
@@ -216,8 +168,8 @@ export const investingAdminRoutes: Route[] = [
           <p class="counts">${data.investmentOrderCounts.map((c) => html`<a href="?status=${c.status}">${c.status}: ${c.count}</a> `)}</p>`,
       ),
     respondError: pageError('Orders'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/investing/run/',
     summary: 'Admin console: instrument sync and price refresh runs',
@@ -225,24 +177,7 @@ export const investingAdminRoutes: Route[] = [
     security: 'session',
     operation: 'AdminInvestingRuns',
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (
-      data: AdminUser & {
-        investingRegistryWarnings: string[];
-        investingRuns: {
-          id: string;
-          kind: string;
-          provider: string | null;
-          trigger: string;
-          startedAt: string;
-          finishedAt: string | null;
-          ok: number;
-          failed: number;
-          deactivated: number;
-          error: string | null;
-        }[];
-      },
-      input,
-    ) =>
+    respond: (data, input) =>
       listPage(
         input,
         'Sync and price runs',
@@ -271,5 +206,5 @@ export const investingAdminRoutes: Route[] = [
         ),
       ),
     respondError: pageError('Sync and price runs'),
-  },
+  }),
 ];

@@ -5,6 +5,7 @@ import { html, type Raw } from '../../../lib/html';
 import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/vocabulary';
 import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
 import { csrfInput, financePage, table, userCell, when } from './layout';
+import { route } from '../operation';
 
 /** The admin console's KYC reviews (/admin/compliance/verification/): the list, and approve / reject / ask for resubmission. */
 
@@ -104,7 +105,7 @@ async function* streamOf(objects: ObjectStore, key: string, range?: { start: num
 const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 export const kycAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: LIST_PATH,
     summary: 'Admin console: KYC reviews',
@@ -115,7 +116,7 @@ export const kycAdminRoutes: Route[] = [
     query: z.object({ state: z.enum(KYC_STATES).optional(), saved: z.string().optional() }),
     variables: ({ query }: RouteInput<object, { state?: string }>) => ({ state: query.state ?? null }),
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (data: { nodeAdminUser: { username: string }; kycVerifications: VerificationData[] }, input) => {
+    respond: (data, input) => {
       const filters = html`<p>
         Filter: <a href="${LIST_PATH}">all</a>${KYC_STATES.map((s) => html` · <a href="${LIST_PATH}?state=${s}">${s.replace(/_/g, ' ')}</a>`)}
       </p>`;
@@ -149,8 +150,8 @@ export const kycAdminRoutes: Route[] = [
       );
     },
     respondError: reviewError,
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: `${LIST_PATH}documents/:id/`,
     summary: 'Admin console: view a KYC document',
@@ -164,10 +165,10 @@ export const kycAdminRoutes: Route[] = [
     // the document's own type: image/jpeg, image/png or application/pdf
     response: { description: 'The document (inline)', contentType: '*/*' },
     errors: [404],
-    respond: (data: { viewKycDocument: DocumentView }, input) => documentReply(data.viewKycDocument, objectStoreFor(input.config)),
+    respond: (data, input) => documentReply(data.viewKycDocument, objectStoreFor(input.config)),
     respondError: reviewError,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: `${LIST_PATH}:id/review/`,
     summary: 'Admin console: review a verification',
@@ -188,5 +189,5 @@ export const kycAdminRoutes: Route[] = [
     errors: [400, 404, 409],
     respond: () => ({ kind: 'redirect', status: 302, location: `${LIST_PATH}?saved=1` }),
     respondError: reviewError,
-  },
+  }),
 ];

@@ -9,6 +9,7 @@ import { LOGO_MAX_BYTES, LOGO_TYPES, LOGO_UPLOAD_PREFIX, logoTooLarge, logoTypeR
 import { detailErrorShape } from '../../core/errors';
 import type { AnyRouteInput, Route, RouteError } from '../../core/route';
 import { csrfInput, when } from './layout';
+import { route } from '../operation';
 
 /**
  * The logo on the console's branding page (issue 33, item 9): the current one, a value saved before uploads
@@ -54,7 +55,7 @@ async function stageLogo(req: Request, config: Config): Promise<string> {
 
 export const LOGO_UPLOAD_PATH = '/admin/node/branding/logo/';
 
-export const logoUploadRoute: Route = {
+export const logoUploadRoute: Route = route({
   method: 'POST',
   path: LOGO_UPLOAD_PATH,
   summary: 'Admin console: upload the logo',
@@ -76,16 +77,12 @@ export const logoUploadRoute: Route = {
   },
   errors: [400, 403, 413, 415],
   // (302 without a session, as every console page: the surface documents it)
-  respond: (data: { uploadNodeLogo: { logoUrl: string; logo: { contentType: string; size: number; sha256: string } } }) => ({
-    kind: 'json',
-    status: 201,
-    body: {
-      logo_url: data.uploadNodeLogo.logoUrl,
-      content_type: data.uploadNodeLogo.logo.contentType,
-      size: data.uploadNodeLogo.logo.size,
-      sha256: data.uploadNodeLogo.logo.sha256,
-    },
-  }),
+  respond: (data) => {
+    const { logoUrl, logo } = data.uploadNodeLogo;
+    // the schema allows a branding without a logo; an upload that succeeded always leaves one
+    if (!logo) throw new Error('uploadNodeLogo answered no logo');
+    return { kind: 'json', status: 201, body: { logo_url: logoUrl, content_type: logo.contentType, size: logo.size, sha256: logo.sha256 } };
+  },
   respondError: (error: RouteError, input) => {
     const key = input.req.res?.locals.logoUploadKey as string | undefined;
     if (key)
@@ -96,7 +93,7 @@ export const logoUploadRoute: Route = {
     if (error.status === 401) return { kind: 'redirect', status: 302, location: '/admin/login/?next=/admin/node/branding/' };
     return { kind: 'json', status: error.status, body: detailErrorShape.body(error.status, error.code, error.message, error.fields) };
   },
-};
+});
 
 /** Sends the chosen file as the body (the upload route takes the file itself), then reloads the page; a refusal is shown as the node words it. */
 const UPLOAD_SCRIPT = `(function () {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when } from './layout';
+import { route } from '../operation';
 
 /**
  * Operator changes at /admin/identity/operator-change/ (two people): a superuser proposes creating,
@@ -123,7 +124,7 @@ const decision = (verb: 'approve' | 'reject', operation: string, description: st
 });
 
 export const operatorAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: PATH,
     summary: 'Admin console: operator changes',
@@ -135,8 +136,8 @@ export const operatorAdminRoutes: Route[] = [
     response: { description: 'The page (HTML)', contentType: 'text/html' },
     respond: changesPage,
     respondError: financeError('Operator changes'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: PATH,
     summary: 'Admin console: propose an operator change',
@@ -154,7 +155,7 @@ export const operatorAdminRoutes: Route[] = [
     errors: [400, 403, 404, 409],
     respond: () => ({ kind: 'redirect', status: 302, location: `${PATH}?saved=proposed` }),
     respondError: financeError('Operator changes', { back: { href: PATH, label: 'Back to Operator changes' } }),
-  },
+  }),
   decision(
     'approve',
     'AdminApproveOperatorChange',

@@ -3,40 +3,11 @@ import { html } from '../../../lib/html';
 import type { Route } from '../../core/route';
 import { adminError, modelList, postRedirect } from './apps';
 import { csrfInput, when, money } from './layout';
-
-type Transfer = {
-  id: string;
-  debitAccountId: string;
-  creditAccountId: string;
-  code: string;
-  timeoutAt: string | null;
-  createdAt: string;
-  amount: { amount: string; currency: string };
-};
-type Reconciliation = {
-  currency: string;
-  posted: { amount: string };
-  pending: { amount: string };
-  userHoldings: { amount: string };
-  accounts: number;
-  transfers: number;
-  driftingAccounts: number;
-  balanced: boolean;
-};
-type ProviderEvent = {
-  id: string;
-  provider: string;
-  eventId: string;
-  type: string;
-  status: string;
-  error: string | null;
-  receivedAt: string;
-  processedAt: string | null;
-};
+import { route } from '../operation';
 
 /** The money pages of the admin console, under the Ledger app (their models: payments-models.ts): stuck pending transfers (void), reconciliation, provider events. */
 export const paymentsAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/admin/ledger/pending/',
     summary: 'Admin console: pending transfers waiting for their provider',
@@ -45,7 +16,7 @@ export const paymentsAdminRoutes: Route[] = [
     operation: 'AdminPendingTransfers',
     query: z.object({ saved: z.string().optional() }),
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (data: { ledgerOpenPending: Transfer[] }, input) =>
+    respond: (data, input) =>
       modelList(
         'ledger',
         'Pending transfers',
@@ -62,8 +33,8 @@ export const paymentsAdminRoutes: Route[] = [
         (input.query as { saved?: string }).saved ? html`<p class="success">The pending transfer was voided; its amount is released.</p>` : undefined,
       ),
     respondError: adminError('Pending transfers'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/ledger/pending/:id/void/',
     summary: 'Admin console: void a stuck pending transfer (its amount is released)',
@@ -78,8 +49,8 @@ export const paymentsAdminRoutes: Route[] = [
     response: { status: 302, description: 'Voided' },
     respond: () => postRedirect('/admin/ledger/pending/?saved=1'),
     respondError: adminError('Pending transfers'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/ledger/reconciliation/',
     summary: 'Admin console: per-currency totals that reconcile to zero',
@@ -89,7 +60,7 @@ export const paymentsAdminRoutes: Route[] = [
     security: 'session',
     operation: 'AdminReconciliation',
     response: { description: 'Reconciliation (HTML)', contentType: 'text/html' },
-    respond: (data: { ledgerReconciliation: Reconciliation[] }, input) => {
+    respond: (data, input) => {
       const drift = data.ledgerReconciliation.filter((r) => !r.balanced);
       return modelList(
         'ledger',
@@ -112,8 +83,8 @@ export const paymentsAdminRoutes: Route[] = [
       );
     },
     respondError: adminError('Reconciliation'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/ledger/providerevent/',
     summary: 'Admin console: provider events (webhooks, callbacks)',
@@ -121,7 +92,7 @@ export const paymentsAdminRoutes: Route[] = [
     security: 'session',
     operation: 'AdminProviderEvents',
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (data: { providerEvents: ProviderEvent[] }, input) =>
+    respond: (data, input) =>
       modelList(
         'ledger',
         'Provider events',
@@ -130,5 +101,5 @@ export const paymentsAdminRoutes: Route[] = [
         input,
       ),
     respondError: adminError('Provider events'),
-  },
+  }),
 ];

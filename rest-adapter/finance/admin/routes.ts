@@ -14,7 +14,8 @@ import { adjustmentAdminRoutes } from './adjustments';
 import { operatorAdminRoutes } from './operators';
 import { cardsCryptoAdminRoutes } from './cardscrypto';
 import { paymentsAdminRoutes } from './payments';
-import { logoSection, logoUploadRoute, type BrandingLogoData } from './logo';
+import { logoSection, logoUploadRoute } from './logo';
+import { route, type AdminPageOperation, type ResultOf } from '../operation';
 
 /**
  * The admin console at /admin/ (contract: superuser sign-in; home is an executive dashboard;
@@ -41,6 +42,7 @@ const readOnlyBanner = (readOnly: boolean) =>
 export const adminQuery = z.object({ saved: z.string().optional(), next: z.string().optional() });
 export const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
+/** The node's settings looked up by the contract's field names (TOGGLES): the generated result fits it. */
 interface SettingsData {
   [field: string]: boolean | string | null;
 }
@@ -49,7 +51,7 @@ interface SettingsData {
 const SETTINGS_FIELDS = TOGGLES.map((t) => ({ field: t.field, label: t.label, help: t.controls, type: t.type }));
 const BROKERS = Object.entries(BROKERAGE_LABELS);
 
-const BRANDING_FIELDS: { field: string; label: string; type: string }[] = [
+const BRANDING_FIELDS: { field: BrandingTextField; label: string; type: string }[] = [
   { field: 'organisationName', label: 'Organisation name', type: 'text' },
   { field: 'legalEntity', label: 'Legal entity', type: 'text' },
   { field: 'faviconUrl', label: 'Favicon (URL or data:image URI)', type: 'text' },
@@ -62,32 +64,8 @@ const BRANDING_FIELDS: { field: string; label: string; type: string }[] = [
   { field: 'privacyUrl', label: 'Privacy URL', type: 'url' },
 ];
 
-interface DashboardData {
-  nodeInfo: {
-    name: string;
-    version: string;
-    hostname: string;
-    readOnly: boolean;
-    maintenance: boolean;
-    licence: {
-      status: string;
-      valid: boolean;
-      source: string;
-      checks: string[];
-      expiresAt: string | null;
-      claims: { licenceId: string; organisationName: string; plan: string; maxNodes: number; maintenanceUntil: string } | null;
-    };
-    checks: { id: string; level: string; message: string }[];
-    deployment: { registryUrl: string; deploymentId: string | null; lastHeartbeatAt: string | null; lastHeartbeatStatus: string | null } | null;
-  };
-  nodeSettings: SettingsData;
-  nodeUserStats: { total: number; active: number; superusers: number; twoFactor: number };
-  ledgerTotals: { currency: string; accounts: number; total: { amount: string; currency: string } }[];
-  ledgerCounts: { accounts: number; transfers: number };
-  nodeActivity: { at: string; actor: string; action: string; detail: string }[];
-  nodeRecentSignIns: { username: string; at: string }[];
-  ledgerTransfers: { id: string; code: string; kind: string; createdAt: string; amount: { amount: string; currency: string } }[];
-}
+/** The node's identity, licence and system checks, toggles, users, ledger totals and recent activity. */
+type DashboardData = ResultOf<'AdminDashboard'>;
 
 /** The home page of support staff (a role below superusers: users, disputes and KYC reviews). */
 function supportHome(input: RouteInput): Reply {
@@ -111,12 +89,14 @@ function supportHome(input: RouteInput): Reply {
 
 function dashboard(d: DashboardData, input: RouteInput): Reply {
   const n = d.nodeInfo;
+  const settings: SettingsData = d.nodeSettings;
   const toggles = SETTINGS_FIELDS.filter((f) => f.type === 'boolean');
   const banners = [
     ...readOnlyBanner(n.readOnly),
     ...(n.maintenance ? [{ level: 'warning' as const, text: `Maintenance mode is on: "${String(d.nodeSettings.maintenanceMessage)}"` }] : []),
   ];
-  const errors = n.checks.filter((c) => c.level !== 'INFO');
+  // the checks and the host are a superuser's (null for anyone else): a session without them sees none
+  const errors = (n.checks ?? []).filter((c) => c.level !== 'INFO');
   const body = html`<h2 class="title">Executive dashboard</h2>
     <div class="grid">
       <div class="module">
@@ -141,7 +121,7 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
         <h2>Node</h2>
         <div class="body">
           <div class="stat">${n.name}</div>
-          version ${n.version} · ${n.hostname}<br />
+          version ${n.version}${n.hostname ? ` · ${n.hostname}` : ''}<br />
           ${d.ledgerCounts.accounts} ledger accounts · ${d.ledgerCounts.transfers} transfers
         </div>
       </div>
@@ -163,7 +143,7 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
             (t) =>
               html`<tr>
                 <th scope="row">${t.label}</th>
-                <td>${yesNo(d.nodeSettings[t.field] === true)}</td>
+                <td>${yesNo(settings[t.field] === true)}</td>
               </tr>`,
           )}
           <tr>
@@ -254,10 +234,11 @@ function settingsForm(d: { nodeInfo: { readOnly: boolean }; nodeSettings: Settin
   );
 }
 
-interface BrandingPageData {
-  nodeInfo: { readOnly: boolean };
-  nodeBranding: Record<string, string> & BrandingLogoData;
-}
+type BrandingPageData = ResultOf<'AdminBranding'>;
+/** The branding's text fields, the ones the form edits (the logo has its own section). */
+type BrandingTextField = {
+  [K in keyof BrandingPageData['nodeBranding']]: BrandingPageData['nodeBranding'][K] extends string ? K : never;
+}[keyof BrandingPageData['nodeBranding']];
 
 function brandingForm(d: BrandingPageData, input: RouteInput): Reply {
   const b = d.nodeBranding;
@@ -399,7 +380,7 @@ function loginPage(input: RouteInput, opts: { status?: number; message?: string;
 }
 
 const consoleRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/admin/login/',
     summary: 'Admin console: sign-in page',
@@ -411,8 +392,8 @@ const consoleRoutes: Route[] = [
     respond: (_data, input) => loginPage(input, {}),
     // the form, with the status of what went wrong (a malformed query, the node unable to answer)
     respondError: (e, input) => loginPage(input, { status: e.status }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/login/',
     summary: 'Admin console: sign in (superusers)',
@@ -428,7 +409,7 @@ const consoleRoutes: Route[] = [
     errors: [401],
     variables: ({ body }: { body: Record<string, unknown> }) => ({ username: str(body.username), password: str(body.password), otp: str(body.otp) || null }),
     response: { status: 302, description: 'Signed in: redirect to the console (or, 2FA enforced and not enrolled yet, the enrolment page: 200)' },
-    respond: (data: { startAdminSession: AdminSignInData }, input) => signedIn(data.startAdminSession, input),
+    respond: (data, input) => signedIn(data.startAdminSession, input),
     respondError: (error, input) =>
       loginPage(input, {
         status: error.status,
@@ -441,8 +422,8 @@ const consoleRoutes: Route[] = [
             : error.message,
         username: str((input.req.body as Record<string, unknown> | undefined)?.username),
       }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/login/2fa/',
     summary: 'Admin console: confirm the 2FA enrolment and sign in',
@@ -457,7 +438,7 @@ const consoleRoutes: Route[] = [
     errors: [400, 401],
     variables: ({ body }: { body: Record<string, unknown> }) => ({ enrolmentToken: str(body.enrolment_token), otp: str(body.otp) }),
     response: { status: 302, description: 'Enrolled and signed in: redirect to the console' },
-    respond: (data: { completeAdminTotpEnrolment: AdminSignInData }, input) => signedIn(data.completeAdminTotpEnrolment, input),
+    respond: (data, input) => signedIn(data.completeAdminTotpEnrolment, input),
     respondError: (error, input) => {
       const body = (input.req.body ?? {}) as Record<string, unknown>;
       if (error.status === 400 && str(body.enrolment_token) && str(body.secret))
@@ -468,8 +449,8 @@ const consoleRoutes: Route[] = [
         );
       return loginPage(input, { status: error.status, message: error.status === 401 ? 'The enrolment has expired: sign in again.' : error.message });
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/logout/',
     summary: 'Admin console: sign out',
@@ -489,8 +470,8 @@ const consoleRoutes: Route[] = [
       error.status === 400
         ? adminError('Log out')(error, input)
         : { kind: 'redirect', status: 302, location: '/admin/login/', cookies: [{ name: ADMIN_SESSION_COOKIE, value: '', maxAgeSeconds: 0 }] },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/',
     summary: 'Admin console: executive dashboard',
@@ -499,11 +480,11 @@ const consoleRoutes: Route[] = [
     security: 'session',
     operation: 'AdminDashboard',
     response: { description: 'Dashboard (HTML)', contentType: 'text/html' },
-    respond: (data: DashboardData, input) => dashboard(data, input),
+    respond: (data, input) => dashboard(data, input),
     // support staff may not read the dashboard's figures: their home lists what they may do
     respondError: (error, input) => (/^support_staff_forbidden$/i.test(error.code) ? supportHome(input) : adminError('Site administration')(error, input)),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/node/settings/',
     summary: 'Admin console: the settings record editor',
@@ -512,10 +493,10 @@ const consoleRoutes: Route[] = [
     operation: 'AdminSettings',
     query: adminQuery,
     response: { description: 'Editor (HTML)', contentType: 'text/html' },
-    respond: (data: { nodeInfo: { readOnly: boolean }; nodeSettings: SettingsData }, input) => settingsForm(data, input),
+    respond: (data, input) => settingsForm(data, input),
     respondError: adminError('Settings record'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/node/settings/',
     summary: 'Admin console: save the settings record',
@@ -534,8 +515,8 @@ const consoleRoutes: Route[] = [
     response: { status: 302, description: 'Saved: back to the editor' },
     respond: () => postRedirect('/admin/node/settings/?saved=1'),
     respondError: adminError('Settings record'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/node/branding/',
     summary: 'Admin console: the branding editor',
@@ -544,10 +525,10 @@ const consoleRoutes: Route[] = [
     operation: 'AdminBranding',
     query: adminQuery,
     response: { description: 'Editor (HTML)', contentType: 'text/html' },
-    respond: (data: BrandingPageData, input) => brandingForm(data, input),
+    respond: (data, input) => brandingForm(data, input),
     respondError: adminError('Branding'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/node/branding/',
     summary: 'Admin console: save the branding',
@@ -567,9 +548,9 @@ const consoleRoutes: Route[] = [
     response: { status: 302, description: 'Saved' },
     respond: () => postRedirect('/admin/node/branding/?saved=1'),
     respondError: adminError('Branding'),
-  },
+  }),
   logoUploadRoute,
-  {
+  route({
     method: 'GET',
     path: '/admin/node/licence/',
     summary: 'Admin console: licence status and installation',
@@ -578,28 +559,9 @@ const consoleRoutes: Route[] = [
     operation: 'AdminLicence',
     query: adminQuery,
     response: { description: 'Licence (HTML)', contentType: 'text/html' },
-    respond: (
-      data: {
-        nodeInfo: {
-          readOnly: boolean;
-          licence: {
-            status: string;
-            source: string;
-            installedAt: string | null;
-            checks: string[];
-            issuer: string | null;
-            keyId: string | null;
-            expiresAt: string | null;
-            claims: Record<string, unknown> | null;
-          };
-          checks: { id: string; level: string; message: string; hint: string | null }[];
-          deployment: ({ registryUrl?: string | null } & Record<string, unknown>) | null;
-        };
-      },
-      input,
-    ) => {
+    respond: (data, input) => {
       const l = data.nodeInfo.licence;
-      const licenceChecks = data.nodeInfo.checks.filter((c) => /^app\.(E00[1-4]|E01[01]|W001|W013)$/.test(c.id));
+      const licenceChecks = (data.nodeInfo.checks ?? []).filter((c) => /^app\.(E00[1-4]|E01[01]|W001|W013)$/.test(c.id));
       return page(
         input,
         {
@@ -704,8 +666,8 @@ const consoleRoutes: Route[] = [
       );
     },
     respondError: adminError('Licence'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/node/licence/',
     summary: 'Admin console: install a licence token and public key',
@@ -720,8 +682,8 @@ const consoleRoutes: Route[] = [
     response: { status: 302, description: 'Installed' },
     respond: () => postRedirect('/admin/node/licence/?saved=1'),
     respondError: adminError('Licence'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/node/licence/activate/',
     summary: 'Admin console: activate with a registry licence key',
@@ -742,8 +704,8 @@ const consoleRoutes: Route[] = [
     response: { status: 302, description: 'Activated' },
     respond: () => postRedirect('/admin/node/licence/?saved=1'),
     respondError: adminError('Licence'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/node/providercredential/',
     summary: 'Admin console: provider credentials (masked)',
@@ -752,10 +714,7 @@ const consoleRoutes: Route[] = [
     operation: 'AdminProviderCredentials',
     query: adminQuery,
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (
-      data: { nodeProviderCredentials: { id: string; provider: string; name: string; secretHint: string; updatedAt: string; updatedBy: string | null }[] },
-      input,
-    ) =>
+    respond: (data, input) =>
       modelList(
         'node',
         'Provider credentials',
@@ -802,8 +761,8 @@ const consoleRoutes: Route[] = [
           )}`,
       ),
     respondError: adminError('Provider credentials'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/node/providercredential/',
     summary: 'Admin console: add or replace a provider credential',
@@ -821,8 +780,8 @@ const consoleRoutes: Route[] = [
     response: { status: 302, description: 'Saved' },
     respond: () => postRedirect('/admin/node/providercredential/?saved=1'),
     respondError: adminError('Provider credentials'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/admin/node/providercredential/:id/delete/',
     summary: 'Admin console: delete a provider credential',
@@ -837,8 +796,8 @@ const consoleRoutes: Route[] = [
     response: { status: 302, description: 'Deleted' },
     respond: () => postRedirect('/admin/node/providercredential/?saved=1'),
     respondError: adminError('Provider credentials'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/node/activity/',
     summary: 'Admin console: activity log',
@@ -846,7 +805,7 @@ const consoleRoutes: Route[] = [
     security: 'session',
     operation: 'AdminActivity',
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (data: { nodeActivity: { at: string; actor: string; action: string; detail: string }[] }, input) =>
+    respond: (data, input) =>
       modelList(
         'node',
         'Activity log',
@@ -855,13 +814,13 @@ const consoleRoutes: Route[] = [
         input,
       ),
     respondError: adminError('Activity log'),
-  },
+  }),
   ...userAdminRoutes,
   ...signupAdminRoutes,
   ...auditAdminRoutes,
   ...adjustmentAdminRoutes,
   ...operatorAdminRoutes,
-  {
+  route({
     method: 'GET',
     path: '/admin/ledger/account/',
     summary: 'Admin console: ledger accounts',
@@ -869,22 +828,7 @@ const consoleRoutes: Route[] = [
     security: 'session',
     operation: 'AdminAccounts',
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (
-      data: {
-        ledgerAccounts: {
-          id: string;
-          ownerType: string;
-          ownerId: string;
-          currency: string;
-          code: string;
-          debitsPending: { amount: string };
-          debitsPosted: { amount: string };
-          creditsPending: { amount: string };
-          creditsPosted: { amount: string };
-        }[];
-      },
-      input,
-    ) =>
+    respond: (data, input) =>
       modelList(
         'ledger',
         'Accounts',
@@ -902,8 +846,8 @@ const consoleRoutes: Route[] = [
         input,
       ),
     respondError: adminError('Accounts'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/admin/ledger/transfer/',
     summary: 'Admin console: ledger transfers',
@@ -911,20 +855,7 @@ const consoleRoutes: Route[] = [
     security: 'session',
     operation: 'AdminTransfers',
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (
-      data: {
-        ledgerTransfers: {
-          id: string;
-          debitAccountId: string;
-          creditAccountId: string;
-          code: string;
-          kind: string;
-          createdAt: string;
-          amount: { amount: string; currency: string };
-        }[];
-      },
-      input,
-    ) =>
+    respond: (data, input) =>
       modelList(
         'ledger',
         'Transfers',
@@ -941,7 +872,7 @@ const consoleRoutes: Route[] = [
         input,
       ),
     respondError: adminError('Transfers'),
-  },
+  }),
   ...cardsCryptoAdminRoutes,
   ...paymentsAdminRoutes,
 ];
@@ -953,19 +884,21 @@ export const adminRoutes: Route[] = [...consoleRoutes, ...bankingAdminRoutes].ma
  * /admin/<app>/: an app's model list. The surface puts it after EVERY console page (rest-adapter/finance/index.ts):
  * the pattern would otherwise answer for a page registered after it.
  */
-export const adminAppIndexRoute: Route = withAdminUser({
-  method: 'GET',
-  path: '/admin/:app/',
-  summary: "Admin console: an app's model list",
-  description: 'node, identity, ledger, compliance, commerce, banking, cards, crypto or investing: its models, with a link back to the dashboard.',
-  tags: ['Admin console'],
-  security: 'session',
-  operation: 'AdminAppIndex',
-  params: z.object({ app: z.enum(ADMIN_APPS) }),
-  response: { description: 'Model list (HTML)', contentType: 'text/html' },
-  respond: (data: AppIndexData, input) => appIndex(data, input),
-  respondError: adminError('Administration'),
-});
+export const adminAppIndexRoute: Route = withAdminUser(
+  route({
+    method: 'GET',
+    path: '/admin/:app/',
+    summary: "Admin console: an app's model list",
+    description: 'node, identity, ledger, compliance, commerce, banking, cards, crypto or investing: its models, with a link back to the dashboard.',
+    tags: ['Admin console'],
+    security: 'session',
+    operation: 'AdminAppIndex',
+    params: z.object({ app: z.enum(ADMIN_APPS) }),
+    response: { description: 'Model list (HTML)', contentType: 'text/html' },
+    respond: (data, input) => appIndex(data, input),
+    respondError: adminError('Administration'),
+  }),
+);
 
 /** A console page whose operation names the signed-in superuser (nodeAdminUser) shows it in the header. */
 export function withAdminUser(route: Route): Route {
@@ -973,7 +906,8 @@ export function withAdminUser(route: Route): Route {
   if (!respond) return route;
   return {
     ...route,
-    respond: (data: { nodeAdminUser?: { username: string } }, input: RouteInput) => {
+    // any route's data: a console page's selects the signed-in superuser
+    respond: (data: Partial<Pick<ResultOf<AdminPageOperation>, 'nodeAdminUser'>> | null, input: RouteInput) => {
       if (data?.nodeAdminUser && input.req.res) input.req.res.locals.adminUser = data.nodeAdminUser.username;
       return respond(data, input);
     },

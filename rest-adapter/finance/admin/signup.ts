@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when } from './layout';
+import { route } from '../operation';
 
 /**
  * How people join the node, at /admin/identity/signup/ (superusers): sign-up open to anyone or by
@@ -104,7 +105,7 @@ function inviteCreatedPage(data: { createNodeInvite: { code: string; invite: Inv
 const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 export const signupAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: SIGNUP_PATH,
     summary: 'Admin console: sign-up and invites',
@@ -117,8 +118,8 @@ export const signupAdminRoutes: Route[] = [
     response: { description: 'The page (HTML)', contentType: 'text/html' },
     respond: signupPage,
     respondError: financeError('Sign-up and invites'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: SIGNUP_PATH,
     summary: 'Admin console: set how people join',
@@ -135,8 +136,8 @@ export const signupAdminRoutes: Route[] = [
     errors: [400],
     respond: () => ({ kind: 'redirect', status: 302, location: `${SIGNUP_PATH}?saved=mode` }),
     respondError: financeError('Sign-up and invites', { back }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: `${SIGNUP_PATH}invites/`,
     summary: 'Admin console: create an invite code',
@@ -156,5 +157,5 @@ export const signupAdminRoutes: Route[] = [
     errors: [400],
     respond: inviteCreatedPage,
     respondError: financeError('Sign-up and invites', { back }),
-  },
+  }),
 ];

@@ -3,6 +3,7 @@ import { html } from '../../../lib/html';
 import { listQueryWith, listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when, yesNo } from './layout';
+import { route } from '../operation';
 
 /** The console's users: a list with search, filters, paging and CSV export (the console kit's list). */
 
@@ -78,8 +79,10 @@ function usersPage(data: { nodeUsers: UserRow[] }, input: AnyRouteInput): Reply 
   );
 }
 
+const KYC_LEVELS = { none: 'NONE', basic: 'BASIC', enhanced: 'ENHANCED' } as const;
+
 export const userAdminRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/admin/identity/user/',
     summary: 'Admin console: users',
@@ -91,7 +94,7 @@ export const userAdminRoutes: Route[] = [
     response: { description: 'List (HTML), or CSV with ?format=csv', contentType: 'text/html' },
     respond: usersPage,
     respondError: financeError('Users'),
-  },
+  }),
 ];
 
 const USER_PATH = '/admin/identity/user/';
@@ -242,7 +245,7 @@ const addValues = (body: Record<string, unknown>): AddUserValues => ({
 });
 
 userAdminRoutes.push(
-  {
+  route({
     method: 'GET',
     path: `${USER_PATH}add/`,
     summary: 'Admin console: the add-user form',
@@ -251,10 +254,10 @@ userAdminRoutes.push(
     security: 'session',
     operation: 'AdminUserAdd',
     response: { description: 'The form (HTML)', contentType: 'text/html' },
-    respond: (_data: unknown, input: AnyRouteInput) => addUserPage(input, { username: '', email: '', superuser: false, staff: false }),
+    respond: (_data, input) => addUserPage(input, { username: '', email: '', superuser: false, staff: false }),
     respondError: financeError('Add user'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: `${USER_PATH}add/`,
     summary: 'Admin console: add a user',
@@ -271,7 +274,7 @@ userAdminRoutes.push(
     variables: ({ body }: { body: Record<string, unknown> }) => ({ ...addValues(body), password: field(body, 'password') }),
     response: { status: 302, description: 'Added: to the new user' },
     errors: [400, 409],
-    respond: (data: { createNodeUser: { id: string } }, input: AnyRouteInput) => {
+    respond: (data, input) => {
       // an operator role is a proposal: to the list where a second superuser approves it
       const values = addValues((input.req.body ?? {}) as Record<string, unknown>);
       if (values.superuser || values.staff) return { kind: 'redirect', status: 302, location: '/admin/identity/operator-change/?saved=proposed' };
@@ -288,11 +291,11 @@ userAdminRoutes.push(
         fields,
       });
     },
-  },
+  }),
 );
 
 userAdminRoutes.push(
-  {
+  route({
     method: 'GET',
     path: `${USER_PATH}:id/`,
     summary: 'Admin console: a user',
@@ -307,8 +310,8 @@ userAdminRoutes.push(
     errors: [404],
     respond: userPage,
     respondError: financeError('User'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: `${USER_PATH}:id/active/`,
     summary: 'Admin console: freeze or unfreeze a user',
@@ -323,10 +326,10 @@ userAdminRoutes.push(
     variables: ({ params, body }: { params: { id: string }; body: Record<string, unknown> }) => ({ user: params.id, active: field(body, 'active') === 'yes' }),
     response: { status: 302, description: 'Changed: back to the user' },
     errors: [404],
-    respond: (_data: unknown, input: AnyRouteInput) => back(input),
+    respond: (_data, input) => back(input),
     respondError: financeError('User'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: `${USER_PATH}:id/kyc/`,
     summary: "Admin console: set a user's KYC level",
@@ -339,13 +342,13 @@ userAdminRoutes.push(
     params: idParam,
     // the level is checked here (a clear 400 after the licence gate), never left to GraphQL's enum coercion
     body: z.object({ level: z.enum(['none', 'basic', 'enhanced']) }).passthrough(),
-    variables: ({ params, body }: { params: { id: string }; body: Record<string, unknown> }) => ({
+    variables: ({ params, body }: { params: { id: string }; body: { level: 'none' | 'basic' | 'enhanced' } }) => ({
       user: params.id,
-      level: field(body, 'level').toUpperCase(),
+      level: KYC_LEVELS[body.level],
     }),
     response: { status: 302, description: 'Changed: back to the user' },
     errors: [400, 404],
-    respond: (_data: unknown, input: AnyRouteInput) => back(input),
+    respond: (_data, input) => back(input),
     respondError: financeError('User'),
-  },
+  }),
 );

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { rawBody } from '../../../lib/http';
 import type { Route } from '../../core/route';
 import { money } from '../schemas';
+import { route } from '../operation';
+import type { BankingMovementFieldsFragment, VirtualAccountFieldsFragment } from '../operations/types.generated';
 
 /**
  * Virtual accounts, bank transfers, mobile money and the providers' webhooks (subgraph `banking`),
@@ -40,31 +42,7 @@ const movement = z.object({
 
 const movementList = z.object({ results: z.array(movement), next_cursor: z.string().nullable() });
 
-interface VirtualAccountData {
-  id: string;
-  currency: string;
-  rail: string;
-  accountNumber: string;
-  bankCode: string;
-  bankName: string;
-  holderName: string;
-  createdAt: string;
-  sandbox: boolean;
-}
-interface MovementData {
-  id: string;
-  kind: string;
-  status: string;
-  amount: { amount: string; currency: string };
-  counterAmount: { amount: string; currency: string } | null;
-  provider: string;
-  counterparty: Record<string, unknown>;
-  failureReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const toVirtualAccount = (a: VirtualAccountData) => ({
+const toVirtualAccount = (a: VirtualAccountFieldsFragment) => ({
   id: a.id,
   currency: a.currency,
   rail: a.rail,
@@ -76,7 +54,7 @@ const toVirtualAccount = (a: VirtualAccountData) => ({
   sandbox: a.sandbox,
 });
 
-const toMovement = (m: MovementData) => ({
+const toMovement = (m: BankingMovementFieldsFragment) => ({
   id: m.id,
   type: m.kind,
   status: m.status,
@@ -101,7 +79,7 @@ const mobileMoneyBody = z.object({
 });
 
 function movementListRoute(path: string, summary: string, kinds: string[], tag: string): Route {
-  return {
+  return route({
     method: 'GET',
     path,
     summary,
@@ -114,17 +92,17 @@ function movementListRoute(path: string, summary: string, kinds: string[], tag: 
     variables: ({ query }: { query: z.infer<typeof listQuery> }) => ({ kinds, first: query.limit, after: query.cursor ?? null }),
     response: { description: 'A page of movements', schema: movementList },
     errors: [400, 403, 503],
-    respond: (data: { bankingMovements: { results: MovementData[]; nextCursor: string | null } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.bankingMovements.results.map(toMovement), next_cursor: data.bankingMovements.nextCursor },
     }),
-  };
+  });
 }
 
 function mobileMoneyRoute(direction: 'deposits' | 'withdrawals'): Route {
   const deposit = direction === 'deposits';
   const operation = deposit ? 'RequestMobileMoneyDeposit' : 'RequestMobileMoneyWithdrawal';
-  return {
+  return route({
     method: 'POST',
     path: `/api/v1/mobile-money/${direction}/`,
     summary: deposit ? 'Deposit by mobile money (request to pay)' : 'Withdraw to mobile money',
@@ -141,12 +119,12 @@ function mobileMoneyRoute(direction: 'deposits' | 'withdrawals'): Route {
     }),
     response: { status: 201, description: 'The movement (status pending)', schema: movement },
     errors: [400, 403, 422, 503],
-    respond: (data: Record<string, MovementData>) => ({
+    respond: (data) => ({
       kind: 'json',
       status: 201,
-      body: toMovement(data[operation.charAt(0).toLowerCase() + operation.slice(1)]),
+      body: toMovement('requestMobileMoneyDeposit' in data ? data.requestMobileMoneyDeposit : data.requestMobileMoneyWithdrawal),
     }),
-  };
+  });
 }
 
 const bankTransferBody = z.object({
@@ -169,7 +147,7 @@ const rampBody = z.object({
 const webhookParams = z.object({ provider: z.string().max(40).describe('iban, nuban (rails), momo (mobile money) or ramp') });
 
 export const bankingRoutes: Route[] = [
-  {
+  route({
     method: 'POST',
     path: '/api/v1/virtual-accounts/',
     summary: 'Open a virtual account',
@@ -184,9 +162,9 @@ export const bankingRoutes: Route[] = [
     variables: ({ body }: { body: { currency: string } }) => ({ currency: body.currency }),
     response: { status: 201, description: 'The account', schema: virtualAccount },
     errors: [400, 403, 409, 502, 503],
-    respond: (data: { openVirtualAccount: VirtualAccountData }) => ({ kind: 'json', status: 201, body: toVirtualAccount(data.openVirtualAccount) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: toVirtualAccount(data.openVirtualAccount) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/virtual-accounts/',
     summary: "The caller's virtual accounts",
@@ -195,12 +173,12 @@ export const bankingRoutes: Route[] = [
     operation: 'VirtualAccounts',
     response: { description: 'The accounts', schema: z.object({ results: z.array(virtualAccount) }) },
     errors: [403, 503],
-    respond: (data: { bankingVirtualAccounts: VirtualAccountData[] }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.bankingVirtualAccounts.map(toVirtualAccount) },
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/virtual-accounts/:id/simulate-incoming-transfer/',
     summary: 'Sandbox: receive a simulated incoming transfer',
@@ -218,10 +196,10 @@ export const bankingRoutes: Route[] = [
     variables: ({ params, body }: { params: { id: string }; body: { amount: string } }) => ({ accountId: params.id, amount: body.amount }),
     response: { status: 201, description: 'The credit (status posted)', schema: movement },
     errors: [400, 403, 404, 409, 503],
-    respond: (data: { simulateIncomingTransfer: MovementData }) => ({ kind: 'json', status: 201, body: toMovement(data.simulateIncomingTransfer) }),
-  },
+    respond: (data) => ({ kind: 'json', status: 201, body: toMovement(data.simulateIncomingTransfer) }),
+  }),
   movementListRoute('/api/v1/virtual-accounts/credits/', 'Credits received on the virtual accounts', ['inbound_credit'], 'Virtual accounts'),
-  {
+  route({
     method: 'POST',
     path: '/api/v1/bank-transfers/',
     summary: 'Send a bank transfer (Nigerian rail)',
@@ -245,13 +223,13 @@ export const bankingRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The transfer (status pending)', schema: movement },
     errors: [400, 403, 422, 503],
-    respond: (data: { sendBankTransfer: MovementData }) => ({ kind: 'json', status: 201, body: toMovement(data.sendBankTransfer) }),
-  },
+    respond: (data) => ({ kind: 'json', status: 201, body: toMovement(data.sendBankTransfer) }),
+  }),
   movementListRoute('/api/v1/bank-transfers/', 'Bank transfers sent', ['bank_transfer'], 'Bank transfers'),
   mobileMoneyRoute('deposits'),
   mobileMoneyRoute('withdrawals'),
   movementListRoute('/api/v1/mobile-money/', 'Mobile money deposits and withdrawals', ['mobile_money_deposit', 'mobile_money_withdrawal'], 'Mobile money'),
-  {
+  route({
     method: 'POST',
     path: '/api/v1/ramps/',
     summary: 'Convert between fiat and crypto (on/off-ramp)',
@@ -268,10 +246,10 @@ export const bankingRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The ramp (status pending)', schema: movement },
     errors: [400, 403, 422, 502, 503],
-    respond: (data: { createRamp: MovementData }) => ({ kind: 'json', status: 201, body: toMovement(data.createRamp) }),
-  },
+    respond: (data) => ({ kind: 'json', status: 201, body: toMovement(data.createRamp) }),
+  }),
   movementListRoute('/api/v1/ramps/', 'Fiat on/off-ramps', ['ramp_on', 'ramp_off'], 'Fiat ramps'),
-  {
+  route({
     method: 'GET',
     path: '/api/v1/banking/transfers/:id/',
     summary: 'One movement (credit, bank transfer, mobile money)',
@@ -282,9 +260,9 @@ export const bankingRoutes: Route[] = [
     variables: ({ params }: { params: { id: string } }) => ({ id: params.id }),
     response: { description: 'The movement', schema: movement },
     errors: [403, 404, 503],
-    respond: (data: { bankingMovement: MovementData }) => ({ kind: 'json', body: toMovement(data.bankingMovement) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: toMovement(data.bankingMovement) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/webhooks/banking/:provider/',
     summary: "A banking provider's webhook",
@@ -311,6 +289,6 @@ export const bankingRoutes: Route[] = [
     }),
     response: { description: 'Received', schema: z.object({ received: z.literal(true), outcome: z.enum(['processed', 'duplicate', 'ignored']) }) },
     errors: [400, 401, 403, 503],
-    respond: (data: { receiveBankingWebhook: { received: boolean; outcome: string } }) => ({ kind: 'json', body: data.receiveBankingWebhook }),
-  },
+    respond: (data) => ({ kind: 'json', body: data.receiveBankingWebhook }),
+  }),
 ];

@@ -5,6 +5,7 @@ import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
 import { LOGO_PATH } from '../../../subgraphs/finance/node/contract';
 import { detailErrorShape } from '../../core/errors';
 import type { Reply, Route } from '../../core/route';
+import { route } from '../operation';
 
 /**
  * The node's logo (issue 33, item 9), served to anyone at LOGO_PATH from the object store (uploaded from the
@@ -52,7 +53,7 @@ function logoReply(logo: LogoData | null, config: Config): Reply {
   };
 }
 
-export const publicLogoRoute: Route = {
+export const publicLogoRoute: Route = route({
   method: 'GET',
   path: LOGO_PATH,
   summary: "The organisation's logo",
@@ -66,5 +67,5 @@ export const publicLogoRoute: Route = {
   query: z.object({ v: z.string().max(64).optional().describe('The version the configuration names (cache busting; ignored)') }),
   response: { description: 'The logo (image/png, image/jpeg or image/webp)', contentType: 'image/*' },
   errors: [404],
-  respond: (data: { nodeBranding: { logo: LogoData | null } }, input) => logoReply(data.nodeBranding.logo, input.config),
-};
+  respond: (data, input) => logoReply(data.nodeBranding.logo, input.config),
+});

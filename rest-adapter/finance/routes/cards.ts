@@ -1,8 +1,10 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Route } from '../../core/route';
-import { CARD_CURRENCIES, DECLINE_REASONS, ISSUER_EVENTS, type AuthorisationView, type CardView } from '../../../subgraphs/finance/cards/vocabulary';
+import { CARD_CURRENCIES, DECLINE_REASONS, ISSUER_EVENTS } from '../../../subgraphs/finance/cards/vocabulary';
+import type { CardAuthorisationFieldsFragment, CardFieldsFragment } from '../operations/types.generated';
 import { money } from '../schemas';
+import { route } from '../operation';
 
 /** The signature header of the providers' webhooks: `t=<unix seconds>,v1=<hex HMAC-SHA256>` (subgraphs/finance/kernel/provider-http.ts). */
 export const WEBHOOK_SIGNATURE_HEADER = 'webhook-signature';
@@ -45,9 +47,9 @@ const authorisation = z.object({
   created_at: z.string(),
 });
 
-const iso = (d: Date | string) => new Date(d).toISOString();
+const iso = (d: string) => new Date(d).toISOString();
 
-export const cardBody = (c: CardView) => ({
+export const cardBody = (c: CardFieldsFragment) => ({
   id: c.id,
   brand: c.brand,
   last4: c.last4,
@@ -60,7 +62,7 @@ export const cardBody = (c: CardView) => ({
   created_at: iso(c.createdAt),
 });
 
-export const authorisationBody = (a: AuthorisationView) => ({
+export const authorisationBody = (a: CardAuthorisationFieldsFragment) => ({
   id: a.id,
   card_id: a.cardId,
   issuer_authorisation_id: a.providerAuthorisationId,
@@ -91,7 +93,7 @@ const TAGS = ['Cards'];
 
 /** Virtual cards (Stripe Issuing's shape): issue, list, reveal (audited), freeze, unfreeze, limits, authorisations, and the issuer's webhook. */
 export const cardRoutes: Route[] = [
-  {
+  route({
     method: 'POST',
     path: '/api/v1/cards/',
     summary: 'Issue a virtual card',
@@ -109,9 +111,9 @@ export const cardRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The card', schema: card },
     errors: [400, 403, 502, 503],
-    respond: (data: { issueCard: CardView }) => ({ kind: 'json', status: 201, body: cardBody(data.issueCard) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: cardBody(data.issueCard) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/cards/',
     summary: "The caller's cards",
@@ -123,12 +125,12 @@ export const cardRoutes: Route[] = [
     variables: ({ query }: { query: ListQuery }) => ({ cursor: query.cursor ?? null, limit: query.limit ?? null }),
     response: { description: 'A page of cards', schema: z.object({ results: z.array(card), next_cursor: z.string().nullable() }) },
     errors: [400, 403, 503],
-    respond: (data: { cards: { results: CardView[]; nextCursor: string | null } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.cards.results.map(cardBody), next_cursor: data.cards.nextCursor },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/cards/:id/',
     summary: 'One card',
@@ -139,9 +141,9 @@ export const cardRoutes: Route[] = [
     variables: ({ params }: { params: CardParams }) => ({ id: params.id }),
     response: { description: 'The card', schema: card },
     errors: [403, 404, 503],
-    respond: (data: { card: CardView }) => ({ kind: 'json', body: cardBody(data.card) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: cardBody(data.card) }),
+  }),
+  route({
     method: 'PATCH',
     path: '/api/v1/cards/:id/',
     summary: "Set a card's spend limits",
@@ -162,9 +164,9 @@ export const cardRoutes: Route[] = [
     },
     response: { description: 'The card', schema: card },
     errors: [400, 403, 404, 503],
-    respond: (data: { updateCardLimits: CardView }) => ({ kind: 'json', body: cardBody(data.updateCardLimits) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: cardBody(data.updateCardLimits) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/cards/:id/reveal/',
     summary: "Reveal a card's full number and security code",
@@ -195,7 +197,7 @@ export const cardRoutes: Route[] = [
       headers: { 'Cache-Control': 'no-store' },
     },
     errors: [400, 403, 404, 429, 503],
-    respond: (data: { revealCard: { id: string; number: string; cvc: string; expMonth: number; expYear: number } }) => ({
+    respond: (data) => ({
       kind: 'json',
       headers: { 'cache-control': 'no-store' },
       body: {
@@ -206,21 +208,23 @@ export const cardRoutes: Route[] = [
         exp_year: data.revealCard.expYear,
       },
     }),
-  },
-  ...(['freeze', 'unfreeze'] as const).map((action): Route => ({
-    method: 'POST',
-    path: `/api/v1/cards/:id/${action}/`,
-    summary: action === 'freeze' ? 'Freeze a card (every authorisation is declined)' : 'Unfreeze a card',
-    tags: TAGS,
-    security: 'bearer',
-    operation: action === 'freeze' ? 'FreezeCard' : 'UnfreezeCard',
-    params: cardId,
-    variables: ({ params }: { params: CardParams }) => ({ id: params.id }),
-    response: { description: 'The card', schema: card },
-    errors: [403, 404, 502, 503],
-    respond: (data: { setCardFrozen: CardView }) => ({ kind: 'json', body: cardBody(data.setCardFrozen) }),
-  })),
-  {
+  }),
+  ...(['freeze', 'unfreeze'] as const).map((action) =>
+    route({
+      method: 'POST',
+      path: `/api/v1/cards/:id/${action}/`,
+      summary: action === 'freeze' ? 'Freeze a card (every authorisation is declined)' : 'Unfreeze a card',
+      tags: TAGS,
+      security: 'bearer',
+      operation: action === 'freeze' ? 'FreezeCard' : 'UnfreezeCard',
+      params: cardId,
+      variables: ({ params }: { params: CardParams }) => ({ id: params.id }),
+      response: { description: 'The card', schema: card },
+      errors: [403, 404, 502, 503],
+      respond: (data) => ({ kind: 'json', body: cardBody(data.setCardFrozen) }),
+    }),
+  ),
+  route({
     method: 'GET',
     path: '/api/v1/cards/:id/authorisations/',
     summary: "A card's authorisations",
@@ -237,12 +241,12 @@ export const cardRoutes: Route[] = [
     }),
     response: { description: 'A page of authorisations', schema: z.object({ results: z.array(authorisation), next_cursor: z.string().nullable() }) },
     errors: [400, 403, 404, 503],
-    respond: (data: { cardAuthorisations: { results: AuthorisationView[]; nextCursor: string | null } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.cardAuthorisations.results.map(authorisationBody), next_cursor: data.cardAuthorisations.nextCursor },
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/webhooks/cards/:provider/',
     summary: "The card issuer's webhook",
@@ -267,7 +271,7 @@ export const cardRoutes: Route[] = [
       schema: z.object({ approved: z.boolean(), decline_reason: z.enum(DECLINE_REASONS).nullable(), authorisation }),
     },
     errors: [400, 401, 404, 409, 503],
-    respond: (data: { receiveCardIssuerEvent: { approved: boolean; declineReason: string | null; authorisation: AuthorisationView } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: {
         approved: data.receiveCardIssuerEvent.approved,
@@ -275,5 +279,5 @@ export const cardRoutes: Route[] = [
         authorisation: authorisationBody(data.receiveCardIssuerEvent.authorisation),
       },
     }),
-  },
+  }),
 ];

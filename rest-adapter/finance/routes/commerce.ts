@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { HttpMethod, Route } from '../../core/route';
+import type { HttpMethod, OperationRoute, Route } from '../../core/route';
+import { route as operationRoute, type ResultOf } from '../operation';
+import type { Operations } from '../operations/types.generated';
 import * as s from '../commerce-schemas';
 import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/vocabulary';
 
@@ -33,13 +35,16 @@ interface Input {
   body: Record<string, unknown>;
 }
 
-interface Spec {
+/** Commerce's operations: each answers its data under the alias `result`, which the route answers as it is (or `pick`s from). */
+type CommerceOperation = { [N in keyof Operations]: ResultOf<N> extends { result: unknown } ? N : never }[keyof Operations];
+
+interface Spec<N extends CommerceOperation> {
   method: HttpMethod;
   path: string;
   summary: string;
   description: string;
   tag: string;
-  operation: string;
+  operation: N;
   status?: number;
   schema: z.ZodType;
   errors: number[];
@@ -48,26 +53,28 @@ interface Spec {
   body?: z.ZodType;
   idempotent?: boolean;
   variables?: (input: Input) => Record<string, unknown>;
-  pick?: (result: unknown) => unknown;
+  pick?: (result: ResultOf<N>['result']) => unknown;
 }
 
-const route = (spec: Spec): Route => ({
-  method: spec.method,
-  path: spec.path,
-  summary: spec.summary,
-  description: spec.description,
-  tags: [spec.tag],
-  security: 'bearer',
-  operation: spec.operation,
-  params: spec.params,
-  query: spec.query,
-  body: spec.body,
-  idempotent: spec.idempotent,
-  variables: spec.variables,
-  response: { status: spec.status ?? 200, description: spec.summary, schema: spec.schema },
-  errors: spec.errors,
-  respond: (data: { result: unknown }) => ({ kind: 'json', status: spec.status ?? 200, body: spec.pick ? spec.pick(data.result) : data.result }),
-});
+const route = <N extends CommerceOperation>(spec: Spec<N>): Route =>
+  operationRoute({
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    description: spec.description,
+    tags: [spec.tag],
+    security: 'bearer',
+    operation: spec.operation,
+    params: spec.params,
+    query: spec.query,
+    body: spec.body,
+    idempotent: spec.idempotent,
+    // commerce's bodies are read field by field and checked by the domain: their variables stay untyped here
+    variables: spec.variables as OperationRoute<Operations, N>['variables'],
+    response: { status: spec.status ?? 200, description: spec.summary, schema: spec.schema },
+    errors: spec.errors,
+    respond: (data) => ({ kind: 'json', status: spec.status ?? 200, body: spec.pick ? spec.pick(data.result) : data.result }),
+  });
 
 const page = ({ query }: Input) => ({ limit: query.limit ?? null, cursor: query.cursor ?? null });
 /** A read without an id (a list, the caller's own cart or rewards): nothing to be missing. */
@@ -408,7 +415,7 @@ export const commerceRoutes: Route[] = [
     variables: ({ params }) => ({ id: params.id }),
     schema: s.disputeMessage.array(),
     errors: READ,
-    pick: (result) => (result as { messages: unknown[] }).messages,
+    pick: (result) => result.messages,
   }),
   route({
     method: 'POST',

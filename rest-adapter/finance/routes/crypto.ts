@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import type { Route } from '../../core/route';
-import { CRYPTO_ASSETS, NETWORKS, type AddressView, type DepositView, type QuoteView, type SwapView } from '../../../subgraphs/finance/crypto/vocabulary';
+import { CRYPTO_ASSETS, NETWORKS } from '../../../subgraphs/finance/crypto/vocabulary';
+import type { CryptoDepositAddressFieldsFragment, CryptoDepositFieldsFragment, CryptoSwapFieldsFragment } from '../operations/types.generated';
 import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/vocabulary';
 import { money } from '../schemas';
 import { listQuery, WEBHOOK_SIGNATURE_HEADER, type WebhookInput } from './cards';
+import { route, type ResultOf } from '../operation';
 
 const asset = z.enum(CRYPTO_ASSETS);
 // request values are checked by the domain, after the gate (read-only mode, maintenance and the toggle answer first)
 const assetInput = z.string().describe(`One of ${CRYPTO_ASSETS.join(', ')}`);
-const iso = (d: Date | string) => new Date(d).toISOString();
+const iso = (d: string) => new Date(d).toISOString();
 
 const address = z.object({
   id: z.string(),
@@ -38,8 +40,14 @@ const quote = z.object({
 });
 const swap = quote.omit({ expires_at: true }).extend({ quote_id: z.string() });
 
-const addressBody = (a: AddressView) => ({ id: a.id, asset: a.asset, network: a.network, address: a.address, created_at: iso(a.createdAt) });
-const depositBody = (d: DepositView) => ({
+const addressBody = (a: CryptoDepositAddressFieldsFragment) => ({
+  id: a.id,
+  asset: a.asset,
+  network: a.network,
+  address: a.address,
+  created_at: iso(a.createdAt),
+});
+const depositBody = (d: CryptoDepositFieldsFragment) => ({
   id: d.id,
   asset: d.asset,
   amount: d.amount,
@@ -49,7 +57,7 @@ const depositBody = (d: DepositView) => ({
   created_at: iso(d.createdAt),
   credited_at: d.creditedAt ? iso(d.creditedAt) : null,
 });
-const quoteBody = (q: QuoteView) => ({
+const quoteBody = (q: ResultOf<'CreateCryptoQuote'>['createCryptoQuote']) => ({
   id: q.id,
   from_amount: q.fromAmount,
   fee: q.fee,
@@ -58,7 +66,7 @@ const quoteBody = (q: QuoteView) => ({
   expires_at: iso(q.expiresAt),
   created_at: iso(q.createdAt),
 });
-const swapBody = (s: SwapView) => ({
+const swapBody = (s: CryptoSwapFieldsFragment) => ({
   id: s.id,
   quote_id: s.quoteId,
   from_amount: s.fromAmount,
@@ -73,7 +81,7 @@ const MODULE = 'Module `crypto`: 403 `module_disabled` while its toggle is off.'
 
 /** Crypto deposits and swaps (Coinbase's shape): addresses, deposits, quotes, swaps, and the exchange's webhook. */
 export const cryptoRoutes: Route[] = [
-  {
+  route({
     method: 'POST',
     path: '/api/v1/crypto/addresses/',
     summary: 'Get a deposit address for an asset',
@@ -85,9 +93,9 @@ export const cryptoRoutes: Route[] = [
     variables: ({ body }: { body: { asset: string } }) => ({ asset: body.asset }),
     response: { status: 201, description: 'The address', schema: address },
     errors: [400, 403, 502, 503],
-    respond: (data: { createCryptoDepositAddress: AddressView }) => ({ kind: 'json', status: 201, body: addressBody(data.createCryptoDepositAddress) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: addressBody(data.createCryptoDepositAddress) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/crypto/addresses/',
     summary: "The caller's deposit addresses",
@@ -97,9 +105,9 @@ export const cryptoRoutes: Route[] = [
     operation: 'CryptoDepositAddresses',
     response: { description: 'Addresses', schema: z.object({ results: z.array(address) }) },
     errors: [403, 503],
-    respond: (data: { cryptoDepositAddresses: AddressView[] }) => ({ kind: 'json', body: { results: data.cryptoDepositAddresses.map(addressBody) } }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: { results: data.cryptoDepositAddresses.map(addressBody) } }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/crypto/deposits/',
     summary: "The caller's deposits",
@@ -111,12 +119,12 @@ export const cryptoRoutes: Route[] = [
     variables: ({ query }: { query: z.infer<typeof listQuery> }) => ({ cursor: query.cursor ?? null, limit: query.limit ?? null }),
     response: { description: 'A page of deposits', schema: z.object({ results: z.array(deposit), next_cursor: z.string().nullable() }) },
     errors: [400, 403, 503],
-    respond: (data: { cryptoDeposits: { results: DepositView[]; nextCursor: string | null } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.cryptoDeposits.results.map(depositBody), next_cursor: data.cryptoDeposits.nextCursor },
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/crypto/quotes/',
     summary: 'Quote a swap',
@@ -132,9 +140,9 @@ export const cryptoRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The quote', schema: quote },
     errors: [400, 403, 502, 503],
-    respond: (data: { createCryptoQuote: QuoteView }) => ({ kind: 'json', status: 201, body: quoteBody(data.createCryptoQuote) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: quoteBody(data.createCryptoQuote) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/crypto/swaps/',
     summary: 'Execute a quote',
@@ -149,9 +157,9 @@ export const cryptoRoutes: Route[] = [
     variables: ({ body }: { body: { quote_id: string } }) => ({ quoteId: body.quote_id }),
     response: { status: 201, description: 'The swap', schema: swap },
     errors: [400, 403, 404, 422, 503],
-    respond: (data: { swapCrypto: SwapView }) => ({ kind: 'json', status: 201, body: swapBody(data.swapCrypto) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: swapBody(data.swapCrypto) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/crypto/swaps/',
     summary: "The caller's swaps",
@@ -163,12 +171,12 @@ export const cryptoRoutes: Route[] = [
     variables: ({ query }: { query: z.infer<typeof listQuery> }) => ({ cursor: query.cursor ?? null, limit: query.limit ?? null }),
     response: { description: 'A page of swaps', schema: z.object({ results: z.array(swap), next_cursor: z.string().nullable() }) },
     errors: [400, 403, 503],
-    respond: (data: { cryptoSwaps: { results: SwapView[]; nextCursor: string | null } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.cryptoSwaps.results.map(swapBody), next_cursor: data.cryptoSwaps.nextCursor },
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/webhooks/crypto/:provider/',
     summary: "The crypto exchange's webhook",
@@ -189,6 +197,6 @@ export const cryptoRoutes: Route[] = [
     }),
     response: { description: 'The deposit', schema: deposit },
     errors: [400, 401, 404, 503],
-    respond: (data: { receiveCryptoExchangeEvent: DepositView }) => ({ kind: 'json', body: depositBody(data.receiveCryptoExchangeEvent) }),
-  },
+    respond: (data) => ({ kind: 'json', body: depositBody(data.receiveCryptoExchangeEvent) }),
+  }),
 ];

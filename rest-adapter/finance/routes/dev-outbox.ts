@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isDevelopment, type Config } from '../../../lib/config';
 import { html, raw, type Raw } from '../../../lib/html';
 import type { Reply, Route } from '../../core/route';
+import { route, type ResultOf } from '../operation';
 
 /** Where the development outbox is served on the finance surface (the start banner and the web client link to it). */
 export const DEV_OUTBOX_PATH = '/dev/outbox/';
@@ -9,16 +10,7 @@ export const DEV_OUTBOX_PATH = '/dev/outbox/';
 /** The outbox's path when this process has one (development), else null: what GET /api/v1/config/ tells clients. */
 export const devOutboxPath = (config: Pick<Config, 'NODE_ENV'>) => (isDevelopment(config) ? DEV_OUTBOX_PATH : null);
 
-interface OutboxMessage {
-  id: string;
-  channel: 'mail' | 'sms';
-  kind: string;
-  sentAt: string;
-  from: string | null;
-  to: string;
-  subject: string;
-  body: string;
-}
+type OutboxMessage = ResultOf<'DevOutbox'>['nodeDevOutbox'][number];
 
 const URL_IN_TEXT = /https?:\/\/[^\s<>"')\]]+/g;
 
@@ -109,7 +101,7 @@ const notFoundPage = (): Reply => ({
  * surface. Production: 404 (the identity subgraph refuses nodeDevOutbox there).
  */
 export const devOutboxRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: DEV_OUTBOX_PATH,
     summary: 'Development outbox: the mails and text messages the node "sent"',
@@ -123,11 +115,11 @@ export const devOutboxRoutes: Route[] = [
     variables: ({ query }: { query: { first?: number } }) => ({ first: query.first ?? 50 }),
     response: { description: 'The outbox page', contentType: 'text/html' },
     errors: [404],
-    respond: (data: { nodeDevOutbox: OutboxMessage[] }): Reply => ({
+    respond: (data): Reply => ({
       kind: 'html',
       html: outboxPage(data.nodeDevOutbox),
       headers: { 'cache-control': 'no-store' },
     }),
     respondError: (e) => (e.status === 404 ? notFoundPage() : { kind: 'json', status: e.status, body: { detail: e.message, code: e.code } }),
-  },
+  }),
 ];

@@ -4,6 +4,7 @@ import type { Route } from '../../core/route';
 import { MARKET_BUY_BUFFER_BPS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from '../../../subgraphs/finance/investing/vocabulary';
 import { LIMITS_DESCRIPTION } from '../../../subgraphs/finance/ledger/vocabulary';
 import { money } from '../schemas';
+import { route } from '../operation';
 
 /** The investing module's labels (body {"detail", "code"}). */
 export const INVESTING_ERRORS: ErrorCatalogue = {
@@ -113,7 +114,7 @@ const TAGS = ['Investing'];
 
 /** GET/POST/DELETE of the investing module (module `investments`): refused with the toggle off, writes refused in read-only mode. */
 export const investingRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/v1/instruments/',
     summary: 'Instruments of the active brokerage provider',
@@ -125,9 +126,9 @@ export const investingRoutes: Route[] = [
     variables: pageVariables,
     response: { description: 'A page of instruments', schema: z.object({ results: z.array(instrument), next_cursor: z.string().nullable() }) },
     errors: [403, 503],
-    respond: (data: { instruments: unknown }) => ({ kind: 'json', body: data.instruments }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: data.instruments }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/instruments/:symbol/quote/',
     summary: 'A live quote',
@@ -140,9 +141,9 @@ export const investingRoutes: Route[] = [
     variables: ({ params }: { params: { symbol: string } }) => ({ symbol: params.symbol }),
     response: { description: 'The quote', schema: quote },
     errors: [403, 404, 422, 502, 503],
-    respond: (data: { instrumentQuote: unknown }) => ({ kind: 'json', body: data.instrumentQuote }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: data.instrumentQuote }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/orders/',
     summary: 'Buy or sell',
@@ -171,9 +172,9 @@ export const investingRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The order', schema: order },
     errors: [403, 404, 422, 502, 503],
-    respond: (data: { order: unknown }) => ({ kind: 'json', status: 201, body: data.order }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: data.order }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/orders/',
     summary: "The caller's orders",
@@ -185,9 +186,9 @@ export const investingRoutes: Route[] = [
     variables: pageVariables,
     response: { description: 'A page of orders', schema: z.object({ results: z.array(order), next_cursor: z.string().nullable() }) },
     errors: [403, 503],
-    respond: (data: { investmentOrders: unknown }) => ({ kind: 'json', body: data.investmentOrders }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: data.investmentOrders }),
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v1/orders/:id/',
     summary: 'Cancel an open order',
@@ -199,9 +200,9 @@ export const investingRoutes: Route[] = [
     variables: ({ params }: { params: { id: string } }) => ({ id: params.id }),
     response: { description: 'The order', schema: order },
     errors: [403, 404, 422, 502, 503],
-    respond: (data: { order: unknown }) => ({ kind: 'json', body: data.order }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: data.order }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/portfolio/',
     summary: "The caller's positions",
@@ -213,9 +214,9 @@ export const investingRoutes: Route[] = [
     operation: 'Portfolio',
     response: { description: 'Positions', schema: z.object({ positions: z.array(position) }) },
     errors: [403, 503],
-    respond: (data: { portfolio: unknown[] }) => ({ kind: 'json', body: { positions: data.portfolio } }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: { positions: data.portfolio } }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/portfolio/fills/',
     summary: "The caller's fills",
@@ -227,6 +228,6 @@ export const investingRoutes: Route[] = [
     variables: pageVariables,
     response: { description: 'A page of fills', schema: z.object({ results: z.array(fill), next_cursor: z.string().nullable() }) },
     errors: [403, 503],
-    respond: (data: { portfolioFills: unknown }) => ({ kind: 'json', body: data.portfolioFills }),
-  },
+    respond: (data) => ({ kind: 'json', body: data.portfolioFills }),
+  }),
 ];

@@ -14,6 +14,8 @@ import {
   VERIFICATION_LEVELS,
 } from '../../../subgraphs/finance/compliance/vocabulary';
 import type { Route, RouteInput } from '../../core/route';
+import { route } from '../operation';
+import type { KycDocumentFieldsFragment, KycVerificationFieldsFragment } from '../operations/types.generated';
 
 /** Identity verification (issue 14 part 6): the user's verifications, their documents, and the provider's signed webhook. */
 
@@ -50,29 +52,7 @@ const status = z.object({
   verifications: z.array(verification),
 });
 
-interface DocumentData {
-  id: string;
-  kind: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  createdAt: string;
-}
-interface VerificationData {
-  id: string;
-  level: string;
-  state: string;
-  provider: string;
-  reason: string;
-  submittedAt: string | null;
-  reviewedAt: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  documents: DocumentData[];
-}
-
-const documentBody = (d: DocumentData) => ({
+const documentBody = (d: KycDocumentFieldsFragment) => ({
   id: d.id,
   kind: d.kind,
   content_type: d.contentType,
@@ -80,7 +60,7 @@ const documentBody = (d: DocumentData) => ({
   sha256: d.sha256,
   created_at: d.createdAt,
 });
-const verificationBody = (v: VerificationData) => ({
+const verificationBody = (v: KycVerificationFieldsFragment) => ({
   id: v.id,
   level: v.level,
   state: v.state,
@@ -129,7 +109,7 @@ async function stageUpload(req: Request, config: Config): Promise<string> {
 const header = (req: Request, name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : null);
 
 export const kycRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/v1/kyc/',
     summary: "The caller's identity verification",
@@ -140,12 +120,12 @@ export const kycRoutes: Route[] = [
     operation: 'KycStatus',
     response: { description: 'Verification status', schema: status },
     errors: [403, 503],
-    respond: (data: { kycStatus: { level: string; requiredLevel: string; verifications: VerificationData[] } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { level: data.kycStatus.level, required_level: data.kycStatus.requiredLevel, verifications: data.kycStatus.verifications.map(verificationBody) },
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/kyc/verifications/',
     summary: 'Start a verification',
@@ -168,9 +148,9 @@ export const kycRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The verification', schema: verification },
     errors: [400, 403, 409],
-    respond: (data: { startKycVerification: VerificationData }) => ({ kind: 'json', status: 201, body: verificationBody(data.startKycVerification) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: verificationBody(data.startKycVerification) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/kyc/verifications/:id/documents/',
     summary: 'Upload a document',
@@ -192,9 +172,9 @@ export const kycRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The stored document', schema: document },
     errors: [400, 403, 404, 409, 413],
-    respond: (data: { uploadKycDocument: DocumentData }) => ({ kind: 'json', status: 201, body: documentBody(data.uploadKycDocument) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: documentBody(data.uploadKycDocument) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/kyc/verifications/:id/documents/upload/',
     summary: 'Upload a document (the file as the body)',
@@ -217,9 +197,9 @@ export const kycRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The stored document', schema: document },
     errors: [400, 403, 404, 409, 413, 415],
-    respond: (data: { attachKycDocument: DocumentData }) => ({ kind: 'json', status: 201, body: documentBody(data.attachKycDocument) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: documentBody(data.attachKycDocument) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/kyc/verifications/:id/submit/',
     summary: 'Submit a verification for review',
@@ -233,9 +213,9 @@ export const kycRoutes: Route[] = [
     variables: ({ params }: RouteInput<{ id: string }>) => ({ verificationId: params.id }),
     response: { description: 'The verification after submission', schema: verification },
     errors: [400, 403, 404, 409, 502],
-    respond: (data: { submitKycVerification: VerificationData }) => ({ kind: 'json', body: verificationBody(data.submitKycVerification) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: verificationBody(data.submitKycVerification) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/webhooks/kyc/:provider/',
     summary: "A verification provider's webhook",
@@ -258,6 +238,6 @@ export const kycRoutes: Route[] = [
     }),
     response: { description: 'Received', schema: z.object({ received: z.boolean(), applied: z.boolean() }) },
     errors: [400, 401, 404],
-    respond: (data: { receiveKycWebhook: { received: boolean; applied: boolean } }) => ({ kind: 'json', body: data.receiveKycWebhook }),
-  },
+    respond: (data) => ({ kind: 'json', body: data.receiveKycWebhook }),
+  }),
 ];

@@ -3,6 +3,8 @@ import type { Route } from '../../core/route';
 import { LIMITS_DESCRIPTION, STATEMENT_DIRECTIONS, STATEMENT_STATUSES } from '../../../subgraphs/finance/ledger/vocabulary';
 import { FX_FEE_BPS, FX_QUOTE_TTL_SECONDS, NOTE_MAX_LENGTH } from '../../../subgraphs/finance/payments/vocabulary';
 import { money } from '../schemas';
+import { route, type ResultOf } from '../operation';
+import type { StatementLineFragment } from '../operations/types.generated';
 
 /**
  * Money movement on the :8000 surface (Wise's transfers and quotes, Stripe Treasury's transactions):
@@ -10,23 +12,7 @@ import { money } from '../schemas';
  * conversions. Every money-moving POST is idempotent (Idempotency-Key).
  */
 
-type Line = {
-  id: string;
-  accountId: string;
-  direction: string;
-  code: string;
-  status: string;
-  amount: unknown;
-  description: string | null;
-  note: string | null;
-  counterparty: string | null;
-  createdAt: string;
-  settledAt: string | null;
-};
-type QuoteData = { id: string; source: unknown; target: unknown; fee: unknown; rate: string; expiresAt: string; createdAt: string };
-type ConversionData = Omit<QuoteData, 'expiresAt'> & { quoteId: string; status: string };
-
-const line = (l: Line) => ({
+const line = (l: StatementLineFragment) => ({
   id: l.id,
   account_id: l.accountId,
   direction: l.direction,
@@ -54,14 +40,19 @@ const transactionLine = z.object({
   settled_at: z.string().nullable().describe('When it was posted, voided or expired (ISO 8601 UTC)'),
 });
 
-type PhoneData = { username: string; phone: string | null; verified: boolean; codeExpiresAt?: string | null };
 const phoneState = z.object({
   username: z.string(),
   phone: z.string().nullable().describe('E.164; null when cleared'),
   verified: z.boolean().describe('Only verified numbers receive transfers'),
   code_expires_at: z.string().nullable().describe('When the code just sent expires (ISO 8601 UTC); null when none was sent'),
 });
-const phoneBody = (p: PhoneData) => ({ username: p.username, phone: p.phone, verified: p.verified, code_expires_at: p.codeExpiresAt ?? null });
+/** SetPhone's answer (VerifyPhone's has no code expiry). */
+const phoneBody = (p: ResultOf<'SetPhone'>['setMyPhone'] | ResultOf<'VerifyPhone'>['verifyMyPhone']) => ({
+  username: p.username,
+  phone: p.phone,
+  verified: p.verified,
+  code_expires_at: 'codeExpiresAt' in p ? p.codeExpiresAt : null,
+});
 
 const transferBody = z.object({
   recipient: z.string().min(1).max(254).describe('The recipient: user name, e-mail address or E.164 phone number ("+447911123456")'),
@@ -98,9 +89,6 @@ const periodQuery = z.object({
   to: isoDate.describe('The end of the period, excluded (ISO 8601; a date means 00:00 UTC)'),
   account: z.string().uuid().optional().describe('One of your account ids; default: all of them'),
 });
-type Amount = { amount: string; currency: string };
-type PeriodBalance = { accountId: string; currency: string; opening: Amount; moneyIn: Amount; moneyOut: Amount; closing: Amount };
-
 const quoteBody = z.object({
   source_currency: z.string().describe('The currency you sell (ISO 4217)'),
   target_currency: z.string().describe('The currency you buy'),
@@ -121,7 +109,7 @@ const conversionResponse = quoteResponse.omit({ expires_at: true }).extend({
   status: z.literal('completed'),
 });
 
-const quoteOut = (q: QuoteData) => ({
+const quoteOut = (q: ResultOf<'CreateFxQuote'>['createFxQuote']) => ({
   id: q.id,
   source_amount: q.source,
   target_amount: q.target,
@@ -136,7 +124,7 @@ const ISO = (s: string | undefined) => (s === undefined ? null : new Date(s).toI
 const recipientQuery = z.object({ reference: z.string().min(1).max(254).describe('User name, e-mail address or E.164 phone number') });
 
 export const paymentsRoutes: Route[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/v1/transfers/recipient/',
     summary: 'Who a transfer would go to',
@@ -151,13 +139,13 @@ export const paymentsRoutes: Route[] = [
     variables: ({ query }: { query: z.infer<typeof recipientQuery> }) => ({ reference: query.reference }),
     response: { description: 'The recipient', schema: z.object({ username: z.string(), verified: z.boolean() }), headers: { 'Cache-Control': 'no-store' } },
     errors: [400, 404, 429, 503],
-    respond: (data: { transferRecipient: { username: string; verified: boolean } }) => ({
+    respond: (data) => ({
       kind: 'json',
       headers: { 'cache-control': 'no-store' },
       body: data.transferRecipient,
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/transfers/',
     summary: 'Send money to another user of the node',
@@ -178,12 +166,12 @@ export const paymentsRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The transfer', schema: transferResponse },
     errors: [403, 404, 503],
-    respond: (data: { createTransfer: { createdAt: string } & Record<string, unknown> }) => {
+    respond: (data) => {
       const { createdAt, ...t } = data.createTransfer;
       return { kind: 'json', status: 201, body: { ...t, created_at: createdAt } };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/accounts/',
     summary: 'Your accounts, one per currency',
@@ -198,7 +186,7 @@ export const paymentsRoutes: Route[] = [
       }),
     },
     errors: [403, 503],
-    respond: (data: { balances: { accountId: string; currency: string; available: unknown; posted: unknown; pending: unknown }[] }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: {
         results: data.balances.map((b) => ({
@@ -211,8 +199,8 @@ export const paymentsRoutes: Route[] = [
         })),
       },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/transactions/',
     summary: 'Your transactions, newest first',
@@ -234,12 +222,12 @@ export const paymentsRoutes: Route[] = [
     }),
     response: { description: 'A page of transactions', schema: z.object({ results: z.array(transactionLine), next_cursor: z.string().nullable() }) },
     errors: [400, 403, 503],
-    respond: (data: { ledgerStatement: { results: Line[]; nextCursor: string | null } }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { results: data.ledgerStatement.results.map(line), next_cursor: data.ledgerStatement.nextCursor },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/statements/',
     summary: 'A statement for a period: opening and closing balances',
@@ -251,7 +239,11 @@ export const paymentsRoutes: Route[] = [
     security: 'bearer',
     operation: 'PeriodStatement',
     query: periodQuery,
-    variables: ({ query }: { query: z.infer<typeof periodQuery> }) => ({ from: ISO(query.from), to: ISO(query.to), account: query.account ?? null }),
+    variables: ({ query }: { query: z.infer<typeof periodQuery> }) => ({
+      from: new Date(query.from).toISOString(),
+      to: new Date(query.to).toISOString(),
+      account: query.account ?? null,
+    }),
     response: {
       description: 'The period and each account’s balances',
       schema: z.object({
@@ -263,7 +255,7 @@ export const paymentsRoutes: Route[] = [
       }),
     },
     errors: [400, 503],
-    respond: (data: { ledgerPeriodStatement: PeriodBalance[] }, { query }: { query: z.infer<typeof periodQuery> }) => ({
+    respond: (data, { query }: { query: z.infer<typeof periodQuery> }) => ({
       kind: 'json',
       body: {
         from: ISO(query.from)!,
@@ -278,8 +270,8 @@ export const paymentsRoutes: Route[] = [
         })),
       },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/transactions/:id/receipt/',
     summary: 'The receipt of one of your transactions',
@@ -290,9 +282,9 @@ export const paymentsRoutes: Route[] = [
     variables: ({ params }: { params: { id: string } }) => ({ id: params.id }),
     response: { description: 'The receipt', schema: transactionLine },
     errors: [403, 404, 503],
-    respond: (data: { ledgerReceipt: Line }) => ({ kind: 'json', body: line(data.ledgerReceipt) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', body: line(data.ledgerReceipt) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/fx/quotes/',
     summary: 'Quote a currency conversion',
@@ -308,9 +300,9 @@ export const paymentsRoutes: Route[] = [
     }),
     response: { status: 201, description: 'The quote', schema: quoteResponse },
     errors: [403, 503],
-    respond: (data: { createFxQuote: QuoteData }) => ({ kind: 'json', status: 201, body: quoteOut(data.createFxQuote) }),
-  },
-  {
+    respond: (data) => ({ kind: 'json', status: 201, body: quoteOut(data.createFxQuote) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/fx/conversions/',
     summary: 'Convert at a quote',
@@ -326,7 +318,7 @@ export const paymentsRoutes: Route[] = [
     variables: ({ body }: { body: { quote_id: string } }) => ({ quoteId: body.quote_id }),
     response: { status: 201, description: 'The conversion', schema: conversionResponse },
     errors: [403, 404, 503],
-    respond: (data: { createFxConversion: ConversionData }) => {
+    respond: (data) => {
       const c = data.createFxConversion;
       return {
         kind: 'json',
@@ -343,8 +335,8 @@ export const paymentsRoutes: Route[] = [
         },
       };
     },
-  },
-  {
+  }),
+  route({
     method: 'PUT',
     path: '/api/v1/profile/phone/',
     summary: 'Set or clear your phone number',
@@ -365,13 +357,13 @@ export const paymentsRoutes: Route[] = [
       otherStatuses: { 200: 'Cleared (phone null), or your number already verified' },
     },
     errors: [400, 403, 409, 429, 503],
-    respond: (data: { setMyPhone: PhoneData }) => ({
+    respond: (data) => ({
       kind: 'json',
       status: data.setMyPhone.codeExpiresAt ? 202 : 200,
       body: phoneBody(data.setMyPhone),
     }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/profile/phone/verify/',
     summary: 'Verify your phone number',
@@ -387,9 +379,9 @@ export const paymentsRoutes: Route[] = [
     variables: ({ body }: { body: { code: string } }) => ({ code: body.code }),
     response: { description: 'Verified', schema: z.object({ username: z.string(), phone: z.string(), verified: z.literal(true) }) },
     errors: [400, 403, 409, 429],
-    respond: (data: { verifyMyPhone: PhoneData }) => ({
+    respond: (data) => ({
       kind: 'json',
       body: { username: data.verifyMyPhone.username, phone: data.verifyMyPhone.phone, verified: data.verifyMyPhone.verified },
     }),
-  },
+  }),
 ];

@@ -4,6 +4,7 @@ import { WORKSPACE_SESSION_COOKIE } from '../../../subgraphs/registry/licensing/
 import { csrfInput } from '../../console/kit';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteInput as Input } from '../../core/route';
 import { COOKIE_PATH, form, page, pageError, pageQuery, str, TAGS, type FormBody, type WorkspaceSecurity } from './frame';
+import { route } from '../operation';
 
 /** The workspace's sign-in, sign-out and password pages. */
 
@@ -81,7 +82,7 @@ export const accountPages: Route<WorkspaceSecurity>[] = [
     reply: (input) => loginPage(input, { notice: (input.query as { password?: string }).password ? 'Your password is set; sign in.' : undefined }),
     response: { description: 'The sign-in form (HTML)', contentType: 'text/html' },
   },
-  {
+  route({
     method: 'POST',
     path: '/workspace/login/',
     documented: false,
@@ -97,7 +98,7 @@ export const accountPages: Route<WorkspaceSecurity>[] = [
     body: form,
     variables: ({ body }: Input<object, object, FormBody>) => ({ email: str(body.email), password: str(body.password) }),
     response: { status: 302, description: 'Signed in: redirect to the workspace' },
-    respond: (data: { signInWorkspace: { session: string; expiresAt: string } }) => ({
+    respond: (data) => ({
       kind: 'redirect',
       status: 302,
       location: '/workspace/',
@@ -118,8 +119,8 @@ export const accountPages: Route<WorkspaceSecurity>[] = [
         message: error.status === 401 ? 'E-mail address or password is not correct.' : error.message,
         email: str((input.req.body as Record<string, unknown> | undefined)?.email),
       }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/workspace/logout/',
     documented: false,
@@ -135,7 +136,7 @@ export const accountPages: Route<WorkspaceSecurity>[] = [
     response: { status: 302, description: 'Signed out' },
     respond: () => ({ kind: 'redirect', status: 302, location: '/workspace/login/', cookies: [clearSession] }),
     respondError: () => ({ kind: 'redirect', status: 302, location: '/workspace/login/', cookies: [clearSession] }),
-  },
+  }),
   {
     method: 'GET',
     path: '/workspace/password/',
@@ -149,7 +150,7 @@ export const accountPages: Route<WorkspaceSecurity>[] = [
     reply: (input) => passwordPage(input, (input.query as { token?: string }).token ?? ''),
     response: { description: 'The password form (HTML)', contentType: 'text/html' },
   },
-  {
+  route({
     method: 'POST',
     path: '/workspace/password/',
     documented: false,
@@ -165,7 +166,7 @@ export const accountPages: Route<WorkspaceSecurity>[] = [
     response: { status: 302, description: 'Password set: redirect to sign-in' },
     respond: () => ({ kind: 'redirect', status: 302, location: '/workspace/login/?password=set' }),
     respondError: (error, input) => passwordPage(input, str((input.req.body as Record<string, unknown>).token), error.message, error.status),
-  },
+  }),
   {
     method: 'GET',
     path: '/workspace/password-reset/',
@@ -178,7 +179,7 @@ export const accountPages: Route<WorkspaceSecurity>[] = [
     reply: (input) => resetPage(input),
     response: { description: 'The reset form (HTML)', contentType: 'text/html' },
   },
-  {
+  route({
     method: 'POST',
     path: '/workspace/password-reset/',
     documented: false,
@@ -194,5 +195,5 @@ export const accountPages: Route<WorkspaceSecurity>[] = [
     response: { description: 'The same answer whether or not the address has an account (HTML)', contentType: 'text/html' },
     respond: (_data, input) => resetPage(input, 'If this address has an account, a link to choose a new password is on its way.'),
     respondError: pageError('Reset your password'),
-  },
+  }),
 ];

@@ -19,6 +19,8 @@ import {
   type FormBody,
   type WorkspaceSecurity,
 } from './frame';
+import { route, type ResultOf } from '../operation';
+import type { BuildPackage } from '../operations/types.generated';
 
 /** The workspace's whitelabel branding and custom frontend builds. */
 
@@ -217,22 +219,8 @@ function brandingPage(d: BrandingData, input: RouteInput, opts: { status?: numbe
 
 const brandingQuery = listQueryWith({ status: BUILD_STATES });
 
-interface BuildData {
-  account: Account;
-  build: {
-    id: string;
-    brandingVersion: number;
-    status: string;
-    progress: number;
-    log: string[];
-    error: string | null;
-    frontend: { filename: string; size: number; sha256: string; image: string; imageId: string } | null;
-    android: { filename: string; size: number; sha256: string; kind: string } | null;
-    ios: { filename: string; size: number; sha256: string } | null;
-    createdAt: string;
-    finishedAt: string | null;
-  };
-}
+/** The build's page: its packages (the schema lets a frontend's image and image id be null). */
+type BuildData = ResultOf<'WorkspaceBuild'>;
 
 function buildPage(d: BuildData, input: RouteInput): Reply {
   const b = d.build;
@@ -266,7 +254,7 @@ function buildPage(d: BuildData, input: RouteInput): Reply {
           b.status === 'succeeded'
             ? html`<h2>Packages</h2>
                 <ul>
-                  ${pkg('frontend', 'Frontend image', b.frontend, b.frontend ? html` · image <code>${b.frontend.image}</code>` : undefined)}
+                  ${pkg('frontend', 'Frontend image', b.frontend, b.frontend?.image ? html` · image <code>${b.frontend.image}</code>` : undefined)}
                   ${pkg('android', b.android?.kind === 'apk' ? 'Android APK' : 'Android project', b.android)} ${pkg('ios', 'iOS Xcode project', b.ios)}
                 </ul>`
             : ''
@@ -288,7 +276,7 @@ const brandingValues = (body: Record<string, unknown>) => ({
 });
 
 export const brandingPages: Route<WorkspaceSecurity>[] = [
-  {
+  route({
     method: 'GET',
     path: '/workspace/branding/',
     documented: false,
@@ -298,10 +286,10 @@ export const brandingPages: Route<WorkspaceSecurity>[] = [
     operation: 'WorkspaceBrandingPage',
     query: brandingQuery,
     response: { description: 'The branding form with its live preview, and the builds (HTML)', contentType: 'text/html' },
-    respond: (data: BrandingData, input) => brandingPage(data, input),
+    respond: (data, input) => brandingPage(data, input),
     respondError: (error, input) => (error.code === 'NOT_ENTITLED' ? notEntitledPage(input, 403) : pageError('Branding')(error, input)),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/workspace/branding/',
     documented: false,
@@ -315,7 +303,7 @@ export const brandingPages: Route<WorkspaceSecurity>[] = [
       input: { ...brandingValues(body), logoBase64: str(body.logoBase64) || null, faviconBase64: str(body.faviconBase64) || null },
     }),
     response: { status: 303, description: 'Saved: back to the branding page' },
-    respond: (data: { branding: { version: number } }) => ({ kind: 'redirect', status: 303, location: `/workspace/branding/?saved=${data.branding.version}` }),
+    respond: (data) => ({ kind: 'redirect', status: 303, location: `/workspace/branding/?saved=${data.branding.version}` }),
     respondError: (error, input) => {
       if (error.status === 401) return toLogin();
       if (error.code === 'NOT_ENTITLED') return notEntitledPage(input, 403);
@@ -327,8 +315,8 @@ export const brandingPages: Route<WorkspaceSecurity>[] = [
         values: brandingValues(input.req.body as Record<string, unknown>),
       });
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/workspace/builds/',
     documented: false,
@@ -339,10 +327,10 @@ export const brandingPages: Route<WorkspaceSecurity>[] = [
     csrf: true,
     body: form,
     response: { status: 303, description: 'Queued: to the build’s page' },
-    respond: (data: { build: { id: string } }) => ({ kind: 'redirect', status: 303, location: `/workspace/builds/${data.build.id}/` }),
+    respond: (data) => ({ kind: 'redirect', status: 303, location: `/workspace/builds/${data.build.id}/` }),
     respondError: (error, input) => (error.code === 'NOT_ENTITLED' ? notEntitledPage(input, 403) : pageError('Frontend build')(error, input)),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/workspace/builds/:buildId/',
     documented: false,
@@ -352,10 +340,10 @@ export const brandingPages: Route<WorkspaceSecurity>[] = [
     params: z.object({ buildId: uuid }),
     variables: ({ params }: Input<{ buildId: string }>) => ({ id: params.buildId }),
     response: { description: 'The build (HTML; reloads itself while it runs)', contentType: 'text/html' },
-    respond: (data: BuildData, input) => buildPage(data, input),
+    respond: (data, input) => buildPage(data, input),
     respondError: pageError('Frontend build'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/workspace/builds/:buildId/:package',
     documented: false,
@@ -363,13 +351,13 @@ export const brandingPages: Route<WorkspaceSecurity>[] = [
     ...SIGNED_IN,
     operation: 'WorkspaceBuildPackage',
     params: z.object({ buildId: uuid, package: z.enum(['frontend', 'android', 'ios']) }),
-    variables: (input: Input<{ buildId: string; package: string }>) => ({
+    variables: (input: Input<{ buildId: string; package: BuildPackage }>) => ({
       buildId: input.params.buildId,
       package: input.params.package,
       baseUrl: baseUrl(input),
     }),
-    respond: (data: { url: string }) => ({ kind: 'redirect', status: 302, location: data.url }),
+    respond: (data) => ({ kind: 'redirect', status: 302, location: data.url }),
     respondError: pageError('Download'),
     response: { status: 302, description: 'Redirect to the presigned link' },
-  },
+  }),
 ];

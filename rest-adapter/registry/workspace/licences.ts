@@ -5,6 +5,7 @@ import { csrfInput, flash, table } from '../../console/kit';
 import { listQueryWith, listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteInput as Input } from '../../core/route';
 import { baseUrl, form, megabytes, page, pageError, SIGNED_IN, userOf, uuid, when, type Account, type WorkspaceSecurity } from './frame';
+import { route, type ResultOf } from '../operation';
 
 /** The workspace's licences, deployments, releases and downloads. */
 
@@ -113,18 +114,8 @@ function home(d: HomeData, input: RouteInput): Reply {
 
 // ---- releases ----
 
-interface ReleasesData {
-  account: Account;
-  releases: {
-    id: string;
-    version: string;
-    channel: string;
-    changelog: string;
-    publishedAt: string;
-    maintenanceCovered: boolean;
-    artifacts: { id: string; component: string; filename: string; size: number; sha256: string }[];
-  }[];
-}
+/** The licence's releases and their artifacts (a waiting artifact has no size or digest yet). */
+type ReleasesData = ResultOf<'WorkspaceReleases'>;
 
 function releases(d: ReleasesData, input: RouteInput): Reply {
   const licenceId = (input.params as { licenceId: string }).licenceId;
@@ -147,10 +138,10 @@ function releases(d: ReleasesData, input: RouteInput): Reply {
                   ${r.artifacts.map(
                     (a) =>
                       html`<li>
-                        <a href="/workspace/licences/${licenceId}/artifacts/${a.id}/download">${a.filename}</a> (${a.component}, ${megabytes(a.size)})<br /><span
-                          class="muted"
-                          >SHA-256 <code>${a.sha256}</code></span
-                        >
+                        <a href="/workspace/licences/${licenceId}/artifacts/${a.id}/download">${a.filename}</a>
+                        (${a.component}${a.size === null ? '' : `, ${megabytes(a.size)}`})${
+                          a.sha256 ? html`<br /><span class="muted">SHA-256 <code>${a.sha256}</code></span>` : ''
+                        }
                       </li>`,
                   )}
                 </ul>
@@ -168,7 +159,7 @@ function releases(d: ReleasesData, input: RouteInput): Reply {
 }
 
 export const licencePages: Route<WorkspaceSecurity>[] = [
-  {
+  route({
     method: 'GET',
     path: '/workspace/',
     documented: false,
@@ -180,10 +171,10 @@ export const licencePages: Route<WorkspaceSecurity>[] = [
       description: 'Licences (key masked, reveal and copy), status, maintenance end, nodes used / cap; deployments (HTML)',
       contentType: 'text/html',
     },
-    respond: (data: HomeData, input) => home(data, input),
+    respond: (data, input) => home(data, input),
     respondError: pageError('Licences'),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/workspace/licences/:licenceId/key/',
     documented: false,
@@ -194,11 +185,11 @@ export const licencePages: Route<WorkspaceSecurity>[] = [
     csrf: true,
     params: z.object({ licenceId: uuid }),
     variables: ({ params }: Input<{ licenceId: string }>) => ({ licenceId: params.licenceId }),
-    respond: (data: { key: string }) => ({ kind: 'json', body: { key: data.key }, headers: { 'cache-control': 'no-store' } }),
+    respond: (data) => ({ kind: 'json', body: { key: data.key }, headers: { 'cache-control': 'no-store' } }),
     response: { description: 'The full key' },
     errors: [403, 404],
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/workspace/deployments/:deploymentId/release/',
     documented: false,
@@ -213,7 +204,7 @@ export const licencePages: Route<WorkspaceSecurity>[] = [
     body: form,
     params: z.object({ deploymentId: uuid }),
     variables: ({ params }: Input<{ deploymentId: string }>) => ({ id: params.deploymentId }),
-    respond: (data: { released: { hostname: string } }) => ({
+    respond: (data) => ({
       kind: 'redirect',
       status: 303,
       location: `/workspace/?released=${encodeURIComponent(data.released.hostname)}`,
@@ -221,8 +212,8 @@ export const licencePages: Route<WorkspaceSecurity>[] = [
     respondError: pageError('Licences'),
     response: { description: 'Back to the licences and deployments' },
     errors: [403, 404],
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/workspace/licences/:licenceId/releases/',
     documented: false,
@@ -232,10 +223,10 @@ export const licencePages: Route<WorkspaceSecurity>[] = [
     params: z.object({ licenceId: uuid }),
     variables: (input: Input<{ licenceId: string }>) => ({ licenceId: input.params.licenceId, baseUrl: baseUrl(input) }),
     response: { description: 'Releases with their changelogs, maintenance coverage, downloads and manifests (HTML)', contentType: 'text/html' },
-    respond: (data: ReleasesData, input) => releases(data, input),
+    respond: (data, input) => releases(data, input),
     respondError: pageError('Updates and releases'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/workspace/licences/:licenceId/releases/:releaseId/manifest',
     documented: false,
@@ -248,7 +239,7 @@ export const licencePages: Route<WorkspaceSecurity>[] = [
       releaseId: input.params.releaseId,
       baseUrl: baseUrl(input),
     }),
-    respond: (data: { manifest: { content: string; contentType: string; filename: string } }) => ({
+    respond: (data) => ({
       kind: 'file',
       body: data.manifest.content,
       contentType: data.manifest.contentType,
@@ -256,8 +247,8 @@ export const licencePages: Route<WorkspaceSecurity>[] = [
     }),
     respondError: pageError('Compose manifest'),
     response: { description: 'The manifest file', contentType: 'application/yaml' },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/workspace/licences/:licenceId/artifacts/:artifactId/download',
     documented: false,
@@ -270,8 +261,12 @@ export const licencePages: Route<WorkspaceSecurity>[] = [
       artifactId: input.params.artifactId,
       baseUrl: baseUrl(input),
     }),
-    respond: (data: { download: { url: string } }) => ({ kind: 'redirect', status: 302, location: data.download.url }),
+    // the link is null only for a probe (HEAD on the API route), which this page never asks for
+    respond: (data, input) =>
+      data.download.url
+        ? { kind: 'redirect', status: 302, location: data.download.url }
+        : pageError('Download')({ status: 409, code: 'ARTIFACT_NOT_UPLOADED', message: 'This artifact has no download link yet.' }, input),
     respondError: pageError('Download'),
     response: { status: 302, description: 'Redirect to the presigned link' },
-  },
+  }),
 ];

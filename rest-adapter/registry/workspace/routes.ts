@@ -6,6 +6,7 @@ import { accountPages } from './account';
 import { brandingPages } from './branding';
 import { baseUrl, uuid, type WorkspaceSecurity } from './frame';
 import { licencePages } from './licences';
+import { route } from '../operation';
 
 export type { WorkspaceSecurity } from './frame';
 
@@ -24,7 +25,7 @@ export type { WorkspaceSecurity } from './frame';
  */
 
 export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/v1/custom-frontends/:buildId/download',
     summary: "Download the organisation's custom frontend: 302 to a presigned link",
@@ -37,10 +38,10 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
     operation: 'CustomFrontendDownload',
     params: z.object({ buildId: uuid }),
     variables: (input: Input<{ buildId: string }>) => ({ buildId: input.params.buildId, baseUrl: baseUrl(input) }),
-    respond: (data: { url: string }) => ({ kind: 'redirect', status: 302, location: data.url }),
+    respond: (data) => ({ kind: 'redirect', status: 302, location: data.url }),
     response: { status: 302, description: 'Redirect to the presigned link', headers: { Location: 'Presigned object-storage URL' } },
     errors: [404, 409],
-  },
+  }),
   ...consolePages<WorkspaceSecurity | 'licenceKey'>([
     { name: 'account', pages: accountPages },
     { name: 'licences', pages: licencePages },

@@ -1,6 +1,6 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { execFile } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'graphql';
@@ -39,8 +39,11 @@ beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'matchday-compose-'));
   cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
   cpSync(join(root, 'schema'), join(copy, 'schema'), { recursive: true });
-  // the finance readiness operation, which compose writes from the subgraphs' schemas too
-  cpSync(join(root, 'rest-adapter', 'finance', 'operations', 'Readiness.graphql'), join(copy, 'rest-adapter', 'finance', 'operations', 'Readiness.graphql'));
+  // the persisted operations: compose writes the finance readiness operation from the subgraphs' schemas too, and every operation's types
+  for (const product of readdirSync(join(root, 'rest-adapter'))) {
+    const operations = join('rest-adapter', product, 'operations');
+    if (existsSync(join(root, operations))) cpSync(join(root, operations), join(copy, operations), { recursive: true });
+  }
   cpSync(join(root, 'package.json'), join(copy, 'package.json'));
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
 });
@@ -53,7 +56,7 @@ describe('compose --check', () => {
     const res = await run(join(root, 'dist', 'bin', 'compose.js'), ['--check']);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^schema\/ and rest-adapter\/finance\/operations\/Readiness\.graphql are up to date \(\d+ files\)\.\n$/);
+    expect(res.stdout).toMatch(/^schema\/, rest-adapter\/finance\/operations\/Readiness\.graphql and the operations' types are up to date \(\d+ files\)\.\n$/);
   });
 
   it('composes, from the sources, exactly the committed files, byte for byte', async () => {
@@ -74,32 +77,40 @@ describe('compose --check', () => {
     for (const [name, content] of expected) expect(readFileSync(join(root, 'schema', name), 'utf8')).toBe(content);
   });
 
-  it('detects a changed, a missing and a stale file in a copy of schema/, and `compose` rewrites them', async () => {
+  it('detects a changed, a missing and a stale file in a copy of schema/ and stale operation types, and `compose` rewrites them', async () => {
     const compose = join(copy, 'dist', 'bin', 'compose.js');
     const schemaDir = join(copy, 'schema');
+    const operations = join(copy, 'rest-adapter', 'predictions', 'operations');
+    const viewerType = () =>
+      /^export type ServiceInfoQuery = \{\n {2}viewer: \{\n([^}]*)\}/m.exec(readFileSync(join(operations, 'types.generated.ts'), 'utf8'))?.[1];
     // the copy starts from what this build composes (whether or not the committed files are current)
     expect((await run(compose, [])).code).toBe(0);
     const fresh = new Map(readdirSync(schemaDir).map((name) => [name, readFileSync(join(schemaDir, name), 'utf8')]));
+    expect(viewerType()).toBe('    prefix: string,\n    name: string,\n    plan: PlanCode,\n    role: ApiKeyRole\n  ');
 
     // one character of a description, a trailing blank line, a deleted subgraph SDL
     const football = join(schemaDir, 'football.graphql');
     writeFileSync(football, readFileSync(football, 'utf8').replace('The competitions in the data set.', 'The competitions in the data set!'));
     appendFileSync(join(schemaDir, 'supergraph.graphql'), '\n');
     unlinkSync(join(schemaDir, 'access.graphql'));
+    // and an operation that no longer selects the key's prefix
+    const serviceInfo = join(operations, 'ServiceInfo.graphql');
+    writeFileSync(serviceInfo, readFileSync(serviceInfo, 'utf8').replace('    prefix\n', ''));
     let res = await run(compose, ['--check']);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.stderr).toBe(
-      'Stale composed schema: schema/football.graphql, schema/access.graphql, schema/supergraph.graphql. Run `npm run compose` and commit the result.\n',
+      'Stale generated files: schema/football.graphql, schema/access.graphql, schema/supergraph.graphql, rest-adapter/predictions/operations/types.generated.ts. Run `npm run compose` and commit the result.\n',
     );
 
     res = await run(compose, []);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(
-      /^Wrote schema\/football\.graphql, schema\/access\.graphql, .*schema\/supergraph\.graphql, schema\/supergraph\.finance\.graphql, .*rest-adapter\/finance\/operations\/Readiness\.graphql\.\n$/,
+      /^Wrote schema\/football\.graphql, schema\/access\.graphql, .*schema\/supergraph\.graphql, schema\/supergraph\.finance\.graphql, .*rest-adapter\/finance\/operations\/Readiness\.graphql, rest-adapter\/finance\/operations\/types\.generated\.ts, .*\.\n$/,
     );
     expect((await run(compose, ['--check'])).code).toBe(0);
     for (const [name, content] of fresh) expect(readFileSync(join(schemaDir, name), 'utf8')).toBe(content);
+    expect(viewerType()).toBe('    name: string,\n    plan: PlanCode,\n    role: ApiKeyRole\n  ');
   });
 });
 
