@@ -48,7 +48,7 @@ import {
   type Outcome,
 } from '../subgraphs/predictions/predictions/domain/model';
 import type { PredictionServices } from '../subgraphs/predictions/predictions/services';
-import { startFeedServer, type FeedServer } from '../test/support/feed-server';
+import { startFeedServer, type FeedServer } from '../test/support/predictions/feed-server';
 import { freezeOf, replay, type Scored } from './live-replay';
 
 const { values: args } = parseArgs({

@@ -2,7 +2,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { DomainError, unauthenticated } from '../../../lib/errors';
 import type { CredentialKind } from '../../../lib/credentials';
 import { createLogger } from '../../../lib/logger';
-import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
+import { pluginTestkit, type PluginTestkit } from '../../../test/support/platform/plugin-testkit';
 import { Authenticator } from '../../authentication';
 import { InProcessDataSource } from '../../datasources';
 import { useAuthentication } from '.';

@@ -1,4 +1,4 @@
-import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
+import { pluginTestkit, type PluginTestkit } from '../../../test/support/platform/plugin-testkit';
 import { useIntrospectionGuard } from '.';
 
 const typeDefs = 'type Query { hello: String }';

@@ -1,6 +1,7 @@
 import { generate as totpGenerate } from 'otplib';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, changeNode, createUser, PASSWORD } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminSignIn, changeNode, createUser, PASSWORD } from '../../support/finance/node';
 
 /**
  * The admin console asks for the one-time code (issue 24, item 2): a superuser enrolled in 2FA signs
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const identity = () => t.app.services.identity.identity;
 /** The code of the next 30-second step (the current one may have been used by the enrolment). */
 const nextCode = (secret: string) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 } as Parameters<typeof totpGenerate>[0]);

@@ -1,5 +1,6 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
  * Issue 35 #6: with no provider configured, POST /api/assistant/ answered 503 without Retry-After for

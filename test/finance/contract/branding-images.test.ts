@@ -1,5 +1,6 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance/node';
 
 /**
  * The finance branding form refuses an SVG data: URI as logo or favicon (issue 24, item 11), as the

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
  * Shop, utilities, gift cards, disputes and rewards through the REST surface (issue 14, parts 1–5
@@ -23,10 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const get = (path: string, key: string) => http(url(path), { key });
-const send = (method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) =>
-  http(url(path), { method, key, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+const { url, get, send } = surface(() => t.urls.finance);
 
 /** A user with basic KYC (the default "KYC requirements" toggle is on) and an access token. */
 async function customer() {

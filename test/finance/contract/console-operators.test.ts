@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
 
 /**
  * The admin console's operator features, through real HTTP with the CSRF token: adding a user, the

@@ -18,9 +18,9 @@ import {
 import { projectRoot } from '../../../lib/paths';
 import { financeProduct } from '../../../subgraphs/finance/product';
 import { PRODUCT_NAMES } from '../../../subgraphs/products';
-import { startTestApp, type TestApp } from '../../support/app';
-import { graphql, installValidLicence } from '../../support/finance';
-import { createLicence } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { graphql, installValidLicence } from '../../support/finance/node';
+import { createLicence } from '../../support/registry/registry';
 
 /**
  * No other product's credential reaches the finance node's data (issue 24, item 5). GENERATED from

@@ -5,9 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../../lib/paths';
 import { MAX_AMOUNT_MINOR, maxAmount } from '../../../lib/money';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, graphql, installValidLicence, login } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { createUser, graphql, installValidLicence, login } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
  * Issue 27 #2 and #3: one maximum per currency for every money amount (lib/money.ts: 10^14 minor
@@ -16,21 +17,13 @@ import { invariants } from '../../support/ledger';
  */
 
 let t: TestApp<'finance'>;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url, send } = surface(() => t.urls.finance, { idempotent: true });
 
 beforeAll(async () => {
   t = await startTestApp({}, { products: ['finance'] });
   await installValidLicence(t as unknown as TestApp);
 }, 120_000);
 afterAll(() => t?.stop());
-
-const send = (method: string, path: string, token: string, body: unknown) =>
-  http(url(path), {
-    method,
-    key: token,
-    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify(body),
-  });
 
 async function user() {
   const u = await createUser(t as unknown as TestApp);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isValidBIC } from 'ibantools';
 import { signPayload } from '../../../subgraphs/finance/banking/domain/providers';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, login } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, login } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
  * Money in on a sandbox node (issue 33 #1, issue 35 #5): the sandbox providers behave as the real
@@ -14,7 +15,7 @@ import { invariants } from '../../support/ledger';
  * user firing maximal deposits cannot block anyone else's.
  */
 let t: TestApp<'finance'>;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url, get, post } = surface(() => t.urls.finance, { idempotent: true });
 
 beforeAll(async () => {
   // no BANKING_WEBHOOK_SECRET: the sandbox signs with the node's own secret, as a provider signs with the shared one
@@ -22,10 +23,6 @@ beforeAll(async () => {
   await installValidLicence(t as unknown as TestApp);
 }, 120_000);
 afterAll(() => t?.stop());
-
-const post = (path: string, token: string, body: unknown) =>
-  http(url(path), { method: 'POST', key: token, headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(body) });
-const get = (path: string, token: string) => http(url(path), { key: token });
 
 async function user() {
   const u = await createUser(t as unknown as TestApp);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SYSTEM_OWNER } from '../../../lib/ledger-client';
-import { startTestApp, type TestApp } from '../../support/app';
-import { adminPost, auditDelivered, changeNode, createUser, installValidLicence, login } from '../../support/finance';
-import { invariants } from '../../support/ledger';
-import { moneyMoves, type Customer, type Operator } from '../../support/money';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { adminPost, auditDelivered, changeNode, createUser, installValidLicence, login } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
+import { moneyMoves, type Customer, type Operator } from '../../support/finance/money';
 
 /**
  * Money invariants of issue 32 (items 1–3) and issue 33 item 7, through the real REST surface, gateway

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { generate as totpGenerate } from 'otplib';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance';
-import { outbox, type ReadMail } from '../../support/mail';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminSignIn, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance/node';
+import { outbox, type ReadMail } from '../../support/platform/mail';
 
 /**
  * Onboarding and account security of the finance node (issue 25, part 1), over real HTTP on the
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const post = (path: string, body: unknown, key?: string, headers: Record<string, string> = {}) =>
   http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const name = () => `new_${randomUUID().slice(0, 8)}`;

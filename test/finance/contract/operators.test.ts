@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, auditDelivered, createUser, graphql, installValidLicence, PASSWORD, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { adminPost, adminSignIn, auditDelivered, createUser, graphql, installValidLicence, PASSWORD, type AdminSession } from '../../support/finance/node';
 
 /**
  * The admin console's authority over accounts (issue 32, items 1 and 3), through the gateway and the

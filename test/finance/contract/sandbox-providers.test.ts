@@ -1,8 +1,9 @@
 import { ConfigError, loadConfig } from '../../../lib/config';
 import { configurationChecks } from '../../../subgraphs/finance/node/domain/checks';
 import { sandboxProvidersSelected } from '../../../subgraphs/finance/kernel/sandbox';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminSignIn, createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
  * No sandbox provider in production unless named (issue 24, item 4): with NODE_ENV=production the

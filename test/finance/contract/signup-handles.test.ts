@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login } from '../../support/finance';
-import { outbox, type ReadMail } from '../../support/mail';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
+import { outbox, type ReadMail } from '../../support/platform/mail';
 import { IdentityUniqueEmail1798000000100 as Migration } from '../../../subgraphs/finance/identity/store/migrations/1798000000100-IdentityUniqueEmail';
 
 /**
@@ -26,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const app = () => t as unknown as TestApp;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const PASSWORD = 'a long enough password';
 const post = (path: string, body: unknown, key?: string) =>
   http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,5 +1,16 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, changeNode, createUser, graphql, installValidLicence, licenceKeys, licenceToken, login, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import {
+  adminSignIn,
+  changeNode,
+  createUser,
+  graphql,
+  installValidLicence,
+  licenceKeys,
+  licenceToken,
+  login,
+  type AdminSession,
+} from '../../support/finance/node';
 import { NODE_STATE_CHANGED } from '../../../subgraphs/finance/kernel/gate';
 
 /**

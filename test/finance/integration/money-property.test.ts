@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { startTestApp, type TestApp } from '../../support/app';
-import { adminPost, auditDelivered, installValidLicence } from '../../support/finance';
-import { invariants } from '../../support/ledger';
-import { moneyMoves, type Customer, type Operator } from '../../support/money';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { adminPost, auditDelivered, installValidLicence } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
+import { moneyMoves, type Customer, type Operator } from '../../support/finance/money';
 
 /**
  * The test that searches (issue 32): a model-based property test over the real services, gateway and
@@ -20,7 +20,7 @@ import { moneyMoves, type Customer, type Operator } from '../../support/money';
  *    (who decided is the model's record of the operators' successful requests, not the node's);
  * 4. no request answered a 5xx;
  * and after each run: every successful operator decision has its audit row; the ledger's counters and
- * bounds (test/support/ledger.ts).
+ * bounds (test/support/finance/ledger.ts).
  *
  * Runs: fixed seeds plus one random seed (printed; MONEY_PROPERTY_SEED reruns one), MONEY_PROPERTY_RUNS runs each.
  */

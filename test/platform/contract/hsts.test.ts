@@ -1,4 +1,5 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
  * HSTS is configurable (issue 24, item 11): HSTS=auto (the production default) sends

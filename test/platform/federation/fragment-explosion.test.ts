@@ -1,4 +1,5 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
  * Issue 27 #1: a 1 kB anonymous document whose fragments double at each level froze the whole

@@ -1,4 +1,5 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
  * Operations through the real gateway and subgraphs, as a hostile or careless client sends them

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { projectRoot } from '../../../lib/paths';
 import { freePorts } from '../../../lib/server';
-import { assertBuilt } from '../../support/child-app';
+import { assertBuilt } from '../../support/platform/child-app';
 
 /**
  * Issue 35 #6: the app never restarted its embedded PostgreSQL after it died. Now `npm start`

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
 
 /**
  * Issue 27 #6: protocol corners on every listener (lib/server.ts). A CONNECT request used to close

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
  * Client mistakes on the prediction surface are answered with a 4xx and the surface's error body

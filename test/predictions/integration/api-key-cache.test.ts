@@ -10,7 +10,7 @@ import { ApiKeyService } from '../../../subgraphs/predictions/access/domain/api-
 import { KEY_CHANGED } from '../../../subgraphs/predictions/access/credential';
 import { ApiKeyStore, type KeyForAuth } from '../../../subgraphs/predictions/access/store/api-key-store';
 import { accessStore } from '../../../subgraphs/predictions/access/store';
-import { createTestDatabase } from '../../support/database';
+import { createTestDatabase } from '../../support/platform/database';
 
 class CountingKeyStore extends ApiKeyStore {
   lookups = 0;

@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { gql, startTestApp, type TestApp } from '../../support/app';
-import { startFeedServer, type FeedServer } from '../../support/feed-server';
-import { fileMatches, footballDataCsv, openfootballFile } from '../../support/football-files';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql } from '../../support/platform/http';
+import { startFeedServer, type FeedServer } from '../../support/predictions/feed-server';
+import { fileMatches, footballDataCsv, openfootballFile } from '../../support/predictions/football-files';
 
 /**
  * A file must prove it is what its key says (issue 37), tried with real files nobody here wrote

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { launchChromium, overflowOf, SHOTS } from '../../../support/browser';
-import { createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { launchChromium, overflowOf, SHOTS } from '../../../support/platform/browser';
+import { createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
 
 /**
  * Issue 33 #10, the console's layout in Chromium: at 1280 px the dashboard gives Recent activity and

@@ -1,8 +1,9 @@
 import { hostname } from 'node:os';
 import { activateDemoNode, shipRegistryKey } from '../../../../bin/demo';
 import { hostnameFingerprint } from '../../../../subgraphs/registry/licensing/domain/deployments';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, licenceKeys, licenceToken } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, licenceKeys, licenceToken } from '../../../support/finance/node';
 
 /**
  * The registry and the finance node trust each other by what the node carries, not by what it learns

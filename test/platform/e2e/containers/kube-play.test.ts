@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { renderFinanceNodeKubernetes } from '../../../../lib/kubernetes/finance-node';
 import { freePorts } from '../../../../lib/server';
-import { describeContainers, engine, images, removeByPrefix, waitFor } from '../../../support/containers';
-import { licenceKeys, licenceToken } from '../../../support/finance';
+import { describeContainers, engine, images, removeByPrefix, waitFor } from '../../../support/platform/containers';
+import { licenceKeys, licenceToken } from '../../../support/finance/node';
 
 type Doc = { kind: string; metadata: { name: string }; stringData?: Record<string, string>; spec?: any };
 

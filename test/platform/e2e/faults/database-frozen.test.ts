@@ -7,8 +7,8 @@
  */
 import { rmSync } from 'node:fs';
 import { DATABASE_CHECK_MEMO_MS } from '../../../../lib/probes';
-import { http } from '../../../support/app';
-import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/faults';
+import { http } from '../../../support/platform/http';
+import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/platform/faults';
 
 let pg: OwnPostgres;
 let app: NodeApp;

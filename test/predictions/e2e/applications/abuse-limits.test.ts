@@ -1,5 +1,6 @@
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { outbox, rfc822 } from '../../../support/mail';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { outbox, rfc822 } from '../../../support/platform/mail';
 
 /**
  * Abuse limits of the anonymous intake, per client address (issue 15 part 8, issue 17.6): the form,

@@ -5,7 +5,8 @@ import nodemailer from 'nodemailer';
 import { MAX_MIME_PARTS } from '../../../../subgraphs/predictions/access/domain/application-mail';
 import { MAILBOX_LIMITS } from '../../../../subgraphs/predictions/access/mailbox';
 import { projectRoot } from '../../../../lib/paths';
-import { gql, startTestApp, type TestApp } from '../../../support/app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { gql } from '../../../support/platform/http';
 
 /**
  * Issue 35 #1: one anonymous e-mail froze every product. An 800 kB message of 80,000 empty MIME parts

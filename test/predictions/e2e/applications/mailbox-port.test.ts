@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:net';
-import { gql, http, startTestApp, type TestApp } from '../../../support/app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { gql, http } from '../../../support/platform/http';
 
 /**
  * Issue 35 #6: an optional mailbox whose port was taken ended the whole start (exit 1). The default
