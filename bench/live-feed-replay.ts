@@ -1,5 +1,5 @@
 /**
- * The live replay through the feed (issue 26): the running system replays one full season of one league,
+ * The live replay through the feed: the running system replays one full season of one league,
  * week by week, the way it would live it: predict the week's fixtures, import its results through the
  * feed, go on.
  *

@@ -16,7 +16,7 @@ import {
 import { KYC_LEVELS } from '../../../subgraphs/finance/kernel/kyc';
 import type { Route, RouteInput } from '../../core/route';
 
-/** Identity verification (issue 14 part 6): the user's verifications, their documents, and the provider's signed webhook. */
+/** Identity verification: the user's verifications, their documents, and the provider's signed webhook. */
 
 const document = z.object({
   id: z.string().uuid(),

@@ -4,7 +4,7 @@ import { http, surface } from '../../support/platform/http';
 import { adminSignIn, changeNode, createUser, PASSWORD } from '../../support/finance/node';
 
 /**
- * The admin console asks for the one-time code (issue 24, item 2): a superuser enrolled in 2FA signs
+ * The admin console asks for the one-time code: a superuser enrolled in 2FA signs
  * in with password and code; with "Enforce 2FA on login" on, a superuser not enrolled yet enrols
  * (secret, otpauth URI, a code to confirm) before the console opens anything else.
  */
@@ -103,7 +103,7 @@ it('POST /api/login/ asks enrolled users for the code and, with the toggle on, s
   }
 });
 
-it('stores the time step that matched (issue 24, item 11): an early code does not block the codes after it; a used code never works again', async () => {
+it('stores the time step that matched: an early code does not block the codes after it; a used code never works again', async () => {
   const user = await createUser(t);
   const { secret } = await identity().startTotpEnrolment(user.id);
   const step = () => Math.floor(Date.now() / 30_000);

@@ -3,7 +3,7 @@ import { http } from '../../support/platform/http';
 import { createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
- * Issue 35 #6: with no provider configured, POST /api/assistant/ answered 503 without Retry-After for
+ * With no provider configured, POST /api/assistant/ answered 503 without Retry-After for
  * every valid question, as if the provider were down for a moment. It is a feature this node does not
  * offer: 501 `assistant_not_configured` with the documented body, and the OpenAPI document says so.
  */

@@ -17,7 +17,7 @@ import { financeFields, mutationWith } from '../../support/finance/fields';
 import { LICENCE_KEY, LocalRegistry } from '../../support/finance/local-registry';
 
 /**
- * Audit completeness (issue 32, item 4): GENERATED from the committed supergraph and the capability
+ * Audit completeness: GENERATED from the committed supergraph and the capability
  * table. Every mutation an operator credential (support staff or superuser) may call is a decision,
  * and each writes an entry to the node's audit log in the decision's transaction: called here through
  * the gateway with a real case (SCENARIOS: one per mutation; a new operator mutation without one

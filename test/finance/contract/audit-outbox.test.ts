@@ -4,7 +4,7 @@ import { http, surface } from '../../support/platform/http';
 import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
 
 /**
- * Operator decisions audited atomically (issue 25, part 4), through the admin console over real HTTP:
+ * Operator decisions audited atomically, through the admin console over real HTTP:
  * each decision's audit entry is written in the decision's own transaction (the subgraph's
  * audit_outbox) and relayed to the node's audit log (/admin/audit/) by the subgraph's job; a decision
  * that loses a race leaves no entry; while the node's log refuses entries the decisions still commit,

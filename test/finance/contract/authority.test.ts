@@ -7,7 +7,7 @@ import { financeFields, placeholderOperation } from '../../support/finance/field
 import { createLicence } from '../../support/registry/registry';
 
 /**
- * Role × field (issue 32, item 1): GENERATED from the committed supergraph. Every query and mutation
+ * Role × field: GENERATED from the committed supergraph. Every query and mutation
  * the finance node serves is called, with placeholder arguments built from its types, by every kind of
  * caller — no credential, a node user, support staff, a superuser, the prediction API's administrator
  * key and a registry licence key — and each answer must match the node's ONE capability table

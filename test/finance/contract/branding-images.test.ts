@@ -3,7 +3,7 @@ import { http } from '../../support/platform/http';
 import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance/node';
 
 /**
- * The finance branding form refuses an SVG data: URI as logo or favicon (issue 24, item 11), as the
+ * The finance branding form refuses an SVG data: URI as logo or favicon, as the
  * registry workspace does: SVG can carry scripts. Raster images (PNG, JPEG, GIF, WebP, ICO) by their
  * declared type and their bytes, http(s) URLs and paths are accepted.
  */

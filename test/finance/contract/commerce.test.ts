@@ -5,8 +5,7 @@ import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, lo
 import { invariants } from '../../support/finance/ledger';
 
 /**
- * Shop, utilities, gift cards, disputes and rewards through the REST surface (issue 14, parts 1–5
- * and 7): the checkout transition exactly, every order and dispute move and each refused one (409
+ * Shop, utilities, gift cards, disputes and rewards through the REST surface: the checkout transition exactly, every order and dispute move and each refused one (409
  * with the current state), pending_integration with nothing dispatched, the gift-card catalogue,
  * reversals that conserve the ledger, a referral rewarded once under concurrent first payments, and
  * each module refused when its toggle is off or the node is read-only.
@@ -513,7 +512,7 @@ describe('rewards', () => {
     const first = await paidOrder(u, '100.00');
     expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).status).toBe(200);
     expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '201.00']);
-    // the order is cancelled and refunded: its 100 points, spent already, are taken back with the 1.00 they were redeemed for (issue 32: never a net gain)
+    // the order is cancelled and refunded: its 100 points, spent already, are taken back with the 1.00 they were redeemed for (never a net gain)
     expect((await adminPost(t, admin, `/admin/commerce/order/${first.orderId}/cancel/`, {})).status).toBe(302);
     expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '300.00']);
     const refused = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' });

@@ -6,7 +6,7 @@ import { http, surface } from '../../support/platform/http';
 import { adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
 
 /**
- * Issue 33 #6: every list of the admin console, found from the console's route table (each GET page
+ * Every list of the admin console, found from the console's route table (each GET page
  * without path parameters that answers with a toolbar), submitted as a person submits its toolbar:
  * every select on its default ("All", an empty value) with and without a search, then each select on
  * each of its values. Each answer is 200 and has the right rows: "All" is the whole list, a value the

@@ -48,7 +48,7 @@ describe('add user', () => {
     const user = await t.app.services.identity.identity.findUser(name);
     expect(user).toMatchObject({ username: name, email: `${name}@example.com`, isSuperuser: false });
     expect(res.headers.get('location')).toBe(`/admin/identity/user/${user!.id}/?saved=added`);
-    // the page says the user was added, not "changed" (issue 33 #10)
+    // the page says the user was added, not "changed"
     expect((await get(res.headers.get('location')!)).body).toContain(`The user &quot;${name}&quot; was added successfully.`);
     await login(any(), name, NEW_PASSWORD);
 

@@ -15,7 +15,7 @@ import {
 } from '../../support/finance/node';
 
 /**
- * KYC (issue 14 part 6) with the offline sandbox provider: one verification per user and level, each
+ * KYC with the offline sandbox provider: one verification per user and level, each
  * state transition and each refused one (409 with the current state), document checks, enhanced
  * after basic, the administrators' reviews, expiry, and the user's level — what every money module
  * checks through requiredKycLevel — following verification.

@@ -7,7 +7,7 @@ import { adminPost, adminSignIn, createUser, installValidLicence, login } from '
 import { invariants } from '../../support/finance/ledger';
 
 /**
- * Money in on a sandbox node (issue 33 #1, issue 35 #5): the sandbox providers behave as the real
+ * Money in on a sandbox node: the sandbox providers behave as the real
  * providers' sandboxes do — a mobile-money deposit is completed by the provider's signed callback
  * through the webhook receiver within seconds (MoMo's sandbox test numbers fail or stay pending), a
  * sandbox IBAN receives a simulated incoming transfer (API and console) — and what a user brings in is
@@ -125,7 +125,7 @@ describe('sandbox IBAN', () => {
   });
 });
 
-describe('deposit limits (issue 35 #5)', () => {
+describe('deposit limits', () => {
   it('expires a deposit the provider never confirmed: voided, its amount released', async () => {
     const u = await user();
     const silent = await post('/api/v1/mobile-money/deposits/', u.token, { amount: '9.00', currency: 'UGX', phone_number: '+46733123452' });

@@ -5,7 +5,7 @@ import { adminSignIn, createUser, graphql, installValidLicence, login } from '..
 import { lastSmsTo, smsCodeTo } from '../../support/finance/phone';
 
 /**
- * Phone numbers verified by a one-time code before they receive transfers (issue 24, item 6), through
+ * Phone numbers verified by a one-time code before they receive transfers, through
  * the REST surface: PUT /api/v1/profile/phone/ makes the number pending and sends a code by SMS (the
  * offline sandbox keeps it in identity.sms_outbox), POST …/verify/ verifies it; an unverified number is
  * "no such recipient"; pending claims block nobody; wrong codes are reserved before they are checked,

@@ -6,7 +6,7 @@ import { http } from '../../support/platform/http';
 import { adminSignIn, createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
- * No sandbox provider in production unless named (issue 24, item 4): with NODE_ENV=production the
+ * No sandbox provider in production unless named: with NODE_ENV=production the
  * offline sandboxes (KYC, banking rails/mobile money/ramps, cards, crypto, FX, SMS) are disabled — their
  * calls answer 503 sandbox_provider_disabled — unless ALLOW_SANDBOX_PROVIDERS lists them; the system
  * checks report each (app.W011 active, app.W012 disabled).

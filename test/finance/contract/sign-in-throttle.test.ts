@@ -4,7 +4,7 @@ import { http, surface } from '../../support/platform/http';
 import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance/node';
 
 /**
- * Sign-in throttles hold under concurrency (issue 24, item 3): each attempt is reserved before the
+ * Sign-in throttles hold under concurrency: each attempt is reserved before the
  * password or code is verified, so 40 concurrent guesses get at most the allowance (5) evaluated, the
  * rest 429. Limits are per address, per account and both: five bad attempts from one address do not
  * lock the account for another address.

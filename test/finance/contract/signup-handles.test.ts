@@ -6,7 +6,7 @@ import { outbox, type ReadMail } from '../../support/platform/mail';
 import { IdentityUniqueEmail1798000000100 as Migration } from '../../../subgraphs/finance/identity/store/migrations/1798000000100-IdentityUniqueEmail';
 
 /**
- * Verified handles only, one account per address (issue 32 item 5, issue 35 item 2), over HTTP:
+ * Verified handles only, one account per address, over HTTP:
  * - an e-mail address routes money only once its owner has proven it (a sign-up with someone
  *   else's address receives nothing sent to that address);
  * - sign-up answers the same for a new and a taken address (no enumeration): the address gets a

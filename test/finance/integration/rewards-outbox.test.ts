@@ -8,7 +8,7 @@ import { until } from '../../support/platform/faults';
 import { createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
- * Points are never lost (issue 14 part 5): a paid order owes its points in the payment's own
+ * Points are never lost: a paid order owes its points in the payment's own
  * transaction, so a grant that fails after the payment committed (here: the ledger unreachable for
  * points transfers) is granted by the drain job once the fault clears — exactly once, the referral
  * bonus of two concurrent first orders included, and a re-delivery grants nothing twice.

@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http } from '../../support/platform/http';
 
 /**
- * Every REST surface and the gateway answer the probes (issue 7 #2): liveness `/healthz` and
+ * Every REST surface and the gateway answer the probes: liveness `/healthz` and
  * `/livez` (the process serves; never the database), readiness `/readyz` (the database answers). A
  * surface whose contract defines a probe path of its own keeps it (the finance node's).
  */

@@ -9,7 +9,7 @@ import { gql } from '../../support/registry/registry';
 import { endpointsUnder } from '../../support/platform/secret-sites';
 
 /**
- * One attempt throttle for every secret (issue 32), the vendor's side: the registry's workspace
+ * One attempt throttle for every secret, the vendor's side: the registry's workspace
  * password and its mailed links, licence keys presented to the registry, the prediction API's
  * inbound-mail webhook secret. At each endpoint, 40 concurrent wrong guesses from one address get
  * at most the allowance evaluated, the rest 429 with Retry-After. The rows are the endpoints

@@ -7,7 +7,7 @@ import { launchChromium, overflowOf, SHOTS } from '../../../support/platform/bro
 import { createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
 
 /**
- * Issue 33 #10, the console's layout in Chromium: at 1280 px the dashboard gives Recent activity and
+ * The console's layout in Chromium: at 1280 px the dashboard gives Recent activity and
  * Recent transfers room (every column shown, none squeezed into a third of the page); at 390 px a
  * list's actions (an order's Fulfil) are on the screen, not in a table scrolled off it — the rows
  * stack as cards, each cell with its column's name. Screenshots `console-<name>-<width>.png`.

@@ -51,7 +51,7 @@ it('adds a user, proposes an adjustment, reads the audit log; no page overflows 
   await page.fill('#id_password', 'a fine long password');
   await Promise.all([page.waitForURL(/\/admin\/identity\/user\/[0-9a-f-]{36}\/\?saved=added$/), page.click('.submit-row button')]);
   expect(await page.textContent('body')).toContain('walked_in');
-  // added, not "changed" (issue 33 #10)
+  // added, not "changed"
   expect(await page.textContent('.banner.ok')).toContain('was added successfully');
 
   await page.goto(`${t.urls.finance}/admin/adjustments/`);

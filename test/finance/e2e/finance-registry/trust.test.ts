@@ -6,8 +6,8 @@ import { http } from '../../../support/platform/http';
 import { adminPost, adminSignIn, createUser, installValidLicence, licenceKeys, licenceToken } from '../../../support/finance/node';
 
 /**
- * The registry and the finance node trust each other by what the node carries, not by what it learns
- * (issue 32, item 6; issue 33, items 11 and 13), against the real registry of an in-process vendor:
+ * The registry and the finance node trust each other by what the node carries, not by what it learns,
+ * against the real registry of an in-process vendor:
  *
  * - the demo node of `npm start` carries the key of the registry beside it (shipRegistryKey), activates
  *   with the printed licence key (activateDemoNode) and its heartbeats are accepted: they carry the

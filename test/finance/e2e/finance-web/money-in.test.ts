@@ -9,7 +9,7 @@ import { outbox } from '../../../support/platform/mail';
 import { webClient } from '../../../support/finance/web-client';
 
 /**
- * Issue 33 #1: a new user adds money on their own, on a phone (390 px, touch), by links and buttons
+ * A new user adds money on their own, on a phone (390 px, touch), by links and buttons
  * only, on a node whose providers are the sandboxes: sign up and verify the address from the mail,
  * find on the empty home how to add money, deposit by mobile money (the sandbox's callback completes
  * it within seconds, through the webhook receiver) and see the balance; open a EUR account (a BIC

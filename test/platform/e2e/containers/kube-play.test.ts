@@ -1,5 +1,5 @@
 /**
- * Issue 23, part 8: the finance node's Kubernetes manifests (what the registry answers for
+ * The finance node's Kubernetes manifests (what the registry answers for
  * `format=kubernetes`: lib/kubernetes/finance-node.ts, the same pure function) consumed for real by
  * `podman kube play`: the backend and the web client start from the release images, the backend
  * migrates its database and verifies its licence offline, and the probe paths the manifests name

@@ -1,5 +1,5 @@
 /**
- * Issue 27 #4: PostgreSQL frozen (every one of its processes SIGSTOPped: the sockets stay open and
+ * PostgreSQL frozen (every one of its processes SIGSTOPped: the sockets stay open and
  * nothing answers, as on a hung host). Requests on connections the pool already holds used to wait
  * for as long as the freeze lasted (sign-in 60 s); every statement now has its bound
  * (DB_QUERY_TIMEOUT_MS), so each request gets 503 with Retry-After within ~5 s, sign-in included,
