@@ -139,6 +139,44 @@ module.exports = {
       from: { path: '^subgraphs/[^/]+/([^/]+)/' },
       to: { path: '^subgraphs/[^/]+/[^/]+/schema/', pathNot: '^subgraphs/[^/]+/$1/schema/' },
     },
+    // ---- test fixtures (test/support/): platform/ knows no product; a product's fixtures and tests use their own ----
+    {
+      name: 'test-platform-support-is-product-free',
+      comment:
+        "test/support/platform/ (apps, databases, HTTP/GraphQL/browser helpers) serves every product: it imports no product's fixtures or code, only the product catalogue (subgraphs/products.ts). The jest global setup is the run's composition root (the template database holds every product's seed) and is exempt.",
+      severity: 'error',
+      from: { path: '^test/support/platform/', pathNot: '^test/support/platform/global-setup\\.ts$' },
+      to: { path: [`^test/support/${PRODUCT}/`, `^subgraphs/${PRODUCT}/`] },
+    },
+    {
+      name: 'test-product-support-is-its-own',
+      comment: "A product's fixtures (test/support/<product>/) import the platform's and their own product's, never another product's.",
+      severity: 'error',
+      from: { path: `^test/support/${PRODUCT}/` },
+      to: { path: `^test/support/${PRODUCT}/`, pathNot: '^test/support/$1/' },
+    },
+    {
+      name: 'product-tests-use-their-own-support',
+      comment:
+        "A product's tests (test/<product>/) use the platform's fixtures and their own product's. The one exception is a declared cross-product contract: the registry licenses finance nodes (lib/licence-token.ts), so finance's tests may make licences with test/support/registry/. A test about how products meet otherwise belongs in test/platform/, which may use any fixtures.",
+      severity: 'error',
+      from: { path: `^test/${PRODUCT}/` },
+      to: { path: `^test/support/${PRODUCT}/`, pathNot: ['^test/support/$1/', '^test/support/registry/registry\\.ts$'] },
+    },
+    {
+      name: 'platform-specs-use-platform-fixtures',
+      comment: 'The specs beside platform code (lib/, gateway/, the REST core) use test/support/platform/ only.',
+      severity: 'error',
+      from: { path: `^(lib|gateway|rest-adapter/core)/.+${TESTS}` },
+      to: { path: '^test/support/', pathNot: '^test/support/platform/' },
+    },
+    {
+      name: 'product-specs-use-their-own-fixtures',
+      comment: "The specs beside a product's code use the platform's fixtures and their own product's.",
+      severity: 'error',
+      from: { path: `^(?:subgraphs|rest-adapter)/${PRODUCT}/.+${TESTS}` },
+      to: { path: '^test/support/', pathNot: ['^test/support/platform/', '^test/support/$1/'] },
+    },
   ],
   options: {
     tsConfig: { fileName: 'tsconfig.json' },

@@ -17,12 +17,12 @@ module.exports = {
     '^.+\.m?js$': ['babel-jest', { babelrc: false, configFile: false, plugins: ['@babel/plugin-transform-modules-commonjs'] }],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
-  setupFiles: ['reflect-metadata', '<rootDir>/test/support/fresh-metadata.ts'],
-  setupFilesAfterEnv: ['<rootDir>/test/support/stop-apps.ts'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFiles: ['reflect-metadata', '<rootDir>/test/support/platform/fresh-metadata.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/platform/stop-apps.ts'],
+  globalSetup: '<rootDir>/test/support/platform/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/platform/global-teardown.ts',
   // the longest files first, the container tests (which wait for the images .ci/run builds) spread among them
-  testSequencer: '<rootDir>/test/support/sequencer.js',
+  testSequencer: '<rootDir>/test/support/platform/sequencer.js',
   testTimeout: 120000,
   // two files at once even on a 2-core machine (jest's default there is one): with each file booting only
   // its own product and workers replaced above workerIdleMemoryLimit, 20 finance contract files took 92 s

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:client`: the finance web client's figures (issue 11 part 8, the client's half).
+ * `npm run bench:client`: the finance web client's figures (the client's half).
  *
  *  1. First load, gzipped: index.html and the scripts and styles it names (goal < 250 kB), generic and
  *     branded, and the whole output directory for comparison.

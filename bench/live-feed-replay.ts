@@ -1,5 +1,5 @@
 /**
- * The live replay through the feed (issue 26): the running system replays one full season of one league,
+ * The live replay through the feed: the running system replays one full season of one league,
  * week by week, the way it would live it: predict the week's fixtures, import its results through the
  * feed, go on.
  *
@@ -48,7 +48,7 @@ import {
   type Outcome,
 } from '../subgraphs/predictions/predictions/domain/model';
 import type { PredictionServices } from '../subgraphs/predictions/predictions/services';
-import { startFeedServer, type FeedServer } from '../test/support/feed-server';
+import { startFeedServer, type FeedServer } from '../test/support/predictions/feed-server';
 import { freezeOf, replay, type Scored } from './live-replay';
 
 const { values: args } = parseArgs({

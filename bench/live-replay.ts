@@ -1,5 +1,5 @@
 /**
- * Live ratings between retrains (issue 15, part 4), measured on a replay.
+ * Live ratings between retrains, measured on a replay.
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/live-replay.js [data/football]
  *

@@ -1,5 +1,5 @@
 /**
- * Model levers (issue 15, part 5), measured without tuning on the evaluation windows.
+ * Model levers, measured without tuning on the evaluation windows.
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/model-levers.js [data/football]
  *
@@ -8,7 +8,7 @@
  * setting is then measured walk-forward on the Premier League 2015-16..2024-25 and on the six-league
  * default window (the five seasons before each league's newest), against the model without it, in
  * the same run. A lever is kept when it lowers the EPL RPS without raising the six-league RPS; the next
- * lever is measured on top of the ones kept. The baseline is the model as it was before issue 15.
+ * lever is measured on top of the ones kept. The baseline is the model as it was before these levers.
  */
 import { resolve } from 'node:path';
 import { readDataset, type ParsedMatch } from '../subgraphs/predictions/football/domain/dataset';
@@ -101,7 +101,7 @@ function table(header: string[], rows: string[][]): void {
 
 const LEVER_HEADER = ['lever', 'candidates (chosen on tuning)', 'chosen', 'tuning acc / RPS', 'EPL acc / RPS', 'six leagues acc / RPS', 'kept'];
 
-/** The settings before issue 15, pinned so that the baseline does not move with the defaults. */
+/** The settings before the levers, pinned so that the baseline does not move with the defaults. */
 const BASELINE: Record<Component, Hyper> = {
   'dixon-coles': {
     xi: 0.0018,
@@ -305,7 +305,7 @@ for (const kind of ENSEMBLE_COMPONENTS) {
   const rows: string[][] = [];
   const measure = (hyper: Hyper, w: WindowName) => metricsOf(rowsOf(kind, hyper, w));
   const base = { tune: measure(chosen[kind], 'tune'), epl: measure(chosen[kind], 'epl'), six: measure(chosen[kind], 'six') };
-  rows.push(['baseline (before issue 15)', '', short(BASELINE[kind]), fig(base.tune), fig(base.epl), fig(base.six), '']);
+  rows.push(['baseline (before the levers)', '', short(BASELINE[kind]), fig(base.tune), fig(base.epl), fig(base.six), '']);
   let current = base;
   for (const lever of LEVERS[kind]) {
     const scored = lever.candidates.map((c) => ({ c, m: measure({ ...chosen[kind], ...c }, 'tune') }));
@@ -483,7 +483,7 @@ console.log('## Ensemble\n');
 const ensembleRows: string[][] = [];
 const baselineEnsemble = scoreAll(baseRows, linearPool(BASELINE_WEIGHTS));
 ensembleRows.push([
-  'baseline (before issue 15)',
+  'baseline (before the levers)',
   '',
   `weights ${BASELINE_WEIGHTS.join('/')}`,
   fig(baselineEnsemble.tune),

@@ -16,7 +16,7 @@
  * otherwise), and prints its target, with "BELOW TARGET" when it is not reached; so do the footprint
  * limits (peak RSS). Options: --duration <s> (10), --connections <n> (20), --rounds <n> (3, at least 3),
  * --check (exit code 1 when a row is below its target or refused), --levers (the latest-predictions path
- * before and after each lever of issue 15), --skip-model.
+ * before and after each model lever), --skip-model.
  */
 import { subgraphFolder } from '../subgraphs/products';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -53,7 +53,7 @@ const { values: args } = parseArgs({
     'skip-model': { type: 'boolean' },
     /** Exit non-zero when a row is below its target (or its bodies differ). */
     check: { type: 'boolean' },
-    /** Also measure the latest-predictions path before each lever of issue 15 (each variant its own process). */
+    /** Also measure the latest-predictions path before each model lever (each variant its own process). */
     levers: { type: 'boolean' },
   },
 });
@@ -256,13 +256,13 @@ async function main() {
 }
 
 /**
- * The latest-predictions path before and after each lever of issue 15, each in its own instance on the
+ * The latest-predictions path before and after each model lever, each in its own instance on the
  * same database, against the same baseline in the same run: levers added one at a time.
  */
 async function leverSweep(appEnv: Record<string, string>, baseline: { child: ChildProcess; ready: Record<string, string> }, auth: Record<string, string>) {
   const variants: [string, Record<string, string>][] = [
     [
-      'before issue 15 (plans executed by @apollo/gateway, a metering statement per request)',
+      'before the levers (plans executed by @apollo/gateway, a metering statement per request)',
       { GATEWAY_DIRECT_FETCH: 'off', METER_BATCH_MAX: '1', RESPONSE_CACHE: 'off' },
     ],
     ['+ single fetches sent as planned (no result shaping)', { METER_BATCH_MAX: '1', RESPONSE_CACHE: 'off' }],

@@ -8,7 +8,7 @@
  *
  * --rate: requests per second in all (autocannon's overallRate), instead of as many as the connections take.
  * --hostile-mail N: meanwhile N senders write to the application mailbox without pause, each message
- * in turn an 800 kB MIME bomb of 80,000 empty parts or a 1 MB application (issue 35 #1); the report
+ * in turn an 800 kB MIME bomb of 80,000 empty parts or a 1 MB application; the report
  * adds what the mailbox answered.
  *
  * Not part of `npm test`. Uses DATABASE_URL's server (default: the machine's PostgreSQL) with a

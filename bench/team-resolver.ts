@@ -11,7 +11,7 @@
 import { distance } from 'fastest-levenshtein';
 import { parseArgs } from 'node:util';
 import { TeamResolver } from '../subgraphs/predictions/football/domain/team-resolver';
-import { teamsFromShippedData } from '../test/support/shipped-teams';
+import { teamsFromShippedData } from '../test/support/predictions/shipped-teams';
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, repeat: { type: 'string', default: '50' } } });
 const ROUNDS = Number(args.rounds);

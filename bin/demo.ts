@@ -126,7 +126,7 @@ export async function shipRegistryKey(node: NodeServices, licensing: LicensingSe
 }
 
 /**
- * The banner's line on the release images the demo registry distributes (issue 33, item 12): those built
+ * The banner's line on the release images the demo registry distributes: those built
  * on this machine (`npm run images`), shipped in the background as the newest stable release when this
  * build is not shipped yet; otherwise how to build them (the placeholder archives cannot run).
  */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DATA_CHANGED, dataChangeTriggers } from './cache-policy';
-import { createTestDatabase } from '../test/support/database';
+import { createTestDatabase } from '../test/support/platform/database';
 
 /**
  * The change announcements of the cached tables, as the migrations leave them (a database cloned from

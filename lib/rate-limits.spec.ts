@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { openStore, type Store, type StoreDefinition } from './database';
 import { createLogger } from './logger';
 import { KeyedLimiter } from './rate-limits';
-import { createTestDatabase } from '../test/support/database';
+import { createTestDatabase } from '../test/support/platform/database';
 
 /**
  * A limit holds across processes and replicas: two limiters on separate connection pools (as two

@@ -7,8 +7,8 @@ import { envelopeErrorShape } from './errors';
 import { inProcessExecutor } from './executor';
 import type { Route } from './route';
 import { createSurfaceApp, parseRange, type Surface } from './surface';
-import { startTestApp, type TestApp } from '../../test/support/app';
-import { call } from '../../test/support/registry';
+import { startTestApp, type TestApp } from '../../test/support/platform/app';
+import { http } from '../../test/support/platform/http';
 
 /**
  * The REST core's answers beyond JSON (rest-adapter/core): bodies streamed from storage (HEAD, one
@@ -182,7 +182,7 @@ describe('stream replies', () => {
 
 describe('routes answered without GraphQL', () => {
   it("map a thrown DomainError to the surface's error body", async () => {
-    const res = await call(`${server.url}/files/other.bin`);
+    const res = await http(`${server.url}/files/other.bin`);
     expect([res.status, res.body]).toEqual([404, { success: false, error: { code: 'NOT_FOUND', message: 'No such file.' } }]);
   });
 
@@ -194,7 +194,7 @@ describe('routes answered without GraphQL', () => {
 
   it('binary bodies reach the route unread, whatever their type', async () => {
     const big = Buffer.alloc(300_000, 7);
-    const res = await call(`${server.url}/upload`, { method: 'PUT', headers: { 'content-type': 'application/gzip' }, body: big });
+    const res = await http(`${server.url}/upload`, { method: 'PUT', headers: { 'content-type': 'application/gzip' }, body: big });
     expect(res.body).toEqual({ size: big.length, sha256: createHash('sha256').update(big).digest('hex'), type: 'application/gzip' });
   });
 });

@@ -2,7 +2,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { DomainError, unauthenticated } from '../../../lib/errors';
 import type { CredentialKind } from '../../../lib/credentials';
 import { createLogger } from '../../../lib/logger';
-import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
+import { pluginTestkit, type PluginTestkit } from '../../../test/support/platform/plugin-testkit';
 import { Authenticator } from '../../authentication';
 import { InProcessDataSource } from '../../datasources';
 import { useAuthentication } from '.';
@@ -117,7 +117,7 @@ it('answers a credential of no known format with 401 and the challenge (invalid_
   expect(calls).toEqual([]);
 });
 
-it('challenges an anonymous caller a resolver refused with 401: WWW-Authenticate names every kind it could present (issue 7 #9)', async () => {
+it('challenges an anonymous caller a resolver refused with 401: WWW-Authenticate names every kind it could present', async () => {
   const res = await kit.run('{ private }');
   expect(res.status).toBe(401);
   expect(res.headers.get('www-authenticate')).toBe('Bearer realm="spec"');

@@ -1,4 +1,4 @@
-import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
+import { pluginTestkit, type PluginTestkit } from '../../../test/support/platform/plugin-testkit';
 import { useDocumentLimits } from '.';
 
 /** Tokens, aliases and directives of the document, before anything else reads it. */

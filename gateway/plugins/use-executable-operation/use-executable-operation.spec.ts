@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { parse, type OperationDefinitionNode } from 'graphql';
 import type { GatewayContext } from '../../context';
-import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
+import { pluginTestkit, type PluginTestkit } from '../../../test/support/platform/plugin-testkit';
 import { useExecutableOperation, withDefaults } from '.';
 
 /** What a later plugin (the limits, the gateway's executor) sees of the request's variables. */

@@ -1,4 +1,4 @@
-import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
+import { pluginTestkit, type PluginTestkit } from '../../../test/support/platform/plugin-testkit';
 import { useIntrospectionGuard } from '.';
 
 const typeDefs = 'type Query { hello: String }';
@@ -35,7 +35,7 @@ describe('closed (production)', () => {
   });
 });
 
-describe('suggestions in error messages (issue 7 #8)', () => {
+describe('suggestions in error messages', () => {
   // "Did you mean" names fields, arguments, enum values and types of the schema
   const suggestive = [
     ['a field', '{ helo }', 'Cannot query field "helo" on type "Query".'],

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { getIntrospectionQuery } from 'graphql';
 import type { GatewayContext } from '../../context';
-import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
+import { pluginTestkit, type PluginTestkit } from '../../../test/support/platform/plugin-testkit';
 import { useQueryLimits } from '.';
 
 /**
@@ -81,7 +81,7 @@ it("prices a list without a size at 20 and a connection's nodes by the connectio
   expect((await kit.run('{ a: page(first: 60) { nodes { id } } }')).status).toBe(200);
 });
 
-it('costs a list with the default of a variable the client left out (issue 7 #5: no bypass through defaults)', async () => {
+it('costs a list with the default of a variable the client left out (no bypass through defaults)', async () => {
   // costed as 20 items before: 1 + 20 × 1 = 21
   const query = 'query ($n: Int = 200) { items(first: $n) { id } }';
   const res = await kit.run(query);
@@ -104,7 +104,7 @@ it('bounds the fields at the root, aliases and fragments counted', async () => {
   expect(res.body.errors?.[0]?.message).toBe('The operation selects 5 root fields; the limit is 4.');
 });
 
-describe('introspection (issue 7 #4: no longer exempt)', () => {
+describe('introspection (no longer exempt)', () => {
   // the gateway's default limits
   let kit: PluginTestkit;
   beforeAll(async () => (kit = await pluginTestkit({ typeDefs, resolvers, plugins: [useQueryLimits({ maxDepth: 12, maxCost: 5000, maxRootFields: 20 })] })));

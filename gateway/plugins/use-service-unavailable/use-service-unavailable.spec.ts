@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { serviceUnavailable } from '../../../lib/errors';
-import { pluginTestkit, type PluginTestkit } from '../../../test/support/plugin-testkit';
+import { pluginTestkit, type PluginTestkit } from '../../../test/support/platform/plugin-testkit';
 import { useServiceUnavailable } from '.';
 
 /** What node-postgres throws when the database's port is closed (PostgreSQL killed or restarting). */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { buildSchema, isObjectType, Kind, parse, visit, type FieldNode, type SelectionSetNode } from 'graphql';
 
 /**
- * The console shows people by name, never by UUID (issue 33 item 8). Enumerated from the sources, so
+ * The console shows people by name, never by UUID. Enumerated from the sources, so
  * a new site is covered without editing this test: every type of the finance supergraph that holds a
  * `userId` also offers the person (`username`, or `user`: identity's NodeUser by reference), and every
  * admin console operation that selects a `userId` selects the user name beside it.

@@ -105,7 +105,7 @@ function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Repl
   const u = data.nodeUserDetail;
   const level = u.kycLevel.toLowerCase();
   const flag = (input.query as { saved?: string }).saved;
-  // a user just added says so (not "changed": issue 33 #10)
+  // a user just added says so (not "changed")
   const saved = flag
     ? [
         {

@@ -17,7 +17,7 @@ import type { Route, RouteInput } from '../../core/route';
 import { route } from '../operation';
 import type { KycDocumentFieldsFragment, KycVerificationFieldsFragment } from '../operations/types.generated';
 
-/** Identity verification (issue 14 part 6): the user's verifications, their documents, and the provider's signed webhook. */
+/** Identity verification: the user's verifications, their documents, and the provider's signed webhook. */
 
 const document = z.object({
   id: z.string().uuid(),

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { inTransaction, openStore, type Store, type StoreDefinition } from '../../../lib/database';
 import { createLogger } from '../../../lib/logger';
-import { createTestDatabase, testPool } from '../../../test/support/database';
+import { createTestDatabase, testPool } from '../../../test/support/platform/database';
 import { AuditOutbox, auditOutboxDdl, type AuditDelivery, type AuditEntry } from './audit';
 
 /**

@@ -6,7 +6,7 @@ import { fixedSecret, ProviderClient } from './provider-http';
 /**
  * A peer that streams a reply without Content-Length (chunked) for as long as it is read: the reader
  * stops at its limit and hangs up, having read little more than the limit, where Response.text() read
- * everything (issue 35: 700 MB took a process from 302 MB to 2.3 GB).
+ * everything (700 MB took a process from 302 MB to 2.3 GB).
  */
 let server: Server;
 let base: string;

@@ -14,7 +14,7 @@ import {
   type ManifestModelLike,
 } from './finance-node-kubernetes';
 import type { KubernetesObject } from '../../../lib/kubernetes/workload';
-import { parseYamlObjects, validateObject } from '../../../test/support/kubernetes';
+import { parseYamlObjects, validateObject } from '../../../test/support/platform/kubernetes';
 
 /**
  * The finance node's Kubernetes manifests as the licence registry hands them out (format=kubernetes):

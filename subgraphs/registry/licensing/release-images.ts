@@ -107,9 +107,9 @@ export async function shipRelease(
 export type BuiltImagesRelease = { built: false } | { built: true; version: string; shipped: boolean };
 
 /**
- * The demo registry distributes the release images `npm run images` built on this machine (issue 33,
- * item 12), not only its placeholder archives: once per build (by the backend's image id), as the next
- * patch release after the newest stable one, so the installer's latest stable is the images that run.
+ * The demo registry distributes the release images `npm run images` built on this machine, not only its
+ * placeholder archives: once per build (by the backend's image id), as the next patch release after
+ * the newest stable one, so the installer's latest stable is the images that run.
  */
 export async function shipBuiltImages(
   services: Pick<LicensingServices, 'releases' | 'artifacts'>,

@@ -1,9 +1,10 @@
 import { generate as totpGenerate } from 'otplib';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, changeNode, createUser, PASSWORD } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminSignIn, changeNode, createUser, PASSWORD } from '../../support/finance/node';
 
 /**
- * The admin console asks for the one-time code (issue 24, item 2): a superuser enrolled in 2FA signs
+ * The admin console asks for the one-time code: a superuser enrolled in 2FA signs
  * in with password and code; with "Enforce 2FA on login" on, a superuser not enrolled yet enrols
  * (secret, otpauth URI, a code to confirm) before the console opens anything else.
  */
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const identity = () => t.app.services.identity.identity;
 /** The code of the next 30-second step (the current one may have been used by the enrolment). */
 const nextCode = (secret: string) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 } as Parameters<typeof totpGenerate>[0]);
@@ -102,7 +103,7 @@ it('POST /api/login/ asks enrolled users for the code and, with the toggle on, s
   }
 });
 
-it('stores the time step that matched (issue 24, item 11): an early code does not block the codes after it; a used code never works again', async () => {
+it('stores the time step that matched: an early code does not block the codes after it; a used code never works again', async () => {
   const user = await createUser(t);
   const { secret } = await identity().startTotpEnrolment(user.id);
   const step = () => Math.floor(Date.now() / 30_000);

@@ -1,9 +1,10 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 import { financeOpenApi } from '../../../rest-adapter/finance';
-import { createUser, installValidLicence, login } from '../../support/finance';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
- * Issue 35 #6: with no provider configured, POST /api/assistant/ answered 503 without Retry-After for
+ * With no provider configured, POST /api/assistant/ answered 503 without Retry-After for
  * every valid question, as if the provider were down for a moment. It is a feature this node does not
  * offer: 501 `assistant_not_configured` with the documented body, and the OpenAPI document says so.
  */

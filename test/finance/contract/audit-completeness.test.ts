@@ -2,13 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { objectStoreFor } from '../../../lib/object-store';
 import { FIELD_AUDIENCE, NOT_DECISIONS } from '../../../subgraphs/finance/kernel/capabilities';
 import { LOGO_UPLOAD_PREFIX } from '../../../subgraphs/finance/node/contract';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, auditDelivered, changeNode, createUser, graphql, installValidLicence, licenceKeys, licenceToken, login } from '../../support/finance';
-import { financeFields, mutationWith } from '../../support/finance-fields';
-import { LICENCE_KEY, LocalRegistry } from '../../support/local-registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { surface } from '../../support/platform/http';
+import {
+  adminSignIn,
+  auditDelivered,
+  changeNode,
+  createUser,
+  graphql,
+  installValidLicence,
+  licenceKeys,
+  licenceToken,
+  login,
+} from '../../support/finance/node';
+import { financeFields, mutationWith } from '../../support/finance/fields';
+import { LICENCE_KEY, LocalRegistry } from '../../support/finance/local-registry';
 
 /**
- * Audit completeness (issue 32, item 4): GENERATED from the committed supergraph and the capability
+ * Audit completeness: GENERATED from the committed supergraph and the capability
  * table. Every mutation an operator credential (support staff or superuser) may call is a decision,
  * and each writes an entry to the node's audit log in the decision's transaction: called here through
  * the gateway with a real case (SCENARIOS: one per mutation; a new operator mutation without one
@@ -43,9 +54,7 @@ afterAll(async () => {
   await registry.stop();
 });
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const send = (method: string, path: string, key: string, body?: unknown) =>
-  http(url(path), { method, key, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+const { send } = surface(() => t.urls.finance);
 
 async function customer() {
   const user = await createUser(any());

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
 
 /**
- * Operator decisions audited atomically (issue 25, part 4), through the admin console over real HTTP:
+ * Operator decisions audited atomically, through the admin console over real HTTP:
  * each decision's audit entry is written in the decision's own transaction (the subgraph's
  * audit_outbox) and relayed to the node's audit log (/admin/audit/) by the subgraph's job; a decision
  * that loses a race leaves no entry; while the node's log refuses entries the decisions still commit,
@@ -21,9 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const send = (method: string, path: string, key: string, body?: unknown) =>
-  http(url(path), { method, key, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+const { url, send } = surface(() => t.urls.finance);
 const page = async (path: string) => (await http(url(path), { headers: { cookie: admin.cookie } })).body as string;
 /** SQL on the node's database (every subgraph's schema lives in it). */
 const sql = <T extends object>(text: string, values: unknown[] = []) => t.app.services.ledger.store.pool.query<T>(text, values).then((r) => r.rows);

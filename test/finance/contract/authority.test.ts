@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { admits, FIELD_AUDIENCE, ROLE_CAPABILITIES, type CallerClass } from '../../../subgraphs/finance/kernel/capabilities';
 import { PRODUCT_NAMES } from '../../../subgraphs/products';
-import { startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, graphql, installValidLicence, login } from '../../support/finance';
-import { financeFields, placeholderOperation } from '../../support/finance-fields';
-import { createLicence } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { adminSignIn, createUser, graphql, installValidLicence, login } from '../../support/finance/node';
+import { financeFields, placeholderOperation } from '../../support/finance/fields';
+import { createLicence } from '../../support/registry/registry';
 
 /**
- * Role × field (issue 32, item 1): GENERATED from the committed supergraph. Every query and mutation
+ * Role × field: GENERATED from the committed supergraph. Every query and mutation
  * the finance node serves is called, with placeholder arguments built from its types, by every kind of
  * caller — no credential, a node user, support staff, a superuser, the prediction API's administrator
  * key and a registry licence key — and each answer must match the node's ONE capability table

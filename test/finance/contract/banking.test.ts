@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import { signPayload } from '../../../subgraphs/finance/banking/domain/providers';
 import { isValidNuban } from '../../../subgraphs/finance/banking/domain/account-numbers';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, changeNode, createUser, graphql, installValidLicence, login } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, changeNode, createUser, graphql, installValidLicence, login } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
  * Virtual accounts, inbound credits by signed webhook, bank transfers and mobile money through the
@@ -13,7 +14,7 @@ import { invariants } from '../../support/ledger';
  */
 const SECRET = 'whsec_test_0123456789abcdef';
 let t: TestApp;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 
 beforeAll(async () => {
   // the test plays the provider: the sandbox sends no callbacks of its own

@@ -1,11 +1,11 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance/node';
 
 /**
- * The finance branding form refuses an SVG data: URI as favicon (issue 24, item 11), as the registry
+ * The finance branding form refuses an SVG data: URI as favicon as the registry
  * workspace does: SVG can carry scripts. Raster images (PNG, JPEG, GIF, WebP, ICO) by their declared type
- * and their bytes, http(s) URLs and paths are accepted. The logo is uploaded as a file since issue 33,
- * item 9 (branding-logo.test.ts): the operation refuses a logo URL or data: URI, SVG or not.
+ * and their bytes, http(s) URLs and paths are accepted. The logo is uploaded as a file (branding-logo.test.ts): the operation refuses a logo URL or data: URI, SVG or not.
  */
 let t: TestApp<'finance'>;
 let admin: AdminSession;

@@ -3,8 +3,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { LOGO_MAX_BYTES } from '../../../subgraphs/finance/node/contract';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance/node';
 
 /**
  * The logo (issue 33, item 9): uploaded from the console's branding page as the file itself

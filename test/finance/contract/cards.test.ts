@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { number as cardNumber } from 'card-validator';
 import { signWebhook } from '../../../subgraphs/finance/kernel/provider-http';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
 import { generate as totpGenerate } from 'otplib';
-import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance';
-import { invariants } from '../../support/ledger';
-import { balanceOf, fundWallet, postWebhook } from '../../support/money-modules';
+import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
+import { balanceOf, fundWallet, postWebhook } from '../../support/finance/money-modules';
 
 /**
  * Virtual cards through the REST surface (:8000), on the real gateway, ledger and database: issue
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const json = (body: unknown, extra: Record<string, string> = {}) => ({
   headers: { 'content-type': 'application/json', ...extra },
   body: JSON.stringify(body),

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
- * Shop, utilities, gift cards, disputes and rewards through the REST surface (issue 14, parts 1–5
- * and 7): the checkout transition exactly, every order and dispute move and each refused one (409
+ * Shop, utilities, gift cards, disputes and rewards through the REST surface: the checkout transition exactly, every order and dispute move and each refused one (409
  * with the current state), pending_integration with nothing dispatched, the gift-card catalogue,
  * reversals that conserve the ledger, a referral rewarded once under concurrent first payments, and
  * each module refused when its toggle is off or the node is read-only.
@@ -23,10 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const get = (path: string, key: string) => http(url(path), { key });
-const send = (method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) =>
-  http(url(path), { method, key, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+const { url, get, send } = surface(() => t.urls.finance);
 
 /** A user with basic KYC (the default "KYC requirements" toggle is on) and an access token. */
 async function customer() {
@@ -515,7 +512,7 @@ describe('rewards', () => {
     const first = await paidOrder(u, '100.00');
     expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).status).toBe(200);
     expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '201.00']);
-    // the order is cancelled and refunded: its 100 points, spent already, are taken back with the 1.00 they were redeemed for (issue 32: never a net gain)
+    // the order is cancelled and refunded: its 100 points, spent already, are taken back with the 1.00 they were redeemed for (never a net gain)
     expect((await adminPost(t, admin, `/admin/commerce/order/${first.orderId}/cancel/`, {})).status).toBe(302);
     expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '300.00']);
     const refused = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' });

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { isPage } from '../../../rest-adapter/core/route';
 import { financeSurface } from '../../../rest-adapter/finance';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
 
 /**
- * Issue 33 #6: every list of the admin console, found from the console's route table (each GET page
+ * Every list of the admin console, found from the console's route table (each GET page
  * without path parameters that answers with a toolbar), submitted as a person submits its toolbar:
  * every select on its default ("All", an empty value) with and without a search, then each select on
  * each of its values. Each answer is 200 and has the right rows: "All" is the whole list, a value the
@@ -13,16 +14,8 @@ import { adminSignIn, createUser, installValidLicence, login, type AdminSession 
  */
 let t: TestApp<'finance'>;
 let admin: AdminSession;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url, send } = surface(() => t.urls.finance, { idempotent: true });
 const asAdmin = (path: string) => http(url(path), { headers: { cookie: admin.cookie } });
-
-const send = (method: string, path: string, token: string, body?: unknown) =>
-  http(url(path), {
-    method,
-    key: token,
-    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
 
 /** Rows in the lists: a customer with an order, a dispute, a mobile-money deposit and a virtual account. */
 async function seed() {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
 
 /**
  * The admin console's operator features, through real HTTP with the CSRF token: adding a user, the
@@ -47,7 +48,7 @@ describe('add user', () => {
     const user = await t.app.services.identity.identity.findUser(name);
     expect(user).toMatchObject({ username: name, email: `${name}@example.com`, isSuperuser: false });
     expect(res.headers.get('location')).toBe(`/admin/identity/user/${user!.id}/?saved=added`);
-    // the page says the user was added, not "changed" (issue 33 #10)
+    // the page says the user was added, not "changed"
     expect((await get(res.headers.get('location')!)).body).toContain(`The user &quot;${name}&quot; was added successfully.`);
     await login(any(), name, NEW_PASSWORD);
 

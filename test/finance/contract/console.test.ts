@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance/node';
 
 /**
  * The finance admin console on the console kit (rest-adapter/console/): every app answers its index

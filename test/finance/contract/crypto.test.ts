@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
-import { invariants } from '../../support/ledger';
-import { balanceOf, postWebhook } from '../../support/money-modules';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
+import { balanceOf, postWebhook } from '../../support/finance/money-modules';
 
 /**
  * Crypto deposits and swaps (module `crypto`) through the REST surface: a deposit address per asset
@@ -20,9 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const post = (path: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
-  http(url(path), { method: 'POST', key: token, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const { url, post } = surface(() => t.urls.finance);
 
 async function user(level: 'basic' | 'enhanced' = 'basic') {
   const u = await createUser(t);

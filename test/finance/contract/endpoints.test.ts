@@ -4,9 +4,10 @@ import { request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { generate as totpGenerate } from 'otplib';
 import pg from 'pg';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { startAssistantProvider } from '../../support/assistant';
-import { validateOpenApi } from '../../support/openapi';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { startAssistantProvider } from '../../support/finance/assistant';
+import { validateOpenApi } from '../../support/platform/openapi';
 import {
   adminPost,
   adminSignIn,
@@ -18,7 +19,7 @@ import {
   licenceToken,
   login,
   PASSWORD,
-} from '../../support/finance';
+} from '../../support/finance/node';
 
 /**
  * The finance node's REST surface (contract docs/contracts/finance-node.md §4), exactly: paths, statuses, headers,
@@ -48,7 +49,7 @@ afterAll(async () => {
   await provider?.close();
 });
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('every response names the node', () => {

@@ -18,12 +18,12 @@ import {
 import { projectRoot } from '../../../lib/paths';
 import { financeProduct } from '../../../subgraphs/finance/product';
 import { PRODUCT_NAMES } from '../../../subgraphs/products';
-import { startTestApp, type TestApp } from '../../support/app';
-import { graphql, installValidLicence } from '../../support/finance';
-import { createLicence } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { graphql, installValidLicence } from '../../support/finance/node';
+import { createLicence } from '../../support/registry/registry';
 
 /**
- * No other product's credential reaches the finance node's data (issue 24, item 5). GENERATED from
+ * No other product's credential reaches the finance node's data. GENERATED from
  * the committed supergraph (schema/supergraph.graphql): every query and mutation a finance subgraph
  * owns (its `@join__field(graph: …)`), called with minimal valid arguments built from the types, with
  * a prediction API key, a prediction administrator key, a registry licence key and a registry

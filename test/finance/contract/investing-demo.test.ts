@@ -1,7 +1,8 @@
 import { investingDemo } from '../../../subgraphs/finance/investing/demo';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
  * The issue's "done when", on the demo node as `npm start` seeds it (offline: the bundled sandbox):

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createLogger } from '../../../lib/logger';
 import { AlpacaTradeStream } from '../../../subgraphs/finance/investing/domain/providers/alpaca-stream';
 import { startAlpacaSandbox } from '../../../subgraphs/finance/investing/sandbox/servers';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, installValidLicence, login } from '../../support/finance';
-import { eventually, startProviders, type Providers } from '../../support/investing';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminSignIn, createUser, installValidLicence, login } from '../../support/finance/node';
+import { eventually, startProviders, type Providers } from '../../support/finance/investing';
+import { invariants } from '../../support/finance/ledger';
 
 /**
  * Order updates pushed over the brokerage's trade stream (Alpaca's `trade_updates` on `/stream`,
@@ -27,7 +28,7 @@ afterAll(async () => {
   await p?.close();
 });
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const updates = () => t.app.services.investing.orderUpdates;
 const streaming = () => eventually(() => updates().status().state === 'connected' && p.alpaca.streamListeners() > 0, 'the trade stream to listen');
 

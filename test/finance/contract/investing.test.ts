@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { TOGGLES } from '../../../subgraphs/finance/kernel/contract';
 import { AssetIssuerInvalidError } from '../../../subgraphs/finance/investing/domain/providers/types';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
-import { startProviders, type Providers } from '../../support/investing';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
+import { startProviders, type Providers } from '../../support/finance/investing';
+import { invariants } from '../../support/finance/ledger';
 
 /**
  * The investing module through the :8000 surface, against local servers that speak Alpaca's API and
@@ -28,7 +29,7 @@ afterAll(async () => {
   await p?.close();
 });
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const settings = (change: Record<string, unknown>) => changeNode(t, () => t.app.services.node.node.updateSettings(change, 'test'));
 const services = () => t.app.services.investing;
 

@@ -1,6 +1,7 @@
 import { PRODUCT_NAMES } from '../../../subgraphs/products';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, graphql, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminSignIn, createUser, graphql, installValidLicence, login } from '../../support/finance/node';
 
 /**
  * A user's KYC level (none, basic, enhanced) lives with the user in the identity subgraph: the

@@ -1,6 +1,7 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login } from '../../support/finance';
-import { LocalSumsub, signedWebhook } from '../../support/sumsub';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
+import { LocalSumsub, signedWebhook } from '../../support/finance/sumsub';
 
 /**
  * KYC against a provider speaking Sumsub's protocol on a LOCAL server: signed requests (applicant,

@@ -2,11 +2,12 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { objectStoreFor } from '../../../lib/object-store';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
- * KYC documents of real size (issue 14 part 6): the binary upload streams the file (the body, with its
+ * KYC documents of real size: the binary upload streams the file (the body, with its
  * Content-Type) to the object store — up to KYC_DOCUMENT_MAX_BYTES (default 10 MiB), 413 beyond —
  * the type decided by the bytes, idempotent like the JSON form, nothing left behind when refused.
  */

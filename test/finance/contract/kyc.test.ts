@@ -1,10 +1,21 @@
 import { createHash } from 'node:crypto';
 import { objectStoreFor } from '../../../lib/object-store';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, adminPost, auditDelivered, changeNode, createUser, graphql, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import {
+  adminSignIn,
+  adminPost,
+  auditDelivered,
+  changeNode,
+  createUser,
+  graphql,
+  installValidLicence,
+  login,
+  type AdminSession,
+} from '../../support/finance/node';
 
 /**
- * KYC (issue 14 part 6) with the offline sandbox provider: one verification per user and level, each
+ * KYC with the offline sandbox provider: one verification per user and level, each
  * state transition and each refused one (409 with the current state), document checks, enhanced
  * after basic, the administrators' reviews, expiry, and the user's level — what every money module
  * checks through requiredKycLevel — following verification.

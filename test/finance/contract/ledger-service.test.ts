@@ -1,8 +1,8 @@
 import { PRODUCT_NAMES } from '../../../subgraphs/products';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../../lib/principal';
-import { startTestApp, type TestApp } from '../../support/app';
-import { createUser, graphql, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { createUser, graphql, installValidLicence, login } from '../../support/finance/node';
 
 /**
  * The ledger's service mutations: the money modules (LEDGER_WRITERS) open accounts and move money as

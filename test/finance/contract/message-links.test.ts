@@ -6,10 +6,11 @@ import PostalMime from 'postal-mime';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../clients/finance-web/build';
 import { projectRoot } from '../../../lib/paths';
 import { CLIENT_PAGES, MESSAGE_KINDS, clientLink, type MessageKind } from '../../../subgraphs/finance/identity/domain/messages';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { changeNode, installValidLicence, login } from '../../support/finance';
-import { outbox } from '../../support/mail';
-import { lastSmsTo, setVerifiedPhone } from '../../support/phone';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { changeNode, installValidLicence, login } from '../../support/finance/node';
+import { outbox } from '../../support/platform/mail';
+import { lastSmsTo, setVerifiedPhone } from '../../support/finance/phone';
 
 /**
  * Every mail and text message the finance node sends (issue 33, item 2): its links are absolute and open

@@ -5,32 +5,25 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../../lib/paths';
 import { MAX_AMOUNT_MINOR, maxAmount } from '../../../lib/money';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, graphql, installValidLicence, login } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { createUser, graphql, installValidLicence, login } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
- * Issue 27 #2 and #3: one maximum per currency for every money amount (lib/money.ts: 10^14 minor
+ * One maximum per currency for every money amount (lib/money.ts: 10^14 minor
  * units), read by the one parser of amounts (toMinor) on every REST route and GraphQL mutation, and
  * enforced by the ledger itself, whose account sums can never leave bigint's range.
  */
 
 let t: TestApp<'finance'>;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url, send } = surface(() => t.urls.finance, { idempotent: true });
 
 beforeAll(async () => {
   t = await startTestApp({}, { products: ['finance'] });
   await installValidLicence(t as unknown as TestApp);
 }, 120_000);
 afterAll(() => t?.stop());
-
-const send = (method: string, path: string, token: string, body: unknown) =>
-  http(url(path), {
-    method,
-    key: token,
-    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify(body),
-  });
 
 async function user() {
   const u = await createUser(t as unknown as TestApp);
@@ -40,7 +33,7 @@ async function user() {
 
 const HOSTILE = ['92233720368547758.07', '99999999999999999', '1000000000000000000000000000000', '1e30', '9'.repeat(400)];
 
-describe('the maximum of a movement (#2)', () => {
+describe('the maximum of a movement', () => {
   it('is 10^14 minor units in every currency, documented as a decimal per currency', () => {
     expect(MAX_AMOUNT_MINOR).toBe(10n ** 14n);
     expect([maxAmount('GHS'), maxAmount('UGX'), maxAmount('BTC')]).toEqual(['1000000000000.00', '100000000000000', '1000000.00000000']);
@@ -66,7 +59,7 @@ describe('the maximum of a movement (#2)', () => {
       currency: 'GHS',
       phone_number: '+233241234567',
     });
-    // the largest amount is well-formed, and more than one deposit may bring in (issue 35 #5: the deposit limits)
+    // the largest amount is well-formed, and more than one deposit may bring in (the deposit limits)
     expect([max.status, max.body.code]).toEqual([403, 'limit_exceeded']);
     const later = await send('POST', '/api/v1/mobile-money/deposits/', alice.token, { amount: '50.00', currency: 'GHS', phone_number: '+233241234567' });
     expect([later.status, later.body.amount]).toEqual([201, { amount: '50.00', currency: 'GHS' }]);
@@ -185,7 +178,7 @@ const withValue = (base: Record<string, unknown>, field: string[], value: string
   return body;
 };
 
-describe('one validation of money amounts (#3)', () => {
+describe('one validation of money amounts', () => {
   it('answers 400 to hostile amounts in every money field of the OpenAPI document, never 500', async () => {
     const doc = (await http(url('/swagger.json'))).body;
     const fields = moneyFields(doc);
@@ -298,7 +291,7 @@ function argumentValue(type: GraphQLInputType, at: string[], target: string[], v
   return inner.name === 'Int' || inner.name === 'Float' ? 1 : inner.name === 'Boolean' ? false : inner.name === 'ID' ? randomUUID() : 'x';
 }
 
-describe('one code per refusal on REST and GraphQL (issue 27, smaller points)', () => {
+describe('one code per refusal on REST and GraphQL', () => {
   it('refuses a transfer beyond the balance as insufficient_funds over REST and INSUFFICIENT_FUNDS over GraphQL', async () => {
     const [payer, payee] = [await user(), await user()];
     const rest = await send('POST', '/api/v1/transfers/', payer.token, { recipient: payee.username, amount: '5.00', currency: 'EUR' });

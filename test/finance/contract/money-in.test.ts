@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { isValidBIC } from 'ibantools';
 import { signPayload } from '../../../subgraphs/finance/banking/domain/providers';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, login } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, login } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
- * Money in on a sandbox node (issue 33 #1, issue 35 #5): the sandbox providers behave as the real
+ * Money in on a sandbox node: the sandbox providers behave as the real
  * providers' sandboxes do — a mobile-money deposit is completed by the provider's signed callback
  * through the webhook receiver within seconds (MoMo's sandbox test numbers fail or stay pending), a
  * sandbox IBAN receives a simulated incoming transfer (API and console) — and what a user brings in is
@@ -14,7 +15,7 @@ import { invariants } from '../../support/ledger';
  * user firing maximal deposits cannot block anyone else's.
  */
 let t: TestApp<'finance'>;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url, get, post } = surface(() => t.urls.finance, { idempotent: true });
 
 beforeAll(async () => {
   // no BANKING_WEBHOOK_SECRET: the sandbox signs with the node's own secret, as a provider signs with the shared one
@@ -22,10 +23,6 @@ beforeAll(async () => {
   await installValidLicence(t as unknown as TestApp);
 }, 120_000);
 afterAll(() => t?.stop());
-
-const post = (path: string, token: string, body: unknown) =>
-  http(url(path), { method: 'POST', key: token, headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(body) });
-const get = (path: string, token: string) => http(url(path), { key: token });
 
 async function user() {
   const u = await createUser(t as unknown as TestApp);
@@ -128,7 +125,7 @@ describe('sandbox IBAN', () => {
   });
 });
 
-describe('deposit limits (issue 35 #5)', () => {
+describe('deposit limits', () => {
   it('expires a deposit the provider never confirmed: voided, its amount released', async () => {
     const u = await user();
     const silent = await post('/api/v1/mobile-money/deposits/', u.token, { amount: '9.00', currency: 'UGX', phone_number: '+46733123452' });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { SYSTEM_OWNER } from '../../../subgraphs/finance/kernel/ledger-client';
-import { startTestApp, type TestApp } from '../../support/app';
-import { adminPost, auditDelivered, changeNode, createUser, installValidLicence, login } from '../../support/finance';
-import { invariants } from '../../support/ledger';
-import { moneyMoves, type Customer, type Operator } from '../../support/money';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { adminPost, auditDelivered, changeNode, createUser, installValidLicence, login } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
+import { moneyMoves, type Customer, type Operator } from '../../support/finance/money';
 
 /**
- * Money invariants of issue 32 (items 1–3) and issue 33 item 7, through the real REST surface, gateway
+ * Money invariants (exactly-once reversal, two-person platform credits, refunded orders), through the real REST surface, gateway
  * and database: a transfer is reversed once whoever asks and however concurrently (the ledger keeps one
  * reversal per original in its own table); a credit of a person from a platform account is decided by
  * two people, neither of them a party; support staff never decide money; a refunded order is

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { generate as totpGenerate } from 'otplib';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance';
-import { outbox, type ReadMail } from '../../support/mail';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminSignIn, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance/node';
+import { outbox, type ReadMail } from '../../support/platform/mail';
 
 /**
- * Onboarding and account security of the finance node (issue 25, part 1), over real HTTP on the
+ * Onboarding and account security of the finance node, over real HTTP on the
  * node's REST surface: sign-up (open and invite-only), e-mail verification through the mail outbox,
  * password reset and change, sessions (revocable tokens), 2FA recovery codes, the profile.
  */
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const post = (path: string, body: unknown, key?: string, headers: Record<string, string> = {}) =>
   http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const name = () => `new_${randomUUID().slice(0, 8)}`;
@@ -290,7 +291,7 @@ describe('2FA recovery codes', () => {
     expect([wrong.status, wrong.body.errors]).toEqual([400, { current_password: ['Wrong password.'] }]);
     const right = await post('/api/auth/2fa/enrol/', { current_password: PASSWORD }, token);
     expect([right.status, typeof right.body.secret]).toEqual([201, 'string']);
-    // the otpauth URI as a QR code to scan (issue 33 item 3): an SVG image as a data: URI
+    // the otpauth URI as a QR code to scan: an SVG image as a data: URI
     expect(right.body.qr_code).toMatch(/^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+$/);
     const svg = Buffer.from((right.body.qr_code as string).split(',')[1], 'base64').toString('utf8');
     expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 \d+ \d+"/);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, auditDelivered, createUser, graphql, installValidLicence, PASSWORD, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { adminPost, adminSignIn, auditDelivered, createUser, graphql, installValidLicence, PASSWORD, type AdminSession } from '../../support/finance/node';
 
 /**
- * The admin console's authority over accounts (issue 32, items 1 and 3), through the gateway and the
+ * The admin console's authority over accounts, through the gateway and the
  * console over real HTTP: support staff never act on their own account nor on another operator's
  * (the freeze of a superuser and the self-raised KYC level of the confirmed exploit), superusers
  * neither; creating, elevating, demoting, freezing or re-activating an operator is a two-person

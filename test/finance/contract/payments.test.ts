@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, runCli } from '../../support/finance';
-import { invariants } from '../../support/ledger';
-import { setVerifiedPhone } from '../../support/phone';
+import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, runCli } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
+import { setVerifiedPhone } from '../../support/finance/phone';
 import { HttpRates } from '../../../subgraphs/finance/payments/domain/rates';
 
 /**
@@ -24,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url, get, post } = surface(() => t.urls.finance);
 
 async function verifiedUser(level: 'none' | 'basic' | 'enhanced' = 'basic', fund: Record<string, bigint> = {}) {
   const user = await createUser(t);
@@ -32,10 +33,6 @@ async function verifiedUser(level: 'none' | 'basic' | 'enhanced' = 'basic', fund
   for (const [currency, minor] of Object.entries(fund)) await t.app.services.ledger.ledger.fund(user.id, currency, minor, randomUUID());
   return { ...user, token: await login(t, user.username) };
 }
-
-const post = (path: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
-  http(url(path), { method: 'POST', key: token, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-const get = (path: string, token: string) => http(url(path), { key: token });
 
 async function balance(token: string, currency: string) {
   const res = await get('/api/v1/accounts/', token);

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, graphql, installValidLicence, login } from '../../support/finance';
-import { lastSmsTo, smsCodeTo } from '../../support/phone';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminSignIn, createUser, graphql, installValidLicence, login } from '../../support/finance/node';
+import { lastSmsTo, smsCodeTo } from '../../support/finance/phone';
 
 /**
- * Phone numbers verified by a one-time code before they receive transfers (issue 24, item 6), through
+ * Phone numbers verified by a one-time code before they receive transfers, through
  * the REST surface: PUT /api/v1/profile/phone/ makes the number pending and sends a code by SMS (the
  * offline sandbox keeps it in identity.sms_outbox), POST …/verify/ verifies it; an unverified number is
  * "no such recipient"; pending claims block nobody; wrong codes are reserved before they are checked,
@@ -19,9 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const send = (method: string, path: string, token: string, body: unknown) =>
-  http(url(path), { method, key: token, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const { url, send } = surface(() => t.urls.finance);
 const setPhone = (token: string, phone: string | null) => send('PUT', '/api/v1/profile/phone/', token, { phone });
 const verify = (token: string, code: string) => send('POST', '/api/v1/profile/phone/verify/', token, { code });
 const transfer = (token: string, recipient: string) => send('POST', '/api/v1/transfers/', token, { recipient, amount: '1.00', currency: 'EUR' });

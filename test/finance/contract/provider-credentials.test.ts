@@ -5,9 +5,10 @@ import type { ProviderSecrets } from '../../../subgraphs/finance/kernel/provider
 import type { Principal } from '../../../lib/principal';
 import { signPayload } from '../../../subgraphs/finance/banking/domain/providers';
 import { startAlpacaSandbox, type AlpacaSandbox } from '../../../subgraphs/finance/investing/sandbox/servers';
-import { startBankingProvider } from '../../support/banking-provider';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
+import { startBankingProvider } from '../../support/finance/banking-provider';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
 
 /**
  * Provider credentials from the admin console's encrypted records: no key in the environment, the
@@ -61,7 +62,7 @@ afterAll(async () => {
   issuerAndExchange.close();
 });
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 type Module = 'banking' | 'investing' | 'cards' | 'crypto';
 const secretsOf = (module: Module) => (t.app.services[module] as { providerSecrets: ProviderSecrets }).providerSecrets;
 

@@ -7,8 +7,9 @@ import { loadSubgraphs } from '../../../subgraphs/products';
 const SUBGRAPHS = loadSubgraphs(['finance']);
 import { financeSurface } from '../../../rest-adapter/finance';
 import { LEDGER_WRITERS } from '../../../subgraphs/finance/ledger/domain/writers';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, changeNode, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminSignIn, changeNode, createUser, graphql, installValidLicence, login, PASSWORD, type AdminSession } from '../../support/finance/node';
 
 /**
  * Licence read-only mode, enumerated: every write route of the finance surface (from its route

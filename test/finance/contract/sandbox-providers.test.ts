@@ -1,11 +1,12 @@
 import { ConfigError, loadConfig } from '../../../lib/config';
 import { configurationChecks } from '../../../subgraphs/finance/node/domain/checks';
 import { sandboxProvidersSelected } from '../../../subgraphs/finance/kernel/sandbox';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, createUser, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { adminSignIn, createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
- * No sandbox provider in production unless named (issue 24, item 4): with NODE_ENV=production the
+ * No sandbox provider in production unless named: with NODE_ENV=production the
  * offline sandboxes (KYC, banking rails/mobile money/ramps, cards, crypto, FX, SMS) are disabled — their
  * calls answer 503 sandbox_provider_disabled — unless ALLOW_SANDBOX_PROVIDERS lists them; the system
  * checks report each (app.W011 active, app.W012 disabled).

@@ -1,18 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generate as totpGenerate } from 'otplib';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login, PASSWORD } from '../../support/finance';
-import { smsCodeTo } from '../../support/phone';
-import { endpointsUnder } from '../../support/secret-sites';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { createUser, installValidLicence, login, PASSWORD } from '../../support/finance/node';
+import { smsCodeTo } from '../../support/finance/phone';
+import { endpointsUnder } from '../../support/platform/secret-sites';
 
 /**
- * One attempt throttle for every secret of the finance node (issue 32): at each endpoint that checks
+ * One attempt throttle for every secret of the finance node: at each endpoint that checks
  * a secret — passwords (sign-in, console, card reveal, and the current password before a change to
  * the account's security), one-time codes, recovery codes, mailed tokens, phone codes — 40
  * concurrent wrong guesses get at most the allowance evaluated, the rest 429 with Retry-After. The
- * rows are the endpoints test/support/secret-sites.ts lists for the sites the code scan finds
+ * rows are the endpoints test/support/platform/secret-sites.ts lists for the sites the code scan finds
  * (test/platform/lint/secret-sites.test.ts): a new site without a row here fails.
- * Before the fix, POST /api/auth/password/ evaluated 40 of 40 (issue 32 item 4).
+ * Before the fix, POST /api/auth/password/ evaluated 40 of 40.
  */
 let t: TestApp<'finance'>;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const app = () => t as unknown as TestApp;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 let addressCount = 0;
 const newAddress = () => `203.0.113.${++addressCount}`;
 type Answer = { status: number; body: { code?: string } & Record<string, unknown>; headers: Headers };

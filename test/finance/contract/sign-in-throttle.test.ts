@@ -1,9 +1,10 @@
 import { generate as totpGenerate } from 'otplib';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance/node';
 
 /**
- * Sign-in throttles hold under concurrency (issue 24, item 3): each attempt is reserved before the
+ * Sign-in throttles hold under concurrency: each attempt is reserved before the
  * password or code is verified, so 40 concurrent guesses get at most the allowance (5) evaluated, the
  * rest 429. Limits are per address, per account and both: five bad attempts from one address do not
  * lock the account for another address.
@@ -16,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 let addressCount = 0;
 /** A client address of its own per test (the per-address limit is shared by every account). */
 const newAddress = () => `198.51.100.${++addressCount}`;

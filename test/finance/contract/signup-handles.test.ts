@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login } from '../../support/finance';
-import { outbox, type ReadMail } from '../../support/mail';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
+import { outbox, type ReadMail } from '../../support/platform/mail';
 import { IdentityUniqueEmail1798000000100 as Migration } from '../../../subgraphs/finance/identity/store/migrations/1798000000100-IdentityUniqueEmail';
 
 /**
- * Verified handles only, one account per address (issue 32 item 5, issue 35 item 2), over HTTP:
+ * Verified handles only, one account per address, over HTTP:
  * - an e-mail address routes money only once its owner has proven it (a sign-up with someone
  *   else's address receives nothing sent to that address);
  * - sign-up answers the same for a new and a taken address (no enumeration): the address gets a
@@ -26,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const app = () => t as unknown as TestApp;
-const url = (path: string) => `${t.urls.finance}${path}`;
+const { url } = surface(() => t.urls.finance);
 const PASSWORD = 'a long enough password';
 const post = (path: string, body: unknown, key?: string) =>
   http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

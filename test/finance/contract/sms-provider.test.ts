@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DomainError } from '../../../lib/errors';
 import { TwilioSms } from '../../../subgraphs/finance/identity/domain/sms';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { createUser, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
  * The Twilio-protocol SMS provider (SMS_PROVIDER_URL) against a local peer that speaks Twilio's

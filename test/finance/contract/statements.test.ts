@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { changeNode, createUser, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { changeNode, createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
  * GET /api/v1/statements/ through the REST surface, the real gateway, ledger and database: a period's

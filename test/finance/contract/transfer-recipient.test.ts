@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../support/finance/node';
 import { RECIPIENT_LOOKUPS } from '../../../subgraphs/finance/payments/domain/transfers';
 
 /**

@@ -1,9 +1,20 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminSignIn, changeNode, createUser, graphql, installValidLicence, licenceKeys, licenceToken, login, type AdminSession } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import {
+  adminSignIn,
+  changeNode,
+  createUser,
+  graphql,
+  installValidLicence,
+  licenceKeys,
+  licenceToken,
+  login,
+  type AdminSession,
+} from '../../support/finance/node';
 import { NODE_STATE_CHANGED } from '../../../subgraphs/finance/kernel/gate';
 
 /**
- * Issue 23, part 5: the finance node accepts only licence tokens signed by the vendor keys it was built
+ * The finance node accepts only licence tokens signed by the vendor keys it was built
  * with (vendor-keys.pem), else by the key of the first licence it installed (pinned). An operator who
  * signs a token with a key pair of their own cannot unlock writes: not through the admin console, the
  * CLI, the environment, nor by writing it into the node's tables.

@@ -3,7 +3,7 @@ import { composeIban, composeNuban, isValidNuban, normaliseIban, nubanCheckDigit
 import { HttpMobileMoney, HttpProviderClient, HttpRail, HttpRamp, ProviderError, SandboxRail } from '../../../subgraphs/finance/banking/domain/providers';
 import { verifyWebhook } from '../../../subgraphs/finance/banking/domain/webhooks';
 import { signPayload } from '../../../subgraphs/finance/banking/domain/providers';
-import { startBankingProvider } from '../../support/banking-provider';
+import { startBankingProvider } from '../../support/finance/banking-provider';
 
 /** The banking providers' HTTP clients against a local server speaking their protocol; account-number formats. */
 const API_KEY = 'sk_test_local';

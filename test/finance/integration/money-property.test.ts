@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { startTestApp, type TestApp } from '../../support/app';
-import { adminPost, auditDelivered, installValidLicence } from '../../support/finance';
-import { invariants } from '../../support/ledger';
-import { moneyMoves, type Customer, type Operator } from '../../support/money';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { adminPost, auditDelivered, installValidLicence } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
+import { moneyMoves, type Customer, type Operator } from '../../support/finance/money';
 
 /**
- * The test that searches (issue 32): a model-based property test over the real services, gateway and
+ * The test that searches: a model-based property test over the real services, gateway and
  * database. Random sequences of actions by end users, support staff and superusers — deposits,
  * transfers, disputes, reviews, resolutions, shop orders, cancellations, points redemption, FX
  * conversions, adjustments proposed and approved, and concurrent duplicates of these, a dispute raised
@@ -20,7 +20,7 @@ import { moneyMoves, type Customer, type Operator } from '../../support/money';
  *    (who decided is the model's record of the operators' successful requests, not the node's);
  * 4. no request answered a 5xx;
  * and after each run: every successful operator decision has its audit row; the ledger's counters and
- * bounds (test/support/ledger.ts).
+ * bounds (test/support/finance/ledger.ts).
  *
  * Runs: fixed seeds plus one random seed (printed; MONEY_PROPERTY_SEED reruns one), MONEY_PROPERTY_RUNS runs each.
  */
@@ -286,7 +286,7 @@ async function checkAudit(model: Model): Promise<void> {
   await invariants(t.app.services.ledger.store.store, 'EUR');
 }
 
-describe('money: the property test that searches for money creation (issue 32)', () => {
+describe('money: the property test that searches for money creation', () => {
   for (const seed of SEEDS) {
     it(`seed ${seed}: conservation, refunds once, platform credits by two people who are not parties, audited, no 5xx`, async () => {
       console.log(`money property: seed ${seed}, ${RUNS} runs (MONEY_PROPERTY_SEED=${seed} reruns it)`);

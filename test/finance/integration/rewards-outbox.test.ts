@@ -2,12 +2,13 @@ import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { randomUUID } from 'node:crypto';
 import type { GatewayContext } from '../../../gateway/context';
 import type { SubgraphDataSource } from '../../../gateway/datasources';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { until } from '../../support/faults';
-import { createUser, installValidLicence, login } from '../../support/finance';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { surface } from '../../support/platform/http';
+import { until } from '../../support/platform/faults';
+import { createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
- * Points are never lost (issue 14 part 5): a paid order owes its points in the payment's own
+ * Points are never lost: a paid order owes its points in the payment's own
  * transaction, so a grant that fails after the payment committed (here: the ledger unreachable for
  * points transfers) is granted by the drain job once the fault clears — exactly once, the referral
  * bonus of two concurrent first orders included, and a re-delivery grants nothing twice.
@@ -35,10 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const get = (path: string, key: string) => http(url(path), { key });
-const post = (path: string, key: string, body?: unknown) =>
-  http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+const { get, post } = surface(() => t.urls.finance);
 
 async function customer() {
   const user = await createUser(t);

@@ -2,9 +2,10 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { CRYPTO_ASSETS, type CryptoAsset } from '../../../subgraphs/finance/crypto/vocabulary';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance';
-import { invariants } from '../../support/ledger';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { surface } from '../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
+import { invariants } from '../../support/finance/ledger';
 
 /**
  * Property (fast-check, the whole node: REST surface, gateway, commerce, payments and ledger
@@ -40,10 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const get = (path: string, token: string) => http(url(path), { key: token });
-const post = (path: string, token: string, body?: unknown) =>
-  http(url(path), { method: 'POST', key: token, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+const { get, post } = surface(() => t.urls.finance);
 
 type Op =
   | { kind: 'buy'; product: number }

@@ -1,7 +1,8 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
- * HSTS is configurable (issue 24, item 11): HSTS=auto (the production default) sends
+ * HSTS is configurable: HSTS=auto (the production default) sends
  * Strict-Transport-Security on requests that came over TLS — here X-Forwarded-Proto: https from a
  * proxy TRUST_PROXY names —, HSTS=on always, HSTS=off (and development's default) never.
  */

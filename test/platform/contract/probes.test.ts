@@ -11,10 +11,11 @@ import { inProcessExecutor } from '../../../rest-adapter/core/executor';
 import { createSurfaceApp, type Surface } from '../../../rest-adapter/core/surface';
 import { predictionSurface } from '../../../rest-adapter/predictions';
 import { surfaceEntries } from '../../../rest-adapter/surfaces';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
- * Every REST surface and the gateway answer the probes (issue 7 #2): liveness `/healthz` and
+ * Every REST surface and the gateway answer the probes: liveness `/healthz` and
  * `/livez` (the process serves; never the database), readiness `/readyz` (the database answers). A
  * surface whose contract defines a probe path of its own keeps it (the finance node's).
  */

@@ -6,7 +6,7 @@ import { listen, type RunningServer } from '../../../lib/server';
 import { httpExecutor } from '../../../rest-adapter/core/executor';
 import { createSurfaceApp } from '../../../rest-adapter/core/surface';
 import { SURFACES, type SurfaceName } from '../../../rest-adapter/surfaces';
-import { http } from '../../support/app';
+import { http } from '../../support/platform/http';
 
 /**
  * The REST adapter as its own service (docker compose) in front of a gateway that accepts the

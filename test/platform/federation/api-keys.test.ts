@@ -1,4 +1,5 @@
-import { gql, http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql, http } from '../../support/platform/http';
 
 /**
  * Key management over GraphQL (administrators: createApiKey, apiKeys, revokeApiKey, changeApiKeyPlan)

@@ -7,7 +7,7 @@ import { parse } from 'graphql';
 import { composeUrl, loadSubgraphs, PRODUCT_NAMES, SHIPPED_SETS, subgraphNamesOf, supergraphFile } from '../../../subgraphs/products';
 import { CompositionError, composeSupergraph, subgraphSdl } from '../../../gateway/compose';
 import { projectRoot } from '../../../lib/paths';
-import { assertBuilt } from '../../support/child-app';
+import { assertBuilt } from '../../support/platform/child-app';
 
 /**
  * schema/ holds the composed supergraph and one SDL per subgraph; `compose --check` guards it.

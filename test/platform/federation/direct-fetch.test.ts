@@ -1,7 +1,8 @@
 import { loadOperations } from '../../../rest-adapter/core/operations';
 import { predictionRoutes } from '../../../rest-adapter/predictions/routes';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { startChildApp, type ChildApp } from '../../support/child-app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { graphqlAt } from '../../support/platform/http';
+import { startChildApp, type ChildApp } from '../../support/platform/child-app';
 
 /**
  * An operation whose plan is a single fetch selecting what the client asked is sent to its subgraph
@@ -23,8 +24,7 @@ afterAll(async () => {
   await direct?.stop();
 });
 
-const send = (gateway: string, key: string, query: string, variables: Record<string, unknown> = {}) =>
-  http(`${gateway}/graphql`, { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+const send = (gateway: string, key: string, query: string, variables: Record<string, unknown> = {}) => graphqlAt(gateway, query, { key, variables });
 
 async function same(query: string, variables: Record<string, unknown> = {}, key = direct.adminKey) {
   const [a, b] = await Promise.all([send(direct.urls.gateway, key, query, variables), send(planned.urls.gateway, key, query, variables)]);

@@ -1,5 +1,6 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { SubgraphCallRecorder } from '../../support/subgraph-calls';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { SubgraphCallRecorder } from '../../support/platform/subgraph-calls';
 
 /**
  * Entity batching: fifty matches with their predictions take one fetch of the football subgraph and

@@ -1,7 +1,8 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
- * Issue 27 #1: a 1 kB anonymous document whose fragments double at each level froze the whole
+ * A 1 kB anonymous document whose fragments double at each level froze the whole
  * process (every port) while its limits were measured, before its credential was even looked at.
  * Now its size once expanded is counted in linear time during validation: it is refused at once,
  * and the other surfaces keep answering meanwhile.

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../../lib/paths';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, graphqlAt } from '../../support/platform/http';
 
 /**
  * The gateway's own HTTP endpoint (POST /graphql): query limits, metering once per operation,
@@ -16,8 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const gql = (query: string, key?: string, variables?: Record<string, unknown>) =>
-  http(`${t.urls.gateway}/graphql`, { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+const gql = (query: string, key?: string, variables?: Record<string, unknown>) => graphqlAt(t.urls.gateway, query, { key, variables });
 
 async function usedToday(key: string): Promise<number> {
   const access = t.app.services.access;

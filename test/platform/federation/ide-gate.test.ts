@@ -1,5 +1,6 @@
 import type { AccessServices } from '../../../subgraphs/predictions/access/services';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
  * Outside development mode the GraphQL IDE asks for an administrator key (HTTP Basic, the key as

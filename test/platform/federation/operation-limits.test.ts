@@ -1,8 +1,9 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
- * Operations through the real gateway and subgraphs, as a hostile or careless client sends them
- * (issue 7 #4–#6, #8, #9; issue 17 item 4). The plugins' own specs state each rule on a tiny
+ * Operations through the real gateway and subgraphs, as a hostile or careless client sends them.
+ * The plugins' own specs state each rule on a tiny
  * schema; here they hold on the supergraph.
  */
 
@@ -30,7 +31,7 @@ const gql = (app: TestApp<'predictions'>, query: string, opts: { key?: string; v
   post(app, JSON.stringify({ query, variables: opts.variables }), opts.key ? { authorization: `Bearer ${opts.key}` } : {});
 const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
 
-describe('one operation cannot hold the service (#4)', () => {
+describe('one operation cannot hold the service', () => {
   it('refuses 2,400 aliases of predict before running any of them', async () => {
     // so many that the parser stops first (2,000 tokens)
     const res = await gql(prod, aliases(2_400, 'predict(home: "Arsenal", away: "Chelsea") { confidence }'), { key });
@@ -65,7 +66,7 @@ describe('one operation cannot hold the service (#4)', () => {
   });
 });
 
-describe('costs with the variables as they execute (#5)', () => {
+describe('costs with the variables as they execute', () => {
   const query = 'query ($n: Int = 200) { matches(first: $n) { nodes { id predictionHistory { id matchId confidence versionNumber } } } }';
 
   it('costs a size the client left to its default: no bypass', async () => {
@@ -78,7 +79,7 @@ describe('costs with the variables as they execute (#5)', () => {
   });
 });
 
-describe('valid operations run (#6)', () => {
+describe('valid operations run', () => {
   it('runs a non-null variable with a default that the client leaves out', async () => {
     const res = await gql(prod, 'query ($m: Int! = 5) { upcomingPredictions(first: $m) { confidence } }', { key });
     expect(res.status).toBe(200);
@@ -101,7 +102,7 @@ describe('valid operations run (#6)', () => {
   });
 });
 
-describe('what callers learn (#8, #9)', () => {
+describe('what callers learn', () => {
   it('keeps suggestions from a client in production, and gives them to an administrator', async () => {
     const client = await gql(prod, 'mutation { createApiKe(input: { name: "x" }) { key } }', { key });
     expect(client.status).toBe(400);
@@ -137,7 +138,7 @@ describe('what callers learn (#8, #9)', () => {
   });
 });
 
-describe('before parsing (issue 17 item 4)', () => {
+describe('before parsing', () => {
   it('reads no body over the limit: a 1 MB document is refused with 413', async () => {
     const res = await post(prod, JSON.stringify({ query: aliases(40_000, '__typename') }));
     expect(res.status).toBe(413);

@@ -9,7 +9,8 @@ import { inProcessExecutor } from '../../../rest-adapter/core/executor';
 import type { Route } from '../../../rest-adapter/core/route';
 import { createSurfaceApp, type Surface } from '../../../rest-adapter/core/surface';
 import { predictionSurface } from '../../../rest-adapter/predictions';
-import { gql, http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql, http } from '../../support/platform/http';
 
 /**
  * GraphQL `predict`: a forecast for any pairing, teams by name, alias or id, through the gateway; and

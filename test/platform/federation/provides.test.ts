@@ -1,6 +1,7 @@
 import { loadOperations } from '../../../rest-adapter/core/operations';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { SubgraphCallRecorder } from '../../support/subgraph-calls';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, graphqlAt } from '../../support/platform/http';
+import { SubgraphCallRecorder } from '../../support/platform/subgraph-calls';
 
 /**
  * @provides: a prediction's `match { homeTeam { id name } awayTeam { id name } }` is provided by the
@@ -13,12 +14,7 @@ beforeAll(async () => (t = await startTestApp({ RESPONSE_CACHE: 'off' }, { decor
 afterAll(() => t?.stop());
 
 const gql = (requestId: string, query: string, variables: Record<string, unknown> = {}) =>
-  http(`${t.urls.gateway}/graphql`, {
-    method: 'POST',
-    key: t.adminKey,
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-    body: JSON.stringify({ query, variables }),
-  });
+  graphqlAt(t.urls.gateway, query, { key: t.adminKey, variables, headers: { 'x-request-id': requestId } });
 
 it('answers the REST surface’s latest-predictions operation from the predictions subgraph alone', async () => {
   const document = loadOperations('predictions', ['LatestPredictions']).get('LatestPredictions')!;

@@ -4,7 +4,7 @@ import fs = require('node:fs');
 import { join } from 'node:path';
 import { demoCredentials } from '../../../bin/demo';
 import type { AccessServices } from '../../../subgraphs/predictions/access/services';
-import { startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
 
 /**
  * `npm start`'s demo credentials file holds working keys: it must never exist readable by others,

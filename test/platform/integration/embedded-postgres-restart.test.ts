@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { projectRoot } from '../../../lib/paths';
 import { freePorts } from '../../../lib/server';
-import { assertBuilt } from '../../support/child-app';
+import { assertBuilt } from '../../support/platform/child-app';
 
 /**
- * Issue 35 #6: the app never restarted its embedded PostgreSQL after it died. Now `npm start`
+ * The app never restarted its embedded PostgreSQL after it died. Now `npm start`
  * supervises it (lib/embedded-postgres.ts `supervise`): a server killed by its PID is started again,
  * with back-off while it fails; when it cannot be, the process exits 1 for its own supervisor.
  * The compiled module runs in a child process, as npm start runs it (see embedded-postgres.test.ts).

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { projectRoot } from '../../../lib/paths';
 import { freePorts } from '../../../lib/server';
-import { assertBuilt } from '../../support/child-app';
+import { assertBuilt } from '../../support/platform/child-app';
 
 /**
  * The embedded PostgreSQL of `npm start` listens on 127.0.0.1, where every local user reaches it: its

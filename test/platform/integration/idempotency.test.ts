@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { DomainError } from '../../../lib/errors';
 import { IDEMPOTENCY_LEASE_SECONDS, IdempotentRequests, idempotencyTableSql, type DerivedIds } from '../../../lib/idempotency';
-import { createTestDatabase, testPool } from '../../support/database';
+import { createTestDatabase, testPool } from '../../support/platform/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: pg.Pool;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { NODE_STATE_CHANGED, type NodeGate } from '../../../subgraphs/finance/kernel/gate';
-import { startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
 
 /**
  * NOTIFY listeners (lib/database.ts): the subgraphs of one process share ONE LISTEN connection per

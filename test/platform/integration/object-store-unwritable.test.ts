@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { FilesystemObjectStore, sweepPartials } from '../../../lib/object-store';
 
 /**
- * Issue 27 #5: an object store that cannot be written (its folder immutable, read-only or not a
+ * An object store that cannot be written (its folder immutable, read-only or not a
  * folder at all). As root, chmod does not stop writes: the store's folder is made impossible by
  * putting a FILE where a folder must be (ENOTDIR), which no privilege gets past.
  */
@@ -59,7 +59,7 @@ function immutableFolders(): boolean {
 
 const parts = (folder: string) => readdirSync(folder).filter((f) => f.endsWith('.part'));
 
-// issue 35 #6: the .part of an upload cut short while the store was read-only stayed until the next start
+// The .part of an upload cut short while the store was read-only stayed until the next start
 (immutableFolders() ? it : it.skip)('removes the .part of an upload cut short while the store was read-only, once the store is writable again', async () => {
   const store = new FilesystemObjectStore(join(dir, 'objects'), KEY);
   const data = join(dir, 'objects', 'data');

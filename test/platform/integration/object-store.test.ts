@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { FilesystemObjectStore, S3ObjectStore, type ObjectStore } from '../../../lib/object-store';
-import { startLocalS3, type LocalS3 } from '../../support/s3';
+import { startLocalS3, type LocalS3 } from '../../support/platform/s3';
 
 /** One interface, two stores: the embedded filesystem store and an S3-compatible bucket (s3rver on 127.0.0.1). */
 let s3: LocalS3;

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
-import { startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
 
 /**
- * Issue 27 #6: protocol corners on every listener (lib/server.ts). A CONNECT request used to close
+ * Protocol corners on every listener (lib/server.ts). A CONNECT request used to close
  * the connection with no answer; a body shorter than its Content-Length held the connection for
  * 325 s before its 408. HTTP_REQUEST_TIMEOUT_MS bounds it (60 s by default; 2 s here).
  */

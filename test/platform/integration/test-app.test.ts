@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { startTestApp } from '../../support/app';
+import { startTestApp } from '../../support/platform/app';
 
 /** The test harness itself: a test app leaves nothing behind in the temporary folder. */
 it('startTestApp removes its data folder (mail outbox, …) when it stops', async () => {

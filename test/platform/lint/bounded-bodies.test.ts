@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { projectRoot } from '../../../lib/paths';
 
 /**
- * Issue 35: every body read from outside is counted while it streams and cut at its limit. This finds
+ * Every body read from outside is counted while it streams and cut at its limit. This finds
  * every site of the class in the server code (lib, subgraphs, gateway, rest-adapter, bot, bin) — a
  * file that calls fetch(), a node:http(s) client, or reads a request stream by hand — and holds it to
  * lib/bounded-body.ts (readBytes / readText / readJson, byteLimit): a new site is covered without
@@ -21,8 +21,8 @@ const NOT_FROM_OUTSIDE: Record<string, string> = {
   'rest-adapter/core/executor.ts': 'the REST adapter reading the gateway of its own system',
   'bot/gateway-client.ts': 'the bot reading the gateway of its own system',
   'rest-adapter/registry/workspace/licences.ts': "browser code of a workspace page (a script the page ships), reading this server's answer",
-  // the football feed client is its own engineer's (issue 35 #3): its byte bound is tested beside it
-  'subgraphs/predictions/football/store/feed-client.ts': 'the football feed client, bounded by its own streaming reader (issue 35 #3)',
+  // the football feed client is its own engineer's: its byte bound is tested beside it
+  'subgraphs/predictions/football/store/feed-client.ts': 'the football feed client, bounded by its own streaming reader',
 };
 
 /** node:http(s) clients and hand-written request readers, each counting the bytes it reads (checked below). */

@@ -98,6 +98,21 @@ const FILES: Record<string, string> = {
   // a heavy manifest
   'subgraphs/finance/product.ts': importing('./ledger/domain/ledger'),
   'subgraphs/finance/ledger/domain/ledger.ts': exporting,
+  // test fixtures: platform/ is product-free; a product's tests and specs use their own product's
+  'test/support/platform/http.ts': exporting,
+  'test/support/platform/app.ts': importing('../finance/node'),
+  'test/support/platform/products.ts': importing('../../../subgraphs/finance/node/index'),
+  'test/support/finance/node.ts': exporting,
+  'test/support/registry/registry.ts': exporting,
+  'test/support/predictions/bot.ts': importing('../registry/registry'),
+  'test/support/finance/uses-platform.ts': importing('../platform/http'),
+  'test/finance/contract/other-product.test.ts': importing('../../support/predictions/bot'),
+  'test/finance/contract/licensed.test.ts': importing('../../support/registry/registry'),
+  'test/registry/contract/finance-fixture.test.ts': importing('../../support/finance/node'),
+  'test/platform/e2e/all-products.test.ts': importing('../../support/finance/node'),
+  'lib/money.spec.ts': importing('../test/support/finance/node'),
+  'subgraphs/registry/licensing/domain/keys.spec.ts': importing('../../../../test/support/finance/node'),
+  'subgraphs/finance/ledger/domain/ledger.spec.ts': importing('../../../../test/support/finance/node'),
 };
 
 let found: { rule: string; from: string }[];
@@ -168,4 +183,19 @@ it('refuses the gateway loading a subgraph, and lets it read the product catalog
 
 it('keeps the product manifests light', () => {
   expect(refused('subgraphs/finance/product.ts')).toEqual(['manifests-stay-light']);
+});
+
+it("keeps test/support/platform/ product-free and each product's tests and specs on their own product's fixtures", () => {
+  expect(refused('test/support/platform/app.ts')).toEqual(['test-platform-support-is-product-free']);
+  expect(refused('test/support/platform/products.ts')).toEqual(['test-platform-support-is-product-free']);
+  expect(refused('test/support/predictions/bot.ts')).toEqual(['test-product-support-is-its-own']);
+  expect(refused('test/support/finance/uses-platform.ts')).toEqual([]);
+  expect(refused('test/finance/contract/other-product.test.ts')).toEqual(['product-tests-use-their-own-support']);
+  expect(refused('test/registry/contract/finance-fixture.test.ts')).toEqual(['product-tests-use-their-own-support']);
+  // the declared cross-product contract (the registry licenses finance nodes), and test/platform/, where products meet
+  expect(refused('test/finance/contract/licensed.test.ts')).toEqual([]);
+  expect(refused('test/platform/e2e/all-products.test.ts')).toEqual([]);
+  expect(refused('lib/money.spec.ts')).toEqual(['platform-specs-use-platform-fixtures']);
+  expect(refused('subgraphs/registry/licensing/domain/keys.spec.ts')).toEqual(['product-specs-use-their-own-fixtures']);
+  expect(refused('subgraphs/finance/ledger/domain/ledger.spec.ts')).toEqual([]);
 });

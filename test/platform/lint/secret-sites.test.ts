@@ -1,8 +1,8 @@
-import { scanSecretSites, SECRET_SITES } from '../../support/secret-sites';
+import { scanSecretSites, SECRET_SITES } from '../../support/platform/secret-sites';
 
 /**
- * "Fix the class, not the case" for guesses at secrets (issue 32, one attempt throttle): the code is
- * searched for every verification of a secret (test/support/secret-sites.ts), and each must run
+ * "Fix the class, not the case" for guesses at secrets (one attempt throttle): the code is
+ * searched for every verification of a secret (test/support/platform/secret-sites.ts), and each must run
  * inside an attempt throttle's reserve-before-check `guard` (lib/attempts.ts). Every function that
  * guards a secret is a site, and every site must be exercised by the concurrency tables
  * (SECRET_SITES: 40 concurrent wrong guesses at each endpoint), so a new site fails here until it is.

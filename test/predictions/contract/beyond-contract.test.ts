@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { DATA_WORLD_NOW, http, startTestApp, type TestApp } from '../../support/app';
+import { DATA_WORLD_NOW, startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
 import * as schemas from '../../../rest-adapter/predictions/schemas';
 
 /**
@@ -21,7 +22,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
+const { get } = surface(() => t.urls.predictions, { key: () => key });
 const DAY = 86_400_000;
 
 describe('GET /api/predict/', () => {

@@ -1,9 +1,10 @@
 import { gzipSync } from 'node:zlib';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
- * Client mistakes on the prediction surface are answered with a 4xx and the surface's error body
- * (issue 7 #7, #9), and its HTML pages carry the security headers. All of it lives once in the REST
+ * Client mistakes on the prediction surface are answered with a 4xx and the surface's error body,
+ * and its HTML pages carry the security headers. All of it lives once in the REST
  * core (rest-adapter/core), so every surface gets it; the hostile-input suite sweeps every route.
  */
 
@@ -19,7 +20,7 @@ const api = (path: string) => `${t.urls.predictions}${path}`;
 const application = (fields: Record<string, string>) =>
   JSON.stringify({ name: 'Acme Ltd', usage: 'A weekly newsletter with predictions.', email: 'ops@acme.test', ...fields });
 
-describe('bodies that are not what their headers say (#7)', () => {
+describe('bodies that are not what their headers say', () => {
   it.each(['gzip', 'br', 'deflate'])('answers a JSON body sent as Content-Encoding: %s but not compressed with 400 parse_error', async (encoding) => {
     const res = await http(api('/api/applications/'), {
       method: 'POST',
@@ -49,7 +50,7 @@ describe('bodies that are not what their headers say (#7)', () => {
     expect(res.body.code).toBe('unsupported_media_type');
   });
 
-  it('refuses a body that is not valid UTF-8 (#9) instead of storing replacement characters', async () => {
+  it('refuses a body that is not valid UTF-8 instead of storing replacement characters', async () => {
     const body = Buffer.concat([
       Buffer.from('{"name": "Caf'),
       Buffer.from([0xe9]),
@@ -79,7 +80,7 @@ describe('bodies that are not what their headers say (#7)', () => {
   });
 });
 
-describe('paths and parameters (#7, #9)', () => {
+describe('paths and parameters', () => {
   it('answers a malformed percent-encoding in the path with 400 and the surface body', async () => {
     for (const path of ['/api/retrain/%ZZ/', '/api/retrain/%E2%82/', '/api/%C0%AF/']) {
       const res = await http(api(path), { key: t.adminKey });
@@ -106,7 +107,7 @@ describe('paths and parameters (#7, #9)', () => {
   });
 });
 
-describe('names that show nothing (#9)', () => {
+describe('names that show nothing', () => {
   it.each([
     ['zero-width spaces', '\u200b\u200b\u200b'],
     ['a zero-width joiner and a BOM', '\u200d\ufeff'],
@@ -119,7 +120,7 @@ describe('names that show nothing (#9)', () => {
   });
 });
 
-describe('the credential before the input (#9)', () => {
+describe('the credential before the input', () => {
   it('answers an anonymous POST /api/retrain/ with an invalid body 401, saying nothing about the body', async () => {
     const res = await http(api('/api/retrain/'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model": "crystal-ball"}' });
     expect(res.status).toBe(401);
@@ -147,7 +148,7 @@ describe('the credential before the input (#9)', () => {
   });
 });
 
-describe('HTML pages (#9)', () => {
+describe('HTML pages', () => {
   it.each(['/apply/', '/api/docs/'])('serves %s with a Content-Security-Policy, X-Frame-Options and X-Content-Type-Options', async (path) => {
     const res = await http(api(path));
     expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
 import * as schemas from '../../../rest-adapter/predictions/schemas';
 import { DASHBOARD_CSP } from '../../../rest-adapter/predictions/dashboard';
 import type { PredictionServices } from '../../../subgraphs/predictions/predictions/services';
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const get = (path: string, k: string | undefined = key) => http(`${t.urls.predictions}${path}`, { key: k });
+const { get } = surface(() => t.urls.predictions, { key: () => key });
 
 describe('calibration: each version records a reliability table and its expected calibration error', () => {
   it('GET /api/dashboard/versions/: every version with backtest metrics, calibration and live ratings', async () => {

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http, surface } from '../../support/platform/http';
 import * as schemas from '../../../rest-adapter/predictions/schemas';
 
 let t: TestApp;
@@ -16,7 +17,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const get = (path: string, k: string | null = key) => http(`${t.urls.predictions}${path}`, { key: k ?? undefined });
+const { get } = surface(() => t.urls.predictions, { key: () => key });
 const keysOf = (o: object) => Object.keys(o).sort();
 
 const ENDPOINTS = [

@@ -1,6 +1,7 @@
 import { DOCS_PATH, OPENAPI_PATH, predictionRoutes } from '../../../rest-adapter/predictions/routes';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { validateOpenApi } from '../../support/openapi';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { validateOpenApi } from '../../support/platform/openapi';
 
 let t: TestApp;
 let doc: any;

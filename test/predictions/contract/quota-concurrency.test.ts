@@ -1,4 +1,5 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,8 +5,9 @@ import type { GatewayContext } from '../../../gateway/context';
 import type { SubgraphDataSource } from '../../../gateway/datasources';
 import type { Route } from '../../../rest-adapter/core/route';
 import { predictionRoutes } from '../../../rest-adapter/predictions/routes';
-import { gql, http, startTestApp, type TestApp } from '../../support/app';
-import { trainingGate, type TrainingGate } from '../../support/training-gate';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql, http } from '../../support/platform/http';
+import { trainingGate, type TrainingGate } from '../../support/predictions/training-gate';
 
 /**
  * Issue 37: an answer that is the server's fault (5xx: a subgraph that fails, 503 model_not_ready)

@@ -1,4 +1,5 @@
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { surface } from '../../support/platform/http';
 
 /**
  * A request refused for its input (400) after its key was verified counts against the quota, like
@@ -13,7 +14,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => t?.stop());
 
-const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
+const { get } = surface(() => t.urls.predictions, { key: () => key });
 
 it('a 400 for a bad query parameter carries the X-RateLimit-* headers of the request it counted', async () => {
   const first = await get('/api/predictions/latest/?limit=1');

@@ -9,7 +9,8 @@ import { inProcessExecutor } from '../../../rest-adapter/core/executor';
 import type { Route } from '../../../rest-adapter/core/route';
 import { createSurfaceApp, type Surface } from '../../../rest-adapter/core/surface';
 import { predictionSurface } from '../../../rest-adapter/predictions';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
  * The REST core (rest-adapter/core) as the prediction surface uses it. What the prediction routes

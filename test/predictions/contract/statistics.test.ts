@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { gql, http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql, surface } from '../../support/platform/http';
 
 /**
  * The dashboard and latest-predictions endpoints on a fixture whose answers were worked out by hand:
@@ -149,7 +150,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
+const { get } = surface(() => t.urls.predictions, { key: () => key });
 
 describe('dashboard statistics of the active version', () => {
   it('overview: the track record (resolved predictions), the accuracy and mean confidence over it', async () => {

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../../lib/config';
 import type { AccessServices } from '../../../subgraphs/predictions/access/services';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
  * ADMIN_API_KEY: rotating it after a leak must lock the leaked key out, and an operator-chosen key

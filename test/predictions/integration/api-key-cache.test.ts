@@ -1,5 +1,5 @@
 /**
- * Unknown API keys do not cost a database round trip each (issue 17 item 4): "no such key" is
+ * Unknown API keys do not cost a database round trip each: "no such key" is
  * remembered per prefix for a minute, for a bounded number of prefixes, and forgotten the moment a
  * key with that prefix is created, in this process or another (NOTIFY). The real service and store
  * on this file's own database; the store below only counts its lookups.
@@ -10,7 +10,7 @@ import { ApiKeyService } from '../../../subgraphs/predictions/access/domain/api-
 import { KEY_CHANGED } from '../../../subgraphs/predictions/access/credential';
 import { ApiKeyStore, type KeyForAuth } from '../../../subgraphs/predictions/access/store/api-key-store';
 import { accessStore } from '../../../subgraphs/predictions/access/store';
-import { createTestDatabase } from '../../support/database';
+import { createTestDatabase } from '../../support/platform/database';
 
 class CountingKeyStore extends ApiKeyStore {
   lookups = 0;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { footballCache } from '../../../subgraphs/predictions/football/cache';
-import { DATA_WORLD_NOW, http, startTestApp, type TestApp } from '../../support/app';
+import { DATA_WORLD_NOW, startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
  * GET /api/ carries the football data's extent (counts, per-league status, the feed's status). It is

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fetchFeed } from '../../../subgraphs/predictions/football/store/feed-client';
 
 /**
- * The feed client against hostile peers over real HTTP (issues 32 item 7, 35 item 3): a redirect is
+ * The feed client against hostile peers over real HTTP: a redirect is
  * followed only to the configured host; a chunked body without Content-Length is counted while it
  * streams and cut at the limit — a 700 MB stream is never buffered.
  */

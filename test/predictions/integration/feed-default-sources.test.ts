@@ -1,7 +1,8 @@
 import { COMPETITIONS } from '../../../subgraphs/predictions/football/domain/dataset';
 import { footballFeedLines } from '../../../subgraphs/predictions/football/feed-banner';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { startFeedServer, seasonJson, type FeedServer } from '../../support/feed-server';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { startFeedServer, seasonJson, type FeedServer } from '../../support/predictions/feed-server';
 
 /**
  * Current by default: a fresh start without FOOTBALL_FEED_URLS follows openfootball's football.json

@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { gql, startTestApp, type TestApp } from '../../support/app';
-import { startFeedServer, type FeedServer } from '../../support/feed-server';
-import { fileMatches, openfootballFile } from '../../support/football-files';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql } from '../../support/platform/http';
+import { startFeedServer, type FeedServer } from '../../support/predictions/feed-server';
+import { fileMatches, openfootballFile } from '../../support/predictions/football-files';
 
 /**
  * One full sync of five leagues from real files (openfootball's 2025-26 en.1, de.1, es.1, it.1, fr.1;

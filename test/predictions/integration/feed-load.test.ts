@@ -1,8 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { gql, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql } from '../../support/platform/http';
 
 /**
- * A large feed file does not freeze the process (issue 35 item 4): while a pass reads a ~30 MB
+ * A large feed file does not freeze the process: while a pass reads a ~30 MB
  * football.json of 300,000 matches (under the 32 MiB cap), /healthz on another surface (the
  * registry's) answers within 100 ms of its idle latency measured in the same run. The file is read in
  * a worker thread and refused there for its size (a season holds a few hundred matches).

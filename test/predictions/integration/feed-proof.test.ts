@@ -1,10 +1,11 @@
 import pg from 'pg';
-import { gql, startTestApp, type TestApp } from '../../support/app';
-import { startFeedServer, type FeedServer } from '../../support/feed-server';
-import { fileMatches, footballDataCsv, openfootballFile } from '../../support/football-files';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql } from '../../support/platform/http';
+import { startFeedServer, type FeedServer } from '../../support/predictions/feed-server';
+import { fileMatches, footballDataCsv, openfootballFile } from '../../support/predictions/football-files';
 
 /**
- * A file must prove it is what its key says (issue 37), tried with real files nobody here wrote
+ * A file must prove it is what its key says, tried with real files nobody here wrote
  * (openfootball's 2025-26 season files, CC0, test/fixtures/openfootball): the Premier League file under
  * en.1@2026-27 (the docs' example key) and under de.1@2025-26, the same data as a football-data CSV
  * under it.1, a file with a result dated after now — each refused with its reason in the feed status,

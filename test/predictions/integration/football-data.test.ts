@@ -2,10 +2,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { projectRoot } from '../../../lib/paths';
-import { http, startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
 
 /**
- * The football data as loaded (the template database holds it: test/support/global-setup.ts),
+ * The football data as loaded (the template database holds it: test/support/platform/global-setup.ts),
  * checked against the shipped files and their README with SQL, and through the GraphQL API.
  * Tests that change the data (imports) come last.
  */

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { gql, startTestApp, type TestApp } from '../../support/app';
-import { seasonJson, startFeedServer, type FeedServer } from '../../support/feed-server';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql } from '../../support/platform/http';
+import { seasonJson, startFeedServer, type FeedServer } from '../../support/predictions/feed-server';
 
 /**
  * The live data feed against a local HTTP peer serving both formats: the scheduled pass at start

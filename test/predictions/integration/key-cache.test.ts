@@ -3,7 +3,7 @@ import { createLogger } from '../../../lib/logger';
 import { ApiKeyService } from '../../../subgraphs/predictions/access/domain/api-keys';
 import { accessStore } from '../../../subgraphs/predictions/access/store';
 import { ApiKeyStore } from '../../../subgraphs/predictions/access/store/api-key-store';
-import { startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
 
 /**
  * Each process keeps verified key rows for a short while. Two "processes" here: services on their own

@@ -7,7 +7,7 @@ import { openStore, type Store } from '../../../lib/database';
 import { ApiKeyService } from '../../../subgraphs/predictions/access/domain/api-keys';
 import { ApiKeyStore } from '../../../subgraphs/predictions/access/store/api-key-store';
 import { accessStore } from '../../../subgraphs/predictions/access/store';
-import { createTestDatabase } from '../../support/database';
+import { createTestDatabase } from '../../support/platform/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let store: Store;

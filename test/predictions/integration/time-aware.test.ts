@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { gql, http, startTestApp, type TestApp } from '../../support/app';
-import { botUnderTest, onlyMessage } from '../../support/bot';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { gql, surface } from '../../support/platform/http';
+import { botUnderTest, onlyMessage } from '../../support/predictions/bot';
 
 /**
  * The lists are the next fixtures from now: a match whose kick-off has passed without a result is
@@ -26,7 +27,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
+const { get } = surface(() => t.urls.predictions, { key: () => key });
 
 async function kickoffs(ids: number[]): Promise<Map<number, Date>> {
   const { rows } = await db.query('SELECT id, kickoff FROM football.match WHERE id = ANY($1::int[])', [ids]);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { demoImage } from '../../../subgraphs/registry/licensing/domain/demo';
-import { TEST_ADMIN_KEY, startTestApp, type TestApp } from '../../support/app';
-import { call, gql, registryClient } from '../../support/registry';
+import { TEST_ADMIN_KEY, startTestApp, type TestApp } from '../../support/platform/app';
+import { gql, registryClient } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 /** The vendor's administration through GraphQL (administrator key), from a new customer to a published release. */
 let t: TestApp;
@@ -154,7 +155,7 @@ it('artifacts change only while the release is a draft; an upload that is no ima
 });
 
 it('a GraphQL caller without a credential gets UNAUTHENTICATED (401) on licence fields', async () => {
-  const res = await call(`${t.urls.gateway}/graphql`, {
+  const res = await http(`${t.urls.gateway}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: '{ currentLicence { id } }' }),

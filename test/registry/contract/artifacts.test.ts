@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { FilesystemObjectStore, objectStoreFor } from '../../../lib/object-store';
 import { demoImage } from '../../../subgraphs/registry/licensing/domain/demo';
-import { startTestApp, type TestApp } from '../../support/app';
-import { call, createLicence, database, demoReleases, registryClient, type RegistryClient } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { createLicence, database, demoReleases, registryClient, type RegistryClient } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 let t: TestApp;
 let client: RegistryClient;
@@ -19,7 +20,7 @@ afterAll(() => t?.stop());
 const authorize = async (artifactId: string, key?: string) => (await client.post(`/api/v1/artifacts/${artifactId}/authorize`, undefined, { key })).body.data;
 /** A download with the query given and, when `key` is given, the licence header. */
 const download = (artifactId: string, query = '', opts: { key?: string; method?: string } = {}) =>
-  call(`${t.urls.registry}/api/v1/artifacts/${artifactId}/download${query}`, {
+  http(`${t.urls.registry}/api/v1/artifacts/${artifactId}/download${query}`, {
     method: opts.method ?? 'GET',
     headers: opts.key ? { 'x-license-key': opts.key } : {},
   });
@@ -109,16 +110,16 @@ describe('GET /api/v1/artifacts/<artifact_id>/download', () => {
     const location = new URL((await download(backend.id, `?token=${token}`)).headers.get('location')!);
     const tampered = new URL(location);
     tampered.searchParams.set('expires', String(Number(location.searchParams.get('expires')) + 3600));
-    const res = await call(tampered.toString());
+    const res = await http(tampered.toString());
     expect([res.status, res.body.success, res.body.error.code]).toEqual([403, false, 'SIGNATURE_INVALID']);
     const renamed = new URL(location);
     renamed.searchParams.set('filename', 'evil.sh');
-    expect((await call(renamed.toString())).body.error.code).toBe('SIGNATURE_INVALID');
+    expect((await http(renamed.toString())).body.error.code).toBe('SIGNATURE_INVALID');
     const store = objectStoreFor(t.config) as FilesystemObjectStore;
     const key = decodeURIComponent(location.pathname.slice('/api/v1/objects/'.length));
     const expired = await store.presign(key, { expiresInSeconds: -1, baseUrl: t.urls.registry });
-    expect((await call(expired.url)).body.error.code).toBe('LINK_EXPIRED');
-    expect((await call(`${t.urls.registry}/api/v1/objects/${encodeURIComponent(key)}`)).body.error.code).toBe('SIGNATURE_INVALID');
+    expect((await http(expired.url)).body.error.code).toBe('LINK_EXPIRED');
+    expect((await http(`${t.urls.registry}/api/v1/objects/${encodeURIComponent(key)}`)).body.error.code).toBe('SIGNATURE_INVALID');
   });
 
   it('a token is single-use: again 410 DOWNLOAD_TOKEN_USED; expired 410 DOWNLOAD_TOKEN_EXPIRED; unknown 401; malformed 401 UNAUTHORIZED', async () => {

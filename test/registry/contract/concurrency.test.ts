@@ -1,5 +1,6 @@
-import { startTestApp, type TestApp } from '../../support/app';
-import { call, createLicence, database, demoReleases, registryClient, type RegistryClient } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { createLicence, database, demoReleases, registryClient, type RegistryClient } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 let t: TestApp;
 let client: RegistryClient;
@@ -14,7 +15,7 @@ const count = (statuses: number[], status: number) => statuses.filter((s) => s =
 it('50 concurrent downloads with one token: exactly one 302, the others 410 DOWNLOAD_TOKEN_USED', async () => {
   const artifact = (await demoReleases(client))['1.1.0'].artifacts[0];
   const { token } = (await client.post(`/api/v1/artifacts/${artifact.id}/authorize`)).body.data;
-  const results = await Promise.all(Array.from({ length: 50 }, () => call(`${t.urls.registry}/api/v1/artifacts/${artifact.id}/download?token=${token}`)));
+  const results = await Promise.all(Array.from({ length: 50 }, () => http(`${t.urls.registry}/api/v1/artifacts/${artifact.id}/download?token=${token}`)));
   const statuses = results.map((r) => r.status);
   expect(count(statuses, 302)).toBe(1);
   expect(count(statuses, 410)).toBe(49);

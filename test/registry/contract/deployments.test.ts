@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { startTestApp, type TestApp } from '../../support/app';
-import { call, createLicence, database, gql, registryClient, type RegistryClient } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { createLicence, database, gql, registryClient, type RegistryClient } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 let t: TestApp;
 let client: RegistryClient;
@@ -118,13 +119,13 @@ describe('POST /api/v1/deployments/register', () => {
       expect(res.body.error.message + JSON.stringify(res.body.error.details)).toContain(field);
     }
     const key = (await t.app.services.licensing.demoLicence()).licenceKey;
-    const broken = await call(`${t.urls.registry}/api/v1/deployments/register`, {
+    const broken = await http(`${t.urls.registry}/api/v1/deployments/register`, {
       method: 'POST',
       headers: { 'x-license-key': key, 'content-type': 'application/json' },
       body: '{"hostname":',
     });
     expect([broken.status, broken.body.error.code]).toEqual([400, 'PARSE_ERROR']);
-    const form = await call(`${t.urls.registry}/api/v1/deployments/register`, {
+    const form = await http(`${t.urls.registry}/api/v1/deployments/register`, {
       method: 'POST',
       headers: { 'x-license-key': key, 'content-type': 'text/plain' },
       body: 'hostname=h',

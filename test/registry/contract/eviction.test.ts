@@ -1,7 +1,8 @@
 import { startApp, type App } from '../../../bin/app';
 import { createLogger } from '../../../lib/logger';
-import { startTestApp, type TestApp } from '../../support/app';
-import { call, createLicence, gql } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { createLicence, gql } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 /**
  * Two processes' worth of the system on one database (two apps, each with its own licence cache):
@@ -19,7 +20,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const licence = (base: string, key: string) => call(`${base}/api/v1/license`, { headers: { 'x-license-key': key } });
+const licence = (base: string, key: string) => http(`${base}/api/v1/license`, { headers: { 'x-license-key': key } });
 
 /** Resolves when the other process drops its cached row of this licence. */
 const evictionOf = (id: string) =>
@@ -52,7 +53,7 @@ it('a maintenance extension reaches the other process the same way', async () =>
   const evicted = evictionOf(id);
   await gql(t, 'mutation($l: String!) { extendLicenceMaintenance(licence: $l, until: "2030-12-31") { maintenanceUntil } }', { l: id });
   await evicted;
-  const check = await call(`${other.urls.registry}/api/v1/releases/check-update?product=finance-node&channel=stable&current_version=1.0.0`, {
+  const check = await http(`${other.urls.registry}/api/v1/releases/check-update?product=finance-node&channel=stable&current_version=1.0.0`, {
     headers: { 'x-license-key': key },
   });
   expect(check.body.data.maintenanceCovered).toBe(true);

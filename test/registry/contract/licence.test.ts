@@ -1,6 +1,7 @@
 import { parsePublicKey, verifyLicenceToken } from '../../../lib/licence-token';
-import { startTestApp, type TestApp } from '../../support/app';
-import { call, createLicence, gql, registryClient, type RegistryClient } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { createLicence, gql, registryClient, type RegistryClient } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 let t: TestApp;
 let demoKey: string;
@@ -31,7 +32,7 @@ describe('GET /api/v1/license', () => {
   });
 
   it('takes the key from ?licenseKey= too, and in lower case', async () => {
-    const res = await call(`${t.urls.registry}/api/v1/license?licenseKey=${demoKey.toLowerCase()}`);
+    const res = await http(`${t.urls.registry}/api/v1/license?licenseKey=${demoKey.toLowerCase()}`);
     expect(res.status).toBe(200);
     expect(res.body.data.product).toBe('finance-node');
   });

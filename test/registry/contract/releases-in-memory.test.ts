@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { startTestApp, type TestApp } from '../../support/app';
-import { createLicence, database, registryClient, type RegistryClient } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { createLicence, database, registryClient, type RegistryClient } from '../../support/registry/registry';
 
 /**
  * Update checks and the releases list read each product's published releases from memory (the

@@ -1,9 +1,10 @@
 import { verify } from 'node:crypto';
 import { parse } from 'yaml';
 import { parsePublicKey, verifyLicenceToken } from '../../../lib/licence-token';
-import { startTestApp, type TestApp } from '../../support/app';
-import { parseYamlObjects, validateObject } from '../../support/kubernetes';
-import { call, createLicence, demoReleases, gql, registryClient, type RegistryClient } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { parseYamlObjects, validateObject } from '../../support/platform/kubernetes';
+import { createLicence, demoReleases, gql, registryClient, type RegistryClient } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 let t: TestApp;
 let demoKey: string;
@@ -258,7 +259,7 @@ describe('GET /api/v1/releases/<release_id>/manifest', () => {
 
   it('format=kubernetes: the Kubernetes objects of the release for this licence, valid against the API schemas', async () => {
     const release = releases['1.1.0'];
-    const res = await call(`${t.urls.registry}/api/v1/releases/${release.id}/manifest?format=kubernetes`, { headers: { 'x-license-key': demoKey } });
+    const res = await http(`${t.urls.registry}/api/v1/releases/${release.id}/manifest?format=kubernetes`, { headers: { 'x-license-key': demoKey } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename=finance-node-1.1.0.kubernetes.yaml');

@@ -2,17 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outboxDir } from '../../../lib/mailer';
-import { http, startTestApp, type TestApp } from '../../support/app';
-import { rfc822 } from '../../support/mail';
-import { gql } from '../../support/registry';
-import { endpointsUnder } from '../../support/secret-sites';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { http } from '../../support/platform/http';
+import { rfc822 } from '../../support/platform/mail';
+import { gql } from '../../support/registry/registry';
+import { endpointsUnder } from '../../support/platform/secret-sites';
 
 /**
- * One attempt throttle for every secret (issue 32), the vendor's side: the registry's workspace
+ * One attempt throttle for every secret, the vendor's side: the registry's workspace
  * password and its mailed links, licence keys presented to the registry, the prediction API's
  * inbound-mail webhook secret. At each endpoint, 40 concurrent wrong guesses from one address get
  * at most the allowance evaluated, the rest 429 with Retry-After. The rows are the endpoints
- * test/support/secret-sites.ts lists for the sites the code scan finds under these products.
+ * test/support/platform/secret-sites.ts lists for the sites the code scan finds under these products.
  */
 const SECRET = 'inbound-secret-for-secret-throttle-0123';
 const CSRF = 'c'.repeat(43);

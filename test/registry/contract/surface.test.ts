@@ -1,14 +1,15 @@
 import { DOCS_PATH, OPENAPI_PATH, registryRoutes } from '../../../rest-adapter/registry/routes';
-import { startTestApp, type TestApp } from '../../support/app';
-import { validateOpenApi } from '../../support/openapi';
-import { call, createLicence, registryClient } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { validateOpenApi } from '../../support/platform/openapi';
+import { createLicence, registryClient } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 let t: TestApp;
 let doc: any;
 beforeAll(async () => {
   // a small rate limit to reach it
   t = await startTestApp({ REGISTRY_RATE_LIMIT: '5' });
-  doc = (await call(`${t.urls.registry}${OPENAPI_PATH}`)).body;
+  doc = (await http(`${t.urls.registry}${OPENAPI_PATH}`)).body;
 });
 afterAll(() => t?.stop());
 
@@ -20,7 +21,7 @@ describe('OpenAPI and the API reference', () => {
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(doc.info.title).toBe('Licence Registry');
-    const page = await call(`${t.urls.registry}${DOCS_PATH}`);
+    const page = await http(`${t.urls.registry}${DOCS_PATH}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`spec-url="${OPENAPI_PATH}"`);
   });
@@ -70,7 +71,7 @@ describe('OpenAPI and the API reference', () => {
   });
 
   it('GET /api/v1/ lists the endpoints', async () => {
-    const res = await call(`${t.urls.registry}/api/v1/`);
+    const res = await http(`${t.urls.registry}/api/v1/`);
     expect(res.status).toBe(200);
     expect(res.body.data.endpoints).toContainEqual({
       method: 'GET',
@@ -78,13 +79,13 @@ describe('OpenAPI and the API reference', () => {
       description: expect.any(String),
       auth: 'licenceKey',
     });
-    expect((await call(`${t.urls.registry}/api/v1`)).status).toBe(301);
+    expect((await http(`${t.urls.registry}/api/v1`)).status).toBe(301);
   });
 
   it('answers unknown paths and wrong methods in the envelope', async () => {
-    const missing = await call(`${t.urls.registry}/api/v1/nothing-here`);
+    const missing = await http(`${t.urls.registry}/api/v1/nothing-here`);
     expect(missing.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Not found.' } });
-    const wrong = await call(`${t.urls.registry}/api/v1/releases`, { method: 'DELETE' });
+    const wrong = await http(`${t.urls.registry}/api/v1/releases`, { method: 'DELETE' });
     expect([wrong.status, wrong.body.error.code, wrong.headers.get('allow')]).toEqual([405, 'METHOD_NOT_ALLOWED', 'GET, HEAD, OPTIONS']);
   });
 });

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outboxDir } from '../../../lib/mailer';
-import { startTestApp, type TestApp } from '../../support/app';
-import { call, createLicence, database, gql, registryClient } from '../../support/registry';
+import { startTestApp, type TestApp } from '../../support/platform/app';
+import { createLicence, database, gql, registryClient } from '../../support/registry/registry';
+import { http } from '../../support/platform/http';
 
 /**
  * Workspace accounts through the registry's port: password reset by mail (single-use link, the same
@@ -19,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const post = (path: string, fields: Record<string, string>, cookie = '') =>
-  call(`${t.urls.registry}${path}`, {
+  http(`${t.urls.registry}${path}`, {
     method: 'POST',
     headers: { ...FORM, cookie: `csrftoken=${CSRF}${cookie ? `; ${cookie}` : ''}` },
     body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: CSRF }).toString(),
@@ -78,10 +79,10 @@ describe('workspace accounts', () => {
     expect(registered.status).toBe(201);
     const id = registered.body.data.id as string;
 
-    const home = await call(`${t.urls.registry}/workspace/`, { headers: { cookie: `workspace_session=${session}` } });
+    const home = await http(`${t.urls.registry}/workspace/`, { headers: { cookie: `workspace_session=${session}` } });
     expect(home.text).toContain(`action="/workspace/deployments/${id}/release/"`);
     // without the CSRF token: refused, the seat kept
-    const forged = await call(`${t.urls.registry}/workspace/deployments/${id}/release/`, {
+    const forged = await http(`${t.urls.registry}/workspace/deployments/${id}/release/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `workspace_session=${session}` },
       body: '',
@@ -132,9 +133,9 @@ describe('workspace accounts', () => {
     await post('/workspace/password/', { token: tokenIn(mails('dave@other.example')[0]), password: 'dave password 1' });
     const { session } = await signIn('dave@other.example', 'dave password 1');
     const demoLicence = await createLicence(t);
-    const releases = await call(`${t.urls.registry}/workspace/licences/${demoLicence.id}/releases/`, { headers: { cookie: `workspace_session=${session}` } });
+    const releases = await http(`${t.urls.registry}/workspace/licences/${demoLicence.id}/releases/`, { headers: { cookie: `workspace_session=${session}` } });
     expect(releases.status).toBe(404);
-    const reveal = await call(`${t.urls.registry}/workspace/licences/${demoLicence.id}/key/`, {
+    const reveal = await http(`${t.urls.registry}/workspace/licences/${demoLicence.id}/key/`, {
       method: 'POST',
       headers: { cookie: `csrftoken=${CSRF}; workspace_session=${session}`, 'x-csrftoken': CSRF },
     });

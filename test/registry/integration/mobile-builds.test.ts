@@ -8,7 +8,7 @@ import { missingAndroidTools } from '../../../clients/mobile';
 import { BUILDS_UNAVAILABLE } from '../../../subgraphs/registry/licensing/domain/frontend-builds';
 import { WHITELABEL_ENTITLEMENT } from '../../../subgraphs/registry/licensing/domain/branding';
 import type { BuildRow } from '../../../subgraphs/registry/licensing/store/workspace-store';
-import { startTestApp, type TestApp } from '../../support/app';
+import { startTestApp, type TestApp } from '../../support/platform/app';
 
 /**
  * The mobile packages of custom frontend builds, through the registry's pg-boss worker: the apps open

@@ -189,7 +189,7 @@ export class Rewards {
       const grants: { userId: string; rule: string; points: bigint; reference: string; id: string }[] = [];
       if (points > 0n) grants.push({ userId, rule: 'purchase', points, reference, id: grantId('purchase', reference) });
       // the referral goes to the first order whose grant claims it (concurrent first orders: one does), paid by a
-      // user who had passed KYC (issue 32: no bonuses for unverified sign-ups; their first order after KYC pays them)
+      // user who had passed KYC (no bonuses for unverified sign-ups; their first order after KYC pays them)
       const referrerUserId = due.kycPassed ? await this.store.claimReferralReward(c, userId, orderId) : undefined;
       if (referrerUserId) {
         const referral = referralReference(userId, orderId);

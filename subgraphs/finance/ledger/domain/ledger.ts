@@ -207,7 +207,7 @@ export class Ledger {
    * per-transaction or daily limit, checked in the same transaction under the user's lock.
    */
   async createTransfers(inputs: TransferInput[], limits?: LimitsInput): Promise<TransferOutcome[]> {
-    validate(inputs);
+    validateBatch(inputs);
     if (limits) {
       if (!UUID.test(limits.userId)) throw badInput('limits.userId is a uuid.', { userId: ['A uuid.'] });
       if (!isKycLevel(limits.kycLevel)) throw badInput('limits.kycLevel is none, basic or enhanced.', { kycLevel: ['none, basic or enhanced'] });
@@ -224,7 +224,7 @@ export class Ledger {
    * deadlocks until the pool's wait gives up).
    */
   async applyInTransaction(c: pg.PoolClient, inputs: TransferInput[]): Promise<TransferOutcome[]> {
-    validate(inputs);
+    validateBatch(inputs);
     return this.apply(c, await this.withKnownAccounts(inputs, c));
   }
 
@@ -416,33 +416,14 @@ export class Ledger {
         outcomes.push({ id: input.id, result: 'exists', transfer: before });
         continue;
       }
-      const d = { ...debit };
-      const cr = { ...credit };
       if (pending) {
         if (pending.resolved || resolvedInBatch.has(pending.id))
           throw ledgerError('PENDING_TRANSFER_ALREADY_RESOLVED', `Pending transfer ${pending.id} was already posted, voided or expired.`);
         if (pending.timeoutAt && pending.timeoutAt.getTime() <= now.getTime())
           throw ledgerError('PENDING_TRANSFER_EXPIRED', `Pending transfer ${pending.id} has expired.`);
-        if (amount > pending.amount) throw ledgerError('EXCEEDS_PENDING_TRANSFER_AMOUNT', 'A post cannot exceed its pending amount.');
         resolvedInBatch.add(pending.id);
-        d.debitsPending -= pending.amount;
-        cr.creditsPending -= pending.amount;
       }
-      if (kind === 'single' || kind === 'post_pending') {
-        d.debitsPosted += amount;
-        cr.creditsPosted += amount;
-      } else if (kind === 'pending') {
-        d.debitsPending += amount;
-        cr.creditsPending += amount;
-      }
-      if (!withinTotals(d)) throw amountTooLarge(d.id);
-      if (!withinTotals(cr)) throw amountTooLarge(cr.id);
-      if (d.debitsMustNotExceedCredits && d.debitsPosted + d.debitsPending > d.creditsPosted) {
-        throw ledgerError('INSUFFICIENT_FUNDS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: d.id });
-      }
-      if (cr.creditsMustNotExceedDebits && cr.creditsPosted + cr.creditsPending > cr.debitsPosted) {
-        throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: cr.id });
-      }
+      const { debit: d, credit: cr } = postLeg(debit, credit, kind, amount, pending?.amount);
       touched.set(d.id, d);
       touched.set(cr.id, cr);
       created.push(row);
@@ -665,8 +646,47 @@ function sameTransfer(a: TransferRow, b: TransferRow): boolean {
   );
 }
 
+/**
+ * One leg posted on its two accounts: what the debit account gives, the credit account takes, in the
+ * same phase (pending or posted); resolving a pending leg (`pendingAmount`) first takes its amount out
+ * of both accounts' pending sums. Refused: a post above its pending amount, sums beyond what the ledger
+ * holds, a user's account going below zero (INSUFFICIENT_FUNDS), an account credited beyond its debits
+ * where it must not be. Returns new rows; the arguments are not changed.
+ */
+export function postLeg(
+  debit: AccountRow,
+  credit: AccountRow,
+  kind: TransferKind,
+  amount: bigint,
+  pendingAmount?: bigint,
+): { debit: AccountRow; credit: AccountRow } {
+  const d = { ...debit };
+  const cr = { ...credit };
+  if (pendingAmount !== undefined) {
+    if (amount > pendingAmount) throw ledgerError('EXCEEDS_PENDING_TRANSFER_AMOUNT', 'A post cannot exceed its pending amount.');
+    d.debitsPending -= pendingAmount;
+    cr.creditsPending -= pendingAmount;
+  }
+  if (kind === 'single' || kind === 'post_pending') {
+    d.debitsPosted += amount;
+    cr.creditsPosted += amount;
+  } else if (kind === 'pending') {
+    d.debitsPending += amount;
+    cr.creditsPending += amount;
+  }
+  if (!withinTotals(d)) throw amountTooLarge(d.id);
+  if (!withinTotals(cr)) throw amountTooLarge(cr.id);
+  if (d.debitsMustNotExceedCredits && d.debitsPosted + d.debitsPending > d.creditsPosted) {
+    throw ledgerError('INSUFFICIENT_FUNDS', 'Insufficient funds: the transfer would take the account below zero.', { accountId: d.id });
+  }
+  if (cr.creditsMustNotExceedDebits && cr.creditsPosted + cr.creditsPending > cr.debitsPosted) {
+    throw ledgerError('EXCEEDS_DEBITS', 'The transfer would credit the account beyond its debits.', { accountId: cr.id });
+  }
+  return { debit: d, credit: cr };
+}
+
 /** The batch's outflows from the user's accounts, against their level's limits and the day's outflows so far (the user's lock is held). */
-function checkLimits(limits: LimitsInput, created: TransferRow[], accounts: Map<string, AccountRow>, today: Map<string, bigint>): void {
+export function checkLimits(limits: LimitsInput, created: TransferRow[], accounts: Map<string, AccountRow>, today: Map<string, bigint>): void {
   const own = (a: AccountRow | undefined) => a?.ownerType === 'user' && a.ownerId === limits.userId;
   const batch = new Map<string, bigint>();
   for (const t of created) {
@@ -737,7 +757,7 @@ function named(t: TransferInput, idOf: (k: AccountKey) => string | undefined): T
   return out;
 }
 
-function validate(inputs: TransferInput[]): void {
+export function validateBatch(inputs: TransferInput[]): void {
   if (!inputs.length || inputs.length > 8190) throw badInput('A batch has 1 to 8,190 transfers.');
   const ids = new Set<string>();
   for (const t of inputs) {

@@ -2,7 +2,7 @@ import { DomainError } from '../../../../lib/errors';
 import type { AccountRow, TransferRow } from '../store/ledger-store';
 
 /**
- * Posting rules the ledger enforces on every batch, whoever sends it (issue 32):
+ * Posting rules the ledger enforces on every batch, whoever sends it:
  *
  * - **Exactly-once reversal.** A transfer that gives back a payment names the payment it reverses
  *   (`reverses`); the ledger keeps one reversal per original transfer in its own table

@@ -1,7 +1,7 @@
 import { generateLicenceKeyPair, publicKeyLine } from '../../../../lib/licence-token';
 import { builtInVendorKeys, trustsVendorKey, vendorKeyFingerprint } from './licence';
 
-/** The vendor keys a node trusts (issue 23, part 5): built in (vendor-keys.pem), else the pinned one. */
+/** The vendor keys a node trusts: built in (vendor-keys.pem), else the pinned one. */
 const a = generateLicenceKeyPair().publicKeyPem;
 const b = generateLicenceKeyPair().publicKeyPem;
 

@@ -132,7 +132,7 @@ export class NodeService {
   }
 
   /**
-   * A licence that verifies holds only when its key is trusted (issue 23, part 5): one the node was
+   * A licence that verifies holds only when its key is trusted: one the node was
    * built with, else the pinned one. A node built without keys and with none pinned yet (a licence
    * installed before pinning existed) pins the key of the licence it has.
    */

@@ -1,6 +1,6 @@
 import { nodeSeatFingerprint, registryUrlProblem } from './registry';
 
-/** Issue 32, item 6: the registry a node sends its licence key to. */
+/** The registry a node sends its licence key to. */
 describe('registryUrlProblem', () => {
   const production = { NODE_ENV: 'production' as const, VENDOR_REGISTRY_ALLOW_HTTP: false };
 

@@ -1,6 +1,6 @@
 import { parseApplicationMail } from './application-mail';
 import { validateApplication } from './applications';
-import { rfc822 } from '../../../../test/support/mail';
+import { rfc822 } from '../../../../test/support/platform/mail';
 
 /** The rules of an application, without a database: validation and reading an e-mailed application. */
 

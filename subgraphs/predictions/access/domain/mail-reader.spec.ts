@@ -1,4 +1,4 @@
-import { rfc822 } from '../../../../test/support/mail';
+import { rfc822 } from '../../../../test/support/platform/mail';
 import { MAX_MIME_PARTS } from './application-mail';
 import { createMailReader, MAIL_BUDGET, type MailReader } from './mail-reader';
 

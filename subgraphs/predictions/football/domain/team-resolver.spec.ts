@@ -1,6 +1,6 @@
-import { teamsFromShippedData } from '../../../../test/support/shipped-teams';
+import { teamsFromShippedData } from '../../../../test/support/predictions/shipped-teams';
 import { Resolution, TeamRecord, TeamResolver } from './team-resolver';
-import { fileMatches, isLeagueMatch, type FileMatch } from '../../../../test/support/football-files';
+import { fileMatches, isLeagueMatch, type FileMatch } from '../../../../test/support/predictions/football-files';
 
 /* Speed: bench/team-resolver.ts (no timing assertions in tests). */
 

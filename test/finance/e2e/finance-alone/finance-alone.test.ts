@@ -13,11 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../../../lib/paths';
 import { freePorts } from '../../../../lib/server';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
-import { PASSWORD } from '../../../support/finance';
-import { createLicence } from '../../../support/registry';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
+import { PASSWORD } from '../../../support/finance/node';
+import { createLicence } from '../../../support/registry/registry';
 
 let registry: TestApp<'registry'>;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

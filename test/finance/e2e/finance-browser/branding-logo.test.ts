@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { launchChromium, overflowOf, SHOTS } from '../../../support/browser';
-import { createUser, installValidLicence, PASSWORD } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { launchChromium, overflowOf, SHOTS } from '../../../support/platform/browser';
+import { createUser, installValidLicence, PASSWORD } from '../../../support/finance/node';
 
 /**
  * Issue 33 #9 in Chromium: an operator uploads the logo on the console's branding page (file input, button),

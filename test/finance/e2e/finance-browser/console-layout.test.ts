@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { http, startTestApp, type TestApp } from '../../../support/app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
 import { isPage } from '../../../../rest-adapter/core/route';
 import { financeSurface } from '../../../../rest-adapter/finance';
-import { controlsOffScreen, launchChromium, overflowOf, SHOTS } from '../../../support/browser';
-import { createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
+import { controlsOffScreen, launchChromium, overflowOf, SHOTS } from '../../../support/platform/browser';
+import { createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
 
 /**
- * Issue 33 #10, the console's layout in Chromium: at 1280 px the dashboard gives Recent activity and
+ * The console's layout in Chromium: at 1280 px the dashboard gives Recent activity and
  * Recent transfers room (every column shown, none squeezed into a third of the page); at 390 px a
  * list's actions (an order's Fulfil) are on the screen, not in a table scrolled off it — the rows
  * stack as cards, each cell with its column's name; and on every console page of the route table no

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { inspect, launchChromium } from '../../../support/browser';
-import { auditDelivered, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { inspect, launchChromium } from '../../../support/platform/browser';
+import { auditDelivered, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
 
 /**
  * The console's operator pages in headless Chromium: an administrator adds a user through the form,
@@ -11,7 +11,7 @@ import { auditDelivered, createUser, installValidLicence, login, PASSWORD } from
  * invite, with which a new user signs up in the web client (without one, refused in plain words); the
  * list pages of banking, cards, crypto and investing. Each page fits a 390 px phone and a 1280 px screen
  * without horizontal scrolling (wide tables scroll inside their box, which the keyboard can reach) and is
- * axe-clean (WCAG 2 A/AA); screenshots are kept (test/support/browser.ts).
+ * axe-clean (WCAG 2 A/AA); screenshots are kept (test/support/platform/browser.ts).
  */
 let t: TestApp<'finance'>;
 let browser: Browser;
@@ -51,7 +51,7 @@ it('adds a user, proposes an adjustment, reads the audit log; no page overflows 
   await page.fill('#id_password', 'a fine long password');
   await Promise.all([page.waitForURL(/\/admin\/identity\/user\/[0-9a-f-]{36}\/\?saved=added$/), page.click('.submit-row button')]);
   expect(await page.textContent('body')).toContain('walked_in');
-  // added, not "changed" (issue 33 #10)
+  // added, not "changed"
   expect(await page.textContent('.banner.ok')).toContain('was added successfully');
 
   await page.goto(`${t.urls.finance}/admin/adjustments/`);

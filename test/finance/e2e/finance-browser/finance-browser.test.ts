@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { launchChromium } from '../../../support/browser';
-import { createUser, PASSWORD } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { launchChromium, offlineContext } from '../../../support/platform/browser';
+import { createUser, PASSWORD } from '../../../support/finance/node';
 
 /**
  * The finance node in headless Chromium, with no network but this machine:
@@ -43,14 +44,7 @@ beforeAll(async () => {
   pagePort = (pages.address() as AddressInfo).port;
   // the client's origin is http://localhost:<port>; http://127.0.0.1:<port> is another origin, not allowed
   t = await startTestApp({ CORS_ALLOWED_ORIGINS: `http://localhost:${pagePort}`, CSRF_TRUSTED_ORIGINS: `http://localhost:${pagePort}`, APP_VERSION: '9.8.7' });
-  context = await browser.newContext();
-  await context.route('**/*', (route) => {
-    const { protocol, hostname } = new URL(route.request().url());
-    if ((protocol === 'http:' || protocol === 'https:') && (hostname === '127.0.0.1' || hostname === 'localhost')) return route.continue();
-    if (protocol === 'data:' || protocol === 'blob:') return route.continue();
-    external.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
+  context = await offlineContext(browser, external);
 }, 60_000);
 afterAll(async () => {
   await context?.close();

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PUBLIC_KEY } from '../../../../subgraphs/finance/node/domain/licence';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
-import { licenceKeys, licenceToken, runCli } from '../../../support/finance';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
+import { licenceKeys, licenceToken, runCli } from '../../../support/finance/node';
 
 /**
  * `npm run cli -- finance:check` (Django's `check`), `finance:install-licence` and

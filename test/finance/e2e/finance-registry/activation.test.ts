@@ -1,11 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
-import { adminSignIn, createUser, runCli } from '../../../support/finance';
-import { beatStatus, LICENCE_KEY, LocalRegistry } from '../../../support/local-registry';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
+import { adminSignIn, createUser, runCli } from '../../../support/finance/node';
+import { beatStatus, LICENCE_KEY, LocalRegistry } from '../../../support/finance/local-registry';
 
 /**
  * Activation with the licence registry and heartbeats, against a local server that answers exactly

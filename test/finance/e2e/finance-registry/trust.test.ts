@@ -1,12 +1,13 @@
 import { hostname } from 'node:os';
 import { activateDemoNode, shipRegistryKey } from '../../../../bin/demo';
 import { hostnameFingerprint } from '../../../../subgraphs/registry/licensing/domain/deployments';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { adminPost, adminSignIn, createUser, installValidLicence, licenceKeys, licenceToken } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { adminPost, adminSignIn, createUser, installValidLicence, licenceKeys, licenceToken } from '../../../support/finance/node';
 
 /**
- * The registry and the finance node trust each other by what the node carries, not by what it learns
- * (issue 32, item 6; issue 33, items 11 and 13), against the real registry of an in-process vendor:
+ * The registry and the finance node trust each other by what the node carries, not by what it learns,
+ * against the real registry of an in-process vendor:
  *
  * - the demo node of `npm start` carries the key of the registry beside it (shipRegistryKey), activates
  *   with the printed licence key (activateDemoNode) and its heartbeats are accepted: they carry the

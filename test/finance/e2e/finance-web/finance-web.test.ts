@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate as totpGenerate } from 'otplib';
-import { type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { type Browser, type BrowserContext, type Request } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
 import { TOGGLES } from '../../../../subgraphs/finance/kernel/contract';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { inspect, launchChromium } from '../../../support/browser';
-import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, PASSWORD, type AdminSession } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { inspect, launchChromium, offlineContext } from '../../../support/platform/browser';
+import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, PASSWORD, type AdminSession } from '../../../support/finance/node';
+import { signInToWebClient } from '../../../support/finance/web-client';
 
 /**
  * The finance web client (clients/finance-web) as the node serves it at /app/, in headless Chromium:
@@ -50,28 +52,13 @@ beforeAll(async () => {
   t = await startTestApp({ APP_VERSION: '4.5.6' });
   const chief = await createUser(t, undefined, { superuser: true });
   admin = await adminSignIn(t, chief.username);
-  context = await browser.newContext();
-  await context.route('**/*', (route) => {
-    const { protocol, hostname } = new URL(route.request().url());
-    if ((protocol === 'http:' || protocol === 'https:') && (hostname === '127.0.0.1' || hostname === 'localhost')) return route.continue();
-    if (protocol === 'data:' || protocol === 'blob:') return route.continue();
-    external.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
+  context = await offlineContext(browser, external);
 }, 90_000);
 afterAll(async () => {
   await context?.close();
   await browser?.close();
   await t?.stop();
 });
-
-async function signIn(page: Page, username: string): Promise<void> {
-  await page.goto(`${t.urls.finance}/app/`);
-  await page.getByLabel('User name').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-}
 
 describe('the finance web client in Chromium', () => {
   it('shows the read-only banner while the node has no licence, and signs in all the same', async () => {
@@ -82,7 +69,7 @@ describe('the finance web client in Chromium', () => {
     expect(await page.locator('#read-only-banner').textContent()).toContain('no valid licence');
     // axe (WCAG 2 A/AA) clean, no sideways scrolling
     await inspect(page, 'finance-web-sign-in-read-only', { widths: [1280] });
-    await signIn(page, user.username);
+    await signInToWebClient(page, t.urls.finance, user.username, PASSWORD);
     await page.getByText('You hold no money yet.').waitFor();
     await page.close();
   }, 60_000);
@@ -107,7 +94,7 @@ describe('the finance web client in Chromium', () => {
     await page.locator('#sign-in-error:not(:empty)').waitFor();
     expect(await page.getByRole('heading', { name: 'Home' }).count()).toBe(0);
 
-    await signIn(page, user.username);
+    await signInToWebClient(page, t.urls.finance, user.username, PASSWORD);
     const row = page.locator('#balances li[data-currency="EUR"]');
     await row.waitFor();
     // available in the currency's format; nothing pending, so no pending line (the old client showed the whole balance as pending)
@@ -146,7 +133,7 @@ describe('the finance web client in Chromium', () => {
     const user = await createUser(t);
     await t.app.services.ledger.ledger.fund(user.id, 'EUR', 1_500n, randomUUID());
     const page = await context.newPage();
-    await signIn(page, user.username);
+    await signInToWebClient(page, t.urls.finance, user.username, PASSWORD);
     await page.locator('#balances li[data-currency="EUR"]').waitFor();
     await saveSettings({ maintenanceMode: 'on', maintenanceMessage: notice });
     try {
@@ -206,7 +193,7 @@ describe('the finance web client in Chromium', () => {
     await t.app.services.ledger.ledger.fund(user.id, 'USD', 123_456n, '00000000-0000-4000-8000-00000000f1e2');
     const page = await context.newPage();
     await page.setViewportSize({ width: 360, height: 740 });
-    await signIn(page, user.username);
+    await signInToWebClient(page, t.urls.finance, user.username, PASSWORD);
     await page.locator('#balances').waitFor();
     // no sideways scrolling and axe clean at 360 px (a small phone)
     await inspect(page, 'finance-web-home-phone', { widths: [360], restore: 360 });

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { inspect as inspectPage, launchChromium } from '../../../support/browser';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { inspect as inspectPage, launchChromium, offlineContext } from '../../../support/platform/browser';
 import { generate as totpGenerate } from 'otplib';
-import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
-import { startProviders, type Providers } from '../../../support/investing';
+import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
+import { startProviders, type Providers } from '../../../support/finance/investing';
+import { webClient } from '../../../support/finance/web-client';
 
 /**
  * The finance web client's journeys in headless Chromium against a real node (finance only): a user
@@ -29,7 +31,7 @@ const external: string[] = [];
 beforeAll(async () => {
   await buildFinanceClient({ outDir: DEFAULT_CLIENT_DIR });
   p = await startProviders();
-  // the finance node alone (the helpers of test/support/finance.ts take any app: they use its finance URL and services only)
+  // the finance node alone (the helpers of test/support/finance/node.ts take any app: they use its finance URL and services only)
   t = (await startTestApp(p.env, { products: ['finance'] })) as unknown as TestApp;
   await changeNode(t, () => installValidLicence(t));
   await t.app.services.investing.investing.syncInstruments({ provider: 'equities', trigger: 'test' });
@@ -41,13 +43,7 @@ beforeAll(async () => {
   await t.app.services.ledger.ledger.fund(alice.id, 'USD', 1000_00n, randomUUID(), 'deposit');
   await t.app.services.commerce.shop.createProduct({ name: 'Desk lamp', description: 'A warm light', price: '19.90', currency: 'EUR', stock: 5 });
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.route('**/*', (route) => {
-    const { protocol, hostname } = new URL(route.request().url());
-    if (['data:', 'blob:'].includes(protocol) || hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-    external.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
+  context = await offlineContext(browser, external, { viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
 }, 180_000);
 afterAll(async () => {
@@ -56,15 +52,13 @@ afterAll(async () => {
   await p?.close();
 });
 
-const url = (route = '') => `${t.urls.finance}/app/${route}`;
+const { url, go } = webClient(
+  () => page,
+  () => t.urls.finance,
+);
 
 /** At each width: nothing scrolls sideways, axe finds nothing, and a screenshot is kept. */
 const inspect = (name: string) => inspectPage(page, name);
-
-async function go(route: string, heading: string): Promise<void> {
-  await page.goto(url(route));
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
 
 describe('banking in the web client', () => {
   it('signs in and shows the money received, per currency', async () => {

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { inspect, launchChromium, SHOTS } from '../../../support/browser';
-import { changeNode, installValidLicence } from '../../../support/finance';
-import { outbox } from '../../../support/mail';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { inspect, launchChromium, SHOTS } from '../../../support/platform/browser';
+import { changeNode, installValidLicence } from '../../../support/finance/node';
+import { outbox } from '../../../support/platform/mail';
+import { webClient } from '../../../support/finance/web-client';
 
 /**
- * Issue 33 #1: a new user adds money on their own, on a phone (390 px, touch), by links and buttons
+ * A new user adds money on their own, on a phone (390 px, touch), by links and buttons
  * only, on a node whose providers are the sandboxes: sign up and verify the address from the mail,
  * find on the empty home how to add money, deposit by mobile money (the sandbox's callback completes
  * it within seconds, through the webhook receiver) and see the balance; open a EUR account (a BIC
@@ -34,31 +35,13 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const url = (route = '') => `${t.urls.finance}/app/${route}`;
+const { url, tap, linkIn } = webClient(
+  () => page,
+  () => t.urls.finance,
+);
 const shot = (name: string) => inspect(page, `money-in-${name}`, { restore: 390 });
 
-async function verificationLink(to: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const got = (await mail.fresh()).find((m) => m.to === to);
-    const path = got && /(?:https?:\/\/[^/\s]+)?(\/app\/[^\s?]+\?token=[A-Za-z0-9_%-]+)/.exec(got.text)?.[1];
-    if (path) return `${t.urls.finance}${path}`;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no mail to ${to}`);
-}
-
 /** A page of the menu as a person on a phone opens it: the bottom bar, or More. */
-async function tap(label: string, heading = label): Promise<void> {
-  const quick = page.getByRole('navigation', { name: 'Quick' });
-  const direct = quick.getByRole('link', { name: label, exact: true });
-  if (await direct.count()) await direct.click();
-  else {
-    await quick.getByRole('link', { name: 'More', exact: true }).click();
-    await page.getByRole('navigation', { name: 'All pages' }).getByRole('link', { name: label, exact: true }).click();
-  }
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
 it('a new user signs up, adds money by the mobile-money sandbox and by a simulated bank transfer, and sees the balances', async () => {
   await page.goto(url('signup/'));
   await page.getByRole('heading', { name: 'Create an account', level: 1 }).waitFor();
@@ -67,7 +50,7 @@ it('a new user signs up, adds money by the mobile-money sandbox and by a simulat
   await page.getByLabel('Password', { exact: true }).fill(eve.password);
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByRole('heading', { name: 'Check your e-mail', level: 1 }).waitFor();
-  await page.goto(await verificationLink(eve.email));
+  await page.goto((await linkIn(mail, eve.email)).link);
   await page.getByText('Your e-mail address is verified.').waitFor();
   await page.goto(url());
   await page.getByLabel('User name').fill(eve.username);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Browser, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { inspect, launchChromium } from '../../../support/browser';
-import { changeNode, installValidLicence } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { inspect, launchChromium } from '../../../support/platform/browser';
+import { changeNode, installValidLicence } from '../../../support/finance/node';
 
 /**
  * Verification a person can finish on a development node (issue 33, item 2), in headless Chromium at
@@ -11,7 +11,7 @@ import { changeNode, installValidLicence } from '../../../support/finance';
  * screen, click the link of the verification mail there (absolute, it opens the client: verified),
  * sign in, set a phone number in Settings and read the SMS code on the outbox page the code form
  * links to. Links and buttons only, no typed URLs after the first page. Screenshots `outbox-*-<width>.png`
- * (test/support/browser.ts SHOTS).
+ * (test/support/platform/browser.ts SHOTS).
  */
 let t: TestApp;
 let browser: Browser;

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { generate as totpGenerate } from 'otplib';
 import { type Browser, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { inspect, launchChromium } from '../../../support/browser';
-import { changeNode, createUser, installValidLicence, login } from '../../../support/finance';
-import { outbox, type ReadMail } from '../../../support/mail';
-import { startProviders, type Providers } from '../../../support/investing';
-import { smsCodeTo } from '../../../support/phone';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { inspect, launchChromium } from '../../../support/platform/browser';
+import { changeNode, createUser, installValidLicence, login } from '../../../support/finance/node';
+import { outbox } from '../../../support/platform/mail';
+import { startProviders, type Providers } from '../../../support/finance/investing';
+import { smsCodeTo } from '../../../support/finance/phone';
+import { webClient } from '../../../support/finance/web-client';
 
 /**
  * A new user's whole way in, in headless Chromium against a real node (finance only): sign up at
@@ -20,7 +22,7 @@ import { smsCodeTo } from '../../../support/phone';
  * 2FA on and see the recovery codes once. The same user all along, by clicks and typing only (helpers
  * set up the node: licence, providers, a product, the money she receives), on a phone: 390 px with
  * touch, moving between pages by the bottom bar and More. Every page is also checked at 1280 px (no
- * sideways scrolling, axe clean at both widths; screenshots kept, test/support/browser.ts).
+ * sideways scrolling, axe clean at both widths; screenshots kept, test/support/platform/browser.ts).
  */
 let t: TestApp;
 let p: Providers;
@@ -50,49 +52,15 @@ afterAll(async () => {
   await p?.close();
 });
 
-const url = (route = '') => `${t.urls.finance}/app/${route}`;
+const { go, tap, signIn, linkIn } = webClient(
+  () => page,
+  () => t.urls.finance,
+);
 /** This page at 390 and 1280 px: no sideways scrolling, axe clean, screenshots `signup-<name>-<width>.png`; back at 390. */
 const shot = (name: string) => inspect(page, `signup-${name}`, { restore: 390 });
 
 /** The next mail to `to` the node wrote to its outbox, and the link in it (made absolute on this node). */
-async function linkIn(to: string): Promise<{ mail: ReadMail; link: string }> {
-  for (let i = 0; i < 200; i++) {
-    const got = (await mail.fresh()).find((m) => m.to === to);
-    if (got) {
-      const path = /(?:https?:\/\/[^/\s]+)?(\/app\/[^\s?]+\?token=[A-Za-z0-9_%-]+)/.exec(got.text)?.[1];
-      if (!path) throw new Error(`no link in: ${got.text}`);
-      return { mail: got, link: `${t.urls.finance}${path}` };
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no mail to ${to}`);
-}
-
-async function signIn(password: string): Promise<void> {
-  await page.goto(url());
-  await page.getByLabel('User name').fill(dora.username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-}
-
-async function go(route: string, heading: string): Promise<void> {
-  await page.goto(url(route));
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
 /** Opens a page of the menu as a person on a phone does: from the bottom bar, or from More. */
-async function tap(label: string, heading = label): Promise<void> {
-  const quick = page.getByRole('navigation', { name: 'Quick' });
-  const direct = quick.getByRole('link', { name: label, exact: true });
-  if (await direct.count()) await direct.click();
-  else {
-    await quick.getByRole('link', { name: 'More', exact: true }).click();
-    await page.getByRole('navigation', { name: 'All pages' }).getByRole('link', { name: label, exact: true }).click();
-  }
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
 describe('a new user in the web client', () => {
   it('signs up, verifies the address from the mail and signs in', async () => {
     await go('signup/', 'Create an account');
@@ -108,12 +76,12 @@ describe('a new user in the web client', () => {
     await page.getByRole('heading', { name: 'Check your e-mail', level: 1 }).waitFor();
     expect(await page.getByRole('status').first().textContent()).toContain(dora.email);
     await shot('sent');
-    const { mail: verification, link } = await linkIn(dora.email);
+    const { mail: verification, link } = await linkIn(mail, dora.email);
     expect(verification.subject).toMatch(/verify your e-mail address/);
     await page.goto(link);
     await page.getByText('Your e-mail address is verified.').waitFor();
     await shot('verified');
-    await signIn(dora.password);
+    await signIn(dora.username, dora.password);
     dora.id = (await http(`${t.urls.finance}/api/v1/profile/`, { key: await login(t, dora.username, dora.password) })).body.id;
   }, 180_000);
 
@@ -255,7 +223,7 @@ describe('a new user in the web client', () => {
     await page.getByLabel('E-mail').fill(dora.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText(/a reset link is on its way/).waitFor();
-    const { link } = await linkIn(dora.email);
+    const { link } = await linkIn(mail, dora.email);
     await page.goto(link);
     await page.getByRole('heading', { name: 'Choose a new password', level: 1 }).waitFor();
     dora.password = 'another long password';
@@ -263,7 +231,7 @@ describe('a new user in the web client', () => {
     await page.getByLabel('New password again').fill(dora.password);
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByText('Your password is changed.').waitFor();
-    await signIn(dora.password);
+    await signIn(dora.username, dora.password);
   }, 180_000);
 
   it('settings: ends a session from the list, changes the password (the other sessions end)', async () => {

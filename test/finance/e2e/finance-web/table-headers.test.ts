@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { headersBrokenMidWord, launchChromium } from '../../../support/browser';
+import { headersBrokenMidWord, launchChromium } from '../../../support/platform/browser';
 
 /**
  * The web client's stylesheet keeps table headers whole at a phone's width: the portfolio's five columns

@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
 import { DEMO_EQUITIES } from '../../../../subgraphs/finance/investing/sandbox/fixture';
-import { runCli } from '../../../support/finance';
-import { startProviders, type Providers } from '../../../support/investing';
+import { runCli } from '../../../support/finance/node';
+import { startProviders, type Providers } from '../../../support/finance/investing';
 
 /**
  * The contract's two commands, run as the compiled CLI against this file's own database and the

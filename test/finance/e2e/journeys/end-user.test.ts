@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Browser, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { inspect, launchChromium, SHOTS } from '../../../support/browser';
-import { changeNode, createUser, installValidLicence } from '../../../support/finance';
-import { outbox } from '../../../support/mail';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { inspect, launchChromium, SHOTS } from '../../../support/platform/browser';
+import { changeNode, createUser, installValidLicence } from '../../../support/finance/node';
+import { outbox } from '../../../support/platform/mail';
 
 /**
  * Issue 33, "Done when", the end user's journey in Chromium on a phone (390 px, touch), one walk by

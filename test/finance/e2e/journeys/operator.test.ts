@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generate as totpGenerate } from 'otplib';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { inspect, launchChromium, SHOTS } from '../../../support/browser';
-import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { inspect, launchChromium, SHOTS } from '../../../support/platform/browser';
+import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
 
 /**
  * Issue 33, "Done when", the operator's journey in Chromium at 390 px, by links and buttons only once

@@ -7,11 +7,11 @@ import { createLogger } from '../../../../lib/logger';
 import { openStore } from '../../../../lib/database';
 import { projectRoot } from '../../../../lib/paths';
 import { ledgerStore } from '../../../../subgraphs/finance/ledger/store';
-import { TEST_ADMIN_KEY } from '../../../support/app';
-import { TEST_MASTER_KEY } from '../../../support/keys';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
-import { invariants } from '../../../support/ledger';
+import { TEST_ADMIN_KEY } from '../../../support/platform/app';
+import { TEST_MASTER_KEY } from '../../../support/platform/keys';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
+import { invariants } from '../../../support/finance/ledger';
 
 /**
  * The node killed with SIGKILL in the middle of a transfer load (linked two-leg batches among 10

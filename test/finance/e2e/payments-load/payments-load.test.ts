@@ -8,12 +8,13 @@ import { createLogger } from '../../../../lib/logger';
 import { openStore } from '../../../../lib/database';
 import { projectRoot } from '../../../../lib/paths';
 import { ledgerStore } from '../../../../subgraphs/finance/ledger/store';
-import { http, startTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../support/app';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
-import { createUser, installValidLicence, licenceKeys, licenceToken, login, PASSWORD, runCli } from '../../../support/finance';
-import { TEST_MASTER_KEY } from '../../../support/keys';
-import { invariants } from '../../../support/ledger';
+import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
+import { createUser, installValidLicence, licenceKeys, licenceToken, login, PASSWORD, runCli } from '../../../support/finance/node';
+import { TEST_MASTER_KEY } from '../../../support/platform/keys';
+import { invariants } from '../../../support/finance/ledger';
 
 /**
  * Money movement under load through the REST surface (POST /api/v1/transfers/ with Idempotency-Key):

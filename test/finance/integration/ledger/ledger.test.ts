@@ -5,8 +5,8 @@ import { inTransaction, openStore, type Store } from '../../../../lib/database';
 import { Ledger, NIL_OWNER, WALLET, type TransferInput } from '../../../../subgraphs/finance/ledger/domain/ledger';
 import { ledgerStore } from '../../../../subgraphs/finance/ledger/store';
 import { LedgerStore } from '../../../../subgraphs/finance/ledger/store/ledger-store';
-import { createTestDatabase } from '../../../support/database';
-import { invariants } from '../../../support/ledger';
+import { createTestDatabase } from '../../../support/platform/database';
+import { invariants } from '../../../support/finance/ledger';
 
 /**
  * The ledger's invariants ("no lost money"), on real PostgreSQL under real concurrency:

@@ -10,8 +10,8 @@ import { Ledger } from '../../../../subgraphs/finance/ledger/domain/ledger';
 import { limitFor, limitsTable } from '../../../../subgraphs/finance/ledger/domain/limits';
 import { ledgerStore } from '../../../../subgraphs/finance/ledger/store';
 import { LedgerStore } from '../../../../subgraphs/finance/ledger/store/ledger-store';
-import { createTestDatabase } from '../../../support/database';
-import { invariants } from '../../../support/ledger';
+import { createTestDatabase } from '../../../support/platform/database';
+import { invariants } from '../../../support/finance/ledger';
 
 /**
  * Limits by KYC level, enforced by the ledger in the transaction that moves the money: per transaction,

@@ -1,6 +1,7 @@
-import { gql, http, type TestApp } from '../../../support/app';
-import { trainingGate, type TrainingGate } from '../../../support/training-gate';
-import { outbox, readMail, rfc822 } from '../../../support/mail';
+import { type TestApp } from '../../../support/platform/app';
+import { gql, http } from '../../../support/platform/http';
+import { trainingGate, type TrainingGate } from '../../../support/predictions/training-gate';
+import { outbox, readMail, rfc822 } from '../../../support/platform/mail';
 import type { CaseContext, Recipe, SurfaceFixture } from './replay';
 
 /** The prediction API's part of the conformance replay: its credentials and the cases that need a state. */

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { objectStoreFor } from '../../../../lib/object-store';
 import { demoImage } from '../../../../subgraphs/registry/licensing/domain/demo';
-import type { TestApp } from '../../../support/app';
-import { createLicence, demoReleases, registryClient } from '../../../support/registry';
+import type { TestApp } from '../../../support/platform/app';
+import { createLicence, demoReleases, registryClient } from '../../../support/registry/registry';
 import type { CaseContext, Recipe, ReplayRequest, SurfaceFixture } from './replay';
 
 /**

@@ -2,7 +2,7 @@ import { isPage, type Route as SurfaceRoute } from '../../../../rest-adapter/cor
 
 /** A route of any surface (each surface names its own security schemes). */
 type Route = SurfaceRoute<string>;
-import type { TestApp } from '../../../support/app';
+import type { TestApp } from '../../../support/platform/app';
 
 /**
  * The replay behind the OpenAPI conformance test: for every operation a surface documents, one

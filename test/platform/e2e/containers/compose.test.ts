@@ -37,8 +37,8 @@ import { freePorts } from '../../../../lib/server';
 import { serviceKeyEnv } from '../../../../lib/service-keys';
 import { loadSubgraphs, PRODUCT_NAMES } from '../../../../subgraphs/products';
 import { FINANCE_NODE_TEMPLATE } from '../../../../subgraphs/registry/licensing/domain/demo';
-import { describeContainers, engine, images, removeByPrefix, waitFor, waitForStatus } from '../../../support/containers';
-import { TEMPLATE_ADMIN_KEY as ADMIN_KEY } from '../../../support/keys';
+import { describeContainers, engine, images, removeByPrefix, waitFor, waitForStatus } from '../../../support/platform/containers';
+import { TEMPLATE_ADMIN_KEY as ADMIN_KEY } from '../../../support/platform/keys';
 
 jest.setTimeout(15 * 60_000);
 

@@ -25,9 +25,9 @@ import { parse } from 'yaml';
 import { projectRoot } from '../../../../lib/paths';
 import { freePorts } from '../../../../lib/server';
 import { FINANCE_NODE_TEMPLATE } from '../../../../subgraphs/registry/licensing/domain/demo';
-import { assertBuilt } from '../../../support/child-app';
-import { describeContainers, engine, images, removeByPrefix, waitFor, waitForStatus } from '../../../support/containers';
-import { TEST_MASTER_KEY } from '../../../support/keys';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { describeContainers, engine, images, removeByPrefix, waitFor, waitForStatus } from '../../../support/platform/containers';
+import { TEST_MASTER_KEY } from '../../../support/platform/keys';
 
 jest.setTimeout(20 * 60_000);
 

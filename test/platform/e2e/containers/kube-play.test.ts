@@ -1,5 +1,5 @@
 /**
- * Issue 23, part 8: the finance node's Kubernetes manifests (what the registry answers for
+ * The finance node's Kubernetes manifests (what the registry answers for
  * `format=kubernetes`: subgraphs/registry/licensing/finance-node-kubernetes.ts, the same pure function) consumed for real by
  * `podman kube play`: the backend and the web client start from the release images, the backend
  * migrates its database and verifies its licence offline, and the probe paths the manifests name
@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { renderFinanceNodeKubernetes } from '../../../../subgraphs/registry/licensing/finance-node-kubernetes';
 import { freePorts } from '../../../../lib/server';
-import { describeContainers, engine, images, removeByPrefix, waitFor } from '../../../support/containers';
-import { licenceKeys, licenceToken } from '../../../support/finance';
+import { describeContainers, engine, images, removeByPrefix, waitFor } from '../../../support/platform/containers';
+import { licenceKeys, licenceToken } from '../../../support/finance/node';
 
 type Doc = { kind: string; metadata: { name: string }; stringData?: Record<string, string>; spec?: any };
 

@@ -14,8 +14,8 @@ import { ContainerEngine } from '../../../../lib/container-engine';
 import { freePorts } from '../../../../lib/server';
 import { WHITELABEL_ENTITLEMENT } from '../../../../subgraphs/registry/licensing/domain/branding';
 import { shipRelease } from '../../../../subgraphs/registry/licensing/release-images';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { describeContainers, engine, images, removeByPrefix, waitForStatus } from '../../../support/containers';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { describeContainers, engine, images, removeByPrefix, waitForStatus } from '../../../support/platform/containers';
 
 jest.setTimeout(20 * 60_000);
 const prefix = `mwl${randomBytes(3).toString('hex')}`;

@@ -1,5 +1,5 @@
 /**
- * Issue 27 #4: PostgreSQL frozen (every one of its processes SIGSTOPped: the sockets stay open and
+ * PostgreSQL frozen (every one of its processes SIGSTOPped: the sockets stay open and
  * nothing answers, as on a hung host). Requests on connections the pool already holds used to wait
  * for as long as the freeze lasted (sign-in 60 s); every statement now has its bound
  * (DB_QUERY_TIMEOUT_MS), so each request gets 503 with Retry-After within ~5 s, sign-in included,
@@ -7,8 +7,8 @@
  */
 import { rmSync } from 'node:fs';
 import { DATABASE_CHECK_MEMO_MS } from '../../../../lib/probes';
-import { http } from '../../../support/app';
-import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/faults';
+import { http } from '../../../support/platform/http';
+import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/platform/faults';
 
 let pg: OwnPostgres;
 let app: NodeApp;

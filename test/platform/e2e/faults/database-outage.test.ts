@@ -6,8 +6,8 @@
  * without help, the training finishes, and nothing committed is lost.
  */
 import { rmSync } from 'node:fs';
-import { http } from '../../../support/app';
-import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/faults';
+import { http, graphqlAt } from '../../../support/platform/http';
+import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/platform/faults';
 
 let pg: OwnPostgres;
 let app: NodeApp;
@@ -23,8 +23,7 @@ afterAll(async () => {
   if (app) rmSync(app.dataDir, { recursive: true, force: true });
 });
 
-const gql = (query: string, key = app.adminKey) =>
-  http(`${app.urls.gateway}/graphql`, { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+const gql = (query: string, key = app.adminKey) => graphqlAt(app.urls.gateway, query, { key });
 async function latestRun() {
   const run = (await gql('{ trainingJobs(first: 1) { id status progress error versionNumber } }')).body.data?.trainingJobs?.[0] as
     { id: string; status: string; progress: number; error: string | null; versionNumber: number | null } | undefined;

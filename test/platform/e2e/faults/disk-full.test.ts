@@ -8,9 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { http } from '../../../support/app';
-import { outbox as mailbox } from '../../../support/mail';
-import { startNodeApp, startOwnPostgres, type NodeApp, type OwnPostgres } from '../../../support/faults';
+import { http, graphqlAt } from '../../../support/platform/http';
+import { outbox as mailbox } from '../../../support/platform/mail';
+import { startNodeApp, startOwnPostgres, type NodeApp, type OwnPostgres } from '../../../support/platform/faults';
 
 let postgres: OwnPostgres;
 let app: NodeApp;
@@ -27,13 +27,7 @@ afterAll(async () => {
   if (app) rmSync(app.dataDir, { recursive: true, force: true });
 });
 
-const gql = (query: string, variables: Record<string, unknown> = {}) =>
-  http(`${app.urls.gateway}/graphql`, {
-    method: 'POST',
-    key: app.adminKey,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
+const gql = (query: string, variables: Record<string, unknown> = {}) => graphqlAt(app.urls.gateway, query, { key: app.adminKey, variables });
 const outbox = () => (existsSync(join(app.dataDir, 'outbox')) ? readdirSync(join(app.dataDir, 'outbox')) : []);
 const APPROVE = 'mutation ($id: ID!) { approveApplication(id: $id, plan: pro) { status keyPrefix } }';
 

@@ -5,8 +5,8 @@
  */
 import { rmSync } from 'node:fs';
 import pg from 'pg';
-import { http } from '../../../support/app';
-import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/faults';
+import { http } from '../../../support/platform/http';
+import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/platform/faults';
 
 let postgres: OwnPostgres;
 let first: NodeApp | undefined;

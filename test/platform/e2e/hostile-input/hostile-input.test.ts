@@ -1,16 +1,17 @@
 /**
  * Hostile input over every route of every REST surface and every root field of the supergraph,
- * generated from the route tables (rest-adapter/surfaces.ts) and the schema (test/support/hostile.ts):
+ * generated from the route tables (rest-adapter/surfaces.ts) and the schema (test/support/platform/hostile.ts):
  * malformed encodings, oversized and deeply nested bodies, wrong types, boundary numbers, Unicode edge
  * cases, garbled credentials. Each answer is a 2xx or 4xx, in time, without a stack trace; afterwards
  * the service answers as before. A new surface or root field is swept by being declared.
  */
 import { surfaceEntries, type SurfaceName } from '../../../../rest-adapter/surfaces';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { startAssistantProvider } from '../../../support/assistant';
-import { createUser, installValidLicence, login } from '../../../support/finance';
-import { createLicence } from '../../../support/registry';
-import { apiSchema, documentCases, operationCases, sendAll, surfaceCases, type HostileCase, type Outcome } from '../../../support/hostile';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { startAssistantProvider } from '../../../support/finance/assistant';
+import { createUser, installValidLicence, login } from '../../../support/finance/node';
+import { createLicence } from '../../../support/registry/registry';
+import { apiSchema, documentCases, operationCases, sendAll, surfaceCases, type HostileCase, type Outcome } from '../../../support/platform/hostile';
 
 let t: TestApp;
 let clientKey: string;

@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { http } from '../../../support/app';
-import { launchChromium } from '../../../support/browser';
-import { startChildApp, type ChildApp } from '../../../support/child-app';
+import { http } from '../../../support/platform/http';
+import { launchChromium, offlineContext } from '../../../support/platform/browser';
+import { startChildApp, type ChildApp } from '../../../support/platform/child-app';
 
 /**
  * The GraphQL IDE (ruru/GraphiQL) works with no network but this machine: every request that is not
@@ -48,19 +48,9 @@ interface Ide {
 
 /** A fresh browser context (its own cookies, storage and cache) with everything but 127.0.0.1 blocked, on the IDE page. */
 async function openIde(url: string, httpCredentials?: { username: string; password: string }): Promise<Ide> {
-  const context: BrowserContext = await browser.newContext({ httpCredentials });
   const external: string[] = [];
   const requested: string[] = [];
-  // the whole context, so that workers and any other page are covered too
-  await context.route('**/*', (route) => {
-    const target = route.request().url();
-    requested.push(target);
-    const { protocol, hostname } = new URL(target);
-    if ((protocol === 'http:' || protocol === 'https:') && hostname === '127.0.0.1') return route.continue();
-    if (protocol === 'data:' || protocol === 'blob:') return route.continue();
-    external.push(target);
-    return route.abort('blockedbyclient');
-  });
+  const context: BrowserContext = await offlineContext(browser, external, { httpCredentials, requested });
   const page = await context.newPage();
   page.on('websocket', (ws) => external.push(ws.url()));
   const violations: string[] = [];

@@ -17,7 +17,7 @@ import type { KubernetesObject } from '../../../../lib/kubernetes/workload';
 import { projectRoot } from '../../../../lib/paths';
 import { LIVENESS_PATHS, READINESS_PATH } from '../../../../lib/probes';
 import { surfaceEntries } from '../../../../rest-adapter/surfaces';
-import { kustomize, validateObject } from '../../../support/kubernetes';
+import { kustomize, validateObject } from '../../../support/platform/kubernetes';
 
 /**
  * The Kubernetes manifests without a cluster, as the docker-compose test checks the compose file:

@@ -8,8 +8,8 @@ import { loadSubgraphs, PRODUCT_NAMES } from '../../../../subgraphs/products';
 /** Every subgraph of the three products. */
 const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
 import { projectRoot } from '../../../../lib/paths';
-import { assertBuilt } from '../../../support/child-app';
-import { RUN_ENV, admin, serverUrl, withDatabase } from '../../../support/database';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { RUN_ENV, admin, serverUrl, withDatabase } from '../../../support/platform/database';
 
 /**
  * The migration Job's command (`node dist/bin/migrate.js`): on an empty server it creates the

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../../../lib/paths';
 import { freePorts } from '../../../../lib/server';
-import { assertBuilt } from '../../../support/child-app';
-import { http } from '../../../support/app';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { http } from '../../../support/platform/http';
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;

@@ -15,13 +15,14 @@ import { freePorts } from '../../../../lib/server';
 import { projectRoot } from '../../../../lib/paths';
 import { GATEWAY, PRINCIPAL_HEADER, signRequestToken, verifyRequestToken, type Principal } from '../../../../lib/principal';
 import { GATEWAY_SERVICE, keyVariable, parseServicePrivateKey, parseServicePublicKey, serviceKeyEnv } from '../../../../lib/service-keys';
-import { http, TEST_ADMIN_KEY } from '../../../support/app';
-import { assertBuilt } from '../../../support/child-app';
-import { admin, createTestDatabase, serverUrl } from '../../../support/database';
+import { TEST_ADMIN_KEY } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { admin, createTestDatabase, serverUrl } from '../../../support/platform/database';
 import { DATA_CHANGED } from '../../../../lib/cache-policy';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { TEST_MASTER_KEY } from '../../../support/keys';
+import { TEST_MASTER_KEY } from '../../../support/platform/keys';
 
 /**
  * The docker-compose topology without Docker: every compiled entry point in its own process,

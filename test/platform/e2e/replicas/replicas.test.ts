@@ -9,10 +9,11 @@ import { loadSubgraphs, PRODUCT_NAMES, subgraphFolder } from '../../../../subgra
 
 /** Every subgraph of the three products. */
 const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
-import { http, TEST_ADMIN_KEY } from '../../../support/app';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
-import { TEST_MASTER_KEY } from '../../../support/keys';
+import { TEST_ADMIN_KEY } from '../../../support/platform/app';
+import { http, graphqlAt } from '../../../support/platform/http';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
+import { TEST_MASTER_KEY } from '../../../support/platform/keys';
 
 /**
  * Scale-out on one machine, as Kubernetes runs it: two replicas of the gateway and of the REST
@@ -117,12 +118,7 @@ async function roundRobin(upstreams: string[]): Promise<Proxy> {
   return proxy;
 }
 
-const gql = (gateway: string, query: string, variables: Record<string, unknown>, key = TEST_ADMIN_KEY) =>
-  http(`${gateway}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ query, variables }),
-  });
+const gql = (gateway: string, query: string, variables: Record<string, unknown>, key = TEST_ADMIN_KEY) => graphqlAt(gateway, query, { key, variables });
 
 beforeAll(async () => {
   for (const name of RUNNING) assertBuilt(`dist/${subgraphFolder(name)}/index.js`);

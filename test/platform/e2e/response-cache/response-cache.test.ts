@@ -1,10 +1,11 @@
 import pg from 'pg';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { startChildApp, type ChildApp } from '../../../support/child-app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http, graphqlAt } from '../../../support/platform/http';
+import { startChildApp, type ChildApp } from '../../../support/platform/child-app';
 import { DATA_CHANGED } from '../../../../lib/cache-policy';
-import { createLicence } from '../../../support/registry';
-import { SubgraphCallRecorder } from '../../../support/subgraph-calls';
-import { nextScheduled } from '../../../support/fixtures';
+import { createLicence } from '../../../support/registry/registry';
+import { SubgraphCallRecorder } from '../../../support/platform/subgraph-calls';
+import { nextScheduled } from '../../../support/predictions/matches';
 
 /**
  * The response cache (gateway/response-cache.ts), through the public surfaces of two instances of
@@ -38,8 +39,7 @@ afterAll(async () => {
 const latest = (base: string, key: string, requestId?: string) =>
   http(`${base}/api/predictions/latest/?competition=en.1`, { key, headers: requestId ? { 'x-request-id': requestId } : {} });
 
-const gql = (gateway: string, key: string, query: string, variables: Record<string, unknown> = {}) =>
-  http(`${gateway}/graphql`, { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+const gql = (gateway: string, key: string, query: string, variables: Record<string, unknown> = {}) => graphqlAt(gateway, query, { key, variables });
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const started = Date.now();

@@ -1,8 +1,9 @@
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { outbox, rfc822 } from '../../../support/mail';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { outbox, rfc822 } from '../../../support/platform/mail';
 
 /**
- * Abuse limits of the anonymous intake, per client address (issue 15 part 8, issue 17.6): the form,
+ * Abuse limits of the anonymous intake, per client address: the form,
  * POST /api/applications/ and GraphQL share one allowance per address; the inbound-mail webhook has
  * its own; wrong webhook secrets are throttled. 429 with Retry-After. The client's address comes
  * from X-Forwarded-For only because TRUST_PROXY trusts the loopback proxy these requests come from.

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../../../lib/paths';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { KEY_RE, outbox, rfc822, type ReadMail } from '../../../support/mail';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http, surface } from '../../../support/platform/http';
+import { KEY_RE, outbox, rfc822, type ReadMail } from '../../../support/platform/mail';
 
 /**
  * Contract §5, end to end: the application form → the link mailed to the applicant confirms the
@@ -32,7 +33,7 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-const url = (path: string) => `${t.urls.predictions}${path}`;
+const { url } = surface(() => t.urls.predictions);
 const postForm = (fields: Record<string, string>) =>
   http(url('/apply/'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 const postJson = (body: unknown) =>

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { gql, http, startTestApp, type TestApp } from '../../../support/app';
-import { rfc822 } from '../../../support/mail';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { gql, http, surface } from '../../../support/platform/http';
+import { rfc822 } from '../../../support/platform/mail';
 
 /**
  * The application intake where it cannot do its work: the inbound-mail webhook switched off (no
@@ -20,7 +21,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const url = (path: string) => `${t.urls.predictions}${path}`;
+const { url } = surface(() => t.urls.predictions);
 const GOOD = { name: 'Ada Lovelace Analytics', usage: 'Weekly previews of the Bundesliga for a newsletter.', email: 'ada@analytics.example' };
 const applications = async () => (await gql(t, '{ applications { id email } }')).body.data.applications as { id: string; email: string }[];
 

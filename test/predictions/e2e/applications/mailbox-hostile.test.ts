@@ -5,10 +5,11 @@ import nodemailer from 'nodemailer';
 import { MAX_MIME_PARTS } from '../../../../subgraphs/predictions/access/domain/application-mail';
 import { MAILBOX_LIMITS } from '../../../../subgraphs/predictions/access/mailbox';
 import { projectRoot } from '../../../../lib/paths';
-import { gql, startTestApp, type TestApp } from '../../../support/app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { gql } from '../../../support/platform/http';
 
 /**
- * Issue 35 #1: one anonymous e-mail froze every product. An 800 kB message of 80,000 empty MIME parts
+ * One anonymous e-mail froze every product. An 800 kB message of 80,000 empty MIME parts
  * took 5.3 s to parse on the event loop, and /healthz on every surface waited as long (four in
  * parallel: ~19 s). Now each message is read in the mail worker within a time and part budget, and
  * the mailbox limits messages per client address and sender and the connections open at once.

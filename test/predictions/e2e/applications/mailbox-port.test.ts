@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:net';
-import { gql, http, startTestApp, type TestApp } from '../../../support/app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { gql, http } from '../../../support/platform/http';
 
 /**
- * Issue 35 #6: an optional mailbox whose port was taken ended the whole start (exit 1). The default
+ * An optional mailbox whose port was taken ended the whole start (exit 1). The default
  * port (APPLICATION_SMTP_PORT unset: 2525) is optional: when it is taken the system starts without the
  * mailbox, says so, and shows `smtpPort: null`; a port asked for explicitly and taken still ends the start.
  */

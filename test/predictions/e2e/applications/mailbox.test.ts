@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
-import { gql, http, startTestApp, type TestApp } from '../../../support/app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { gql, http } from '../../../support/platform/http';
 
 /**
  * Applying by e-mail out of the box: the system's own SMTP receiver takes mail for its address

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { KEY_RE, readMail, type ReadMail } from '../../../support/mail';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { KEY_RE, readMail, type ReadMail } from '../../../support/platform/mail';
 
 /**
  * With SMTP_URL set, the confirmation link and the approval mail go out by SMTP (nodemailer) to a

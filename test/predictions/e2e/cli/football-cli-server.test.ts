@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../../../lib/paths';
-import { assertBuilt, startChildApp, type ChildApp } from '../../../support/child-app';
-import { startFeedServer, type FeedServer } from '../../../support/feed-server';
+import { assertBuilt, startChildApp, type ChildApp } from '../../../support/platform/child-app';
+import { startFeedServer, type FeedServer } from '../../../support/predictions/feed-server';
 
 /**
  * Issue 37: `npm run cli -- football:sync` / `football:status` ask the RUNNING server (its gateway,

@@ -7,8 +7,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../../../lib/paths';
-import { assertBuilt } from '../../../support/child-app';
-import { http, startTestApp, type TestApp } from '../../../support/app';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
 
 const exec = promisify(execFile);
 let t: TestApp;

@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { inspect, launchChromium, SHOTS } from '../../../support/browser';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { inspect, launchChromium, offlineContext, SHOTS } from '../../../support/platform/browser';
 
 /**
  * The model dashboard (/dashboard/) in Chromium with no network but this machine: sign in with a key
@@ -27,16 +28,7 @@ beforeAll(async () => {
   // a one-season evaluation window keeps the retrain below to seconds
   t = await startTestApp({ BACKTEST_SEASONS: '1' });
   key = await t.createKey('pro');
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.route('**/*', (route) => {
-    const target = route.request().url();
-    requested.push(target);
-    const { protocol, hostname } = new URL(target);
-    if ((protocol === 'http:' || protocol === 'https:') && hostname === '127.0.0.1') return route.continue();
-    if (protocol === 'data:' || protocol === 'blob:') return route.continue();
-    external.push(target);
-    return route.abort('blockedbyclient');
-  });
+  context = await offlineContext(browser, external, { viewport: { width: 1280, height: 900 }, requested });
   page = await context.newPage();
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { launchChromium, overflowOf, SHOTS } from '../../../support/browser';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { launchChromium, overflowOf, SHOTS } from '../../../support/platform/browser';
 
 /**
  * The dashboard on a phone (390 px) and on a desktop (1280 px): no horizontal overflow, no text cut

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../../../lib/paths';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { assertBuilt } from '../../../support/child-app';
-import { seasonJson, startFeedServer, type FeedServer } from '../../../support/feed-server';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { surface } from '../../../support/platform/http';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { seasonJson, startFeedServer, type FeedServer } from '../../../support/predictions/feed-server';
 
 /**
  * The prediction API as a live service, on the real clock: a local feed serves the fixtures of a
@@ -52,7 +53,7 @@ afterAll(async () => {
   await feed?.close();
 });
 
-const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
+const { get } = surface(() => t.urls.predictions, { key: () => key });
 
 async function sync(): Promise<string> {
   const { stdout } = await run(process.execPath, ['dist/bin/cli.js', 'football:sync'], {

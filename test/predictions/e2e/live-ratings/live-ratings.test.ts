@@ -1,11 +1,12 @@
 import pg from 'pg';
-import { http, startTestApp, type TestApp } from '../../../support/app';
-import { startChildApp, type ChildApp } from '../../../support/child-app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
+import { startChildApp, type ChildApp } from '../../../support/platform/child-app';
 import { fittedModelOf } from '../../../../subgraphs/predictions/predictions/domain/active-model';
 import { applyResults, type FittedModel } from '../../../../subgraphs/predictions/predictions/domain/model';
 import type { EnsembleState } from '../../../../subgraphs/predictions/predictions/domain/model/ensemble';
 import type { VersionRow } from '../../../../subgraphs/predictions/predictions/store/prediction-store';
-import { nextScheduled, type Scheduled } from '../../../support/fixtures';
+import { nextScheduled, type Scheduled } from '../../../support/predictions/matches';
 
 /**
  * Live ratings between retrains, through the public interfaces: results imported with the

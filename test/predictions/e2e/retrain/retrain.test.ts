@@ -1,14 +1,15 @@
 import { holdRunLease } from '../../../../subgraphs/predictions/predictions/store/prediction-store';
 import pg from 'pg';
-import { gql, http, startTestApp, type TestApp } from '../../../support/app';
-import { COMPETITIONS, fileMatches, isResult, outcomeOfScore } from '../../../support/football-files';
-import { trainingGate, type TrainingGate } from '../../../support/training-gate';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { gql, http } from '../../../support/platform/http';
+import { COMPETITIONS, fileMatches, isResult, outcomeOfScore } from '../../../support/predictions/football-files';
+import { trainingGate, type TrainingGate } from '../../../support/predictions/training-gate';
 import { trainingJob } from '../../../../rest-adapter/predictions/schemas';
 
 /**
  * Retraining end to end: the REST job (202, status URL, one at a time), the GraphQL model versions
  * (activation, backtest pages, match predictions) and the job's failure paths. Every run is held at
- * its start by a test hook (test/support/training-gate.ts), so `running`, the 409 it causes and a
+ * its start by a test hook (test/support/predictions/training-gate.ts), so `running`, the 409 it causes and a
  * failed run are states the test sets up, not ones a poll happens to catch.
  */
 

@@ -5,8 +5,8 @@
  */
 import type TelegramServer from 'telegram-test-api';
 import { freePorts } from '../../../../lib/server';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { assertBuilt } from '../../../support/child-app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { assertBuilt } from '../../../support/platform/child-app';
 import { converse, press, startEmulator, startEntry, type Child } from './emulator';
 
 const TOKEN = '424242:e2e-token_for-the-bot-service';

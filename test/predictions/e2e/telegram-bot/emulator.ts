@@ -1,9 +1,9 @@
-import { TEST_MASTER_KEY } from '../../../support/keys';
+import { TEST_MASTER_KEY } from '../../../support/platform/keys';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import TelegramServer from 'telegram-test-api';
 import { projectRoot } from '../../../../lib/paths';
-import { until } from '../../../support/telegram';
+import { until } from '../../../support/predictions/telegram';
 
 /**
  * telegram-test-api, a local Telegram Bot API emulator on 127.0.0.1, and a user talking to a bot

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type TelegramServer from 'telegram-test-api';
 import { freePorts } from '../../../../lib/server';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
-import { seasonJson, startFeedServer, type FeedServer } from '../../../support/feed-server';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
+import { seasonJson, startFeedServer, type FeedServer } from '../../../support/predictions/feed-server';
 import { converse, startEmulator, startEntry, type Child } from './emulator';
 
 const TOKEN = '515151:e2e-token_for-npm-start';

@@ -4,9 +4,9 @@
  */
 import { COMMANDS } from '../../../../bot/commands';
 import { formatKickoff } from '../../../../bot/replies';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { botUnderTest, gql, onlyMessage, type BotUnderTest } from '../../../support/bot';
-import { buttonsOf } from '../../../support/telegram';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { botUnderTest, gql, onlyMessage, type BotUnderTest } from '../../../support/predictions/bot';
+import { buttonsOf } from '../../../support/predictions/telegram';
 
 let t: TestApp;
 let bot: BotUnderTest;

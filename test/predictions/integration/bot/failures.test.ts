@@ -5,9 +5,9 @@
  */
 import { httpTransport } from '../../../../bot/gateway-client';
 import { freePorts } from '../../../../lib/server';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { botUnderTest, onlyMessage } from '../../../support/bot';
-import { messageUpdate } from '../../../support/telegram';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { botUnderTest, onlyMessage } from '../../../support/predictions/bot';
+import { messageUpdate } from '../../../support/predictions/telegram';
 
 let t: TestApp;
 

@@ -8,8 +8,8 @@ import { GatewayClient, inProcessTransport } from '../../../../bot/gateway-clien
 import { PredictionsClient } from '../../../../bot/predictions-client';
 import { formatKickoff } from '../../../../bot/replies';
 import { createLogger } from '../../../../lib/logger';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { botUnderTest, gql, onlyMessage, type BotUnderTest } from '../../../support/bot';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { botUnderTest, gql, onlyMessage, type BotUnderTest } from '../../../support/predictions/bot';
 
 let t: TestApp;
 let key: string;

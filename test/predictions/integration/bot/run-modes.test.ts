@@ -7,8 +7,8 @@ import { COMMANDS } from '../../../../bot/commands';
 import { inProcessTransport } from '../../../../bot/gateway-client';
 import { startTelegramBot, type TelegramSettings } from '../../../../bot/runtime';
 import { freePorts } from '../../../../lib/server';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { FakeTelegram, TEST_TOKEN, capturingLogger, lostRequest, messageUpdate, until } from '../../../support/telegram';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { FakeTelegram, TEST_TOKEN, capturingLogger, lostRequest, messageUpdate, until } from '../../../support/predictions/telegram';
 
 let t: TestApp;
 let key: string;

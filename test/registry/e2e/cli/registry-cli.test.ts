@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../../../lib/paths';
 import { demoImage } from '../../../../subgraphs/registry/licensing/domain/demo';
-import { assertBuilt } from '../../../support/child-app';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { TEST_MASTER_KEY } from '../../../support/keys';
-import { registryClient } from '../../../support/registry';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { TEST_MASTER_KEY } from '../../../support/platform/keys';
+import { registryClient } from '../../../support/registry/registry';
 
 const exec = promisify(execFile);
 let t: TestApp;

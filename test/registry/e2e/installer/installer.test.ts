@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { projectRoot } from '../../../../lib/paths';
 import { freePorts } from '../../../../lib/server';
-import { TEST_ADMIN_KEY } from '../../../support/app';
-import { assertBuilt } from '../../../support/child-app';
-import { createTestDatabase } from '../../../support/database';
-import { TEST_MASTER_KEY } from '../../../support/keys';
-import { call } from '../../../support/registry';
+import { TEST_ADMIN_KEY } from '../../../support/platform/app';
+import { assertBuilt } from '../../../support/platform/child-app';
+import { createTestDatabase } from '../../../support/platform/database';
+import { TEST_MASTER_KEY } from '../../../support/platform/keys';
+import { http } from '../../../support/platform/http';
 
 const TOOLS = ['bash', 'curl', 'sha256sum', 'base64', 'openssl', 'head', 'mkdir', 'mktemp', 'mv', 'rm', 'uname', 'basename', 'sleep'];
 
@@ -121,7 +121,7 @@ function installAsync(target: string, env: Record<string, string>): Promise<{ co
 }
 
 async function adminQuery(query: string) {
-  const res = await call(`${gateway}/graphql`, {
+  const res = await http(`${gateway}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_KEY}` },
     body: JSON.stringify({ query }),
@@ -148,10 +148,10 @@ it('checks for updates, fetches the manifest, downloads and verifies every artif
   // the manifest is signed whole with the registry's key, pinned at this first install
   expect(output).toContain("Pinned the registry's key");
   expect(output).toContain("The manifest (its services and artifact list) is signed by the registry's key");
-  const registryKey = (await call(`${registry}/api/v1/license/public-key`)).body.data.publicKey;
+  const registryKey = (await http(`${registry}/api/v1/license/public-key`)).body.data.publicKey;
   expect(readFileSync(join(target, '.registry-public-key'), 'utf8').trim()).toBe(registryKey);
 
-  const releases = (await call(`${registry}/api/v1/releases`, { headers: { 'x-license-key': licenceKey } })).body.data;
+  const releases = (await http(`${registry}/api/v1/releases`, { headers: { 'x-license-key': licenceKey } })).body.data;
   const release = releases.find((r: { version: string }) => r.version === '1.1.0');
   for (const a of release.artifacts) expect(sha256(join(target, 'artifacts', a.filename))).toBe(a.sha256);
   const compose = parse(readFileSync(join(target, 'docker-compose.yml'), 'utf8'));
@@ -339,9 +339,9 @@ describe('the installer says Done only once the node answers /readyz', () => {
     const target = join(work, name);
     mkdirSync(target);
     writeFileSync(join(target, '.env'), `BACKEND_PORT=${peerPort}\n`);
-    const releases = (await call(`${registry}/api/v1/releases`, { headers: { 'x-license-key': licenceKey } })).body.data;
+    const releases = (await http(`${registry}/api/v1/releases`, { headers: { 'x-license-key': licenceKey } })).body.data;
     const release = releases.find((r: { version: string }) => r.version === '1.1.0');
-    const manifest = await call(release.manifestUrl, { headers: { 'x-license-key': licenceKey } });
+    const manifest = await http(release.manifestUrl, { headers: { 'x-license-key': licenceKey } });
     const images = join(target, 'fake-images');
     const artifacts = parse(manifest.text)['x-artifacts'] as { image: string; imageId: string }[];
     writeFileSync(images, artifacts.map((a) => `${a.image} ${a.imageId}\n`).join(''));

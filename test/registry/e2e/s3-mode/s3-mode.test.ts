@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { demoImage } from '../../../../subgraphs/registry/licensing/domain/demo';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { call, demoReleases, gql, registryClient, type RegistryClient } from '../../../support/registry';
-import { startLocalS3, type LocalS3 } from '../../../support/s3';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { demoReleases, gql, registryClient, type RegistryClient } from '../../../support/registry/registry';
+import { http } from '../../../support/platform/http';
+import { startLocalS3, type LocalS3 } from '../../../support/platform/s3';
 
 /**
  * The registry with OBJECT_STORE=s3, against s3rver on 127.0.0.1: artifacts live in the bucket and
@@ -33,7 +34,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 it('stores the demo artifacts in the bucket and redirects downloads to presigned S3 links', async () => {
   const artifact = (await demoReleases(client))['1.1.0'].artifacts[0];
   const { token } = (await client.post(`/api/v1/artifacts/${artifact.id}/authorize`)).body.data;
-  const res = await call(`${t.urls.registry}/api/v1/artifacts/${artifact.id}/download?token=${token}`);
+  const res = await http(`${t.urls.registry}/api/v1/artifacts/${artifact.id}/download?token=${token}`);
   expect(res.status).toBe(302);
   const location = new URL(res.headers.get('location')!);
   expect(location.origin).toBe(s3.endpoint);
@@ -49,7 +50,7 @@ it('stores the demo artifacts in the bucket and redirects downloads to presigned
   const part = await fetch(location, { headers: { range: 'bytes=0-15' } });
   expect([part.status, (await part.arrayBuffer()).byteLength]).toEqual([206, 16]);
   // the filesystem links do not exist in this mode
-  expect((await call(`${t.urls.registry}/api/v1/objects/x`)).status).toBe(404);
+  expect((await http(`${t.urls.registry}/api/v1/objects/x`)).status).toBe(404);
 });
 
 it('uploads through an S3 presigned PUT link; completing it reads the bytes back for their SHA-256 and image', async () => {

@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { outboxDir } from '../../../../lib/mailer';
-import { startTestApp, type TestApp } from '../../../support/app';
-import { launchChromium } from '../../../support/browser';
-import { call, gql, registryClient } from '../../../support/registry';
+import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { launchChromium } from '../../../support/platform/browser';
+import { gql, registryClient } from '../../../support/registry/registry';
+import { http } from '../../../support/platform/http';
 
 /**
  * The customer workspace in headless Chromium, end to end through the registry's port, the gateway
@@ -129,7 +130,7 @@ describe('the customer workspace in a browser', () => {
   });
 
   it('refuses a wrong password with the form again, and nothing is signed in', async () => {
-    const res = await call(`${t.urls.registry}/workspace/login/`, {
+    const res = await http(`${t.urls.registry}/workspace/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${await csrfOf()}` },
       body: new URLSearchParams({ email: EMAIL, password: 'not the password', csrfmiddlewaretoken: await csrfOf() }).toString(),
@@ -151,13 +152,13 @@ describe('the customer workspace in a browser', () => {
     const redirect = await context.request.get(`${t.urls.registry}${href}`, { maxRedirects: 0 });
     expect(redirect.status()).toBe(302);
     // the presigned link needs no session: it is the authorisation
-    const archive = await call(redirect.headers().location);
+    const archive = await http(redirect.headers().location);
     expect(archive.status).toBe(200);
     const bytes = Buffer.from(await (await fetch(redirect.headers().location)).arrayBuffer());
     expect(sha256(bytes)).toBe(shown);
 
     // the same route without the session: to the sign-in page, no link
-    const anonymous = await call(`${t.urls.registry}${href}`);
+    const anonymous = await http(`${t.urls.registry}${href}`);
     expect(anonymous.status).toBe(302);
     expect(anonymous.headers.get('location')).toBe('/workspace/login/');
 
@@ -180,14 +181,14 @@ describe('the customer workspace in a browser', () => {
 
   it('refuses a state-changing form without the CSRF token, or from another origin', async () => {
     const cookie = `workspace_session=${(await sessionOf())!.value}; csrftoken=${await csrfOf()}`;
-    const noToken = await call(`${t.urls.registry}/workspace/builds/`, {
+    const noToken = await http(`${t.urls.registry}/workspace/builds/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
       body: '',
     });
     expect(noToken.status).toBe(403);
     expect(JSON.stringify(noToken.body)).toContain('CSRF');
-    const foreign = await call(`${t.urls.registry}/workspace/builds/`, {
+    const foreign = await http(`${t.urls.registry}/workspace/builds/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: 'https://evil.example' },
       body: new URLSearchParams({ csrfmiddlewaretoken: await csrfOf() }).toString(),
@@ -243,7 +244,7 @@ describe('the customer workspace in a browser', () => {
 
     // the manifest's download link for the custom frontend works with the licence key, and the archive is what the build recorded
     const url = /(\S+\/api\/v1\/custom-frontends\/[0-9a-f-]{36}\/download)/.exec(after.text)![1];
-    const redirect = await call(url, { headers: { 'x-license-key': licence.key } });
+    const redirect = await http(url, { headers: { 'x-license-key': licence.key } });
     expect(redirect.status).toBe(302);
     const archive = Buffer.from(await (await fetch(redirect.headers.get('location')!)).arrayBuffer());
     expect(after.text).toContain(sha256(archive));
@@ -316,7 +317,7 @@ describe('the customer workspace in a browser', () => {
     await page.goto(`${t.urls.registry}/workspace/`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/workspace\/login\/$/);
-    const replay = await call(`${t.urls.registry}/workspace/`, { headers: { cookie: `workspace_session=${session}` } });
+    const replay = await http(`${t.urls.registry}/workspace/`, { headers: { cookie: `workspace_session=${session}` } });
     expect(replay.status).toBe(302);
     expect(replay.headers.get('location')).toBe('/workspace/login/');
   });

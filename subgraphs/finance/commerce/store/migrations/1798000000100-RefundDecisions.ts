@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Refund decisions (issue 32, issue 33 item 7): an order whose payment a dispute refunded is `refunded`
+ * Refund decisions: an order whose payment a dispute refunded is `refunded`
  * (it cannot be fulfilled); a dispute whose refund needs the platform's dispute-loss account records the
  * operator who proposed it until a second operator approves it; a paid order records whether its payer had passed KYC (referral
  * bonuses only then).

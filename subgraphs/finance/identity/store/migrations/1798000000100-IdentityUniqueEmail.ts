@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * One account per e-mail address (issue 35 item 2), where the data lives:
+ * One account per e-mail address, where the data lives:
  * - a unique index on the normalised address (`lower(btrim(email))`, non-empty addresses), so that
  *   concurrent sign-ups with one address make one account whatever the application does;
  * - existing duplicates are FLAGGED, not deleted: in each group of accounts sharing an address, the

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Money invariants kept in the ledger's own tables (issue 32):
+ * Money invariants kept in the ledger's own tables:
  * - `ledger.reversal`: one reversal per original transfer (its primary key), whoever posts it — a dispute
  *   refund, a shop cancellation; a second one is refused in the transaction that would post it.
  * - `ledger.platform_credit`: the two-person decision behind every credit of a person from a platform

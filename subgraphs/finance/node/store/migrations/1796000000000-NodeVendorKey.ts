@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The vendor key the node trusts (issue 23, part 5): pinned by the first licence installed, when the
+ * The vendor key the node trusts: pinned by the first licence installed, when the
  * node was not built with keys of its own (vendor-keys.pem). A licence signed by another key is refused.
  * A node that already has a licence pins its key the first time it evaluates it (NodeService).
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 33, item 13. The registry licence key a node activated with is kept beside its deployment key, so
+ * The registry licence key a node activated with is kept beside its deployment key, so
  * that its heartbeats carry it whether or not VENDOR_API_KEY is set (the demo node of `npm start`
  * activates with the key the registry of its process printed). `node.instance` holds this node's own
  * id, made at its first registration (not here: a database cloned from a migrated template must not

@@ -1,5 +1,5 @@
 import { computeMetrics, defaultEvaluationWindow, walkForward, type TrainingMatch } from '.';
-import { poissonLeague } from '../../../../../test/support/synthetic-matches';
+import { poissonLeague } from '../../../../../test/support/predictions/synthetic-matches';
 
 const league = poissonLeague({ strengths: { A: 0.5, B: 0.2, C: 0, D: -0.2, E: -0.5 }, seasons: 4, seed: 9 });
 const lastSeason = (m: TrainingMatch) => m.season === '2021-22';

@@ -1,7 +1,7 @@
 import { applyResults, fitModel, forecast, MODEL_KINDS, refitStrengths, strengthsOf, type FittedModel, type TrainingMatch } from '.';
 import type { RatingState } from './rating-model';
 import type { EnsembleState } from './ensemble';
-import { poissonLeague } from '../../../../../test/support/synthetic-matches';
+import { poissonLeague } from '../../../../../test/support/predictions/synthetic-matches';
 
 const STRENGTHS = { Top: 0.8, Good: 0.4, Mid: 0, Average: 0, Poor: -0.4, Bottom: -0.8 };
 const league = poissonLeague({ strengths: STRENGTHS, seasons: 5, seed: 21 });

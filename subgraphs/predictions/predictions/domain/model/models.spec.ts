@@ -1,7 +1,7 @@
 import { fitModel, forecast, MODEL_KINDS, predictedOutcome, type FittedModel, type Forecast, type ModelKind } from '.';
 import type { DixonColesState } from './dixon-coles';
 import type { RatingState } from './rating-model';
-import { dominantLeague, poissonLeague, rng } from '../../../../../test/support/synthetic-matches';
+import { dominantLeague, poissonLeague, rng } from '../../../../../test/support/predictions/synthetic-matches';
 
 const STRENGTHS = { Top: 0.8, Good: 0.4, Mid: 0, Average: 0, Poor: -0.4, Bottom: -0.8 };
 const league = poissonLeague({ strengths: STRENGTHS, seasons: 8, seed: 7 });

@@ -103,7 +103,7 @@ export function renderCompose(model: ManifestModel): RenderedManifest {
 export const MANIFEST_SIGNATURE_KEY = 'x-manifest-signature';
 
 /**
- * A compose manifest signed whole (issue 32, item 7: the services, their images, commands, volumes and
+ * A compose manifest signed whole (the services, their images, commands, volumes and
  * environment, not only the artifact list): the registry's Ed25519 signature of every byte before the
  * line `x-manifest-signature:`, appended as that key, last. The installer checks it before it uses any
  * of the file, and again before it starts an installed one (scripts/install-node.sh).
