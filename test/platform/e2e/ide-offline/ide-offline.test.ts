@@ -93,7 +93,9 @@ async function expectEditorRendered({ page, problems }: Pick<Ide, 'page' | 'prob
   try {
     await editor.waitFor({ state: 'visible', timeout: 60_000 });
   } catch (error) {
-    throw new Error(`the IDE's editor did not render: ${(error as Error).message}\nthe page reported:\n${problems.join('\n') || '(nothing)'}`);
+    throw new Error(`the IDE's editor did not render: ${(error as Error).message}\nthe page reported:\n${problems.join('\n') || '(nothing)'}`, {
+      cause: error,
+    });
   }
   // Monaco renders spaces as U+00A0
   expect((await editor.innerText()).replace(/\u00a0/g, ' ')).toContain('query Competitions {');
