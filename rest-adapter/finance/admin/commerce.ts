@@ -3,7 +3,14 @@ import { html } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Route } from '../../core/route';
 import { adminError, modelList, postRedirect } from './apps';
 import { csrfInput, money, userCell, when } from './layout';
+import type { ResultOf } from '../operation';
 import { adminQuery, form, saved, str, withAdminUser } from './routes';
+
+/** Who made a state change, as a person reads it: a user by @handle (identity's name), an operator by user name. */
+function actorName(change: { actor: string; actorUser: { username: string } | null }): string {
+  if (change.actorUser) return `@${change.actorUser.username}`;
+  return change.actor.replace(/^admin:/, '');
+}
 
 /**
  * The admin console's commerce app (/admin/commerce/…): products (create, edit, image), orders
@@ -345,34 +352,14 @@ const routes: Route[] = [
     '/admin/commerce/dispute/:id/',
     'one dispute: evidence, thread, history and its actions',
     'AdminDispute',
-    (
-      data: {
-        adminDispute: {
-          id: string;
-          userId: string;
-          user: { username: string } | null;
-          transactionId: string;
-          amount: Money;
-          reason: string;
-          description: string;
-          status: string;
-          resolutionNote: string | null;
-          reversalTransactionId: string | null;
-          refundProposedBy: string | null;
-          attachments: { filename: string; contentType: string; size: number }[];
-          messages: { authorRole: string; author: string; body: string; createdAt: string }[];
-          history: { fromStatus: string | null; toStatus: string; actor: string; note: string | null; at: string }[];
-        };
-      },
-      input,
-    ) => {
+    (data: ResultOf<'AdminDispute'>, input) => {
       const d = data.adminDispute;
       const note = html`<input type="text" name="note" placeholder="Resolution note" aria-label="Resolution note" required />`;
       return modelList(
         'commerce',
         `Dispute ${d.id.slice(0, 8)}`,
         ['When', 'From', 'To', 'By', 'Note'],
-        d.history.map((h) => [when(h.at), h.fromStatus ?? '—', h.toStatus, h.actor, h.note ?? '']),
+        d.history.map((h) => [when(h.at), h.fromStatus ?? '—', h.toStatus, actorName(h), h.note ?? '']),
         input,
         html`${banner(input, 'dispute')}
           <div class="module">

@@ -786,7 +786,10 @@ export type AdminDisputeQuery = {
       toStatus: string,
       actor: string,
       note: string | null,
-      at: string
+      at: string,
+      actorUser: {
+        username: string
+      } | null
     }>
   }
 };

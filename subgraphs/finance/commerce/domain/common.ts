@@ -8,7 +8,9 @@ import { adminActor, type AuditDb, type AuditOutbox } from '../../kernel/audit';
  * operator role (superuser decides money; support staff handle cases and read).
  */
 export type Actor = { role: 'user'; userId: string } | { role: 'admin'; username: string; userId?: string; operatorRole?: 'superuser' | 'support' };
-export const actorLabel = (a: Actor) => (a.role === 'user' ? `user:${a.userId}` : `admin:${a.username}`);
+/** How a state change names a user who made it (an operator is `admin:<username>`). */
+export const USER_ACTOR = 'user:';
+export const actorLabel = (a: Actor) => (a.role === 'user' ? `${USER_ACTOR}${a.userId}` : `admin:${a.username}`);
 
 /** An administrator's decision is audited in its own transaction (`c`: the kernel's audit outbox); a user's own moves are not. */
 export async function auditDecision(audit: AuditOutbox, c: AuditDb, actor: Actor, action: string, detail: Record<string, unknown>): Promise<void> {

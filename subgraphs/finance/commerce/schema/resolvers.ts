@@ -3,8 +3,8 @@ import { unauthenticated } from '../../../../lib/errors';
 import { toMoney } from '../../../../lib/money';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { kycLevelReaches, kycRequiredError, NodePolicy, requiredKycLevel } from '../../kernel/gate';
-import { userReferenceResolver } from '../../kernel/user-ref';
-import type { Actor } from '../domain/common';
+import { NodeUserRef, userRef, userReferenceResolver } from '../../kernel/user-ref';
+import { USER_ACTOR, type Actor } from '../domain/common';
 import type { CommerceServices } from '../services';
 import {
   toRewardRules,
@@ -417,8 +417,18 @@ export class DisputeFieldsResolver {
   }
 }
 
+/** Who made a state change, when a user did: by reference, so the console shows their user name, not `user:<id>`. */
+@Resolver(() => StateChange)
+class StateChangeActorResolver {
+  @FieldResolver(() => NodeUserRef, { nullable: true })
+  actorUser(@Root() change: StateChange): NodeUserRef | null {
+    return change.actor.startsWith(USER_ACTOR) ? userRef(change.actor.slice(USER_ACTOR.length)) : null;
+  }
+}
+
 /** Each commerce record's user, by reference (identity answers their user name). */
 export const CommerceUserResolvers = [
+  StateChangeActorResolver,
   userReferenceResolver(Dispute),
   userReferenceResolver(ShopOrder),
   userReferenceResolver(UtilityRequest),

@@ -10,6 +10,8 @@ export class StateChange {
   @Field(() => String, { nullable: true }) fromStatus: string | null;
   @Field() toStatus: string;
   @Field({ description: 'user:<id> or admin:<username>' }) actor: string;
+  @Field(() => NodeUserRef, { nullable: true, description: 'The user who made the change when a user did (their user name from identity); null for an operator' })
+  actorUser?: NodeUserRef | null;
   @Field(() => String, { nullable: true }) note: string | null;
   @Field() at: Date;
 }

@@ -223,6 +223,11 @@ it('filters Disputes with the toolbar, resolves the dispute with a refund; the r
   await op.getByLabel('Resolution note').first().fill('Refunded: the parcel was lost.');
   await Promise.all([op.waitForURL(/saved=1/), op.getByRole('button', { name: /Resolve in the user's favour/ }).click()]);
   await op.getByText('Resolution: Refunded: the parcel was lost.').waitFor();
+  // the history names people as they are known: the customer by @handle, the operator by user name, never a UUID
+  const history = (await op.locator('table tbody').innerText()).replace(/\s+/g, ' ');
+  expect(history).toContain(`@${rita.username}`);
+  expect(history).toContain(operator.username);
+  expect(history).not.toMatch(/user:[0-9a-f-]{36}/);
   // one way back, to the list it came from
   expect(await op.locator('a.back').allTextContents()).toEqual(['← Back to Disputes']);
   await shot(op, 'dispute-resolved');
