@@ -222,7 +222,18 @@ describe('public configuration and feature flags', () => {
   it('GET /api/v1/config/ answers branding, modules and banking rails, and never a secret', async () => {
     const res = await http(url('/api/v1/config/'));
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['app', 'auth', 'banking_rails', 'branding', 'brokerage', 'kyc', 'maintenance', 'modules', 'read_only']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'app',
+      'auth',
+      'banking_rails',
+      'branding',
+      'brokerage',
+      'development',
+      'kyc',
+      'maintenance',
+      'modules',
+      'read_only',
+    ]);
     expect(res.body.app).toEqual({ name: 'Acme Finance', version: '2.3.4' });
     expect(Object.keys(res.body.branding).sort()).toEqual(
       [

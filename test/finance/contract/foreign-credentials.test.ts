@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { FIELD_AUDIENCE } from '../../../subgraphs/finance/kernel/capabilities';
 import { join } from 'node:path';
 import {
   buildASTSchema,
@@ -121,14 +122,8 @@ const REFUSED = ['FORBIDDEN', 'UNAUTHENTICATED'];
  * provider webhooks checked by their signature, sign-in): another product's credential must get
  * exactly what an anonymous caller gets. A new public field has to be listed here.
  */
-const PUBLIC = [
-  ...['banking', 'cards', 'commerce', 'compliance', 'crypto', 'identity', 'investing', 'ledger', 'node', 'payments'].map((s) => `${s}Readiness`),
-  ...['nodeStatus', 'nodeInfo', 'nodeSettings', 'nodeBranding', 'nodeBankingRails'],
-  ...['receiveBankingWebhook', 'receiveCardIssuerEvent', 'receiveKycWebhook', 'receiveCryptoExchangeEvent'],
-  ...['nodeLogin', 'startAdminSession', 'completeAdminTotpEnrolment'],
-  // joining: anyone may sign up, verify an address and reset a forgotten password (the sign-up mode is public configuration)
-  ...['nodeSignupMode', 'nodeSignup', 'verifyNodeEmail', 'requestNodePasswordReset', 'confirmNodePasswordReset'],
-];
+/** What answers anyone: the fields the capability table declares public (a new public field is declared there, not here). */
+const PUBLIC = Object.entries(FIELD_AUDIENCE).flatMap(([field, audience]) => (audience === 'public' ? [field] : []));
 type Answer = { code: string; data: unknown };
 const answerOf = (body: { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] }): Answer => ({
   code: body.errors?.[0]?.extensions?.code ?? 'OK',

@@ -124,6 +124,11 @@ function sampleBody(schema: z.ZodType | undefined): Record<string, unknown> {
   );
 }
 
+/** The credential a route takes, as its client sends it: a console route the operator's session and its CSRF token, any other a user's token. */
+function credentialOf(route: (typeof financeSurface.routes)[number]): { key?: string; headers: Record<string, string> } {
+  return route.security === 'session' ? { headers: { cookie: admin.cookie, 'x-csrftoken': admin.csrf } } : { key: token, headers: {} };
+}
+
 function callRoute(route: (typeof financeSurface.routes)[number]) {
   const path = route.path.replace(/:([A-Za-z_]+)/g, () => randomUUID());
   if (route.consumes === 'form') {
@@ -136,11 +141,13 @@ function callRoute(route: (typeof financeSurface.routes)[number]) {
   const query = new URLSearchParams(sampleBody(route.query) as Record<string, string>).toString();
   const url = `${t.urls.finance}${path}${query ? `?${query}` : ''}`;
   // a binary route takes a file as the body (the KYC upload: a PDF's first bytes)
-  if (route.consumes === 'binary') return http(url, { method: route.method, key: token, headers: { 'content-type': 'application/pdf' }, body: '%PDF-1.4\n' });
+  const { key, headers } = credentialOf(route);
+  if (route.consumes === 'binary')
+    return http(url, { method: route.method, key, headers: { ...headers, 'content-type': 'application/pdf' }, body: '%PDF-1.4\n' });
   return http(url, {
     method: route.method,
-    key: token,
-    headers: { 'content-type': 'application/json' },
+    key,
+    headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify(sampleBody(route.body)),
   });
 }
@@ -204,7 +211,8 @@ describe('a node without a valid licence is read-only', () => {
     for (const route of writes) {
       const path = route.path.replace(/:([A-Za-z_]+)/g, () => randomUUID());
       for (const [type, body] of bodies) {
-        const res = await http(`${t.urls.finance}${path}`, { method: route.method, key: token, headers: { 'content-type': type }, body });
+        const { key, headers } = credentialOf(route);
+        const res = await http(`${t.urls.finance}${path}`, { method: route.method, key, headers: { ...headers, 'content-type': type }, body });
         expect([route.method, route.path, body, res.status, res.body.code]).toEqual([route.method, route.path, body, 403, 'licence_read_only']);
       }
     }
