@@ -116,6 +116,8 @@ async function launchTestApp<P extends ProductName>(
     DB_QUERY_TIMEOUT_MS: '30000',
     // no test reaches the internet: the default feed sources (openfootball on GitHub) are off unless a test sets its own
     FOOTBALL_FEED_URLS: 'off',
+    // the products this app runs, so that the settings they need (and only those) are checked
+    ...(opts.products ? { PRODUCTS: opts.products.join(',') } : {}),
     ...env,
   });
   const logger = createLogger(config.LOG_LEVEL, 'test-app');
