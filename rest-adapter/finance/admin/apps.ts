@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { html, type Raw } from '../../../lib/html';
-import { tableList } from '../../console/list';
+import { listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply } from '../../core/route';
 import { COMMERCE_MODELS } from './commerce-models';
 import { adminPage, financeError, type PageOptions } from './layout';
@@ -99,22 +99,17 @@ export interface AppIndexData {
   nodeProviderCredentials: { id: string }[];
 }
 
+/** A model's list as its page declares it: the console kit's list spec, whose path and file name come from the page. */
+export type AppListSpec<R> = Omit<ListSpec<R>, 'path' | 'filename'>;
+
 /**
  * A model's list under its app (/admin/<app>/<model>/): a back link to the app, then the list with
- * search, filters (its status-like columns), paging and `?format=csv` (the console kit's tableList).
+ * search, filters, paging and `?format=csv` (the console kit's `listView`).
  * `parent`: a record's page under a list (a dispute under Disputes): its back link and breadcrumb lead there.
  */
-export function modelList(
-  app: string,
-  title: string,
-  head: string[],
-  rows: unknown[][],
-  input: RouteInput,
-  extra?: Raw,
-  parent?: { label: string; href: string },
-): Reply {
-  const path = input.req.path;
-  const view = tableList({ title, path, head, filename: `${app}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
+export function appList<R>(app: string, list: AppListSpec<R>, rows: R[], input: RouteInput, extra?: Raw, parent?: { label: string; href: string }): Reply {
+  const { title } = list;
+  const view = listView({ ...list, path: input.req.path, filename: `${app}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
   if (view.kind === 'file') return view.reply;
   const up = parent ?? { label: APPS[app].label, href: `/admin/${app}/` };
   return page(

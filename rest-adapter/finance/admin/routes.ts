@@ -4,7 +4,7 @@ import { html } from '../../../lib/html';
 import { ADMIN_SESSION_COOKIE } from '../../../subgraphs/finance/identity/credential';
 import { BROKERAGE_LABELS, PROVIDER_CREDENTIALS, TOGGLES } from '../../../subgraphs/finance/kernel/contract';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { ADMIN_APPS, adminError, APPS, modelList, page, postRedirect, siteName, userOf, type AppIndexData } from './apps';
+import { ADMIN_APPS, adminError, APPS, appList, page, postRedirect, siteName, userOf, type AppIndexData } from './apps';
 import { adminPage, csrfInput, financePage, flash, table, when, yesNo, money } from './layout';
 import { bankingAdminRoutes } from './banking';
 import { userAdminRoutes } from './users';
@@ -715,19 +715,26 @@ const consoleRoutes: Route[] = [
     query: adminQuery,
     response: { description: 'List (HTML)', contentType: 'text/html' },
     respond: (data, input) =>
-      modelList(
+      appList(
         'node',
-        'Provider credentials',
-        ['Provider', 'Name', 'Secret', 'Changed', ''],
-        data.nodeProviderCredentials.map((c) => [
-          c.provider,
-          c.name,
-          html`<code>${c.secretHint}</code>`,
-          `${when(c.updatedAt)}${c.updatedBy ? ` by ${c.updatedBy}` : ''}`,
-          html`<form method="post" action="/admin/node/providercredential/${c.id}/delete/">
-            ${csrfInput(input.csrfToken)}<button class="delete" type="submit">Delete</button>
-          </form>`,
-        ]),
+        {
+          title: 'Provider credentials',
+          columns: [
+            { label: 'Provider', cell: (c) => c.provider, filter: true },
+            { label: 'Name', cell: (c) => c.name },
+            { label: 'Secret', cell: (c) => html`<code>${c.secretHint}</code>` },
+            { label: 'Changed', cell: (c) => `${when(c.updatedAt)}${c.updatedBy ? ` by ${c.updatedBy}` : ''}` },
+            {
+              label: '',
+              cell: (c) =>
+                html`<form method="post" action="/admin/node/providercredential/${c.id}/delete/">
+                  ${csrfInput(input.csrfToken)}<button class="delete" type="submit">Delete</button>
+                </form>`,
+              csv: false,
+            },
+          ],
+        },
+        data.nodeProviderCredentials,
         input,
         html`${saved(input, 'provider credential').map((b) => html`<div class="banner ok">${b.text}</div>`)}
           <form method="post" class="aligned module" action="/admin/node/providercredential/">
@@ -806,11 +813,18 @@ const consoleRoutes: Route[] = [
     operation: 'AdminActivity',
     response: { description: 'List (HTML)', contentType: 'text/html' },
     respond: (data, input) =>
-      modelList(
+      appList(
         'node',
-        'Activity log',
-        ['When', 'Who', 'What', 'Detail'],
-        data.nodeActivity.map((a) => [when(a.at), a.actor, a.action, html`<code>${a.detail}</code>`]),
+        {
+          title: 'Activity log',
+          columns: [
+            { label: 'When', cell: (a) => when(a.at) },
+            { label: 'Who', cell: (a) => a.actor },
+            { label: 'What', cell: (a) => a.action },
+            { label: 'Detail', cell: (a) => html`<code>${a.detail}</code>` },
+          ],
+        },
+        data.nodeActivity,
         input,
       ),
     respondError: adminError('Activity log'),
@@ -829,20 +843,22 @@ const consoleRoutes: Route[] = [
     operation: 'AdminAccounts',
     response: { description: 'List (HTML)', contentType: 'text/html' },
     respond: (data, input) =>
-      modelList(
+      appList(
         'ledger',
-        'Accounts',
-        ['Account', 'Owner', 'Currency', 'Code', 'Debits posted', 'Credits posted', 'Debits pending', 'Credits pending'],
-        data.ledgerAccounts.map((a) => [
-          html`<code>${a.id}</code>`,
-          a.ownerType === 'system' ? 'system' : html`<code>${a.ownerId}</code>`,
-          a.currency,
-          a.code,
-          a.debitsPosted.amount,
-          a.creditsPosted.amount,
-          a.debitsPending.amount,
-          a.creditsPending.amount,
-        ]),
+        {
+          title: 'Accounts',
+          columns: [
+            { label: 'Account', cell: (a) => html`<code>${a.id}</code>` },
+            { label: 'Owner', cell: (a) => (a.ownerType === 'system' ? 'system' : html`<code>${a.ownerId}</code>`) },
+            { label: 'Currency', cell: (a) => a.currency, filter: true },
+            { label: 'Code', cell: (a) => a.code, filter: true },
+            { label: 'Debits posted', cell: (a) => a.debitsPosted.amount },
+            { label: 'Credits posted', cell: (a) => a.creditsPosted.amount },
+            { label: 'Debits pending', cell: (a) => a.debitsPending.amount },
+            { label: 'Credits pending', cell: (a) => a.creditsPending.amount },
+          ],
+        },
+        data.ledgerAccounts,
         input,
       ),
     respondError: adminError('Accounts'),
@@ -856,19 +872,21 @@ const consoleRoutes: Route[] = [
     operation: 'AdminTransfers',
     response: { description: 'List (HTML)', contentType: 'text/html' },
     respond: (data, input) =>
-      modelList(
+      appList(
         'ledger',
-        'Transfers',
-        ['Transfer', 'When', 'Amount', 'Debit', 'Credit', 'Code', 'Kind'],
-        data.ledgerTransfers.map((t) => [
-          html`<code>${t.id}</code>`,
-          when(t.createdAt),
-          money(t.amount),
-          html`<code>${t.debitAccountId.slice(0, 8)}</code>`,
-          html`<code>${t.creditAccountId.slice(0, 8)}</code>`,
-          t.code,
-          t.kind,
-        ]),
+        {
+          title: 'Transfers',
+          columns: [
+            { label: 'Transfer', cell: (t) => html`<code>${t.id}</code>` },
+            { label: 'When', cell: (t) => when(t.createdAt) },
+            { label: 'Amount', cell: (t) => money(t.amount) },
+            { label: 'Debit', cell: (t) => html`<code>${t.debitAccountId.slice(0, 8)}</code>` },
+            { label: 'Credit', cell: (t) => html`<code>${t.creditAccountId.slice(0, 8)}</code>` },
+            { label: 'Code', cell: (t) => t.code, filter: true },
+            { label: 'Kind', cell: (t) => t.kind, filter: true },
+          ],
+        },
+        data.ledgerTransfers,
         input,
       ),
     respondError: adminError('Transfers'),
