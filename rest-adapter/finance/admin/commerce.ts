@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Route } from '../../core/route';
-import { adminError, appList, postRedirect } from './apps';
+import { adminError, adminQuery, appList, form, postRedirect, saved, str, withAdminUser } from './apps';
 import { csrfInput, money, userCell, when } from './layout';
 import type { ResultOf } from '../operation';
-import { adminQuery, form, saved, str, withAdminUser } from './routes';
 
 /** Who made a state change, as a person reads it: a user by @handle (identity's name), an operator by user name. */
 function actorName(change: { actor: string; actorUser: { username: string } | null }): string {

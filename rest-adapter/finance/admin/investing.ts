@@ -9,8 +9,8 @@ import { route } from '../operation';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
- * status, and the commands' runs with the DEX registry's load warnings. Same conventions as
- * admin/routes.ts: a persisted operation run as the signed-in superuser, server-rendered.
+ * status, and the commands' runs with the DEX registry's load warnings. Same conventions as the
+ * other apps' modules: a persisted operation run as the signed-in superuser, server-rendered.
  */
 
 const NAV = [
