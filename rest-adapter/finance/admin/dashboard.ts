@@ -34,10 +34,68 @@ function supportHome(input: RouteInput): Reply {
   );
 }
 
-function dashboard(d: DashboardData, input: RouteInput): Reply {
+/** The dashboard's first row: users, the licence, the node. */
+function summary(d: DashboardData) {
   const n = d.nodeInfo;
+  return html`<div class="grid">
+    <div class="module">
+      <h2>Users</h2>
+      <div class="body">
+        <div class="stat">${d.nodeUserStats.total}</div>
+        ${d.nodeUserStats.active} active · ${d.nodeUserStats.superusers} superusers · ${d.nodeUserStats.twoFactor} with 2FA
+      </div>
+    </div>
+    <div class="module">
+      <h2>Licence</h2>
+      <div class="body">
+        <div class="stat">${n.licence.valid ? 'Valid' : 'Read-only'}</div>
+        ${n.licence.claims ? html`${n.licence.claims.organisationName} · plan ${n.licence.claims.plan} · up to ${n.licence.claims.maxNodes} nodes<br />` : ''}
+        Status <strong>${n.licence.status}</strong> (from ${n.licence.source})${n.licence.expiresAt ? html` · token until ${when(n.licence.expiresAt)}` : ''}
+        ${n.licence.checks.length ? html`<br />Failing checks: ${n.licence.checks.join(', ')}` : ''}
+        ${n.deployment ? html`<br />Registry heartbeat: ${n.deployment.lastHeartbeatStatus ?? 'none yet'} (${when(n.deployment.lastHeartbeatAt)})` : ''}
+        <br /><a href="/admin/node/licence/">Manage the licence →</a>
+      </div>
+    </div>
+    <div class="module">
+      <h2>Node</h2>
+      <div class="body">
+        <div class="stat">${n.name}</div>
+        version ${n.version}${n.hostname ? ` · ${n.hostname}` : ''}<br />
+        ${d.ledgerCounts.accounts} ledger accounts · ${d.ledgerCounts.transfers} transfers
+      </div>
+    </div>
+  </div>`;
+}
+
+/** The node's toggles as they stand, with a link to change them. */
+function togglesTable(d: DashboardData) {
   const settings: SettingsData = d.nodeSettings;
   const toggles = SETTINGS_FIELDS.filter((f) => f.type === 'boolean');
+  return html`<div class="module">
+    <table>
+      <caption>
+        Toggles (<a href="/admin/node/settings/" style="color:#fff">change</a
+        >)
+      </caption>
+      <tbody>
+        ${toggles.map(
+          (t) =>
+            html`<tr>
+              <th scope="row">${t.label}</th>
+              <td>${yesNo(settings[t.field] === true)}</td>
+            </tr>`,
+        )}
+        <tr>
+          <th scope="row">Active stock brokerage provider</th>
+          <td>${String(d.nodeSettings.brokerageProvider)}</td>
+        </tr>
+      </tbody>
+    </table>
+  </div>`;
+}
+
+function dashboard(d: DashboardData, input: RouteInput): Reply {
+  const n = d.nodeInfo;
   const banners = [
     ...readOnlyBanner(n.readOnly),
     ...(n.maintenance ? [{ level: 'warning' as const, text: `Maintenance mode is on: "${String(d.nodeSettings.maintenanceMessage)}"` }] : []),
@@ -45,61 +103,14 @@ function dashboard(d: DashboardData, input: RouteInput): Reply {
   // the checks and the host are a superuser's (null for anyone else): a session without them sees none
   const errors = (n.checks ?? []).filter((c) => c.level !== 'INFO');
   const body = html`<h2 class="title">Executive dashboard</h2>
-    <div class="grid">
-      <div class="module">
-        <h2>Users</h2>
-        <div class="body">
-          <div class="stat">${d.nodeUserStats.total}</div>
-          ${d.nodeUserStats.active} active · ${d.nodeUserStats.superusers} superusers · ${d.nodeUserStats.twoFactor} with 2FA
-        </div>
-      </div>
-      <div class="module">
-        <h2>Licence</h2>
-        <div class="body">
-          <div class="stat">${n.licence.valid ? 'Valid' : 'Read-only'}</div>
-          ${n.licence.claims ? html`${n.licence.claims.organisationName} · plan ${n.licence.claims.plan} · up to ${n.licence.claims.maxNodes} nodes<br />` : ''}
-          Status <strong>${n.licence.status}</strong> (from ${n.licence.source})${n.licence.expiresAt ? html` · token until ${when(n.licence.expiresAt)}` : ''}
-          ${n.licence.checks.length ? html`<br />Failing checks: ${n.licence.checks.join(', ')}` : ''}
-          ${n.deployment ? html`<br />Registry heartbeat: ${n.deployment.lastHeartbeatStatus ?? 'none yet'} (${when(n.deployment.lastHeartbeatAt)})` : ''}
-          <br /><a href="/admin/node/licence/">Manage the licence →</a>
-        </div>
-      </div>
-      <div class="module">
-        <h2>Node</h2>
-        <div class="body">
-          <div class="stat">${n.name}</div>
-          version ${n.version}${n.hostname ? ` · ${n.hostname}` : ''}<br />
-          ${d.ledgerCounts.accounts} ledger accounts · ${d.ledgerCounts.transfers} transfers
-        </div>
-      </div>
-    </div>
+    ${summary(d)}
     ${table(
       'Total balances per currency (users)',
       ['Currency', 'Total', 'Accounts'],
       d.ledgerTotals.map((t) => [t.currency, html`<span class="num">${money(t.total)}</span>`, t.accounts]),
       'No balances yet.',
     )}
-    <div class="module">
-      <table>
-        <caption>
-          Toggles (<a href="/admin/node/settings/" style="color:#fff">change</a
-          >)
-        </caption>
-        <tbody>
-          ${toggles.map(
-            (t) =>
-              html`<tr>
-                <th scope="row">${t.label}</th>
-                <td>${yesNo(settings[t.field] === true)}</td>
-              </tr>`,
-          )}
-          <tr>
-            <th scope="row">Active stock brokerage provider</th>
-            <td>${String(d.nodeSettings.brokerageProvider)}</td>
-          </tr>
-        </tbody>
-      </table>
-    </div>
+    ${togglesTable(d)}
     <div class="grid wide" id="recent">
       <div>
         ${table(

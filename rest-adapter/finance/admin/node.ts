@@ -112,6 +112,59 @@ function brandingForm(d: BrandingPageData, input: RouteInput): Reply {
   );
 }
 
+/** The licence page's two ways to install one: a licence key (activation by the registry), or a token and its public key. */
+function licenceForms(input: RouteInput, registryUrl: string) {
+  return html`<form method="post" class="aligned module" action="/admin/node/licence/activate/">
+      ${csrfInput(input.csrfToken)}
+      <h2>Activate with a licence key</h2>
+      <div class="body">
+        <div class="row">
+          <label class="name" for="id_licence_key">Licence key</label>
+          <div>
+            <input
+              id="id_licence_key"
+              name="licence_key"
+              required
+              pattern="[A-Za-z0-9]{3}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}"
+              placeholder="LIC-XXXX-XXXX-XXXX"
+              autocomplete="off"
+            />
+            <div class="help">The key your vendor gave you. The node registers with the licence registry, fetches its signed licence and installs it.</div>
+          </div>
+        </div>
+        <div class="row">
+          <label class="name" for="id_registry_url">Licence registry</label>
+          <div>
+            <input id="id_registry_url" name="registry_url" type="url" value="${registryUrl}" placeholder="https://registry.example.com" />
+            <div class="help">Its URL (https://). Empty: VENDOR_LICENSE_ENGINE_URL.</div>
+          </div>
+        </div>
+      </div>
+      <div class="submit-row"><button type="submit" class="default">Activate</button></div>
+    </form>
+    <form method="post" class="aligned module" action="/admin/node/licence/">
+      ${csrfInput(input.csrfToken)}
+      <h2>Or install a licence token and public key</h2>
+      <div class="body">
+        <div class="row">
+          <label class="name" for="id_token">Licence token</label>
+          <div>
+            <textarea id="id_token" name="token" required></textarea>
+            <div class="help">The Ed25519 JWT issued by the licence registry.</div>
+          </div>
+        </div>
+        <div class="row">
+          <label class="name" for="id_public_key">Public key</label>
+          <div>
+            <textarea id="id_public_key" name="public_key" required></textarea>
+            <div class="help">PEM, one-line base64 SPKI, raw base64url or JWK.</div>
+          </div>
+        </div>
+      </div>
+      <div class="submit-row"><button type="submit" class="default">Install</button></div>
+    </form>`;
+}
+
 /** The node app (/admin/node/…): settings record, branding, licence, provider credentials, activity log. */
 export const nodeAdminRoutes: Route[] = [
   route({
@@ -236,63 +289,7 @@ export const nodeAdminRoutes: Route[] = [
             licenceChecks.map((c) => [c.id, c.level, c.message, c.hint ?? '']),
             'No issues.',
           )}
-          <form method="post" class="aligned module" action="/admin/node/licence/activate/">
-            ${csrfInput(input.csrfToken)}
-            <h2>Activate with a licence key</h2>
-            <div class="body">
-              <div class="row">
-                <label class="name" for="id_licence_key">Licence key</label>
-                <div>
-                  <input
-                    id="id_licence_key"
-                    name="licence_key"
-                    required
-                    pattern="[A-Za-z0-9]{3}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}"
-                    placeholder="LIC-XXXX-XXXX-XXXX"
-                    autocomplete="off"
-                  />
-                  <div class="help">
-                    The key your vendor gave you. The node registers with the licence registry, fetches its signed licence and installs it.
-                  </div>
-                </div>
-              </div>
-              <div class="row">
-                <label class="name" for="id_registry_url">Licence registry</label>
-                <div>
-                  <input
-                    id="id_registry_url"
-                    name="registry_url"
-                    type="url"
-                    value="${data.nodeInfo.deployment?.registryUrl ?? ''}"
-                    placeholder="https://registry.example.com"
-                  />
-                  <div class="help">Its URL (https://). Empty: VENDOR_LICENSE_ENGINE_URL.</div>
-                </div>
-              </div>
-            </div>
-            <div class="submit-row"><button type="submit" class="default">Activate</button></div>
-          </form>
-          <form method="post" class="aligned module" action="/admin/node/licence/">
-            ${csrfInput(input.csrfToken)}
-            <h2>Or install a licence token and public key</h2>
-            <div class="body">
-              <div class="row">
-                <label class="name" for="id_token">Licence token</label>
-                <div>
-                  <textarea id="id_token" name="token" required></textarea>
-                  <div class="help">The Ed25519 JWT issued by the licence registry.</div>
-                </div>
-              </div>
-              <div class="row">
-                <label class="name" for="id_public_key">Public key</label>
-                <div>
-                  <textarea id="id_public_key" name="public_key" required></textarea>
-                  <div class="help">PEM, one-line base64 SPKI, raw base64url or JWK.</div>
-                </div>
-              </div>
-            </div>
-            <div class="submit-row"><button type="submit" class="default">Install</button></div>
-          </form>`,
+          ${licenceForms(input, data.nodeInfo.deployment?.registryUrl ?? '')}`,
       );
     },
     respondError: adminError('Licence'),
