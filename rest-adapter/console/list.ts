@@ -13,15 +13,34 @@ export interface ListColumn<R> {
   label: string;
   /** The cell as the page shows it (escaped unless `html`). */
   cell: (row: R) => unknown;
-  /** The value in the CSV export (default: the cell as text). */
-  csv?: (row: R) => string | number | boolean | null | undefined;
+  /** The value in the CSV export (default: the cell as text); `false`: not exported (a form, a link, an image). */
+  csv?: ((row: R) => string | number | boolean | null | undefined) | false;
+  /** The column's distinct values (as text) become a filter named after the label (`Status` → `?status=`). */
+  filter?: boolean;
 }
 
 export interface ListFilter<R> {
   name: string;
   label: string;
   options: readonly { value: string; label: string }[];
-  matches: (row: R, value: string) => boolean;
+  /**
+   * Whether a row has the value. Absent: the node already applied the filter (the page's query schema
+   * names it and its operation filtered on it): shown in the toolbar and kept in every link, never applied again.
+   */
+  matches?: (row: R, value: string) => boolean;
+}
+
+/**
+ * A list the node answers in windows (`?cursor=`): the window's rows are searched, filtered, paged
+ * and exported as any list's; the pager links the node's next window (and back to the first).
+ */
+export interface NodeWindow {
+  /** The node's cursor after this window (null: this is the last one). */
+  next: string | null;
+  /** The next window's link text, e.g. "Older orders →". */
+  label: string;
+  /** The query name of the cursor (default `cursor`). */
+  param?: string;
 }
 
 export interface ListSpec<R> {
@@ -29,15 +48,18 @@ export interface ListSpec<R> {
   /** The page's own path (links to other pages, the export). */
   path: string;
   columns: ListColumn<R>[];
-  /** The texts `q` searches in (case-insensitive, every word must occur). */
-  searchable: (row: R) => (string | null | undefined)[];
+  /** The texts `q` searches in (case-insensitive, every word must occur); default: every cell's text. */
+  searchable?: (row: R) => (string | null | undefined)[];
+  /** Filters of their own (a column's distinct values are one with `filter: true`, listed after these). */
   filters?: ListFilter<R>[];
   pageSize?: number;
   /** The CSV file's name, without extension. */
   filename: string;
   empty?: string;
-  /** More links in the pager (e.g. the node's next window of a cursor-paged list). */
+  /** More links in the pager. */
   more?: { href: string; label: string }[];
+  /** The node's window of a cursor-paged list. */
+  window?: NodeWindow;
 }
 
 /** The query every list page accepts; a list's filters add their own names (`listQueryWith`). */
@@ -65,21 +87,47 @@ export function csvField(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** The columns a CSV export has (those not marked `csv: false`). */
+const exported = <R>(columns: ListColumn<R>[]) => columns.filter((c) => c.csv !== false);
+
 export function toCsv<R>(columns: ListColumn<R>[], rows: R[]): string {
-  const lines = [columns.map((c) => csvField(c.label)).join(',')];
-  for (const r of rows) lines.push(columns.map((c) => csvField(c.csv ? c.csv(r) : c.cell(r))).join(','));
+  const cols = exported(columns);
+  const lines = [cols.map((c) => csvField(c.label)).join(',')];
+  for (const r of rows) lines.push(cols.map((c) => csvField(typeof c.csv === 'function' ? c.csv(r) : c.cell(r))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
-function filtered<R>(spec: ListSpec<R>, rows: R[], query: Record<string, unknown>): R[] {
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/** The list's filters: its own, then one per `filter: true` column (options: the column's distinct values in the rows). */
+function filtersOf<R>(spec: ListSpec<R>, rows: R[]): ListFilter<R>[] {
+  const own = spec.filters ?? [];
+  const named = new Set(own.map((f) => f.name));
+  return [
+    ...own,
+    ...spec.columns.flatMap((c) => {
+      if (!c.filter || named.has(slug(c.label))) return [];
+      const text = (r: R) => cellText(c.cell(r)).trim();
+      const values = [...new Set(rows.map(text).filter(Boolean))].sort();
+      return [{ name: slug(c.label), label: c.label, options: values.map((v) => ({ value: v, label: v })), matches: (r: R, v: string) => text(r) === v }];
+    }),
+  ];
+}
+
+function filtered<R>(spec: ListSpec<R>, filters: ListFilter<R>[], rows: R[], query: Record<string, unknown>): R[] {
   const words = (typeof query.q === 'string' ? query.q : '').toLowerCase().split(/\s+/).filter(Boolean);
+  const searchable = spec.searchable ?? ((r: R) => spec.columns.map((c) => cellText(c.cell(r))));
   return rows.filter((r) => {
-    for (const f of spec.filters ?? []) {
+    for (const f of filters) {
       const value = query[f.name];
-      if (typeof value === 'string' && value && !f.matches(r, value)) return false;
+      if (f.matches && typeof value === 'string' && value && !f.matches(r, value)) return false;
     }
     if (!words.length) return true;
-    const hay = spec.searchable(r).filter(Boolean).join(' ').toLowerCase();
+    const hay = searchable(r).filter(Boolean).join(' ').toLowerCase();
     return words.every((w) => hay.includes(w));
   });
 }
@@ -91,11 +139,11 @@ const link = (path: string, query: Record<string, unknown>, change: Record<strin
   return s ? `${path}?${s}` : path;
 };
 
-function toolbar<R>(spec: ListSpec<R>, query: Record<string, unknown>): Raw {
+function toolbar<R>(spec: ListSpec<R>, filters: ListFilter<R>[], query: Record<string, unknown>): Raw {
   const q = typeof query.q === 'string' ? query.q : '';
   return html`<form class="toolbar" method="get" action="${spec.path}" role="search">
     <div><label for="id_q">Search</label><input type="search" name="q" id="id_q" value="${q}" /></div>
-    ${(spec.filters ?? []).map(
+    ${filters.map(
       (f) =>
         html`<div>
           <label for="id_${f.name}">${f.label}</label>
@@ -110,10 +158,46 @@ function toolbar<R>(spec: ListSpec<R>, query: Record<string, unknown>): Raw {
   </form>`;
 }
 
+/**
+ * The list's query, from the page's URL as links make it (and the page's query schema, if it has one):
+ * a value that is not one of the list's (an unknown filter value, page number or format) is ignored,
+ * never an error. Only the list's own names (search, page, format, filters, window) stay in its links.
+ */
+function queryOf<R>(spec: ListSpec<R>, filters: ListFilter<R>[], input: AnyRouteInput): Record<string, unknown> {
+  const raw = { ...(input.req.query as Record<string, unknown>), ...(input.query ?? {}) } as Record<string, unknown>;
+  const one = (k: string) => {
+    const v = raw[k];
+    return typeof v === 'string' ? v.slice(0, 200) : typeof v === 'number' ? String(v) : undefined;
+  };
+  const page = Number.parseInt(one('page') ?? '1', 10);
+  const query: Record<string, unknown> = {
+    q: one('q'),
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    format: one('format') === 'csv' ? 'csv' : undefined,
+  };
+  for (const f of filters) query[f.name] = f.options.some((o) => o.value === one(f.name)) ? one(f.name) : undefined;
+  if (spec.window) {
+    const param = spec.window.param ?? 'cursor';
+    query[param] = one(param) || undefined;
+  }
+  return query;
+}
+
+/** The pager's links to the node's windows: back to the first, on to the next (the window stays in the list's own links). */
+function windowLinks<R>(spec: ListSpec<R>, query: Record<string, unknown>): { href: string; label: string }[] {
+  if (!spec.window) return [];
+  const param = spec.window.param ?? 'cursor';
+  const more: { href: string; label: string }[] = [];
+  if (query[param]) more.push({ href: link(spec.path, query, { [param]: undefined, page: undefined }), label: 'First rows' });
+  if (spec.window.next) more.push({ href: link(spec.path, query, { [param]: spec.window.next, page: undefined }), label: spec.window.label });
+  return more;
+}
+
 /** The list as a page fragment (search form, filters, table, pager), or the CSV export as a file reply. */
 export function listView<R>(spec: ListSpec<R>, rows: R[], input: AnyRouteInput): { kind: 'page'; body: Raw } | { kind: 'file'; reply: Reply } {
-  const query = (input.query ?? {}) as Record<string, unknown>;
-  const matching = filtered(spec, rows, query);
+  const filters = filtersOf(spec, rows);
+  const query = queryOf(spec, filters, input);
+  const matching = filtered(spec, filters, rows, query);
   if (query.format === 'csv') {
     return {
       kind: 'file',
@@ -128,115 +212,15 @@ export function listView<R>(spec: ListSpec<R>, rows: R[], input: AnyRouteInput):
     ${page > 1 ? html`<a href="${link(spec.path, query, { page: page - 1 })}" rel="prev">← Previous</a>` : ''}
     <span>${matching.length} ${matching.length === 1 ? 'row' : 'rows'} · page ${page} of ${pages}</span>
     ${page < pages ? html`<a href="${link(spec.path, query, { page: page + 1 })}" rel="next">Next →</a>` : ''}
-    ${(spec.more ?? []).map((m) => html`<a href="${m.href}">${m.label}</a>`)}
+    ${[...windowLinks(spec, query), ...(spec.more ?? [])].map((m) => html`<a href="${m.href}">${m.label}</a>`)}
   </nav>`;
   return {
     kind: 'page',
-    body: html`${toolbar(spec, query)}${table(
+    body: html`${toolbar(spec, filters, query)}${table(
       spec.title,
       spec.columns.map((c) => c.label),
       shown.map((r) => spec.columns.map((c) => c.cell(r))),
       spec.empty ?? 'None.',
     )}${pager}`,
   };
-}
-
-/** Columns of a table list whose distinct values become a filter (a status, a kind, a currency …). */
-const FILTER_COLUMNS = new Set(['Status', 'Kind', 'Currency', 'Provider', 'Code', 'Type', 'Rule', 'Brand', 'Country', 'Fulfilment']);
-/** Columns of forms and links only: not in the CSV export. */
-const NO_CSV = new Set(['', 'Action', 'Actions', 'Edit', 'Image']);
-const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-
-/**
- * A filter the node already applied (the page's query schema named it and its operation filtered on
- * it): shown in the toolbar with every option, kept in every link, never applied again to the rows.
- * It replaces the filter a column of the same name would have.
- */
-export interface NodeFilter {
-  name: string;
-  label: string;
-  options: readonly { value: string; label: string }[];
-}
-
-/**
- * A list the node answers in windows (`?cursor=`): the window's rows are searched, filtered, paged
- * and exported as any list's; the pager links the node's next window (and back to the first).
- */
-export interface NodeWindow {
-  /** The node's cursor after this window (null: this is the last one). */
-  next: string | null;
-  /** The next window's link text, e.g. "Older orders →". */
-  label: string;
-  /** The query name of the cursor (default `cursor`). */
-  param?: string;
-}
-
-export interface TableListSpec {
-  title: string;
-  path: string;
-  filename: string;
-  head: string[];
-  empty?: string;
-  nodeFilters?: NodeFilter[];
-  window?: NodeWindow;
-}
-
-/**
- * A table a page already has (its head and its rows of cells) as a console list: search over every
- * cell's text, a filter per status-like column (its distinct values), paging and the CSV export.
- * The query comes from the page's URL as links make it: a page takes no schema, so a value that is
- * not one of a list's is ignored (an unknown page number shows the first page), never an error.
- * A list the node filters and pages by cursor names those filters (`nodeFilters`) and its window.
- */
-export function tableList(spec: TableListSpec, rows: unknown[][], input: AnyRouteInput): ReturnType<typeof listView<unknown[]>> {
-  // the URL's own values: a page's schema (if any) keeps only its own names
-  const raw = { ...(input.req.query as Record<string, unknown>), ...(input.query ?? {}) } as Record<string, unknown>;
-  const one = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string).slice(0, 200) : undefined);
-  const page = Number.parseInt(one('page') ?? '1', 10);
-  const byNode = new Set((spec.nodeFilters ?? []).map((f) => f.name));
-  const filters: ListFilter<unknown[]>[] = [
-    ...(spec.nodeFilters ?? []).map((f) => ({ ...f, matches: () => true })),
-    ...spec.head.flatMap((label, i) => {
-      if (!FILTER_COLUMNS.has(label) || byNode.has(slug(label))) return [];
-      const values = [...new Set(rows.map((r) => cellText(r[i]).trim()).filter(Boolean))].sort();
-      return [
-        {
-          name: slug(label),
-          label,
-          options: values.map((v) => ({ value: v, label: v })),
-          matches: (r: unknown[], v: string) => cellText(r[i]).trim() === v,
-        },
-      ];
-    }),
-  ];
-  const query: Record<string, unknown> = {
-    q: one('q'),
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-    format: one('format') === 'csv' ? 'csv' : undefined,
-  };
-  for (const f of filters) if (f.options.some((o) => o.value === one(f.name))) query[f.name] = one(f.name);
-  const more: { href: string; label: string }[] = [];
-  if (spec.window) {
-    // the window stays in the list's links (its pages, its export); the toolbar's form starts again at the first
-    const param = spec.window.param ?? 'cursor';
-    query[param] = one(param) || undefined;
-    if (query[param]) more.push({ href: link(spec.path, query, { [param]: undefined, page: undefined }), label: 'First rows' });
-    if (spec.window.next) more.push({ href: link(spec.path, query, { [param]: spec.window.next, page: undefined }), label: spec.window.label });
-  }
-  const columns: ListColumn<unknown[]>[] = spec.head.map((label, i) => ({ label, cell: (r) => r[i] }));
-  const list: ListSpec<unknown[]> = {
-    title: spec.title,
-    path: spec.path,
-    filename: spec.filename,
-    empty: spec.empty,
-    columns: query.format === 'csv' ? columns.filter((c) => !NO_CSV.has(c.label)) : columns,
-    searchable: (r) => r.map(cellText),
-    filters,
-    more,
-  };
-  return listView(list, rows, { ...input, query } as AnyRouteInput);
 }

@@ -1,9 +1,11 @@
 import type { Request } from 'express';
+import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
-import { tableList } from '../../console/list';
-import type { AnyRouteInput as RouteInput, Reply } from '../../core/route';
+import { listView, type ListSpec } from '../../console/list';
+import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
+import { type AdminPageOperation, type ResultOf } from '../operation';
 import { COMMERCE_MODELS } from './commerce-models';
-import { adminPage, financeError, type PageOptions } from './layout';
+import { adminPage, financeError, flash, type PageOptions } from './layout';
 import { PAYMENTS_ADMIN_MODELS } from './payments-models';
 
 /**
@@ -99,22 +101,17 @@ export interface AppIndexData {
   nodeProviderCredentials: { id: string }[];
 }
 
+/** A model's list as its page declares it: the console kit's list spec, whose path and file name come from the page. */
+export type AppListSpec<R> = Omit<ListSpec<R>, 'path' | 'filename'>;
+
 /**
  * A model's list under its app (/admin/<app>/<model>/): a back link to the app, then the list with
- * search, filters (its status-like columns), paging and `?format=csv` (the console kit's tableList).
+ * search, filters, paging and `?format=csv` (the console kit's `listView`).
  * `parent`: a record's page under a list (a dispute under Disputes): its back link and breadcrumb lead there.
  */
-export function modelList(
-  app: string,
-  title: string,
-  head: string[],
-  rows: unknown[][],
-  input: RouteInput,
-  extra?: Raw,
-  parent?: { label: string; href: string },
-): Reply {
-  const path = input.req.path;
-  const view = tableList({ title, path, head, filename: `${app}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
+export function appList<R>(app: string, list: AppListSpec<R>, rows: R[], input: RouteInput, extra?: Raw, parent?: { label: string; href: string }): Reply {
+  const { title } = list;
+  const view = listView({ ...list, path: input.req.path, filename: `${app}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
   if (view.kind === 'file') return view.reply;
   const up = parent ?? { label: APPS[app].label, href: `/admin/${app}/` };
   return page(
@@ -130,3 +127,39 @@ export function modelList(
 
 /** A form's answer: back to the list (302). */
 export const postRedirect = (location: string): Reply => ({ kind: 'redirect', status: 302, location });
+
+export const saved = (input: RouteInput, what: string) => flash(input, 'saved', () => `The ${what} was changed successfully.`);
+
+/** The banner of a page whose node has no valid licence (read-only). */
+export const readOnlyBanner = (readOnly: boolean) =>
+  readOnly
+    ? [
+        {
+          level: 'error' as const,
+          text: 'No valid licence: the node is read-only. Install a licence (Node › Licence); the settings record can still be changed.',
+        },
+      ]
+    : [];
+
+/** The query of a console page after a form (`?saved=`) or of the sign-in page (`?next=`). */
+export const adminQuery = z.object({ saved: z.string().optional(), next: z.string().optional() });
+
+/** A console form's fields as the browser posts them. */
+export const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+/** A form field's value (the first, when a field is repeated). */
+export const str = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
+
+/** A console page whose operation names the signed-in superuser (nodeAdminUser) shows it in the header. */
+export function withAdminUser(route: Route): Route {
+  const respond = route.respond;
+  if (!respond) return route;
+  return {
+    ...route,
+    // any route's data: a console page's selects the signed-in superuser
+    respond: (data: Partial<Pick<ResultOf<AdminPageOperation>, 'nodeAdminUser'>> | null, input: RouteInput) => {
+      if (data?.nodeAdminUser && input.req.res) input.req.res.locals.adminUser = data.nodeAdminUser.username;
+      return respond(data, input);
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tableList } from '../../console/list';
+import { listView, type ListColumn } from '../../console/list';
 import { html, type Raw } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, when, money } from './layout';
@@ -32,16 +32,16 @@ function page(
 }
 
 /** Not signed in → the sign-in page; any other failure (read-only, not pending…) → the message on a page (the console kit's). */
-/** A banking list (the console kit's tableList: search, filters, paging, CSV), or its CSV file. */
-function listPage(
+/** A banking list (the console kit's list: search, filters, paging, CSV), or its CSV file. */
+function listPage<R>(
   input: RouteInput,
   title: string,
   user: string | undefined,
-  head: string[],
-  rows: unknown[][],
+  columns: ListColumn<R>[],
+  rows: R[],
   opts: { before?: Raw; banners?: { level: 'error' | 'ok'; text: string }[] } = {},
 ): Reply {
-  const view = tableList({ title, path: input.req.path, head, filename: `banking-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
+  const view = listView({ title, path: input.req.path, columns, filename: `banking-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
   if (view.kind === 'file') return view.reply;
   return page(input, title, user, html`${opts.before ?? ''}${view.body}`, { banners: opts.banners });
 }
@@ -71,16 +71,16 @@ export const bankingAdminRoutes: Route[] = [
         input,
         'Virtual accounts',
         data.nodeAdminUser?.username,
-        ['Account number', 'Currency', 'Rail', 'Bank', 'Holder', 'Opened', 'Action'],
-        data.adminVirtualAccounts.map((a) => [
-          html`<code>${a.accountNumber}</code>`,
-          a.currency,
-          a.rail,
-          `${a.bankName} (${a.bankCode})`,
-          a.holderName,
-          when(a.createdAt),
-          a.sandbox ? simulateForm(input, a.id, a.currency) : '',
-        ]),
+        [
+          { label: 'Account number', cell: (a) => html`<code>${a.accountNumber}</code>` },
+          { label: 'Currency', cell: (a) => a.currency, filter: true },
+          { label: 'Rail', cell: (a) => a.rail },
+          { label: 'Bank', cell: (a) => `${a.bankName} (${a.bankCode})` },
+          { label: 'Holder', cell: (a) => a.holderName },
+          { label: 'Opened', cell: (a) => when(a.createdAt) },
+          { label: 'Action', cell: (a) => (a.sandbox ? simulateForm(input, a.id, a.currency) : ''), csv: false },
+        ],
+        data.adminVirtualAccounts,
         {
           banners: (input.req.query as { simulated?: string }).simulated
             ? [{ level: 'ok', text: 'The simulated incoming transfer was received: the amount is in the holder’s wallet.' }]
@@ -128,19 +128,26 @@ export const bankingAdminRoutes: Route[] = [
         input,
         'Transfers',
         data.nodeAdminUser?.username,
-        ['Transfer', 'Created', 'Type', 'Provider', 'Amount', 'Status', 'Reason', ''],
-        data.adminBankingMovements.map((m) => [
-          html`<code>${m.id}</code>`,
-          when(m.createdAt),
-          m.kind,
-          m.provider,
-          money(m.amount),
-          m.status,
-          m.failureReason ?? '',
-          m.status === 'pending'
-            ? html`<form method="post" action="/admin/banking/movement/${m.id}/void/">${csrfInput(input.csrfToken)}<button type="submit">Void</button></form>`
-            : '',
-        ]),
+        [
+          { label: 'Transfer', cell: (m) => html`<code>${m.id}</code>` },
+          { label: 'Created', cell: (m) => when(m.createdAt) },
+          { label: 'Type', cell: (m) => m.kind, filter: true },
+          { label: 'Provider', cell: (m) => m.provider, filter: true },
+          { label: 'Amount', cell: (m) => money(m.amount) },
+          { label: 'Status', cell: (m) => m.status, filter: true },
+          { label: 'Reason', cell: (m) => m.failureReason ?? '' },
+          {
+            label: '',
+            cell: (m) =>
+              m.status === 'pending'
+                ? html`<form method="post" action="/admin/banking/movement/${m.id}/void/">
+                    ${csrfInput(input.csrfToken)}<button type="submit">Void</button>
+                  </form>`
+                : '',
+            csv: false,
+          },
+        ],
+        data.adminBankingMovements,
         {
           before: html`<p>${['all', ...STATUSES].map((s) => html`<a href="/admin/banking/movement/${s === 'all' ? '' : `?status=${s}`}">${s}</a> `)}</p>`,
           banners: (input.query as { voided?: string }).voided ? [{ level: 'ok', text: 'The transfer was voided: its hold is released.' }] : [],
@@ -177,8 +184,15 @@ export const bankingAdminRoutes: Route[] = [
         input,
         'Provider events',
         data.nodeAdminUser?.username,
-        ['Provider', 'Event', 'Type', 'Outcome', 'Received', 'Processed'],
-        data.adminBankingEvents.map((e) => [e.provider, html`<code>${e.eventId}</code>`, e.type, e.outcome ?? '—', when(e.receivedAt), when(e.processedAt)]),
+        [
+          { label: 'Provider', cell: (e) => e.provider, filter: true },
+          { label: 'Event', cell: (e) => html`<code>${e.eventId}</code>` },
+          { label: 'Type', cell: (e) => e.type, filter: true },
+          { label: 'Outcome', cell: (e) => e.outcome ?? '—' },
+          { label: 'Received', cell: (e) => when(e.receivedAt) },
+          { label: 'Processed', cell: (e) => when(e.processedAt) },
+        ],
+        data.adminBankingEvents,
       ),
     respondError: pageError('Provider events'),
   }),

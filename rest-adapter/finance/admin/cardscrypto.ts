@@ -1,6 +1,6 @@
 import { html } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { tableList } from '../../console/list';
+import { listView, type ListColumn } from '../../console/list';
 import { financeError, financePage, money, userCell, when } from './layout';
 import { route, type AdminPageOperation, type ResultOf } from '../operation';
 
@@ -11,11 +11,12 @@ import { route, type AdminPageOperation, type ResultOf } from '../operation';
 
 const amount = money;
 
-/** A list page of the cards or crypto app (the console kit's frame), with a link back to its app. */
-function listPage(input: RouteInput, title: string, head: string[], rows: unknown[][], user?: string): Reply {
+/** A list page of the cards or crypto app (the console kit's frame and list), with a link back to its app. */
+function listPage<R>(input: RouteInput, list: { title: string; columns: ListColumn<R>[] }, rows: R[], user?: string): Reply {
+  const { title } = list;
   const app = input.req.path.startsWith('/admin/crypto/') ? { label: 'Crypto', href: '/admin/crypto/' } : { label: 'Cards', href: '/admin/cards/' };
-  const view = tableList(
-    { title, path: input.req.path, head, filename: `${app.label.toLowerCase()}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` },
+  const view = listView(
+    { ...list, path: input.req.path, filename: `${app.label.toLowerCase()}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` },
     rows,
     input,
   );
@@ -28,7 +29,14 @@ const pageError = (title: string) => financeError(title);
 
 const withUser = (data: { nodeAdminUser?: { username: string } }) => data.nodeAdminUser?.username;
 
-function consolePage<N extends AdminPageOperation>(path: string, title: string, operation: N, head: string[], rows: (data: ResultOf<N>) => unknown[][]): Route {
+/** A read-only list page: its operation's rows (`rows`) under the declared columns. */
+function consolePage<N extends AdminPageOperation, R>(
+  path: string,
+  title: string,
+  operation: N,
+  rows: (data: ResultOf<N>) => R[],
+  columns: ListColumn<R>[],
+): Route {
   return route({
     method: 'GET',
     path,
@@ -37,54 +45,52 @@ function consolePage<N extends AdminPageOperation>(path: string, title: string, 
     security: 'session',
     operation,
     response: { description: 'List (HTML)', contentType: 'text/html' },
-    respond: (data, input) => listPage(input, title, head, rows(data), withUser(data)),
+    respond: (data, input) => listPage(input, { title, columns }, rows(data), withUser(data)),
     respondError: pageError(title),
   });
 }
 
 export const cardsCryptoAdminRoutes: Route[] = [
-  consolePage('/admin/cards/card/', 'Cards', 'AdminCards', ['Card', 'Number', 'Currency', 'Status', 'Per authorisation', 'Daily', 'Created'], (d) =>
-    d.adminCards.map((c) => [
-      html`<code>${c.id}</code>`,
-      c.maskedNumber,
-      c.currency,
-      c.status,
-      amount(c.perAuthorisationLimit),
-      amount(c.dailyLimit),
-      when(c.createdAt),
-    ]),
-  ),
-  consolePage(
-    '/admin/cards/authorisation/',
-    'Card authorisations',
-    'AdminCardAuthorisations',
-    ['Authorisation', 'Card', 'Amount', 'Merchant', 'Status', 'Decline reason', 'Captured', 'When'],
-    (d) =>
-      d.adminCardAuthorisations.map((a) => [
-        html`<code>${a.providerAuthorisationId}</code>`,
-        html`<code>${a.cardId.slice(0, 8)}</code>`,
-        amount(a.amount),
-        a.merchantName,
-        a.status,
-        a.declineReason ?? '—',
-        amount(a.capturedAmount),
-        when(a.createdAt),
-      ]),
-  ),
-  consolePage('/admin/crypto/address/', 'Deposit addresses', 'AdminCryptoAddresses', ['Address', 'Asset', 'Network', 'User', 'Created'], (d) =>
-    d.adminCryptoDepositAddresses.map((a) => [html`<code>${a.address}</code>`, a.asset, a.network, userCell(a), when(a.createdAt)]),
-  ),
-  consolePage('/admin/crypto/deposit/', 'Crypto deposits', 'AdminCryptoDeposits', ['Deposit', 'Amount', 'Transaction', 'Status', 'Received', 'Credited'], (d) =>
-    d.adminCryptoDeposits.map((x) => [
-      html`<code>${x.id}</code>`,
-      amount(x.amount),
-      html`<code>${x.txHash || '—'}</code>`,
-      x.status,
-      when(x.createdAt),
-      when(x.creditedAt),
-    ]),
-  ),
-  consolePage('/admin/crypto/swap/', 'Crypto swaps', 'AdminCryptoSwaps', ['Swap', 'Sold', 'Fee', 'Bought', 'Rate', 'When'], (d) =>
-    d.adminCryptoSwaps.map((s) => [html`<code>${s.id}</code>`, amount(s.fromAmount), amount(s.fee), amount(s.toAmount), s.rate, when(s.createdAt)]),
-  ),
+  consolePage('/admin/cards/card/', 'Cards', 'AdminCards', (d) => d.adminCards, [
+    { label: 'Card', cell: (c) => html`<code>${c.id}</code>` },
+    { label: 'Number', cell: (c) => c.maskedNumber },
+    { label: 'Currency', cell: (c) => c.currency, filter: true },
+    { label: 'Status', cell: (c) => c.status, filter: true },
+    { label: 'Per authorisation', cell: (c) => amount(c.perAuthorisationLimit) },
+    { label: 'Daily', cell: (c) => amount(c.dailyLimit) },
+    { label: 'Created', cell: (c) => when(c.createdAt) },
+  ]),
+  consolePage('/admin/cards/authorisation/', 'Card authorisations', 'AdminCardAuthorisations', (d) => d.adminCardAuthorisations, [
+    { label: 'Authorisation', cell: (a) => html`<code>${a.providerAuthorisationId}</code>` },
+    { label: 'Card', cell: (a) => html`<code>${a.cardId.slice(0, 8)}</code>` },
+    { label: 'Amount', cell: (a) => amount(a.amount) },
+    { label: 'Merchant', cell: (a) => a.merchantName },
+    { label: 'Status', cell: (a) => a.status, filter: true },
+    { label: 'Decline reason', cell: (a) => a.declineReason ?? '—' },
+    { label: 'Captured', cell: (a) => amount(a.capturedAmount) },
+    { label: 'When', cell: (a) => when(a.createdAt) },
+  ]),
+  consolePage('/admin/crypto/address/', 'Deposit addresses', 'AdminCryptoAddresses', (d) => d.adminCryptoDepositAddresses, [
+    { label: 'Address', cell: (a) => html`<code>${a.address}</code>` },
+    { label: 'Asset', cell: (a) => a.asset },
+    { label: 'Network', cell: (a) => a.network },
+    { label: 'User', cell: (a) => userCell(a) },
+    { label: 'Created', cell: (a) => when(a.createdAt) },
+  ]),
+  consolePage('/admin/crypto/deposit/', 'Crypto deposits', 'AdminCryptoDeposits', (d) => d.adminCryptoDeposits, [
+    { label: 'Deposit', cell: (x) => html`<code>${x.id}</code>` },
+    { label: 'Amount', cell: (x) => amount(x.amount) },
+    { label: 'Transaction', cell: (x) => html`<code>${x.txHash || '—'}</code>` },
+    { label: 'Status', cell: (x) => x.status, filter: true },
+    { label: 'Received', cell: (x) => when(x.createdAt) },
+    { label: 'Credited', cell: (x) => when(x.creditedAt) },
+  ]),
+  consolePage('/admin/crypto/swap/', 'Crypto swaps', 'AdminCryptoSwaps', (d) => d.adminCryptoSwaps, [
+    { label: 'Swap', cell: (s) => html`<code>${s.id}</code>` },
+    { label: 'Sold', cell: (s) => amount(s.fromAmount) },
+    { label: 'Fee', cell: (s) => amount(s.fee) },
+    { label: 'Bought', cell: (s) => amount(s.toAmount) },
+    { label: 'Rate', cell: (s) => s.rate },
+    { label: 'When', cell: (s) => when(s.createdAt) },
+  ]),
 ];

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Route } from '../../core/route';
-import { adminError, modelList, postRedirect } from './apps';
+import { adminError, adminQuery, appList, form, postRedirect, saved, str, withAdminUser } from './apps';
 import { csrfInput, money, userCell, when } from './layout';
 import type { ResultOf } from '../operation';
-import { adminQuery, form, saved, str, withAdminUser } from './routes';
 
 /** Who made a state change, as a person reads it: a user by @handle (identity's name), an operator by user name. */
 function actorName(change: { actor: string; actorUser: { username: string } | null }): string {
@@ -113,39 +112,41 @@ interface ProductRow {
   imageContentType: string | null;
 }
 
+/** A product's row form: price, stock and on sale, and its image. */
+const productEdit = (p: ProductRow, input: RouteInput) =>
+  html`<form method="post" action="/admin/commerce/product/${p.id}/">
+      ${csrfInput(input.csrfToken)}<input type="hidden" name="name" value="${p.name}" /><input type="hidden" name="description" value="${p.description}" />
+      <input type="hidden" name="currency" value="${p.price.currency}" />
+      <input type="text" name="price" value="${p.price.amount}" size="8" aria-label="Price" />
+      <input type="text" name="stock" value="${String(p.stock)}" size="5" aria-label="Stock" />
+      <input type="checkbox" name="active" ${p.active ? 'checked' : ''} aria-label="On sale" /><button type="submit">Save</button>
+    </form>
+    <form method="post" action="/admin/commerce/product/${p.id}/image/">
+      ${csrfInput(input.csrfToken)}<input type="text" name="image" placeholder="data:image/png;base64,…" aria-label="Image" /><button type="submit">
+        Set image
+      </button>
+    </form>`;
+
 const routes: Route[] = [
   page(
     '/admin/commerce/product/',
     'products',
     'AdminCommerceProducts',
     (data: { adminShopProducts: ProductRow[] }, input) =>
-      modelList(
+      appList(
         'commerce',
-        'Products',
-        ['Product', 'Price', 'Stock', 'On sale', 'Image', 'Edit'],
-        data.adminShopProducts.map((p) => [
-          p.name,
-          m(p.price),
-          p.stock,
-          p.active ? 'yes' : 'no',
-          p.imageContentType ?? '—',
-          html`<form method="post" action="/admin/commerce/product/${p.id}/">
-              ${csrfInput(input.csrfToken)}<input type="hidden" name="name" value="${p.name}" /><input
-                type="hidden"
-                name="description"
-                value="${p.description}"
-              />
-              <input type="hidden" name="currency" value="${p.price.currency}" />
-              <input type="text" name="price" value="${p.price.amount}" size="8" aria-label="Price" />
-              <input type="text" name="stock" value="${String(p.stock)}" size="5" aria-label="Stock" />
-              <input type="checkbox" name="active" ${p.active ? 'checked' : ''} aria-label="On sale" /><button type="submit">Save</button>
-            </form>
-            <form method="post" action="/admin/commerce/product/${p.id}/image/">
-              ${csrfInput(input.csrfToken)}<input type="text" name="image" placeholder="data:image/png;base64,…" aria-label="Image" /><button type="submit">
-                Set image
-              </button>
-            </form>`,
-        ]),
+        {
+          title: 'Products',
+          columns: [
+            { label: 'Product', cell: (p) => p.name },
+            { label: 'Price', cell: (p) => m(p.price) },
+            { label: 'Stock', cell: (p) => p.stock },
+            { label: 'On sale', cell: (p) => (p.active ? 'yes' : 'no') },
+            { label: 'Image', cell: (p) => p.imageContentType ?? '—', csv: false },
+            { label: 'Edit', cell: (p) => productEdit(p, input), csv: false },
+          ],
+        },
+        data.adminShopProducts,
         input,
         html`${banner(input, 'product')}${productForm(input)}`,
       ),
@@ -196,20 +197,27 @@ const routes: Route[] = [
       },
       input,
     ) =>
-      modelList(
+      appList(
         'commerce',
-        'Orders',
-        ['Order', 'When', 'User', 'Items', 'Total', 'Status', 'Actions'],
-        data.adminShopOrders.map((o) => [
-          html`<code>${o.id.slice(0, 8)}</code>`,
-          when(o.createdAt),
-          userCell(o),
-          o.items.map((i) => `${i.quantity} × ${i.name}`).join(', '),
-          m(o.total),
-          o.status,
-          html`${o.status === 'paid' ? action(`/admin/commerce/order/${o.id}/fulfil/`, 'Fulfil', input) : ''}
-          ${o.status === 'pending' || o.status === 'paid' ? action(`/admin/commerce/order/${o.id}/cancel/`, o.status === 'paid' ? 'Cancel and refund' : 'Cancel', input) : ''}`,
-        ]),
+        {
+          title: 'Orders',
+          columns: [
+            { label: 'Order', cell: (o) => html`<code>${o.id.slice(0, 8)}</code>` },
+            { label: 'When', cell: (o) => when(o.createdAt) },
+            { label: 'User', cell: (o) => userCell(o) },
+            { label: 'Items', cell: (o) => o.items.map((i) => `${i.quantity} × ${i.name}`).join(', ') },
+            { label: 'Total', cell: (o) => m(o.total) },
+            { label: 'Status', cell: (o) => o.status, filter: true },
+            {
+              label: 'Actions',
+              cell: (o) =>
+                html`${o.status === 'paid' ? action(`/admin/commerce/order/${o.id}/fulfil/`, 'Fulfil', input) : ''}
+                ${o.status === 'pending' || o.status === 'paid' ? action(`/admin/commerce/order/${o.id}/cancel/`, o.status === 'paid' ? 'Cancel and refund' : 'Cancel', input) : ''}`,
+              csv: false,
+            },
+          ],
+        },
+        data.adminShopOrders,
         input,
         html`${banner(input, 'order')}`,
       ),
@@ -254,20 +262,22 @@ const routes: Route[] = [
       },
       input,
     ) =>
-      modelList(
+      appList(
         'commerce',
-        'Utility requests',
-        ['When', 'User', 'Kind', 'Provider', 'Number', 'Amount', 'Status', 'Dispatched'],
-        data.adminUtilityRequests.map((r) => [
-          when(r.createdAt),
-          userCell(r),
-          r.kind,
-          r.provider,
-          r.phoneNumber ?? r.accountNumber ?? '—',
-          m(r.amount),
-          r.status,
-          r.dispatched ? 'yes' : 'no',
-        ]),
+        {
+          title: 'Utility requests',
+          columns: [
+            { label: 'When', cell: (r) => when(r.createdAt) },
+            { label: 'User', cell: (r) => userCell(r) },
+            { label: 'Kind', cell: (r) => r.kind, filter: true },
+            { label: 'Provider', cell: (r) => r.provider, filter: true },
+            { label: 'Number', cell: (r) => r.phoneNumber ?? r.accountNumber ?? '—' },
+            { label: 'Amount', cell: (r) => m(r.amount) },
+            { label: 'Status', cell: (r) => r.status, filter: true },
+            { label: 'Dispatched', cell: (r) => (r.dispatched ? 'yes' : 'no') },
+          ],
+        },
+        data.adminUtilityRequests,
         input,
       ),
     'Utility requests',
@@ -292,20 +302,22 @@ const routes: Route[] = [
       },
       input,
     ) =>
-      modelList(
+      appList(
         'commerce',
-        'Gift-card orders',
-        ['When', 'User', 'Brand', 'Country', 'Value', 'Quantity', 'Recipient', 'Fulfilment'],
-        data.adminGiftCardOrders.map((o) => [
-          when(o.createdAt),
-          userCell(o),
-          o.brandId,
-          o.country,
-          m(o.denomination),
-          o.quantity,
-          o.recipientEmail ?? '—',
-          o.fulfilment,
-        ]),
+        {
+          title: 'Gift-card orders',
+          columns: [
+            { label: 'When', cell: (o) => when(o.createdAt) },
+            { label: 'User', cell: (o) => userCell(o) },
+            { label: 'Brand', cell: (o) => o.brandId, filter: true },
+            { label: 'Country', cell: (o) => o.country, filter: true },
+            { label: 'Value', cell: (o) => m(o.denomination) },
+            { label: 'Quantity', cell: (o) => o.quantity },
+            { label: 'Recipient', cell: (o) => o.recipientEmail ?? '—' },
+            { label: 'Fulfilment', cell: (o) => o.fulfilment, filter: true },
+          ],
+        },
+        data.adminGiftCardOrders,
         input,
       ),
     'Gift-card orders',
@@ -329,19 +341,21 @@ const routes: Route[] = [
       },
       input,
     ) =>
-      modelList(
+      appList(
         'commerce',
-        'Disputes',
-        ['Dispute', 'Opened', 'User', 'Transaction', 'Amount', 'Reason', 'Status'],
-        data.adminDisputes.map((d) => [
-          html`<a href="/admin/commerce/dispute/${d.id}/">${d.id.slice(0, 8)}</a>`,
-          when(d.createdAt),
-          userCell(d),
-          html`<code>${d.transactionId.slice(0, 8)}</code>`,
-          m(d.amount),
-          d.reason,
-          d.status,
-        ]),
+        {
+          title: 'Disputes',
+          columns: [
+            { label: 'Dispute', cell: (d) => html`<a href="/admin/commerce/dispute/${d.id}/">${d.id.slice(0, 8)}</a>` },
+            { label: 'Opened', cell: (d) => when(d.createdAt) },
+            { label: 'User', cell: (d) => userCell(d) },
+            { label: 'Transaction', cell: (d) => html`<code>${d.transactionId.slice(0, 8)}</code>` },
+            { label: 'Amount', cell: (d) => m(d.amount) },
+            { label: 'Reason', cell: (d) => d.reason },
+            { label: 'Status', cell: (d) => d.status, filter: true },
+          ],
+        },
+        data.adminDisputes,
         input,
         html`${banner(input, 'dispute')}`,
       ),
@@ -355,11 +369,19 @@ const routes: Route[] = [
     (data: ResultOf<'AdminDispute'>, input) => {
       const d = data.adminDispute;
       const note = html`<input type="text" name="note" placeholder="Resolution note" aria-label="Resolution note" required />`;
-      return modelList(
+      return appList(
         'commerce',
-        `Dispute ${d.id.slice(0, 8)}`,
-        ['When', 'From', 'To', 'By', 'Note'],
-        d.history.map((h) => [when(h.at), h.fromStatus ?? '—', h.toStatus, actorName(h), h.note ?? '']),
+        {
+          title: `Dispute ${d.id.slice(0, 8)}`,
+          columns: [
+            { label: 'When', cell: (h) => when(h.at) },
+            { label: 'From', cell: (h) => h.fromStatus ?? '—' },
+            { label: 'To', cell: (h) => h.toStatus },
+            { label: 'By', cell: (h) => actorName(h) },
+            { label: 'Note', cell: (h) => h.note ?? '' },
+          ],
+        },
+        d.history,
         input,
         html`${banner(input, 'dispute')}
           <div class="module">
@@ -448,11 +470,19 @@ const routes: Route[] = [
       },
       input,
     ) =>
-      modelList(
+      appList(
         'commerce',
-        'Points and referrals',
-        ['When', 'User', 'Rule', 'Points', 'Reference'],
-        data.adminRewardEvents.map((e) => [when(e.createdAt), userCell(e), e.rule, e.points, e.reference]),
+        {
+          title: 'Points and referrals',
+          columns: [
+            { label: 'When', cell: (e) => when(e.createdAt) },
+            { label: 'User', cell: (e) => userCell(e) },
+            { label: 'Rule', cell: (e) => e.rule, filter: true },
+            { label: 'Points', cell: (e) => e.points },
+            { label: 'Reference', cell: (e) => e.reference },
+          ],
+        },
+        data.adminRewardEvents,
         input,
         html`<div class="module">
           <h2>Referrals</h2>

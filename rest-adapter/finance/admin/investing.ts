@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { html, type Raw } from '../../../lib/html';
 import { BROKERAGE_PROVIDERS, BROKERAGE_LABELS } from '../../../subgraphs/finance/kernel/contract';
 import { ORDER_STATUSES, POLL_WHILE_STREAMING_MS } from '../../../subgraphs/finance/investing/vocabulary';
-import { tableList, type TableListSpec } from '../../console/list';
+import { listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { financeError, financePage, money, table, when, yesNo } from './layout';
 import { route } from '../operation';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
- * status, and the commands' runs with the DEX registry's load warnings. Same conventions as
- * admin/routes.ts: a persisted operation run as the signed-in superuser, server-rendered.
+ * status, and the commands' runs with the DEX registry's load warnings. Same conventions as the
+ * other apps' modules: a persisted operation run as the signed-in superuser, server-rendered.
  */
 
 const NAV = [
@@ -34,18 +34,18 @@ function page(input: RouteInput, title: string, user: string | undefined, body: 
 }
 
 /**
- * An investing list (the console kit's tableList: search, filters, paging, CSV) over the rows the
+ * An investing list (the console kit's list: search, filters, paging, CSV) over the rows the
  * node answered, or its CSV file. The node's own filters (and its cursor window) stay in every link.
  */
-function listPage(
+function listPage<R>(
   input: RouteInput,
   title: string,
   user: string | undefined,
-  list: Omit<TableListSpec, 'title' | 'path' | 'filename'>,
-  rows: unknown[][],
+  list: Omit<ListSpec<R>, 'title' | 'path' | 'filename'>,
+  rows: R[],
   before: Raw | string = '',
 ): Reply {
-  const view = tableList({ ...list, title, path: input.req.path, filename: `investing-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
+  const view = listView({ ...list, title, path: input.req.path, filename: `investing-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }, rows, input);
   if (view.kind === 'file') return view.reply;
   return page(input, title, user, html`${before}${view.body}`);
 }
@@ -107,25 +107,26 @@ export const investingAdminRoutes: Route[] = [
         'Instruments',
         data.nodeAdminUser.username,
         {
-          head: ['Provider', 'Symbol', 'Name', 'Class', 'Issuer', 'Tradable', 'Fractionable', 'Active', 'Last price', 'Priced at'],
-          nodeFilters: [
+          columns: [
+            { label: 'Provider', cell: (i) => i.provider },
+            { label: 'Symbol', cell: (i) => i.symbol },
+            { label: 'Name', cell: (i) => i.name },
+            { label: 'Class', cell: (i) => i.assetClass },
+            { label: 'Issuer', cell: (i) => (i.issuer ? html`<code>${i.issuer}</code>` : '—') },
+            { label: 'Tradable', cell: (i) => yesNo(i.tradable) },
+            { label: 'Fractionable', cell: (i) => yesNo(i.fractionable) },
+            { label: 'Active', cell: (i) => yesNo(i.active) },
+            { label: 'Last price', cell: (i) => (i.lastPrice ? `${i.lastPrice} ${i.quoteCurrency}` : '—') },
+            { label: 'Priced at', cell: (i) => when(i.lastPriceAt) },
+          ],
+          // the node filtered on these (the operation's variables): shown and kept in links, not applied again
+          filters: [
             { name: 'provider', label: 'Provider', options: BROKERAGE_PROVIDERS.map((p) => ({ value: p, label: BROKERAGE_LABELS[p] })) },
             { name: 'active', label: 'Active', options: ACTIVE_OPTIONS },
           ],
           window: { next: data.adminInstruments.nextCursor, label: 'Next instruments →' },
         },
-        data.adminInstruments.results.map((i) => [
-          i.provider,
-          i.symbol,
-          i.name,
-          i.assetClass,
-          i.issuer ? html`<code>${i.issuer}</code>` : '—',
-          yesNo(i.tradable),
-          yesNo(i.fractionable),
-          yesNo(i.active),
-          i.lastPrice ? `${i.lastPrice} ${i.quoteCurrency}` : '—',
-          when(i.lastPriceAt),
-        ]),
+        data.adminInstruments.results,
       ),
     respondError: pageError('Instruments'),
   }),
@@ -145,25 +146,26 @@ export const investingAdminRoutes: Route[] = [
         'Orders',
         data.nodeAdminUser.username,
         {
-          head: ['Order', 'Submitted', 'User', 'Provider', 'Symbol', 'Side', 'Type', 'Qty / notional', 'Status', 'Filled', 'Avg price', 'Reserved'],
-          nodeFilters: [{ name: 'status', label: 'Status', options: ORDER_STATUSES.map((s) => ({ value: s, label: s })) }],
+          columns: [
+            { label: 'Order', cell: (o) => html`<code>${o.id}</code>` },
+            { label: 'Submitted', cell: (o) => when(o.submittedAt) },
+            // the user's id (searched, exported): orders are looked up by it
+            { label: 'User', cell: (o) => html`<a href="/admin/identity/user/${o.userId}/"><code>${o.userId}</code></a>` },
+            { label: 'Provider', cell: (o) => o.provider, filter: true },
+            { label: 'Symbol', cell: (o) => o.symbol },
+            { label: 'Side', cell: (o) => o.side },
+            { label: 'Type', cell: (o) => o.type, filter: true },
+            { label: 'Qty / notional', cell: (o) => o.qty ?? `${o.notional} ${o.reserved.currency}` },
+            { label: 'Status', cell: (o) => o.status },
+            { label: 'Filled', cell: (o) => o.filledQty },
+            { label: 'Avg price', cell: (o) => o.filledAvgPrice ?? '—' },
+            { label: 'Reserved', cell: (o) => money(o.reserved) },
+          ],
+          // the node filtered on it (the operation's variables): shown and kept in links, not applied again
+          filters: [{ name: 'status', label: 'Status', options: ORDER_STATUSES.map((s) => ({ value: s, label: s })) }],
           window: { next: data.adminInvestmentOrders.nextCursor, label: 'Older orders →' },
         },
-        data.adminInvestmentOrders.results.map((o) => [
-          html`<code>${o.id}</code>`,
-          when(o.submittedAt),
-          // the user's id (searched, exported): orders are looked up by it
-          html`<a href="/admin/identity/user/${o.userId}/"><code>${o.userId}</code></a>`,
-          o.provider,
-          o.symbol,
-          o.side,
-          o.type,
-          o.qty ?? `${o.notional} ${o.reserved.currency}`,
-          o.status,
-          o.filledQty,
-          o.filledAvgPrice ?? '—',
-          money(o.reserved),
-        ]),
+        data.adminInvestmentOrders.results,
         html`${tradeStream(data.investingTradeStream)}
           <p class="counts">${data.investmentOrderCounts.map((c) => html`<a href="?status=${c.status}">${c.status}: ${c.count}</a> `)}</p>`,
       ),
@@ -183,21 +185,21 @@ export const investingAdminRoutes: Route[] = [
         'Sync and price runs',
         data.nodeAdminUser.username,
         {
-          head: ['Run', 'Kind', 'Provider', 'Trigger', 'Started', 'Finished', 'OK', 'Failed', 'Deactivated', 'Error'],
+          columns: [
+            { label: 'Run', cell: (r) => r.id },
+            { label: 'Kind', cell: (r) => r.kind, filter: true },
+            { label: 'Provider', cell: (r) => r.provider ?? 'all', filter: true },
+            { label: 'Trigger', cell: (r) => r.trigger },
+            { label: 'Started', cell: (r) => when(r.startedAt) },
+            { label: 'Finished', cell: (r) => when(r.finishedAt) },
+            { label: 'OK', cell: (r) => r.ok },
+            { label: 'Failed', cell: (r) => r.failed },
+            { label: 'Deactivated', cell: (r) => r.deactivated },
+            { label: 'Error', cell: (r) => r.error ?? '' },
+          ],
           empty: 'No runs yet.',
         },
-        data.investingRuns.map((r) => [
-          r.id,
-          r.kind,
-          r.provider ?? 'all',
-          r.trigger,
-          when(r.startedAt),
-          when(r.finishedAt),
-          r.ok,
-          r.failed,
-          r.deactivated,
-          r.error ?? '',
-        ]),
+        data.investingRuns,
         table(
           'DEX registry file: entries skipped at load',
           ['Warning'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { Route } from '../../core/route';
-import { adminError, modelList, postRedirect } from './apps';
+import { adminError, appList, postRedirect } from './apps';
 import { csrfInput, when, money } from './layout';
 import { route } from '../operation';
 
@@ -17,18 +17,25 @@ export const paymentsAdminRoutes: Route[] = [
     query: z.object({ saved: z.string().optional() }),
     response: { description: 'List (HTML)', contentType: 'text/html' },
     respond: (data, input) =>
-      modelList(
+      appList(
         'ledger',
-        'Pending transfers',
-        ['Transfer', 'Since', 'Amount', 'Code', 'Expires', 'Action'],
-        data.ledgerOpenPending.map((t) => [
-          html`<code>${t.id}</code>`,
-          when(t.createdAt),
-          money(t.amount),
-          t.code,
-          when(t.timeoutAt),
-          html`<form method="post" action="/admin/ledger/pending/${t.id}/void/">${csrfInput(input.csrfToken)}<button type="submit">Void</button></form>`,
-        ]),
+        {
+          title: 'Pending transfers',
+          columns: [
+            { label: 'Transfer', cell: (t) => html`<code>${t.id}</code>` },
+            { label: 'Since', cell: (t) => when(t.createdAt) },
+            { label: 'Amount', cell: (t) => money(t.amount) },
+            { label: 'Code', cell: (t) => t.code, filter: true },
+            { label: 'Expires', cell: (t) => when(t.timeoutAt) },
+            {
+              label: 'Action',
+              cell: (t) =>
+                html`<form method="post" action="/admin/ledger/pending/${t.id}/void/">${csrfInput(input.csrfToken)}<button type="submit">Void</button></form>`,
+              csv: false,
+            },
+          ],
+        },
+        data.ledgerOpenPending,
         input,
         (input.query as { saved?: string }).saved ? html`<p class="success">The pending transfer was voided; its amount is released.</p>` : undefined,
       ),
@@ -62,20 +69,22 @@ export const paymentsAdminRoutes: Route[] = [
     response: { description: 'Reconciliation (HTML)', contentType: 'text/html' },
     respond: (data, input) => {
       const drift = data.ledgerReconciliation.filter((r) => !r.balanced);
-      return modelList(
+      return appList(
         'ledger',
-        'Reconciliation',
-        ['Currency', 'Σ posted', 'Σ pending', 'Users hold', 'Accounts', 'Transfers', 'Drifting accounts', 'Status'],
-        data.ledgerReconciliation.map((r) => [
-          r.currency,
-          html`<span class="num">${r.posted.amount}</span>`,
-          html`<span class="num">${r.pending.amount}</span>`,
-          html`<span class="num">${r.userHoldings.amount}</span>`,
-          r.accounts,
-          r.transfers,
-          r.driftingAccounts,
-          r.balanced ? 'OK' : 'DRIFT',
-        ]),
+        {
+          title: 'Reconciliation',
+          columns: [
+            { label: 'Currency', cell: (r) => r.currency, filter: true },
+            { label: 'Σ posted', cell: (r) => html`<span class="num">${r.posted.amount}</span>` },
+            { label: 'Σ pending', cell: (r) => html`<span class="num">${r.pending.amount}</span>` },
+            { label: 'Users hold', cell: (r) => html`<span class="num">${r.userHoldings.amount}</span>` },
+            { label: 'Accounts', cell: (r) => r.accounts },
+            { label: 'Transfers', cell: (r) => r.transfers },
+            { label: 'Drifting accounts', cell: (r) => r.driftingAccounts },
+            { label: 'Status', cell: (r) => (r.balanced ? 'OK' : 'DRIFT'), filter: true },
+          ],
+        },
+        data.ledgerReconciliation,
         input,
         drift.length
           ? html`<p class="errorlist" role="alert">Drift in ${drift.map((r) => r.currency).join(', ')}.</p>`
@@ -93,11 +102,21 @@ export const paymentsAdminRoutes: Route[] = [
     operation: 'AdminProviderEvents',
     response: { description: 'List (HTML)', contentType: 'text/html' },
     respond: (data, input) =>
-      modelList(
+      appList(
         'ledger',
-        'Provider events',
-        ['Received', 'Provider', 'Event', 'Type', 'Status', 'Processed', 'Error'],
-        data.providerEvents.map((e) => [when(e.receivedAt), e.provider, html`<code>${e.eventId}</code>`, e.type, e.status, when(e.processedAt), e.error ?? '']),
+        {
+          title: 'Provider events',
+          columns: [
+            { label: 'Received', cell: (e) => when(e.receivedAt) },
+            { label: 'Provider', cell: (e) => e.provider, filter: true },
+            { label: 'Event', cell: (e) => html`<code>${e.eventId}</code>` },
+            { label: 'Type', cell: (e) => e.type, filter: true },
+            { label: 'Status', cell: (e) => e.status, filter: true },
+            { label: 'Processed', cell: (e) => when(e.processedAt) },
+            { label: 'Error', cell: (e) => e.error ?? '' },
+          ],
+        },
+        data.providerEvents,
         input,
       ),
     respondError: adminError('Provider events'),
