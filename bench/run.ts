@@ -55,15 +55,22 @@ const { values: args } = parseArgs({
     check: { type: 'boolean' },
     /** Also measure the latest-predictions path before each model lever (each variant its own process). */
     levers: { type: 'boolean' },
+    /** Only the rows whose name matches this regular expression (a short profile of some paths; no RSS limits, no scripts after). */
+    only: { type: 'string' },
   },
 });
+const ONLY = args.only === undefined ? undefined : new RegExp(args.only, 'i');
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Math.max(3, Number(args.rounds));
 const ADMIN_KEY = 'bench_admin_3e8b1d6f0a9c4e27b5d1f8a3c6e0b947';
 const root = projectRoot();
 const LOAD = { duration: DURATION, connections: CONNECTIONS, rounds: ROUNDS };
-const compare = (s: Scenario) => compareRounds(s, LOAD);
+const wanted = (name: string) => !ONLY || ONLY.test(name);
+const compare = async (s: Scenario) => {
+  if (wanted(s.name)) await compareRounds(s, LOAD);
+};
+const TOPOLOGY = '(c) Gateway, cross-subgraph query: subgraphs in-process  vs  subgraphs over HTTP (4 processes)';
 
 async function main() {
   const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -126,7 +133,7 @@ async function main() {
   const appPids = () => [app.child.pid!];
   // the footprint at rest (started, data loaded, model trained, a request served) and, from here, the peak under load
   await new Promise((r) => setTimeout(r, 2000));
-  limit('RSS of the whole stack (one process, three products) at rest', rssMb(appPids()), 300, 'MB');
+  if (!ONLY) limit('RSS of the whole stack (one process, three products) at rest', rssMb(appPids()), 300, 'MB');
   resetPeakRss([app.child.pid!, cachedApp.child.pid!]);
   const basePids = () => [baseline.child.pid!];
   await compare({
@@ -179,7 +186,32 @@ async function main() {
     target: 1.0,
   });
 
-  // (c) the same subgraphs over HTTP: one process per subgraph plus the gateway, as docker compose runs them
+  if (wanted(TOPOLOGY)) await topology(databaseUrl, app, auth);
+  // the footprint: the whole stack (one process, every product), its peak under the load of every comparison above
+  if (!ONLY) limit('peak RSS of the whole stack (one process, three products) under the load above', peakRssMb(appPids()), 300, 'MB');
+
+  for (const c of children) c.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+  const cleanup = new pg.Client({ connectionString: server.replace(/\/[^/]*$/, '/postgres') });
+  await cleanup.connect();
+  await cleanup.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await cleanup.end();
+  if (ONLY) return;
+  const script = (file: string) =>
+    new Promise<void>((resolve) => spawn(process.execPath, [join(root, file)], { stdio: 'inherit' }).on('exit', () => resolve()));
+  console.log('');
+  await script('dist/bench/team-resolver.js');
+  console.log('');
+  await script('dist/bench/start.js');
+  if (!args['skip-model']) {
+    console.log('\nModel fit and backtest times (dist/bench/model-fit.js):');
+    await script('dist/bench/model-fit.js');
+  }
+}
+
+/** (c) the same subgraphs over HTTP: one process per subgraph plus the gateway, as docker compose runs them. */
+async function topology(databaseUrl: string, app: { child: ChildProcess; ready: Record<string, string> }, auth: Record<string, string>) {
+  const appPids = () => [app.child.pid!];
   const [football, access, predictionsPort, gatewayPort, internalPort] = await freePorts(5);
   const ports = { football, access, predictions: predictionsPort, gateway: gatewayPort };
   const subgraphNames = ['football', 'access', 'predictions'] as const;
@@ -228,31 +260,12 @@ async function main() {
     query: '{ upcomingPredictions(first: 20) { matchId match { homeTeam { name } awayTeam { name } } outcomeLabel expectedGoalDifference confidence } }',
   });
   await compare({
-    name: '(c) Gateway, cross-subgraph query: subgraphs in-process  vs  subgraphs over HTTP (4 processes)',
+    name: TOPOLOGY,
     a: { label: 'A: gateway + in-process subgraphs', url: `${app.ready.gateway}/graphql`, pids: appPids },
     b: { label: 'B: gateway + HTTP subgraphs', url: `http://127.0.0.1:${ports.gateway}/graphql`, pids: () => remote.map((c) => c.pid!) },
     opts: { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: query },
     target: 3,
   });
-  // the footprint: the whole stack (one process, every product), its peak under the load of every comparison above
-  limit('peak RSS of the whole stack (one process, three products) under the load above', peakRssMb(appPids()), 300, 'MB');
-
-  for (const c of children) c.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
-  const cleanup = new pg.Client({ connectionString: server.replace(/\/[^/]*$/, '/postgres') });
-  await cleanup.connect();
-  await cleanup.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await cleanup.end();
-  const script = (file: string) =>
-    new Promise<void>((resolve) => spawn(process.execPath, [join(root, file)], { stdio: 'inherit' }).on('exit', () => resolve()));
-  console.log('');
-  await script('dist/bench/team-resolver.js');
-  console.log('');
-  await script('dist/bench/start.js');
-  if (!args['skip-model']) {
-    console.log('\nModel fit and backtest times (dist/bench/model-fit.js):');
-    await script('dist/bench/model-fit.js');
-  }
 }
 
 /**
