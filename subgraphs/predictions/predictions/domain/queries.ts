@@ -13,6 +13,11 @@ export interface BacktestPage {
   endCursor: string | null;
 }
 
+/** A list's length: 1..100 (a 400 naming `limit` otherwise). */
+function checkFirst(first: number): void {
+  if (!Number.isInteger(first) || first < 1 || first > 100) throw badInput('first must be between 1 and 100.', { limit: ['must be between 1 and 100'] });
+}
+
 /** What "latest" holds: the upcoming fixtures, or — when none is known — the most recent played matches. */
 export interface LatestPredictions {
   state: 'upcoming' | 'recent' | 'none';
@@ -36,10 +41,12 @@ export class PredictionQueries {
    * their outcome (latest first). The notice says which.
    */
   async latest(first: number, competition?: string): Promise<LatestPredictions> {
-    const upcoming = await this.upcoming(first, competition);
-    if (upcoming.length) return { state: 'upcoming', notice: null, rows: upcoming };
+    checkFirst(first);
     const active = await this.active.get();
-    const recent = active ? await this.store.recent(active.version.id, first, competition) : [];
+    // one statement: the upcoming list, else the recent one
+    const latest = active ? await this.store.latest(active.version.id, first, this.clock(), competition) : { upcoming: false, rows: [] };
+    if (latest.upcoming) return { state: 'upcoming', notice: null, rows: latest.rows };
+    const recent = latest.rows;
     if (!recent.length) return { state: 'none', notice: 'No prediction is known yet.', rows: [] };
     const through = recent[0].kickoff.toISOString().slice(0, 10);
     return {
@@ -55,7 +62,7 @@ export class PredictionQueries {
    * it is in no upcoming list.
    */
   async upcoming(first: number, competition?: string): Promise<PredictionRow[]> {
-    if (!Number.isInteger(first) || first < 1 || first > 100) throw badInput('first must be between 1 and 100.', { limit: ['must be between 1 and 100'] });
+    checkFirst(first);
     const active = await this.active.get();
     return active ? this.store.upcoming(active.version.id, first, this.clock(), competition) : [];
   }

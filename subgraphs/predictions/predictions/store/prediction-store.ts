@@ -508,16 +508,33 @@ export class PredictionStore {
     return rows.map(predictionRow);
   }
 
-  /** The version's predictions of played matches with their outcome (a result is never after now), latest kick-off first. */
-  async recent(versionId: number, limit: number, competition?: string): Promise<PredictionRow[]> {
-    const { rows } = await this.pool.query<RawPredictionRow>({
-      name: competition ? 'predictions.recent_in' : 'predictions.recent',
-      text: `SELECT ${PREDICTION_COLUMNS} FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
-              WHERE p.version_id = $1 AND p.actual_outcome IS NOT NULL ${competition ? 'AND p.competition = $3' : ''}
-              ORDER BY p.kickoff DESC, p.match_id DESC LIMIT $2`,
-      values: competition ? [versionId, limit, competition] : [versionId, limit],
+  /**
+   * The version's latest predictions in one statement: its open predictions kicking off after `now`
+   * (soonest first, ties by match), else — when there is none — its predictions of played matches with
+   * their outcome (a result is never after now; latest kick-off first, ties by the later match).
+   * `upcoming` says which list it is (false when both are empty).
+   */
+  async latest(versionId: number, limit: number, now: Date, competition?: string): Promise<{ upcoming: boolean; rows: PredictionRow[] }> {
+    const inCompetition = competition ? 'AND p.competition = $4' : '';
+    const { rows } = await this.pool.query<RawPredictionRow & { upcoming: boolean }>({
+      name: competition ? 'predictions.latest_in' : 'predictions.latest',
+      // the recent list's NOT EXISTS is evaluated once (an InitPlan): with upcoming rows it reads nothing;
+      // the outer ORDER BY states each list's order (an Append's order is no guarantee)
+      text: `WITH upcoming AS MATERIALIZED (
+               SELECT ${PREDICTION_COLUMNS}, true AS upcoming FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
+                WHERE p.version_id = $1 AND p.actual_outcome IS NULL AND p.kickoff > $3 ${inCompetition}
+                ORDER BY p.kickoff, p.match_id LIMIT $2)
+             SELECT * FROM (
+               SELECT * FROM upcoming
+               UNION ALL
+               (SELECT ${PREDICTION_COLUMNS}, false AS upcoming FROM predictions.prediction p JOIN predictions.model_version v ON v.id = p.version_id
+                 WHERE p.version_id = $1 AND p.actual_outcome IS NOT NULL ${inCompetition} AND NOT EXISTS (SELECT 1 FROM upcoming)
+                 ORDER BY p.kickoff DESC, p.match_id DESC LIMIT $2)
+             ) l
+             ORDER BY l.upcoming DESC, CASE WHEN l.upcoming THEN l."kickoff" ELSE -l."kickoff" END, CASE WHEN l.upcoming THEN l."matchId" ELSE -l."matchId" END`,
+      values: competition ? [versionId, limit, now, competition] : [versionId, limit, now],
     });
-    return rows.map(predictionRow);
+    return { upcoming: rows.length > 0 && rows[0].upcoming, rows: rows.map(({ upcoming: _, ...r }) => predictionRow(r)) };
   }
 
   async byMatchIds(versionId: number, matchIds: readonly number[]): Promise<PredictionRow[]> {
