@@ -41,8 +41,13 @@ export function shippedRuntimeEnv(stage: 'runtime' | 'finance-backend' = 'runtim
 }
 
 /** Starts `node <script>` and resolves with the JSON after its `READY ` line. */
-export function runServer(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; ready: Record<string, string> }> {
-  const child = spawn(process.execPath, [join(projectRoot(), script)], {
+export function runServer(
+  script: string,
+  env: Record<string, string>,
+  /** Node's own flags (`--cpu-prof`, which NODE_OPTIONS may not carry). */
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; ready: Record<string, string> }> {
+  const child = spawn(process.execPath, [...nodeArgs, join(projectRoot(), script)], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

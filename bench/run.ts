@@ -57,6 +57,8 @@ const { values: args } = parseArgs({
     levers: { type: 'boolean' },
     /** Only the rows whose name matches this regular expression (a short profile of some paths; no RSS limits, no scripts after). */
     only: { type: 'string' },
+    /** Write a CPU profile of the uncached system's process into this directory (node --cpu-prof, at its exit). */
+    'cpu-prof': { type: 'string' },
   },
 });
 const ONLY = args.only === undefined ? undefined : new RegExp(args.only, 'i');
@@ -110,7 +112,8 @@ async function main() {
     FOOTBALL_FEED_URLS: 'off',
   };
   // the uncached figures come from an instance without the response cache; the cached ones from a second instance, as `npm start` runs
-  const app = await run('dist/bench/servers/app.js', { ...appEnv, RESPONSE_CACHE: 'off' });
+  const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+  const app = await run('dist/bench/servers/app.js', { ...appEnv, RESPONSE_CACHE: 'off' }, profile);
   console.log(`system up with data and model version 1 in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const cachedApp = await run('dist/bench/servers/app.js', appEnv);
   const created = await fetch(`${app.ready.gateway}/graphql`, {
