@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { projectRoot } from '../../../lib/paths';
 
 /**
  * Where secrets are checked, found in the code (not listed by hand): every call of a function that
@@ -11,7 +12,7 @@ import ts from 'typescript';
  * and test/registry/contract/secret-throttle.test.ts fire 40 concurrent wrong guesses at each.
  */
 
-export const ROOT = join(__dirname, '..', '..');
+export const ROOT = projectRoot();
 const SCANNED = ['lib', 'subgraphs', 'rest-adapter', 'gateway', 'bin'];
 
 /**
