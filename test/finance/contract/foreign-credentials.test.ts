@@ -1,26 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { FIELD_AUDIENCE } from '../../../subgraphs/finance/kernel/capabilities';
-import { join } from 'node:path';
-import {
-  buildASTSchema,
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-  Kind,
-  parse,
-  type DirectiveNode,
-  type GraphQLField,
-  type GraphQLInputType,
-  type GraphQLSchema,
-} from 'graphql';
-import { projectRoot } from '../../../lib/paths';
 import { financeProduct } from '../../../subgraphs/finance/product';
 import { PRODUCT_NAMES } from '../../../subgraphs/products';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { graphql, installValidLicence } from '../../support/finance/node';
+import { FINANCE_GRAPHS, financeFields, placeholderOperation as operation } from '../../support/finance/fields';
 import { createLicence } from '../../support/registry/registry';
 
 /**
@@ -39,82 +22,6 @@ beforeAll(async () => {
   await installValidLicence(t);
 }, 240_000);
 afterAll(() => t?.stop());
-
-const sdl = readFileSync(join(projectRoot(), 'schema', 'supergraph.graphql'), 'utf8');
-const document = parse(sdl);
-const schema: GraphQLSchema = buildASTSchema(document, { assumeValidSDL: true });
-
-/** The join__Graph enum value of each finance subgraph (IDENTITY → identity). */
-const FINANCE_GRAPHS = new Set(
-  document.definitions.flatMap((d) =>
-    d.kind === Kind.ENUM_TYPE_DEFINITION && d.name.value === 'join__Graph'
-      ? (d.values ?? [])
-          .filter((v) => {
-            const name = v.directives?.find((x) => x.name.value === 'join__graph')?.arguments?.find((a) => a.name.value === 'name')?.value;
-            return name?.kind === Kind.STRING && (financeProduct.subgraphs as readonly string[]).includes(name.value);
-          })
-          .map((v) => v.name.value)
-      : [],
-  ),
-);
-
-const graphOf = (directives: readonly DirectiveNode[] | undefined) =>
-  directives
-    ?.filter((d) => d.name.value === 'join__field')
-    .map((d) => d.arguments?.find((a) => a.name.value === 'graph')?.value)
-    .flatMap((v) => (v?.kind === Kind.ENUM ? [v.value] : [])) ?? [];
-
-/** The root fields finance owns, callable through the gateway (not @inaccessible). */
-function financeFields(root: 'Query' | 'Mutation'): string[] {
-  return document.definitions.flatMap((d) =>
-    (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION) && d.name.value === root
-      ? (d.fields ?? [])
-          .filter((f) => !f.directives?.some((x) => x.name.value === 'inaccessible'))
-          .filter((f) => graphOf(f.directives).some((g) => FINANCE_GRAPHS.has(g)))
-          .map((f) => f.name.value)
-      : [],
-  );
-}
-
-/** A literal of the type: required fields only, the first enum value, one list element; strings are `text`. */
-function literal(type: GraphQLInputType, text: string, depth = 0): string {
-  if (isNonNullType(type)) return literal(type.ofType, text, depth);
-  if (isListType(type)) return `[${literal(type.ofType, text, depth)}]`;
-  if (isEnumType(type)) return type.getValues()[0].name;
-  if (isInputObjectType(type)) {
-    const fields = Object.values(type.getFields()).filter((f) => isNonNullType(f.type) && f.defaultValue === undefined && depth < 5);
-    return `{ ${fields.map((f) => `${f.name}: ${literal(f.type, text, depth + 1)}`).join(', ')} }`;
-  }
-  if (isScalarType(type)) {
-    switch (type.name) {
-      case 'Int':
-        return '1';
-      case 'Float':
-        return '1.5';
-      case 'Boolean':
-        return 'false';
-      case 'ID':
-        return '"00000000-0000-4000-8000-000000000000"';
-      case 'DateTimeISO':
-        return '"2030-01-01T00:00:00.000Z"';
-      case 'JSON':
-      case 'JSONObject':
-        return '{}';
-      default:
-        return JSON.stringify(text);
-    }
-  }
-  throw new Error(`no literal for ${String(type)}`);
-}
-
-function operation(root: 'Query' | 'Mutation', name: string): string {
-  const field = (root === 'Query' ? schema.getQueryType() : schema.getMutationType())!.getFields()[name] as GraphQLField<unknown, unknown>;
-  const args = field.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined);
-  const named = getNamedType(field.type);
-  const selection = isScalarType(named) || isEnumType(named) ? '' : ' { __typename }';
-  const argList = args.length ? `(${args.map((a) => `${a.name}: ${literal(a.type, `x-${name}`)}`).join(', ')})` : '';
-  return `${root === 'Query' ? 'query' : 'mutation'} { ${name}${argList}${selection} }`;
-}
 
 const REFUSED = ['FORBIDDEN', 'UNAUTHENTICATED'];
 /**

@@ -27,7 +27,7 @@ const document = parse(readFileSync(join(projectRoot(), 'schema', 'supergraph.gr
 export const supergraphSchema: GraphQLSchema = buildASTSchema(document, { assumeValidSDL: true });
 
 /** The join__Graph enum value of each finance subgraph (IDENTITY → identity). */
-const FINANCE_GRAPHS = new Set(
+export const FINANCE_GRAPHS = new Set(
   document.definitions.flatMap((d) =>
     d.kind === Kind.ENUM_TYPE_DEFINITION && d.name.value === 'join__Graph'
       ? (d.values ?? [])
