@@ -6,6 +6,7 @@ import { TrainingRunOwner1732400000300 } from './migrations/1732400000300-Traini
 import { PredictionDataChanges1732500000200 } from './migrations/1732500000200-PredictionDataChanges';
 import { PredictionDataChangesByRow1732600000200 } from './migrations/1732600000200-PredictionDataChangesByRow';
 import { Follows1732700000200 } from './migrations/1732700000200-Follows';
+import { RecentPredictionsIndex1732800000200 } from './migrations/1732800000200-RecentPredictionsIndex';
 
 export const predictionsStore: StoreDefinition = {
   schema: 'predictions',
@@ -18,5 +19,6 @@ export const predictionsStore: StoreDefinition = {
     PredictionDataChanges1732500000200,
     PredictionDataChangesByRow1732600000200,
     Follows1732700000200,
+    RecentPredictionsIndex1732800000200,
   ],
 };
