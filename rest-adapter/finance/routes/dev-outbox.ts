@@ -4,7 +4,6 @@ import type { Reply, Route } from '../../core/route';
 import { route, type ResultOf } from '../operation';
 import { DEV_OUTBOX_PATH } from '../../../subgraphs/finance/kernel/contract';
 
-
 type OutboxMessage = ResultOf<'DevOutbox'>['nodeDevOutbox'][number];
 
 const URL_IN_TEXT = /https?:\/\/[^\s<>"')\]]+/g;
