@@ -8,6 +8,8 @@ const PRODUCT = '(predictions|registry|finance)';
 const TESTS = '\\.(spec|test)\\.ts$';
 /** A product's public face: the only modules of a subgraph that REST, the bot and the clients may import. */
 const PUBLIC_FACE = ['^subgraphs/[^/]+/product\\.ts$', '^subgraphs/[^/]+/[^/]+/(credential|vocabulary|contract)\\.ts$'];
+/** The prediction API's part of `npm start`, which starts its Telegram bot (bot/). */
+const PREDICTIONS_START = '^subgraphs/predictions/start\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -45,8 +47,27 @@ module.exports = {
       name: 'products-below-entry-points',
       comment: 'Subgraphs never import the gateway, the REST adapter, the bot, an entry point or a test.',
       severity: 'error',
-      from: { path: '^subgraphs/', pathNot: TESTS },
+      from: { path: '^subgraphs/', pathNot: [TESTS, PREDICTIONS_START] },
       to: { path: '^(gateway|rest-adapter|bot|bin|bench|test)/' },
+    },
+    {
+      name: 'the-prediction-api-starts-its-bot',
+      comment:
+        "The prediction API's part of `npm start` (subgraphs/predictions/start.ts, loaded on demand by its manifest) starts its Telegram bot: it may import the bot, and nothing else above the subgraphs.",
+      severity: 'error',
+      from: { path: PREDICTIONS_START },
+      to: { path: '^(gateway|rest-adapter|bin|bench|test)/' },
+    },
+    {
+      name: 'bin-reads-the-product-list',
+      comment:
+        "The entry points know the products only through the product list (subgraphs/products.ts, whose manifests declare each product's subgraphs, demo seed, processes and CLI commands) and the REST surface table; otherwise they import the platform (lib/, the gateway, the REST core), each other and packages. An allow-list: a new folder is refused until it is listed here.",
+      severity: 'error',
+      from: { path: '^bin/', pathNot: TESTS },
+      to: {
+        pathNot: ['^bin/', '^lib/', '^gateway/', '^rest-adapter/core/', '^rest-adapter/surfaces\\.ts$', '^subgraphs/products\\.ts$', '(^|/)node_modules/'],
+        dependencyTypesNot: ['core'],
+      },
     },
     {
       name: 'specs-use-shared-fixtures',

@@ -1,41 +1,27 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { inProcessTransport } from '../bot/gateway-client';
-import { startTelegramBot, telegramSettings, type RunningBot } from '../bot/runtime';
-import { ConfigError, describeMode, isDevelopment, loadConfig, type Config } from '../lib/config';
+import { describeMode, loadConfig } from '../lib/config';
+import { demoFile } from '../lib/demo-file';
 import { runEntry } from '../lib/entry';
 import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
-import { createLogger, type Logger } from '../lib/logger';
+import { createLogger } from '../lib/logger';
+import type { StartedProduct } from '../lib/product';
 import { onShutdown } from '../lib/server';
-import { devOutboxPath } from '../rest-adapter/finance/routes/dev-outbox';
-import { investingDemo } from '../subgraphs/finance/investing/demo';
+import { inOrder, PRODUCTS } from '../subgraphs/products';
 import { startApp, type App } from './app';
-import { activateDemoNode, demoCredentials, demoFile, financeDemo, registryDemoLicence, releaseImagesLine, shipRegistryKey } from './demo';
 
 /**
  * `npm start`: the products of PRODUCTS (default all three) in one process, on an embedded PostgreSQL
  * unless DATABASE_URL is set. `PRODUCTS=finance npm start` runs the finance node alone: it answers on
  * PORT only and reaches a licence registry over HTTP (VENDOR_LICENSE_ENGINE_URL, VENDOR_API_KEY).
+ * What each product adds (its demo seed, its own processes, its banner lines) is its manifest's `start`.
  */
-/** How long the banner waits for the feed's first pass (the default sources time out after 10 s). */
-const FIRST_PASS_WAIT_MS = 15_000;
-
-type FeedBanner = typeof import('../subgraphs/predictions/football/feed-banner');
-/** The football feed's banner lines, loaded on demand: a finance node alone never loads the prediction API's code. */
-const footballFeedLines = (...args: Parameters<FeedBanner['footballFeedLines']>) => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous and on demand, as subgraphs/products.ts loads products
-  return (require('../subgraphs/predictions/football/feed-banner') as FeedBanner).footballFeedLines(...args);
-};
-
 async function main() {
   const started = Date.now();
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
-  const has = (product: App['products'][number]) => config.PRODUCTS.includes(product);
-  const telegram = has('predictions') ? telegramSettings(config) : undefined;
-  if (telegram && !config.BOT_API_KEY && !isDevelopment(config)) {
-    throw new ConfigError('Invalid configuration:\n  BOT_API_KEY: required with TELEGRAM_BOT_TOKEN in production (an Enterprise key)');
-  }
+  const products = inOrder(config.PRODUCTS).map((name) => ({ name, start: PRODUCTS[name].start?.() }));
+  for (const p of products) p.start?.check?.(config);
   let embedded: EmbeddedPostgresHandle | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -61,45 +47,22 @@ async function main() {
     await embedded?.stop();
     throw err;
   }
-  let bot: RunningBot | undefined;
+  const parts: StartedProduct[] = [];
   const stop = async () => {
-    // the bot first: the updates in hand still need the gateway
-    await bot?.stop();
+    // what the products started first (the bot's updates in hand still need the gateway), last started first
+    for (const part of [...parts].reverse()) await part.stop?.();
     await app.stop();
     await embedded?.stop();
   };
   onShutdown(stop, (msg, err) => (err ? logger.error({ err }, msg) : logger.info(msg)));
 
-  const development = isDevelopment(config);
-  const lines = [''];
-  const credentials: string[] = [];
-  const tries: string[] = [];
-  if (has('predictions')) {
-    lines.push(`Match prediction API   ${app.urls.predictions}/api/   (reference: ${app.urls.predictions}/api/docs/)`);
-    const demo = development
-      ? await demoCredentials(config, app.services.access, app.generatedCredentials, { botKey: !!telegram && !config.BOT_API_KEY })
-      : undefined;
-    if (demo) {
-      credentials.push(demo.adminKey ? `  Administrator key   ${demo.adminKey}` : '  Administrator key   the ADMIN_API_KEY you configured');
-      credentials.push(`  Free-plan key       ${demo.freeKey}`);
-      tries.push(`Try: curl -H "Authorization: Bearer ${demo.freeKey}" ${app.urls.predictions}/api/`);
-    }
-    lines.push(`Telegram bot           ${await startBot(config, logger, app, telegram, demo?.botKey, (b) => (bot = b))}`);
-    lines.push(`Apply by e-mail        ${mailboxLine(app.services.access.mailbox.info())}`);
-    // what the feed follows and when each league last changed; offline, since when the data is stale
-    lines.push(...(await footballFeedLines(app.services.football, { since: new Date(started), waitMs: FIRST_PASS_WAIT_MS })));
+  const offers = new Map<string, string>();
+  for (const p of products) {
+    if (p.start) parts.push(await p.start.start({ config, logger, app, started: new Date(started), offers }));
   }
-  let licenceKey: string | undefined;
-  if (has('registry')) {
-    lines.push(`Licence registry       ${app.urls.registry}/api/v1/   (reference: ${app.urls.registry}/api/docs/)`);
-    if (development) {
-      licenceKey = await registryDemoLicence(config, app.services.licensing);
-      credentials.push(`  Licence key         ${licenceKey}   (finance-node, Demo Organisation)`);
-      tries.push(`     bash scripts/install-node.sh ${app.urls.registry} ${licenceKey} ./finance-node`);
-      lines.push(await releaseImagesLine(app.services.licensing, logger));
-    }
-  }
-  if (has('finance')) lines.push(...(await financeLines(config, app, licenceKey, credentials)));
+  const lines = ['', ...parts.flatMap((p) => p.lines)];
+  const credentials = parts.flatMap((p) => p.credentials ?? []);
+  const tries = parts.flatMap((p) => p.tries ?? []);
   lines.push(
     `GraphQL + IDE          ${app.urls.gateway}/graphql`,
     `Database               ${embedded ? `embedded PostgreSQL, data in ${join(config.dataDir, 'pg')}` : 'DATABASE_URL'}`,
@@ -110,71 +73,6 @@ async function main() {
   if (tries.length) lines.push('', ...tries);
   lines.push('', `Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops everything.`, '');
   process.stdout.write(lines.join('\n') + '\n');
-}
-
-/** The Telegram bot, when TELEGRAM_BOT_TOKEN is set; the banner's line. A bot that cannot start leaves the rest running. */
-async function startBot(
-  config: Config,
-  logger: Logger,
-  app: App,
-  telegram: ReturnType<typeof telegramSettings>,
-  demoBotKey: string | undefined,
-  started: (bot: RunningBot) => void,
-): Promise<string> {
-  if (!telegram) return 'off (set TELEGRAM_BOT_TOKEN to start it)';
-  try {
-    const bot = await startTelegramBot({ settings: telegram, logger, transport: inProcessTransport(app.gateway, config.BOT_API_KEY ?? demoBotKey!) });
-    started(bot);
-    return `@${bot.username}, ${bot.mode}${telegram.apiRoot ? ` via ${telegram.apiRoot}` : ''}`;
-  } catch (err) {
-    // everything else runs on; the reason is in the log
-    logger.error({ err }, 'the Telegram bot could not start');
-    return `off: it could not start (${err instanceof Error ? err.message : String(err)})`;
-  }
-}
-
-/** The finance node's banner lines; in development, its demo users go to `credentials`. */
-async function financeLines(config: Config, app: App, registryLicenceKey: string | undefined, credentials: string[]): Promise<string[]> {
-  const development = isDevelopment(config);
-  const lines = [`Finance node           ${app.urls.finance}/   (console ${app.urls.finance}/admin/, web client ${app.urls.finance}/app/)`];
-  // the node carries the key of the registry it ships beside, as the release images carry it: it learns none
-  if (config.PRODUCTS.includes('registry')) await shipRegistryKey(app.services.node, app.services.licensing);
-  // the vendor's demo: the node activates with the registry of this process, over HTTP like any node
-  if (development && registryLicenceKey && (await activateDemoNode(config, app.services.node, app.urls.registry, registryLicenceKey))) {
-    lines.push(`Finance activation     registered with ${app.urls.registry} over HTTP (demo licence)`);
-  }
-  // a node configured with a registry activates at start (in the background): the banner tells how it went
-  await app.services.node.registry.firstActivation();
-  lines.push(await financeLicenceLine(app));
-  const outbox = devOutboxPath(config);
-  if (outbox) lines.push(`Finance outbox         ${app.urls.finance}${outbox}   (development: the mails and SMS the node "sent", with their links)`);
-  if (development) {
-    const finance = await financeDemo(config, app.services.identity, app.services.ledger);
-    credentials.push(
-      finance.admin
-        ? `  Finance admin       ${finance.admin.username} / ${finance.admin.password}   (${app.urls.finance}/admin/)`
-        : '  Finance admin       the SUPERUSER_USERNAME you configured',
-    );
-    credentials.push(`  Finance demo user   ${finance.user.username} / ${finance.user.password}   (EUR 1,250.00, GBP 800.00 and USD 500.00)`);
-    credentials.push(...(await investingDemo(config, app.services, finance.user.username)));
-  }
-  return lines;
-}
-
-async function financeLicenceLine(app: App): Promise<string> {
-  const node = await app.services.node.gate.state();
-  return node.readOnly
-    ? `Finance licence        READ-ONLY (${node.licenceChecks.join(', ')}): writes answer 403 until a licence is installed (npm run cli -- finance:check)`
-    : `Finance licence        valid: normal mode`;
-}
-
-/** Where applicants write to, and the SMTP receiver that takes that mail. */
-function mailboxLine(m: { address: string; host: string; port: number | null; offBecause: string | null }): string {
-  if (m.offBecause)
-    return `${m.address}   (built-in receiver NOT started: ${m.offBecause}; set APPLICATION_SMTP_PORT to a free port, or use the inbound-mail webhook)`;
-  return m.port === null
-    ? `${m.address}   (built-in receiver off: APPLICATION_SMTP_PORT=off; use the inbound-mail webhook)`
-    : `${m.address}   subject "API Access Request" (SMTP receiver ${m.host}:${m.port})`;
 }
 
 void runEntry(main);

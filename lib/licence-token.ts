@@ -17,6 +17,13 @@ export const LICENCE_TOKEN_TYPE = 'JWT';
 /** Clock skew tolerated when checking nbf/exp (seconds). */
 export const LICENCE_CLOCK_TOLERANCE_SECONDS = 300;
 
+/**
+ * What a registry offers a finance node started beside it in one process (`npm start`; lib/product.ts,
+ * ProductStartContext.offers): its public key, which the node carries as the release images do, and in
+ * development the demo licence key the node activates with over HTTP.
+ */
+export const REGISTRY_OFFERS = { signingKey: 'registry:signing-key', demoLicenceKey: 'registry:demo-licence-key' } as const;
+
 export interface LicenceClaims {
   licenceId: string;
   organisationId: string;

@@ -7,4 +7,6 @@ export const financeProduct = {
   subgraphs: ['node', 'identity', 'ledger', 'compliance', 'banking', 'cards', 'crypto', 'commerce', 'investing', 'payments'],
   credentials: [nodeTokenCredential, adminSessionCredential],
   cache: {},
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous and on demand, as subgraphs/products.ts loads products
+  start: () => (require('./start') as typeof import('./start')).financeStart,
 } as const satisfies ProductManifest<'finance'>;

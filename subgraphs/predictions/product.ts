@@ -9,4 +9,6 @@ export const predictionsProduct = {
   subgraphs: ['football', 'access', 'predictions'],
   credentials: [apiKeyCredential, inboundMailCredential],
   cache: { football: footballCache, predictions: predictionsCache },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous and on demand, as subgraphs/products.ts loads products
+  start: () => (require('./start') as typeof import('./start')).predictionsStart,
 } as const satisfies ProductManifest<'predictions'>;

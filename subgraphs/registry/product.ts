@@ -7,4 +7,6 @@ export const registryProduct = {
   subgraphs: ['licensing'],
   credentials: [licenceKeyCredential, downloadTokenCredential, workspaceSessionCredential],
   cache: {},
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous and on demand, as subgraphs/products.ts loads products
+  start: () => (require('./start') as typeof import('./start')).registryStart,
 } as const satisfies ProductManifest<'registry'>;

@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { isDevelopment, type Config } from '../../../lib/config';
 import { html, raw, type Raw } from '../../../lib/html';
 import type { Reply, Route } from '../../core/route';
 import { route, type ResultOf } from '../operation';
-
-/** Where the development outbox is served on the finance surface (the start banner and the web client link to it). */
-export const DEV_OUTBOX_PATH = '/dev/outbox/';
-
-/** The outbox's path when this process has one (development), else null: what GET /api/v1/config/ tells clients. */
-export const devOutboxPath = (config: Pick<Config, 'NODE_ENV'>) => (isDevelopment(config) ? DEV_OUTBOX_PATH : null);
+import { DEV_OUTBOX_PATH } from '../../../subgraphs/finance/kernel/contract';
 
 type OutboxMessage = ResultOf<'DevOutbox'>['nodeDevOutbox'][number];
 

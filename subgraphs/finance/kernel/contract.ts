@@ -1,3 +1,4 @@
+import { isDevelopment, type Config } from '../../../lib/config';
 import type { FinanceModule } from './gate';
 
 /**
@@ -5,6 +6,12 @@ import type { FinanceModule } from './gate';
  * (its admin console and CORS): the sixteen toggles of the settings record, and the seven headers
  * the clients send on every request.
  */
+
+/** Where the development outbox is served on the finance surface (the start banner and the web client link to it). */
+export const DEV_OUTBOX_PATH = '/dev/outbox/';
+
+/** The outbox's path when this process has one (development), else null: what GET /api/v1/config/ tells clients. */
+export const devOutboxPath = (config: Pick<Config, 'NODE_ENV'>) => (isDevelopment(config) ? DEV_OUTBOX_PATH : null);
 
 /** The seven headers the web, desktop and mobile clients send on every request. */
 export const CLIENT_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Request-ID', 'X-Request-Timestamp', 'X-Client-Platform', 'X-Client-Version'];

@@ -29,7 +29,7 @@ export function syncReportText(r: SyncReport): string {
 function runningServer(config: Config): { url: string; key: string | undefined } {
   const url = config.GATEWAY_URL ?? `http://127.0.0.1:${config.GATEWAY_PORT}/graphql`;
   let key = config.ADMIN_API_KEY;
-  // development: the key `npm start` generated and kept (bin/demo.ts)
+  // development: the key `npm start` generated and kept (subgraphs/predictions/demo.ts)
   const demo = join(config.dataDir, 'demo-credentials.json');
   if (!key && existsSync(demo)) key = (JSON.parse(readFileSync(demo, 'utf8')) as { adminKey?: string }).adminKey;
   return { url, key };

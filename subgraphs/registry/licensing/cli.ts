@@ -1,7 +1,7 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError, intOption, type CliCommand, type CliInput } from '../../../lib/cli';
-import { ContainerEngine } from '../../../lib/container-engine';
+import { ContainerEngine } from './container-engine';
 import { cliActor } from './domain/audit';
 import { maskedKey } from './domain/keys';
 import { effectiveStatus } from './domain/licences';

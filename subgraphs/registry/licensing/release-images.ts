@@ -3,7 +3,7 @@ import { statSync, createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ContainerEngine } from '../../../lib/container-engine';
+import type { ContainerEngine } from './container-engine';
 import { projectRoot } from '../../../lib/paths';
 import { templateComponents, parseManifestTemplate } from './domain/manifests/template';
 import type { LicensingServices } from './services';

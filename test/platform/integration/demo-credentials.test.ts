@@ -2,7 +2,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import fs = require('node:fs');
 import { join } from 'node:path';
-import { demoCredentials } from '../../../bin/demo';
+import { demoCredentials } from '../../../subgraphs/predictions/demo';
 import type { AccessServices } from '../../../subgraphs/predictions/access/services';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 

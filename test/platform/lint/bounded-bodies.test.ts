@@ -35,7 +35,7 @@ const COUNTING_READERS: Record<string, RegExp> = {
 
 /** Streams read by hand that do not come from outside: the output of a child process this system started. */
 const LOCAL_STREAMS: Record<string, string> = {
-  'lib/container-engine.ts': 'the output of podman/docker, started by this process',
+  'subgraphs/registry/licensing/container-engine.ts': 'the output of podman/docker, started by this process',
   'lib/embedded-postgres.ts': 'the output of the embedded PostgreSQL, started by this process',
 };
 

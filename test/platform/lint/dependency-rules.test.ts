@@ -95,6 +95,15 @@ const FILES: Record<string, string> = {
   'subgraphs/finance/identity/credential.ts': exporting,
   'gateway/catalogue.ts': importing('../subgraphs/products'),
   'subgraphs/products.ts': exporting,
+  // the entry points: the product list, the REST surface table and the platform, never a product's code
+  'bin/start.ts': importing('../subgraphs/products'),
+  'bin/platform.ts': `import { z } from '../lib/money';\nimport { x } from '../rest-adapter/core/route';\nimport { y } from '../gateway/catalogue';\nimport { readFileSync } from 'node:fs';\nexport const all = [z, x, y, readFileSync];\n`,
+  'bin/demo.ts': importing('../subgraphs/finance/ledger/domain/ledger'),
+  'bin/surface.ts': importing('../rest-adapter/finance/index'),
+  'bin/bot.ts': importing('../bot/words'),
+  // the prediction API's start runs its bot, and reaches nothing else above the subgraphs; no other product's start runs it
+  'subgraphs/predictions/start.ts': `${importing('../../bot/words')}import { y as g } from '../../gateway/catalogue';\nexport const h = g;\n`,
+  'subgraphs/finance/start.ts': importing('../../bot/words'),
   // a heavy manifest
   'subgraphs/finance/product.ts': importing('./ledger/domain/ledger'),
   'subgraphs/finance/ledger/domain/ledger.ts': exporting,
@@ -179,6 +188,19 @@ it("refuses a domain importing another domain's store, and resolvers calling the
 it('refuses the gateway loading a subgraph, and lets it read the product catalogue', () => {
   expect(refused('gateway/loads.ts')).toEqual(['gateway-loads-no-subgraph']);
   expect(refused('gateway/catalogue.ts')).toEqual([]);
+});
+
+it("refuses an entry point importing a product's code, a product's REST surface or the bot, and lets it read the product list and the platform", () => {
+  expect(refused('bin/demo.ts')).toEqual(['bin-reads-the-product-list']);
+  expect(refused('bin/surface.ts')).toEqual(['bin-reads-the-product-list']);
+  expect(refused('bin/bot.ts')).toEqual(['bin-reads-the-product-list']);
+  expect(refused('bin/start.ts')).toEqual([]);
+  expect(refused('bin/platform.ts')).toEqual([]);
+});
+
+it("lets the prediction API's start run its bot, and nothing else above the subgraphs; no other product's start", () => {
+  expect(refused('subgraphs/predictions/start.ts')).toEqual(['the-prediction-api-starts-its-bot']);
+  expect(refused('subgraphs/finance/start.ts')).toEqual(['products-below-entry-points']);
 });
 
 it('keeps the product manifests light', () => {

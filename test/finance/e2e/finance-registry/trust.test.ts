@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { activateDemoNode, shipRegistryKey } from '../../../../bin/demo';
+import { activateDemoNode, shipRegistryKey } from '../../../../subgraphs/finance/demo';
 import { hostnameFingerprint } from '../../../../subgraphs/registry/licensing/domain/deployments';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
 import { http } from '../../../support/platform/http';
@@ -57,7 +57,7 @@ const pool = (t: TestApp) => t.app.services.ledger.store.pool;
 
 describe("npm start's demo node", () => {
   it("carries the registry's key, activates with the demo licence key, and its heartbeat is accepted (no VENDOR_API_KEY)", async () => {
-    await shipRegistryKey(nodeOf(vendor), vendor.app.services.licensing);
+    shipRegistryKey(nodeOf(vendor), registryKey);
     const beat = nodeOf(vendor).registry.nextHeartbeat();
     expect(await activateDemoNode(vendor.config, nodeOf(vendor), vendor.urls.registry, licenceKey)).toBe(true);
     expect(await beat).toBe(true);

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ContainerEngine } from '../../../../lib/container-engine';
+import { ContainerEngine } from '../../../../subgraphs/registry/licensing/container-engine';
 import { freePorts } from '../../../../lib/server';
 import { WHITELABEL_ENTITLEMENT } from '../../../../subgraphs/registry/licensing/domain/branding';
 import { shipRelease } from '../../../../subgraphs/registry/licensing/release-images';
