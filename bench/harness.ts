@@ -102,6 +102,23 @@ export function peakRssMb(pids: number[]): number {
   return Math.round(kb / 1024);
 }
 
+/**
+ * CPU time (user + system) the processes have used so far, in ms, from /proc/<pid>/stat (Linux; clock
+ * ticks of 1/CLK_TCK s, 100 on every Linux this runs on). A side's CPU per request does not depend on
+ * what else the machine runs the way its requests per second do: on a loaded machine it is the figure to
+ * compare.
+ */
+export function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the fields after the command name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10;
+}
+
 export interface Measure {
   rps: number;
   /** Response bytes per second, in MB (10^6). */
@@ -109,13 +126,21 @@ export interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's CPU time per request, in ms (when its processes were given). */
+  cpuPerRequest?: number;
 }
 
-export async function load(url: string, opts: LoadOptions & { headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<Measure> {
+export async function load(
+  url: string,
+  opts: LoadOptions & { headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string },
+  pids?: () => number[],
+): Promise<Measure> {
   const base = { url, connections: opts.connections, headers: opts.headers, method: opts.method ?? 'GET', body: opts.body };
   await autocannon({ ...base, duration: 3 }); // warm-up
+  const cpuBefore = pids ? cpuMs(pids()) : 0;
   const r = await autocannon({ ...base, duration: opts.duration });
-  return { rps: r.requests.average, mbps: r.throughput.average / 1e6, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const cpuPerRequest = pids && r.requests.total > 0 ? (cpuMs(pids()) - cpuBefore) / r.requests.total : undefined;
+  return { rps: r.requests.average, mbps: r.throughput.average / 1e6, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, cpuPerRequest };
 }
 
 /**
@@ -173,7 +198,7 @@ export interface Scenario {
   /** What the ratio compares: requests per second (default) or MB per second. */
   metric?: 'rps' | 'mbps';
   /** How one side is measured (default: autocannon with `opts`). */
-  measure?: (url: string) => Promise<Measure>;
+  measure?: (url: string, pids: () => number[]) => Promise<Measure>;
   /**
    * Both sides must answer the same body for the ratio to mean anything: each side's body (as text) is
    * passed through this (e.g. each server's own address replaced) before they are compared. Default: as
@@ -281,18 +306,25 @@ export async function compare(s: Scenario, o: LoadOptions): Promise<Outcome> {
   const options = { ...o, ...s.opts, connections: s.opts.connections ?? o.connections };
   const ra: Measure[] = [];
   const rb: Measure[] = [];
-  const measure = s.measure ?? ((url: string) => load(url, options));
+  const measure = s.measure ?? ((url: string, pids: () => number[]) => load(url, options, pids));
   for (let i = 0; i < Math.max(3, o.rounds); i++) {
-    ra.push(await measure(s.a.url));
-    rb.push(await measure(s.b.url));
+    ra.push(await measure(s.a.url, s.a.pids));
+    rb.push(await measure(s.b.url, s.b.pids));
   }
   const metric = s.metric ?? 'rps';
   const unit = metric === 'rps' ? 'rps' : 'MB/s';
-  const med = (xs: Measure[], k: keyof Measure) => median(xs.map((x) => x[k]));
-  const row = (label: string, xs: Measure[], pids: number[]) =>
-    `  ${label.padEnd(44)} ${med(xs, metric).toFixed(0).padStart(7)} ${unit.padEnd(4)}  p50 ${med(xs, 'p50').toFixed(1).padStart(6)} ms  p99 ${med(xs, 'p99').toFixed(1).padStart(6)} ms  peak RSS ${String(peakRssMb(pids)).padStart(4)} MB  errors ${xs.reduce((t, x) => t + x.errors, 0)}  [rounds: ${xs.map((x) => x[metric].toFixed(0)).join(', ')}]`;
+  const med = (xs: Measure[], k: 'rps' | 'mbps' | 'p50' | 'p99') => median(xs.map((x) => x[k]));
+  const cpuOf = (xs: Measure[]) => (xs.every((x) => x.cpuPerRequest !== undefined) ? median(xs.map((x) => x.cpuPerRequest!)) : undefined);
+  const row = (label: string, xs: Measure[], pids: number[]) => {
+    const cpu = cpuOf(xs);
+    return `  ${label.padEnd(44)} ${med(xs, metric).toFixed(0).padStart(7)} ${unit.padEnd(4)}  p50 ${med(xs, 'p50').toFixed(1).padStart(6)} ms  p99 ${med(xs, 'p99').toFixed(1).padStart(6)} ms  ${cpu === undefined ? '' : `CPU ${cpu.toFixed(2)} ms/req  `}peak RSS ${String(peakRssMb(pids)).padStart(4)} MB  errors ${xs.reduce((t, x) => t + x.errors, 0)}  [rounds: ${xs.map((x) => x[metric].toFixed(0)).join(', ')}]`;
+  };
   console.log(row(s.a.label, ra, s.a.pids()));
   console.log(row(s.b.label, rb, s.b.pids()));
+  const [cpuA, cpuB] = [cpuOf(ra), cpuOf(rb)];
+  // the same comparison in CPU per request (B's over A's: above 1 when A spends less), which a loaded machine moves less than throughput
+  if (cpuA && cpuB)
+    console.log(`  CPU per request B/A = ${(cpuB / cpuA).toFixed(2)} (the throughput ratio's counterpart when the machine is busy with other work)`);
   const perRound = ra.map((x, i) => x[metric] / rb[i][metric]);
   const ratio = median(perRound);
   const errors = [...ra, ...rb].some((x) => x.errors > 0);
