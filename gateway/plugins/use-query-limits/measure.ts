@@ -36,12 +36,13 @@ export interface Measure {
 }
 
 /** `first`/`limit` of a field, from a literal or a variable; undefined when it has none. */
-function sizeArgument(field: FieldNode, variables: Record<string, unknown>): number | undefined {
+function sizeArgument(field: FieldNode, w: Walk): number | undefined {
   for (const arg of field.arguments ?? []) {
     if (arg.name.value !== 'first' && arg.name.value !== 'limit') continue;
     if (arg.value.kind === Kind.INT) return Math.max(1, Number(arg.value.value));
     if (arg.value.kind === Kind.VARIABLE) {
-      const v = variables[arg.value.name.value];
+      w.readVariables = true;
+      const v = w.variables[arg.value.name.value];
       if (typeof v === 'number') return Math.max(1, v);
     }
   }
@@ -55,6 +56,8 @@ interface Walk {
   visiting: Set<string>;
   /** A named fragment's measure, by name, connection size and introspection: each is walked once. */
   measured: Map<string, Tally>;
+  /** Whether a size came from a variable (the measure then holds for these variables only). */
+  readVariables: boolean;
 }
 
 interface Tally {
@@ -93,7 +96,7 @@ function measure(selectionSet: SelectionSetNode, parent: GraphQLCompositeType, w
       if (!def) continue;
       const inIntrospection = introspection || def === SchemaMetaFieldDef || def === TypeMetaFieldDef;
       const named = getNamedType(def.type);
-      const size = sizeArgument(sel, w.variables);
+      const size = sizeArgument(sel, w);
       const isList = isListType(getNullableType(def.type));
       let child = empty();
       if (sel.selectionSet && isCompositeType(named)) child = measure(sel.selectionSet, named, w, isList ? undefined : size, inIntrospection);
@@ -143,21 +146,33 @@ export function measureOperation(
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> = {},
 ): Measure {
+  const known = fixedMeasures.get(document)?.get(schema)?.get(operation);
+  if (known) return known;
   const root = schema.getRootType(operation.operation);
   if (!root) return { depth: 0, cost: 0, rootFields: 0, introspectionSelections: { schema: 0, type: 0 } };
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  const m = measure(
-    operation.selectionSet,
-    root,
-    { schema, fragments, variables: withDefaults(operation, variables), visiting: new Set(), measured: new Map() },
-    undefined,
-    false,
-  );
-  return {
+  const w: Walk = { schema, fragments, variables: withDefaults(operation, variables), visiting: new Set(), measured: new Map(), readVariables: false };
+  const m = measure(operation.selectionSet, root, w, undefined, false);
+  const result: Measure = {
     depth: m.depth,
     cost: m.cost,
     rootFields: m.fields,
     introspectionSelections: { schema: m.schemaSelections, type: m.typeSelections },
   };
+  if (!w.readVariables) {
+    let bySchema = fixedMeasures.get(document);
+    if (!bySchema) fixedMeasures.set(document, (bySchema = new WeakMap()));
+    let byOperation = bySchema.get(schema);
+    if (!byOperation) bySchema.set(schema, (byOperation = new Map<OperationDefinitionNode, Measure>()));
+    byOperation.set(operation, result);
+  }
+  return result;
 }
+
+/**
+ * The measures that no variable sizes, by document, schema and operation: Apollo Server keeps one parsed
+ * document per query text, so the REST routes' operations (and any client's repeated query) are walked
+ * once per schema instead of on every request. A measure a variable sized is taken afresh each time.
+ */
+const fixedMeasures = new WeakMap<DocumentNode, WeakMap<GraphQLSchema, Map<OperationDefinitionNode, Measure>>>();
