@@ -14,7 +14,7 @@ import { invariants } from '../../support/finance/ledger';
  */
 const SECRET = 'whsec_test_0123456789abcdef';
 let t: TestApp;
-const { url } = surface(() => t.urls.finance);
+const { url, post } = surface(() => t.urls.finance, { idempotent: true });
 
 beforeAll(async () => {
   // the test plays the provider: the sandbox sends no callbacks of its own
@@ -22,9 +22,6 @@ beforeAll(async () => {
   await installValidLicence(t);
 });
 afterAll(() => t?.stop());
-
-const post = (path: string, token: string, body: unknown, key: string = randomUUID()) =>
-  http(url(path), { method: 'POST', key: token, headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
 
 function webhook(provider: string, event: unknown, opts: { secret?: string; timestamp?: number } = {}) {
   const body = JSON.stringify(event);
@@ -73,7 +70,7 @@ describe('virtual accounts', () => {
   it('opens one valid IBAN per currency (EUR, GBP) and a NUBAN (NGN), replays a retried request, refuses a second account and other currencies', async () => {
     const u = await user();
     const key = randomUUID();
-    const eur = await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, key);
+    const eur = await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, { 'idempotency-key': key });
     expect(eur.status).toBe(201);
     expect(eur.body).toEqual({
       id: expect.any(String),
@@ -90,9 +87,9 @@ describe('virtual accounts', () => {
     // the bank's BIC, in ISO 9362 form (not the Bankleitzahl inside the IBAN)
     expect(isValidBIC(eur.body.bank_code)).toBe(true);
     // the same key: the first answer again, no second account
-    expect(await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, key)).toMatchObject({ status: 201, body: eur.body });
+    expect(await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, { 'idempotency-key': key })).toMatchObject({ status: 201, body: eur.body });
     // the same key for another request: 422
-    expect((await post('/api/v1/virtual-accounts/', u.token, { currency: 'GBP' }, key)).body.code).toBe('idempotency_key_reused');
+    expect((await post('/api/v1/virtual-accounts/', u.token, { currency: 'GBP' }, { 'idempotency-key': key })).body.code).toBe('idempotency_key_reused');
     const again = await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' });
     expect([again.status, again.body.code]).toEqual([409, 'virtual_account_exists']);
     const gbp = await openAccount(u.token, 'GBP');
