@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const { url, post } = surface(() => t.urls.finance);
+const { url, post, send } = surface(() => t.urls.finance);
 const name = () => `new_${randomUUID().slice(0, 8)}`;
 const tokenIn = (m: ReadMail) => /\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1];
 
@@ -215,10 +215,10 @@ describe('passwords', () => {
 describe('sessions', () => {
   it('lists the sessions, ends one, signs out and signs out everywhere', async () => {
     const user = await createUser(t as unknown as TestApp);
-    const signIn = async (agent: string) =>
+    const signInFrom = async (agent: string) =>
       (await post('/api/login/', undefined, { username: user.username, password: PASSWORD }, { 'user-agent': agent })).body.access;
-    const phone = await signIn('Phone/1.0');
-    const laptop = await signIn('Laptop/2.0');
+    const phone = await signInFrom('Phone/1.0');
+    const laptop = await signInFrom('Laptop/2.0');
     const list = await http(url('/api/auth/sessions/'), { key: laptop });
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(2);
@@ -244,8 +244,8 @@ describe('sessions', () => {
     expect((await post('/api/auth/logout/', laptop, {})).status).toBe(204);
     expect((await http(url('/api/v1/profile/'), { key: laptop })).status).toBe(401);
 
-    const a = await signIn('A');
-    const b = await signIn('B');
+    const a = await signInFrom('A');
+    const b = await signInFrom('B');
     expect((await post('/api/auth/logout-all/', a, {})).status).toBe(204);
     for (const token of [a, b]) expect((await http(url('/api/v1/profile/'), { key: token })).status).toBe(401);
     expect((await http(url('/api/v1/profile/'), { key: otherToken })).status).toBe(200);
@@ -266,18 +266,18 @@ describe('2FA recovery codes', () => {
     expect(new Set(codes).size).toBe(10);
     for (const c of codes) expect(c).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
 
-    const signIn = (extra: Record<string, unknown>) => post('/api/login/', undefined, { username: user.username, password: PASSWORD, ...extra });
-    expect((await signIn({})).body.code).toBe('otp_required');
-    expect((await signIn({ recovery_code: codes[0].toUpperCase() })).status).toBe(200);
-    expect([(await signIn({ recovery_code: codes[0] })).status, (await signIn({ recovery_code: codes[0] })).body.code]).toEqual([401, 'otp_invalid']);
+    const signInWith = (extra: Record<string, unknown>) => post('/api/login/', undefined, { username: user.username, password: PASSWORD, ...extra });
+    expect((await signInWith({})).body.code).toBe('otp_required');
+    expect((await signInWith({ recovery_code: codes[0].toUpperCase() })).status).toBe(200);
+    expect([(await signInWith({ recovery_code: codes[0] })).status, (await signInWith({ recovery_code: codes[0] })).body.code]).toEqual([401, 'otp_invalid']);
 
     const wrong = await post('/api/auth/2fa/recovery-codes/', token, { otp: '000000' });
     expect([wrong.status, wrong.body.code]).toEqual([400, 'otp_invalid']);
     const renewed = await post('/api/auth/2fa/recovery-codes/', token, { otp: await step(1) });
     expect(renewed.status).toBe(200);
     expect(renewed.body.recovery_codes).toHaveLength(10);
-    expect((await signIn({ recovery_code: codes[1] })).status).toBe(401);
-    expect((await signIn({ recovery_code: renewed.body.recovery_codes[0] })).status).toBe(200);
+    expect((await signInWith({ recovery_code: codes[1] })).status).toBe(401);
+    expect((await signInWith({ recovery_code: renewed.body.recovery_codes[0] })).status).toBe(200);
   });
 
   it('POST /api/auth/2fa/enrol/ with an access token needs the current password (400 current_password without it or when wrong)', async () => {
@@ -302,25 +302,19 @@ describe('2FA recovery codes', () => {
     const secret = (await post('/api/auth/2fa/enrol/', token, { current_password: PASSWORD })).body.secret as string;
     const step = (n: number) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * n } as Parameters<typeof totpGenerate>[0]);
     expect((await post('/api/auth/2fa/confirm/', token, { otp: await step(0) })).status).toBe(200);
-    const del = (otp: string, current_password: string | null = PASSWORD) =>
-      http(url('/api/auth/2fa/'), {
-        method: 'DELETE',
-        key: token,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ otp, current_password }),
-      });
+    const removeTwoFactor = (otp: string, current_password: string | null = PASSWORD) => send('DELETE', '/api/auth/2fa/', token, { otp, current_password });
     // a code alone no longer switches it off: a stolen access token and a code are not enough
-    const codeOnly = await del(await step(1), null);
+    const codeOnly = await removeTwoFactor(await step(1), null);
     expect([codeOnly.status, codeOnly.body.fields]).toEqual([400, { current_password: 'This field is required.' }]);
-    const wrongPassword = await del(await step(1), 'not my password');
+    const wrongPassword = await removeTwoFactor(await step(1), 'not my password');
     expect([wrongPassword.status, wrongPassword.body.fields]).toEqual([400, { current_password: 'Wrong password.' }]);
-    const wrong = await del('000000');
+    const wrong = await removeTwoFactor('000000');
     expect([wrong.status, wrong.body.code]).toEqual([400, 'otp_invalid']);
-    const off = await del(await step(1));
+    const off = await removeTwoFactor(await step(1));
     expect([off.status, off.body]).toEqual([200, { twofa_enabled: false }]);
     expect((await post('/api/login/', undefined, { username: user.username, password: PASSWORD })).status).toBe(200);
     expect((await profile(token)).twofa_enabled).toBe(false);
-    expect([(await del('000000')).status, (await del('000000')).body.code]).toEqual([409, 'twofa_not_enabled']);
+    expect([(await removeTwoFactor('000000')).status, (await removeTwoFactor('000000')).body.code]).toEqual([409, 'twofa_not_enabled']);
   });
 });
 

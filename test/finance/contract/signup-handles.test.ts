@@ -46,14 +46,14 @@ async function mailsTo(to: string, count = 1): Promise<ReadMail[]> {
   return got;
 }
 
-/** A sender with money and the KYC level to send it. */
+/** A sender with money and the KYC level to transferTo it. */
 async function sender() {
   const u = await createUser(app());
   await t.app.services.identity.identity.setKycLevel(u.id, 'basic');
   await t.app.services.ledger.ledger.fund(u.id, 'EUR', 100_00n, randomUUID());
   return { ...u, token: await login(app(), u.username) };
 }
-const send = (token: string, recipient: string) => post('/api/v1/transfers/', token, { recipient, amount: '1.00', currency: 'EUR' });
+const transferTo = (token: string, recipient: string) => post('/api/v1/transfers/', token, { recipient, amount: '1.00', currency: 'EUR' });
 
 it('answers a taken address exactly as a new one; the owner gets a notice instead, and no second account exists', async () => {
   const owner = name();
@@ -100,7 +100,7 @@ it('an unverified claim receives nothing and never blocks the owner: the owner v
   expect((await signup(squatter, victim)).status).toBe(201);
   await mailsTo(victim);
   const squatterToken = await login(app(), squatter, PASSWORD);
-  expect([(await send(alice.token, victim)).status, (await send(alice.token, victim)).body.code]).toEqual([404, 'recipient_not_found']);
+  expect([(await transferTo(alice.token, victim)).status, (await transferTo(alice.token, victim)).body.code]).toEqual([404, 'recipient_not_found']);
 
   // the owner signs up: the same answer, and a link that makes their account
   const owner = name();
@@ -115,7 +115,7 @@ it('an unverified claim receives nothing and never blocks the owner: the owner v
   expect((await t.app.services.identity.identity.findUser(squatter))?.email).toBe('');
   expect(await accountsWith(victim)).toBe(1);
   // money sent to the address reaches the owner now
-  const sent = await send(alice.token, victim);
+  const sent = await transferTo(alice.token, victim);
   expect(sent.status).toBe(201);
   const ownerToken = await login(app(), owner, PASSWORD);
   expect((await http(url('/api/v1/profile/'), { key: ownerToken })).body).toMatchObject({ email: victim, email_verified: true });
