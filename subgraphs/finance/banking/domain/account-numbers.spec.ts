@@ -39,3 +39,8 @@ it('a GB IBAN composed from any account validates (printed or electronic); any o
     }),
   );
 });
+
+it('agrees with the CBN algorithm on a worked number (bank 011, serial 000001457: weighted sum 81, check digit 9)', () => {
+  expect(composeNuban('011', '000001457')).toBe('0000014579');
+  expect(isValidNuban('011', '0000014578')).toBe(false);
+});
