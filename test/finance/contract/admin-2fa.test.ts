@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const { url } = surface(() => t.urls.finance);
+const { url, post } = surface(() => t.urls.finance);
 const identity = () => t.app.services.identity.identity;
 /** The code of the next 30-second step (the current one may have been used by the enrolment). */
 const nextCode = (secret: string) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 } as Parameters<typeof totpGenerate>[0]);
@@ -108,12 +108,8 @@ it('stores the time step that matched: an early code does not block the codes af
   const { secret } = await identity().startTotpEnrolment(user.id);
   const step = () => Math.floor(Date.now() / 30_000);
   const codeOf = (s: number) => totpGenerate({ secret, epoch: s * 30 + 1 } as Parameters<typeof totpGenerate>[0]);
-  const signIn = async (otp: string) => {
-    const res = await http(url('/api/login/'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: user.username, password: PASSWORD, otp }),
-    });
+  const signInWithOtp = async (otp: string) => {
+    const res = await post('/api/login/', null, { username: user.username, password: PASSWORD, otp });
     return res.status === 200 ? 200 : (res.body.code as string);
   };
   // keep away from a step boundary
@@ -121,13 +117,13 @@ it('stores the time step that matched: an early code does not block the codes af
   const s = step();
   await identity().confirmTotpEnrolment(user.id, await codeOf(s));
   // the next step's code, early (within the ±30 s tolerance): accepted once
-  expect(await signIn(await codeOf(s + 1))).toBe(200);
-  expect(await signIn(await codeOf(s + 1))).toBe('otp_invalid');
+  expect(await signInWithOtp(await codeOf(s + 1))).toBe(200);
+  expect(await signInWithOtp(await codeOf(s + 1))).toBe('otp_invalid');
   // a code of an earlier step after a later one: refused
-  expect(await signIn(await codeOf(s))).toBe('otp_invalid');
+  expect(await signInWithOtp(await codeOf(s))).toBe('otp_invalid');
   // two steps on, that step's own code works (the stored step is s + 1, not s + 1 + delta)
   await new Promise((r) => setTimeout(r, (s + 2) * 30_000 - Date.now() + 500));
   expect(step()).toBe(s + 2);
-  expect(await signIn(await codeOf(s + 2))).toBe(200);
-  expect(await signIn(await codeOf(s + 2))).toBe('otp_invalid');
+  expect(await signInWithOtp(await codeOf(s + 2))).toBe(200);
+  expect(await signInWithOtp(await codeOf(s + 2))).toBe('otp_invalid');
 }, 120_000);

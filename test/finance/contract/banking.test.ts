@@ -4,7 +4,7 @@ import { signPayload } from '../../../subgraphs/finance/banking/domain/providers
 import { isValidNuban } from '../../../subgraphs/finance/banking/domain/account-numbers';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http, surface } from '../../support/platform/http';
-import { adminPost, adminSignIn, changeNode, createUser, graphql, installValidLicence, login } from '../../support/finance/node';
+import { adminGet, adminPost, adminSignIn, changeNode, createUser, graphql, installValidLicence, login } from '../../support/finance/node';
 import { invariants } from '../../support/finance/ledger';
 
 /**
@@ -14,7 +14,7 @@ import { invariants } from '../../support/finance/ledger';
  */
 const SECRET = 'whsec_test_0123456789abcdef';
 let t: TestApp;
-const { url } = surface(() => t.urls.finance);
+const { url, get, post } = surface(() => t.urls.finance, { idempotent: true });
 
 beforeAll(async () => {
   // the test plays the provider: the sandbox sends no callbacks of its own
@@ -22,9 +22,6 @@ beforeAll(async () => {
   await installValidLicence(t);
 });
 afterAll(() => t?.stop());
-
-const post = (path: string, token: string, body: unknown, key: string = randomUUID()) =>
-  http(url(path), { method: 'POST', key: token, headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
 
 function webhook(provider: string, event: unknown, opts: { secret?: string; timestamp?: number } = {}) {
   const body = JSON.stringify(event);
@@ -73,7 +70,7 @@ describe('virtual accounts', () => {
   it('opens one valid IBAN per currency (EUR, GBP) and a NUBAN (NGN), replays a retried request, refuses a second account and other currencies', async () => {
     const u = await user();
     const key = randomUUID();
-    const eur = await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, key);
+    const eur = await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, { 'idempotency-key': key });
     expect(eur.status).toBe(201);
     expect(eur.body).toEqual({
       id: expect.any(String),
@@ -90,9 +87,9 @@ describe('virtual accounts', () => {
     // the bank's BIC, in ISO 9362 form (not the Bankleitzahl inside the IBAN)
     expect(isValidBIC(eur.body.bank_code)).toBe(true);
     // the same key: the first answer again, no second account
-    expect(await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, key)).toMatchObject({ status: 201, body: eur.body });
+    expect(await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' }, { 'idempotency-key': key })).toMatchObject({ status: 201, body: eur.body });
     // the same key for another request: 422
-    expect((await post('/api/v1/virtual-accounts/', u.token, { currency: 'GBP' }, key)).body.code).toBe('idempotency_key_reused');
+    expect((await post('/api/v1/virtual-accounts/', u.token, { currency: 'GBP' }, { 'idempotency-key': key })).body.code).toBe('idempotency_key_reused');
     const again = await post('/api/v1/virtual-accounts/', u.token, { currency: 'EUR' });
     expect([again.status, again.body.code]).toEqual([409, 'virtual_account_exists']);
     const gbp = await openAccount(u.token, 'GBP');
@@ -379,14 +376,13 @@ describe('admin console', () => {
     const deposit = await post('/api/v1/mobile-money/deposits/', u.token, { amount: '7.00', currency: 'KES', phone_number: '+254712345678' });
     const admin = await createUser(t, undefined, { superuser: true });
     const session = await adminSignIn(t, admin.username);
-    const get = (path: string) => http(url(path), { headers: { cookie: session.cookie } });
-    const accounts = await get('/admin/banking/virtualaccount/');
+    const accounts = await adminGet(t, session, '/admin/banking/virtualaccount/');
     expect([accounts.status, accounts.body]).toEqual([200, expect.stringContaining(eur.account_number)]);
-    expect((await get('/admin/banking/event/')).body).toContain(event.id);
-    const pending = await get('/admin/banking/movement/?status=pending');
+    expect((await adminGet(t, session, '/admin/banking/event/')).body).toContain(event.id);
+    const pending = await adminGet(t, session, '/admin/banking/movement/?status=pending');
     expect(pending.body).toContain(`/admin/banking/movement/${deposit.body.id}/void/`);
-    expect((await get('/admin/banking/movement/?status=posted')).body).not.toContain(deposit.body.id);
-    expect((await get('/admin/banking/movement/?status=bogus')).status).toBe(400);
+    expect((await adminGet(t, session, '/admin/banking/movement/?status=posted')).body).not.toContain(deposit.body.id);
+    expect((await adminGet(t, session, '/admin/banking/movement/?status=bogus')).status).toBe(400);
     const voided = await adminPost(t, session, `/admin/banking/movement/${deposit.body.id}/void/`, {});
     expect([voided.status, voided.headers.get('location')]).toEqual([302, '/admin/banking/movement/?voided=1']);
     const again = await adminPost(t, session, `/admin/banking/movement/${deposit.body.id}/void/`, {});
@@ -460,7 +456,6 @@ describe('toggles and KYC', () => {
     const deposit = await post('/api/v1/mobile-money/deposits/', u.token, { amount: '10.00', currency: 'GHS', phone_number: '+233241234567' });
     const ramp = await post('/api/v1/ramps/', u.token, { direction: 'on', fiat_currency: 'EUR', asset: 'USDC', amount: '5.00' });
     expect([sent.status, deposit.status, ramp.status]).toEqual([201, 201, 201]);
-    const get = (path: string) => http(url(path), { key: u.token });
     const toggle = (change: Record<string, boolean>) => changeNode(t, () => t.app.services.node.node.updateSettings(change, 'test'));
     const reads = {
       african_accounts: ['/api/v1/bank-transfers/', `/api/v1/banking/transfers/${sent.body.id}/`],
@@ -471,17 +466,17 @@ describe('toggles and KYC', () => {
       await toggle({ [`${module}_enabled`]: false });
       try {
         for (const path of paths) {
-          const res = await get(path);
+          const res = await get(path, u.token);
           expect([path, res.status, res.body.code, res.body.module]).toEqual([path, 403, 'module_disabled', module]);
         }
       } finally {
         await toggle({ [`${module}_enabled`]: true });
       }
-      for (const path of paths) expect([path, (await get(path)).status]).toEqual([path, 200]);
+      for (const path of paths) expect([path, (await get(path, u.token)).status]).toEqual([path, 200]);
     }
     // the virtual accounts and their credits belong to two modules: the rows of the one switched off go, and both off is 403
     const currencies = async (path: string) =>
-      ((await get(path)).body.results as { currency?: string; amount?: { currency: string } }[]).map((r) => r.currency ?? r.amount!.currency);
+      ((await get(path, u.token)).body.results as { currency?: string; amount?: { currency: string } }[]).map((r) => r.currency ?? r.amount!.currency);
     expect(await currencies('/api/v1/virtual-accounts/')).toEqual(['EUR', 'NGN']);
     expect((await currencies('/api/v1/virtual-accounts/credits/')).sort()).toEqual(['EUR', 'NGN']);
     await toggle({ virtual_iban_enabled: false });
@@ -490,7 +485,7 @@ describe('toggles and KYC', () => {
       expect(await currencies('/api/v1/virtual-accounts/credits/')).toEqual(['NGN']);
       await toggle({ african_accounts_enabled: false });
       for (const path of ['/api/v1/virtual-accounts/', '/api/v1/virtual-accounts/credits/']) {
-        const res = await get(path);
+        const res = await get(path, u.token);
         expect([path, res.status, res.body.code]).toEqual([path, 403, 'module_disabled']);
       }
     } finally {

@@ -643,9 +643,7 @@ describe('admin console', () => {
 
 describe('toggles and read-only mode', () => {
   const probes = (token: string, ids: { product: string }, app: TestApp = t) => {
-    const get = (path: string, key: string) => http(`${app.urls.finance}${path}`, { key });
-    const send = (method: string, path: string, key: string, body: unknown) =>
-      http(`${app.urls.finance}${path}`, { method, key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { get, send } = surface(() => app.urls.finance);
     return {
       shop: [
         () => get('/api/v1/shop/products/', token),

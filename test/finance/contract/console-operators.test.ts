@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http } from '../../support/platform/http';
-import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
+import { adminGet, adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
 
 /**
  * The admin console's operator features, through real HTTP with the CSRF token: adding a user, the
@@ -30,14 +30,13 @@ async function approveRole(username: string) {
   expect((await adminPost(any(), session, `/admin/identity/operator-change/${change.id}/approve/`, {})).status).toBe(302);
 }
 
-const get = (path: string, session: AdminSession | null = admin) => http(`${t.urls.finance}${path}`, { headers: session ? { cookie: session.cookie } : {} });
 const NEW_PASSWORD = 'a fine long password';
 
 describe('add user', () => {
   it('the users list links to the form; a valid form creates the user (who can sign in), audited', async () => {
-    const list = await get('/admin/identity/user/');
+    const list = await adminGet(t, admin, '/admin/identity/user/');
     expect(list.body).toContain('href="/admin/identity/user/add/"');
-    const form = await get('/admin/identity/user/add/');
+    const form = await adminGet(t, admin, '/admin/identity/user/add/');
     expect(form.status).toBe(200);
     expect(form.body).toContain('name="csrfmiddlewaretoken"');
     for (const f of ['username', 'email', 'password', 'superuser']) expect(form.body).toContain(`name="${f}"`);
@@ -49,7 +48,7 @@ describe('add user', () => {
     expect(user).toMatchObject({ username: name, email: `${name}@example.com`, isSuperuser: false });
     expect(res.headers.get('location')).toBe(`/admin/identity/user/${user!.id}/?saved=added`);
     // the page says the user was added, not "changed"
-    expect((await get(res.headers.get('location')!)).body).toContain(`The user &quot;${name}&quot; was added successfully.`);
+    expect((await adminGet(t, admin, res.headers.get('location')!)).body).toContain(`The user &quot;${name}&quot; was added successfully.`);
     await login(any(), name, NEW_PASSWORD);
 
     // an operator is a two-person decision: the role is proposed, a second superuser approves it
@@ -98,7 +97,7 @@ describe('add user', () => {
     });
     expect(forged.status).toBe(403);
     expect(await t.app.services.identity.identity.findUser(name)).toBeUndefined();
-    expect((await get('/admin/identity/user/add/', null)).status).toBe(302);
+    expect((await adminGet(t, null, '/admin/identity/user/add/')).status).toBe(302);
   });
 });
 
@@ -114,19 +113,19 @@ describe('audit log', () => {
     expect((await adminPost(any(), admin, `/admin/identity/user/${user.id}/kyc/`, { level: 'basic' })).status).toBe(302);
 
     await auditDelivered(any());
-    const page = await get(`/admin/audit/?q=${name}`);
+    const page = await adminGet(t, admin, `/admin/audit/?q=${name}`);
     expect(page.status).toBe(200);
     for (const action of ['user.created', 'user.frozen', 'user.unfrozen', 'user.kyc_level_set']) expect(page.body).toContain(action);
     expect(page.body).toContain(`admin:${adminName}`);
     expect(page.body).toContain('4 rows · page 1 of 1');
 
-    const frozen = await get(`/admin/audit/?q=${name}&action=user.frozen`);
+    const frozen = await adminGet(t, admin, `/admin/audit/?q=${name}&action=user.frozen`);
     expect(frozen.body).toContain('1 row · page 1 of 1');
     expect(frozen.body).not.toContain('user.kyc_level_set</code>');
     // search by actor
-    expect((await get(`/admin/audit/?q=admin:${adminName}+${name}`)).body).toContain('4 rows');
+    expect((await adminGet(t, admin, `/admin/audit/?q=admin:${adminName}+${name}`)).body).toContain('4 rows');
 
-    const csv = await get(`/admin/audit/?q=${name}&format=csv`);
+    const csv = await adminGet(t, admin, `/admin/audit/?q=${name}&format=csv`);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.headers.get('content-disposition')).toContain('audit-log.csv');
@@ -137,15 +136,15 @@ describe('audit log', () => {
     // paging: 60 entries of a search
     const tag = randomUUID().slice(0, 6);
     for (let i = 0; i < 60; i++) await t.app.services.node.node.audit(`admin:${adminName}`, 'user.frozen', { tag });
-    const first = await get(`/admin/audit/?q=${tag}`);
+    const first = await adminGet(t, admin, `/admin/audit/?q=${tag}`);
     expect(first.body).toContain('60 rows · page 1 of 2');
-    expect((await get(`/admin/audit/?q=${tag}&page=2`)).body).toContain('60 rows · page 2 of 2');
-    expect((await get('/admin/audit/?page=nope')).status).toBe(400);
+    expect((await adminGet(t, admin, `/admin/audit/?q=${tag}&page=2`)).body).toContain('60 rows · page 2 of 2');
+    expect((await adminGet(t, admin, '/admin/audit/?page=nope')).status).toBe(400);
 
     // the dashboard and the node app link to it; anonymous: to the sign-in page
-    expect((await get('/admin/')).body).toContain('href="/admin/audit/"');
-    expect((await get('/admin/node/')).body).toContain('href="/admin/audit/"');
-    expect((await get('/admin/audit/', null)).status).toBe(302);
+    expect((await adminGet(t, admin, '/admin/')).body).toContain('href="/admin/audit/"');
+    expect((await adminGet(t, admin, '/admin/node/')).body).toContain('href="/admin/audit/"');
+    expect((await adminGet(t, null, '/admin/audit/')).status).toBe(302);
   });
 });
 
@@ -185,12 +184,12 @@ describe('maker-checker manual adjustments', () => {
     });
     expect([proposed.status, proposed.headers.get('location')]).toEqual([302, '/admin/adjustments/?saved=proposed']);
     const id = await pendingId(reason);
-    const page = await get('/admin/adjustments/');
+    const page = await adminGet(t, admin, '/admin/adjustments/');
     expect(page.status).toBe(200);
     expect(page.body).toContain(reason);
     // the proposer's page offers no approval of their own proposal; the checker's does
     expect(page.body).not.toContain(`action="/admin/adjustments/${id}/approve/"`);
-    expect((await get('/admin/adjustments/', checker)).body).toContain(`action="/admin/adjustments/${id}/approve/"`);
+    expect((await adminGet(t, checker, '/admin/adjustments/')).body).toContain(`action="/admin/adjustments/${id}/approve/"`);
     expect(await balance(user.id)).toBe('0.00');
 
     const own = await adminPost(any(), admin, `/admin/adjustments/${id}/approve/`, {});
@@ -209,7 +208,7 @@ describe('maker-checker manual adjustments', () => {
     expect(BigInt(after.EUR.others) - BigInt(before.EUR?.others ?? '0')).toBe(1234n);
 
     await auditDelivered(any());
-    const audit = await get(`/admin/audit/?q=${id}`);
+    const audit = await adminGet(t, admin, `/admin/audit/?q=${id}`);
     expect(audit.body).toContain('adjustment.proposed');
     expect(audit.body).toContain('adjustment.approved');
     expect(audit.body).toContain('2 rows');
@@ -228,7 +227,7 @@ describe('maker-checker manual adjustments', () => {
     expect(refused.status).toBe(422);
     expect(refused.body).toContain('below zero');
     expect(await balance(user.id)).toBe('5.00');
-    expect((await get('/admin/adjustments/')).body).toContain(debit);
+    expect((await adminGet(t, admin, '/admin/adjustments/')).body).toContain(debit);
 
     const rejected = await adminPost(any(), checker, `/admin/adjustments/${id}/reject/`, {});
     expect([rejected.status, rejected.headers.get('location')]).toEqual([302, '/admin/adjustments/?saved=rejected']);
@@ -236,7 +235,7 @@ describe('maker-checker manual adjustments', () => {
     expect((await adminPost(any(), admin, `/admin/adjustments/${id}/reject/`, {})).status).toBe(409);
     expect(await balance(user.id)).toBe('5.00');
     await auditDelivered(any());
-    expect((await get(`/admin/audit/?q=${id}&action=adjustment.rejected`)).body).toContain('1 row');
+    expect((await adminGet(t, admin, `/admin/audit/?q=${id}&action=adjustment.rejected`)).body).toContain('1 row');
 
     // a debit within the wallet is posted
     const fine = `fee ${randomUUID()}`;
@@ -280,18 +279,18 @@ describe('every model list is a console list', () => {
     ] as const)
       await t.app.services.ledger.ledger.fund(user.id, currency, 100n, randomUUID());
 
-    const page = await get('/admin/ledger/account/');
+    const page = await adminGet(t, admin, '/admin/ledger/account/');
     expect(page.status).toBe(200);
     expect(page.body).toContain('role="search"');
     expect(page.body).toContain('<select name="currency" id="id_currency">');
     expect(page.body).toContain('href="/admin/ledger/account/?format=csv"');
 
-    const mine = await get(`/admin/ledger/account/?q=${a.id}`);
+    const mine = await adminGet(t, admin, `/admin/ledger/account/?q=${a.id}`);
     expect(mine.body).toMatch(/2 rows · page 1 of 1/);
-    const mineInEur = await get(`/admin/ledger/account/?q=${a.id}&currency=EUR`);
+    const mineInEur = await adminGet(t, admin, `/admin/ledger/account/?q=${a.id}&currency=EUR`);
     expect(mineInEur.body).toMatch(/1 row · page 1 of 1/);
 
-    const csv = await get(`/admin/ledger/account/?q=${a.id}&format=csv`);
+    const csv = await adminGet(t, admin, `/admin/ledger/account/?q=${a.id}&format=csv`);
     expect([csv.status, csv.headers.get('content-type')]).toEqual([200, 'text/csv; charset=utf-8']);
     const lines = String(csv.body).trim().split('\r\n');
     expect(lines[0]).toBe('Account,Owner,Currency,Code,Debits posted,Credits posted,Debits pending,Credits pending');
@@ -304,7 +303,7 @@ describe('every model list is a console list', () => {
 
     // what a hand-edited URL holds: an unknown currency, a page beyond the last, a repeated parameter
     for (const odd of ['currency=XXX', 'page=999', 'page=-1', 'page=abc', `q=${a.id}&q=x`, 'format=pdf']) {
-      const res = await get(`/admin/ledger/account/?${odd}`);
+      const res = await adminGet(t, admin, `/admin/ledger/account/?${odd}`);
       expect([odd, res.status]).toEqual([odd, 200]);
     }
   });
@@ -320,10 +319,10 @@ describe('support staff', () => {
     await approveRole(name);
     const row = (await t.app.services.identity.identity.findUser(name))!;
     expect([row.isStaff, row.isSuperuser]).toEqual([true, false]);
-    expect((await get(`/admin/identity/user/${row.id}/`)).body).toContain('Support staff');
+    expect((await adminGet(t, admin, `/admin/identity/user/${row.id}/`)).body).toContain('Support staff');
     const staff = await adminSignIn(any(), name, NEW_PASSWORD);
 
-    const home = await get('/admin/', staff);
+    const home = await adminGet(t, staff, '/admin/');
     expect(home.status).toBe(200);
     expect(home.body).toContain('What support staff can do');
     const customer = await createUser(any());
@@ -334,7 +333,7 @@ describe('support staff', () => {
       '/admin/compliance/verification/',
       '/admin/adjustments/',
     ]) {
-      expect([path, (await get(path, staff)).status]).toEqual([path, 200]);
+      expect([path, (await adminGet(t, staff, path)).status]).toEqual([path, 200]);
     }
     expect((await adminPost(any(), staff, `/admin/identity/user/${customer.id}/active/`, { active: 'no' })).status).toBe(302);
     expect((await adminPost(any(), staff, `/admin/identity/user/${customer.id}/active/`, { active: 'yes' })).status).toBe(302);
@@ -347,7 +346,7 @@ describe('support staff', () => {
       '/admin/audit/',
       '/admin/ledger/account/',
     ]) {
-      const res = await get(path, staff);
+      const res = await adminGet(t, staff, path);
       expect([path, res.status]).toEqual([path, 403]);
       expect(res.body).toContain('Support staff may not do this');
     }
@@ -367,6 +366,6 @@ describe('support staff', () => {
     expect((await adminPost(any(), staff, `/admin/adjustments/${rows[0].id}/approve/`, {})).status).toBe(403);
     expect((await adminPost(any(), admin, `/admin/adjustments/${rows[0].id}/approve/`, {})).status).toBe(302);
     await auditDelivered(any());
-    expect((await get(`/admin/audit/?q=${rows[0].id}`)).body).toContain(`admin:${name}`);
+    expect((await adminGet(t, admin, `/admin/audit/?q=${rows[0].id}`)).body).toContain(`admin:${name}`);
   });
 });

@@ -1,6 +1,6 @@
 import { investingDemo } from '../../../subgraphs/finance/investing/demo';
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { http } from '../../support/platform/http';
+import { http, surface } from '../../support/platform/http';
 import { createUser, installValidLicence, login } from '../../support/finance/node';
 import { invariants } from '../../support/finance/ledger';
 
@@ -23,7 +23,7 @@ it('shows priced instruments; a fractional buy by notional becomes a position, a
   // a restart seeds again without funding twice
   await investingDemo(t.config, t.app.services, user.username);
   const token = await login(t, user.username);
-  const url = (path: string) => `${t.urls.finance}${path}`;
+  const { url } = surface(() => t.urls.finance);
 
   const instruments = (await http(url('/api/v1/instruments/'), { key: token })).body.results as { symbol: string; last_price: string | null }[];
   expect(instruments.length).toBe(10);

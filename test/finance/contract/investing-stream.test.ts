@@ -28,7 +28,7 @@ afterAll(async () => {
   await p?.close();
 });
 
-const { url } = surface(() => t.urls.finance);
+const { url, post } = surface(() => t.urls.finance);
 const updates = () => t.app.services.investing.orderUpdates;
 const streaming = () => eventually(() => updates().status().state === 'connected' && p.alpaca.streamListeners() > 0, 'the trade stream to listen');
 
@@ -38,8 +38,6 @@ async function trader() {
   await t.app.services.ledger.ledger.fund(user.id, 'USD', 1000n * 100n, randomUUID(), 'deposit');
   return { ...user, token: await login(t, user.username) };
 }
-const post = (token: string, body: Record<string, unknown>) =>
-  http(url('/api/v1/orders/'), { method: 'POST', key: token, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const order = async (token: string, id: string) =>
   ((await http(url('/api/v1/orders/'), { key: token })).body.results as { id: string; status: string; filled_qty: string }[]).find((o) => o.id === id)!;
 const usd = async (token: string) => {
@@ -54,7 +52,7 @@ const polled = (providerOrderId: string) => p.alpaca.requests.get(`/v2/orders/${
 it('a fill at the provider reaches the order, the portfolio and the ledger through the stream, without a poll', async () => {
   await streaming();
   const user = await trader();
-  const res = await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '100.00' });
+  const res = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', notional: '100.00' });
   expect([res.status, res.body.status, res.body.reserved.amount]).toEqual([201, 'accepted', '100.00']);
   const atProvider = p.alpaca.byClientOrderId(res.body.client_order_id)!;
 
@@ -73,7 +71,7 @@ it('a fill at the provider reaches the order, the portfolio and the ledger throu
 it('a dropped stream reconnects and catches up on a fill made while it was away', async () => {
   await streaming();
   const user = await trader();
-  const res = await post(user.token, { symbol: 'TSLA', side: 'buy', type: 'limit', qty: '2', limit_price: '240.00' });
+  const res = await post('/api/v1/orders/', user.token, { symbol: 'TSLA', side: 'buy', type: 'limit', qty: '2', limit_price: '240.00' });
   expect([res.status, res.body.reserved.amount]).toEqual([201, '480.00']);
   const atProvider = p.alpaca.byClientOrderId(res.body.client_order_id)!;
   const reconnects = updates().status().reconnects;
@@ -100,7 +98,7 @@ it('a dropped stream reconnects and catches up on a fill made while it was away'
 it('the same fill delivered twice (stream and poll, the stream again, the submission’s answer) posts once', async () => {
   await streaming();
   const user = await trader();
-  const res = await post(user.token, { symbol: 'AAPL', side: 'buy', qty: '1', type: 'limit', limit_price: '201.00' });
+  const res = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', qty: '1', type: 'limit', limit_price: '201.00' });
   const atProvider = p.alpaca.byClientOrderId(res.body.client_order_id)!;
   p.alpaca.fill(atProvider.id, '0.5', '200');
   await eventually(async () => (await order(user.token, res.body.id)).status === 'partially_filled', 'the partial fill');
@@ -129,7 +127,7 @@ it('the same fill delivered twice (stream and poll, the stream again, the submis
   // a provider that fills at once: the fill event comes before the submission's answer; both apply it once
   p.alpaca.settings.autoFill = true;
   try {
-    const now = await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '50.00' });
+    const now = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', notional: '50.00' });
     expect([now.status, now.body.status]).toEqual([201, 'filled']);
   } finally {
     p.alpaca.settings.autoFill = false;

@@ -29,7 +29,7 @@ afterAll(async () => {
   await p?.close();
 });
 
-const { url } = surface(() => t.urls.finance);
+const { url, post } = surface(() => t.urls.finance);
 const settings = (change: Record<string, unknown>) => changeNode(t, () => t.app.services.node.node.updateSettings(change, 'test'));
 const services = () => t.app.services.investing;
 
@@ -41,8 +41,6 @@ async function trader(usd = 1000n * 100n) {
   return { ...user, token: await login(t, user.username) };
 }
 
-const post = (token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  http(url('/api/v1/orders/'), { method: 'POST', key: token, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const usd = async (token: string) => {
   const res = await http(url('/api/balance/'), { key: token });
   const b = (res.body.balances as { currency: string; available: { amount: string }; posted: { amount: string } }[]).find((x) => x.currency === 'USD');
@@ -139,7 +137,7 @@ describe('quotes', () => {
       const q = await http(url('/api/v1/instruments/MSFT/quote/'), { key: user.token });
       expect([q.status, q.body.price]).toEqual([200, '410.5']);
       for (const side of ['buy', 'sell']) {
-        const res = await post(user.token, { symbol: 'MSFT', side, qty: '1' });
+        const res = await post('/api/v1/orders/', user.token, { symbol: 'MSFT', side, qty: '1' });
         expect([res.status, res.body.code]).toEqual([422, 'trading_not_supported']);
       }
     } finally {
@@ -152,7 +150,7 @@ describe('quotes', () => {
 describe('orders', () => {
   it('buys a fractional share by notional: reserved at submit, posted at the fill price over partial fills, the rest released', async () => {
     const user = await trader();
-    const res = await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '100.00', client_order_id: 'first-buy' });
+    const res = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', notional: '100.00', client_order_id: 'first-buy' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       symbol: 'AAPL',
@@ -197,7 +195,7 @@ describe('orders', () => {
     // and sells it: proceeds at the fill price go to the wallet, the position closes
     p.alpaca.settings.autoFill = true;
     try {
-      const sell = await post(user.token, { symbol: 'AAPL', side: 'sell', qty: '0.45' });
+      const sell = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'sell', qty: '0.45' });
       expect([sell.status, sell.body.status, sell.body.filled_avg_price]).toEqual([201, 'filled', '199.9']);
     } finally {
       p.alpaca.settings.autoFill = false;
@@ -210,7 +208,7 @@ describe('orders', () => {
 
   it('a market buy by quantity reserves the live ask plus the buffer; cancel voids the reservation', async () => {
     const user = await trader();
-    const res = await post(user.token, { symbol: 'TSLA', side: 'buy', qty: '2' });
+    const res = await post('/api/v1/orders/', user.token, { symbol: 'TSLA', side: 'buy', qty: '2' });
     // 2 × 251.00 × 1.05
     expect([res.status, res.body.reserved, res.body.quote_price]).toEqual([201, { amount: '527.10', currency: 'USD' }, '250']);
     expect(await usd(user.token)).toEqual({ available: '472.90', posted: '1000.00' });
@@ -227,7 +225,7 @@ describe('orders', () => {
 
   it('a limit buy reserves quantity × limit; expiry at the provider voids it', async () => {
     const user = await trader();
-    const res = await post(user.token, { symbol: 'TSLA', side: 'buy', type: 'limit', qty: '1', limit_price: '240.00' });
+    const res = await post('/api/v1/orders/', user.token, { symbol: 'TSLA', side: 'buy', type: 'limit', qty: '1', limit_price: '240.00' });
     expect([res.status, res.body.reserved.amount]).toEqual([201, '240.00']);
     p.alpaca.setStatus(p.alpaca.byClientOrderId(res.body.client_order_id)!.id, 'expired');
     await services().investing.refreshOrders();
@@ -250,7 +248,7 @@ describe('orders', () => {
       [{ symbol: 'ZZZZ', side: 'buy', qty: '1' }, 404, 'not_found'],
     ];
     for (const [body, status, code, field] of cases) {
-      const res = await post(user.token, body);
+      const res = await post('/api/v1/orders/', user.token, body);
       expect([body, res.status, res.body.code]).toEqual([body, status, code]);
       if (field) expect(Object.keys(res.body.errors ?? {})).toContain(field);
     }
@@ -260,7 +258,7 @@ describe('orders', () => {
         { symbol: 'AAPL', side: 'buy', qty: '0.5' },
         { symbol: 'AAPL', side: 'buy', notional: '10' },
       ]) {
-        const res = await post(user.token, body);
+        const res = await post('/api/v1/orders/', user.token, body);
         expect([res.status, res.body.code]).toEqual([422, 'fractional_not_allowed']);
       }
     } finally {
@@ -272,7 +270,7 @@ describe('orders', () => {
 
   it("refuses a buy over the per-transaction limit of the trader's KYC level with 403 limit_exceeded: no order, nothing reserved", async () => {
     const user = await trader(3000n * 100n);
-    const over = await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '2000.01' });
+    const over = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', notional: '2000.01' });
     expect([over.status, over.body.code, over.body.limit, over.body.currency, over.body.period]).toEqual([
       403,
       'limit_exceeded',
@@ -282,20 +280,20 @@ describe('orders', () => {
     ]);
     expect(await usd(user.token)).toEqual({ available: '3000.00', posted: '3000.00' });
     expect((await http(url('/api/v1/orders/'), { key: user.token })).body.results).toEqual([]);
-    expect((await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '2000.00' })).status).toBe(201);
+    expect((await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', notional: '2000.00' })).status).toBe(201);
     expect(await usd(user.token)).toEqual({ available: '1000.00', posted: '3000.00' });
   });
 
   it('is idempotent by client_order_id and by Idempotency-Key: one order, one reservation', async () => {
     const user = await trader();
     const body = { symbol: 'AAPL', side: 'buy', notional: '10', client_order_id: `c-${randomUUID()}` };
-    const [a, b] = [await post(user.token, body), await post(user.token, body)];
+    const [a, b] = [await post('/api/v1/orders/', user.token, body), await post('/api/v1/orders/', user.token, body)];
     expect([a.status, b.status, b.body.id]).toEqual([201, 201, a.body.id]);
-    const reused = await post(user.token, { ...body, notional: '20' });
+    const reused = await post('/api/v1/orders/', user.token, { ...body, notional: '20' });
     expect([reused.status, reused.body.code]).toEqual([422, 'idempotency_key_reused']);
     const key = randomUUID();
-    const c = await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '5' }, { 'idempotency-key': key });
-    const d = await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '5' }, { 'idempotency-key': key });
+    const c = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', notional: '5' }, { 'idempotency-key': key });
+    const d = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', notional: '5' }, { 'idempotency-key': key });
     expect(d.body.id).toBe(c.body.id);
     expect(
       [...p.alpaca.orders.values()].filter((o) => o.client_order_id === body.client_order_id || o.client_order_id === c.body.client_order_id),
@@ -306,7 +304,7 @@ describe('orders', () => {
   it('asks for identity verification before money moves', async () => {
     const user = await createUser(t);
     const token = await login(t, user.username);
-    const res = await post(token, { symbol: 'AAPL', side: 'buy', notional: '10' });
+    const res = await post('/api/v1/orders/', token, { symbol: 'AAPL', side: 'buy', notional: '10' });
     expect([res.status, res.body.code]).toEqual([403, 'kyc_required']);
   });
 
@@ -315,7 +313,7 @@ describe('orders', () => {
     await t.app.services.ledger.ledger.fund(user.id, 'USDC', 1000n * 10n ** 8n, randomUUID(), 'deposit');
     await settings({ brokerage_provider: 'decentralized_exchange' });
     try {
-      const res = await post(user.token, { symbol: 'TSLAX', side: 'buy', qty: '2' });
+      const res = await post('/api/v1/orders/', user.token, { symbol: 'TSLAX', side: 'buy', qty: '2' });
       expect([res.status, res.body.status, res.body.filled_qty, res.body.filled_avg_price]).toEqual([201, 'filled', '2', '252']);
       const pos = (await http(url('/api/v1/portfolio/'), { key: user.token })).body.positions;
       expect(pos).toEqual([expect.objectContaining({ symbol: 'TSLAX', qty: '2', currency: 'USDC', cost_basis: '504.00000000' })]);
@@ -331,7 +329,7 @@ describe('a switch of the active provider', () => {
     const user = await trader();
     p.alpaca.settings.autoFill = true;
     try {
-      const bought = await post(user.token, { symbol: 'AAPL', side: 'buy', qty: '1' });
+      const bought = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', qty: '1' });
       expect([bought.status, bought.body.status]).toEqual([201, 'filled']);
       // the admin console switches to the market-data provider, which trades nothing
       await settings({ brokerage_provider: 'market_data' });
@@ -339,8 +337,8 @@ describe('a switch of the active provider', () => {
         const positions = (await http(url('/api/v1/portfolio/'), { key: user.token })).body.positions;
         expect(positions).toEqual([expect.objectContaining({ symbol: 'AAPL', provider: 'equities_brokerage', qty: '1', sellable: true })]);
         // a buy goes to the active provider, which cannot trade; the sell goes where the shares are
-        expect((await post(user.token, { symbol: 'AAPL', side: 'buy', qty: '1' })).body.code).toBe('trading_not_supported');
-        const sold = await post(user.token, { symbol: 'AAPL', side: 'sell', qty: '1' });
+        expect((await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', qty: '1' })).body.code).toBe('trading_not_supported');
+        const sold = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'sell', qty: '1' });
         expect([sold.status, sold.body.status]).toEqual([201, 'filled']);
         expect((await http(url('/api/v1/portfolio/'), { key: user.token })).body.positions).toEqual([]);
       } finally {
@@ -396,7 +394,7 @@ describe('admin console', () => {
     expect(equities.body).not.toContain('TSLAX');
 
     const user = await trader();
-    const order = await post(user.token, { symbol: 'AAPL', side: 'buy', notional: '3' });
+    const order = await post('/api/v1/orders/', user.token, { symbol: 'AAPL', side: 'buy', notional: '3' });
     const accepted = await page('/admin/investing/order/?status=accepted');
     expect(accepted.status).toBe(200);
     expect(accepted.body).toContain(order.body.id);
@@ -476,10 +474,10 @@ describe('admin console', () => {
 
   it('orders: search by order or user, the status filter with every status, CSV export', async () => {
     const user = await trader();
-    const order = await post(user.token, { symbol: 'TSLA', side: 'buy', notional: '4' });
+    const order = await post('/api/v1/orders/', user.token, { symbol: 'TSLA', side: 'buy', notional: '4' });
     expect(order.status).toBe(201);
     const other = await trader();
-    const theirs = await post(other.token, { symbol: 'AAPL', side: 'buy', notional: '2' });
+    const theirs = await post('/api/v1/orders/', other.token, { symbol: 'AAPL', side: 'buy', notional: '2' });
 
     const found = await page(`/admin/investing/order/?q=${user.id}`);
     expect(found.status).toBe(200);

@@ -187,16 +187,16 @@ describe('document checks', () => {
   it('stores a retried upload once (Idempotency-Key); the key with another file is 422', async () => {
     const { token } = await newUser();
     const { body } = await start(token, 'basic');
-    const send = (file: Buffer) =>
+    const uploadPassport = (file: Buffer) =>
       http(`${t.urls.finance}/api/v1/kyc/verifications/${body.id}/documents/`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'upload-passport-1' },
         body: JSON.stringify({ kind: 'passport', content_base64: file.toString('base64') }),
       });
-    const [first, again] = [await send(PNG), await send(PNG)];
+    const [first, again] = [await uploadPassport(PNG), await uploadPassport(PNG)];
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.body.id).toBe(first.body.id);
-    const other = await send(JPEG);
+    const other = await uploadPassport(JPEG);
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('idempotency_key_reused');
     expect((await t.app.services.compliance.store.documents([body.id])).map((d) => d.id)).toEqual([first.body.id]);

@@ -7,7 +7,7 @@ import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../clients/finance
 import { projectRoot } from '../../../lib/paths';
 import { CLIENT_PAGES, MESSAGE_KINDS, clientLink, type MessageKind } from '../../../subgraphs/finance/identity/domain/messages';
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { http } from '../../support/platform/http';
+import { http, surface } from '../../support/platform/http';
 import { changeNode, installValidLicence, login } from '../../support/finance/node';
 import { outbox } from '../../support/platform/mail';
 import { lastSmsTo, setVerifiedPhone } from '../../support/finance/phone';
@@ -33,9 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t?.stop());
 
-const url = (path: string) => `${t.urls.finance}${path}`;
-const post = (path: string, body: unknown, key?: string) =>
-  http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const { url, post } = surface(() => t.urls.finance);
 const person = () => {
   const username = `m_${randomUUID().slice(0, 8)}`;
   return { username, email: `${username}@example.com` };
@@ -63,7 +61,7 @@ async function mailTo(to: string): Promise<Sent> {
 }
 
 async function signUp(who: { username: string; email: string }) {
-  const res = await post('/api/auth/signup/', { ...who, password: PASSWORD });
+  const res = await post('/api/auth/signup/', undefined, { ...who, password: PASSWORD });
   expect(res.status).toBe(201);
 }
 
@@ -78,7 +76,7 @@ const TRIGGERS: Record<MessageKind, () => Promise<Sent>> = {
     const who = person();
     await signUp(who);
     const token = /\?token=([A-Za-z0-9_-]+)/.exec((await mailTo(who.email)).body)![1];
-    expect((await post('/api/auth/email/verify/', { token })).status).toBe(200);
+    expect((await post('/api/auth/email/verify/', undefined, { token })).status).toBe(200);
     await signUp({ username: person().username, email: who.email });
     return mailTo(who.email);
   },
@@ -86,7 +84,7 @@ const TRIGGERS: Record<MessageKind, () => Promise<Sent>> = {
     const who = person();
     await signUp(who);
     await mailTo(who.email);
-    expect((await post('/api/auth/password/reset/', { email: who.email })).status).toBe(202);
+    expect((await post('/api/auth/password/reset/', undefined, { email: who.email })).status).toBe(202);
     return mailTo(who.email);
   },
   phone_code: async () => {

@@ -22,9 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const { url } = surface(() => t.urls.finance);
-const post = (path: string, body: unknown, key?: string, headers: Record<string, string> = {}) =>
-  http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const { url, post, send } = surface(() => t.urls.finance);
 const name = () => `new_${randomUUID().slice(0, 8)}`;
 const tokenIn = (m: ReadMail) => /\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1];
 
@@ -38,7 +36,7 @@ async function mailsTo(to: string, count = 1): Promise<ReadMail[]> {
   return got;
 }
 
-const fxQuote = (token: string) => post('/api/v1/fx/quotes/', { source_currency: 'EUR', target_currency: 'GBP', source_amount: '10.00' }, token);
+const fxQuote = (token: string) => post('/api/v1/fx/quotes/', token, { source_currency: 'EUR', target_currency: 'GBP', source_amount: '10.00' });
 const profile = async (token: string) => (await http(url('/api/v1/profile/'), { key: token })).body;
 /** An operator of the admin console (session cookie), through the gateway. */
 const admin = (query: string, variables: Record<string, unknown> = {}) => graphql(t as unknown as TestApp, query, variables, { cookie: console_.cookie });
@@ -48,7 +46,7 @@ describe('sign-up and e-mail verification', () => {
   it('creates an unverified user, mails a link; the user signs in but moves no money until verified', async () => {
     const username = name();
     const email = `${username}@example.com`;
-    const res = await post('/api/auth/signup/', { username, email, password: 'a long enough password' });
+    const res = await post('/api/auth/signup/', undefined, { username, email, password: 'a long enough password' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), username, email, email_verified: false });
     const [verification] = await mailsTo(email);
@@ -72,24 +70,24 @@ describe('sign-up and e-mail verification', () => {
     const refused = await fxQuote(access);
     expect([refused.status, refused.body.code]).toEqual([403, 'email_unverified']);
 
-    const verified = await post('/api/auth/email/verify/', { token });
+    const verified = await post('/api/auth/email/verify/', undefined, { token });
     expect([verified.status, verified.body]).toEqual([200, { email_verified: true }]);
     expect((await profile(access)).email_verified).toBe(true);
     // the money rule that applies now is the KYC level's, not the address's
     expect((await fxQuote(access)).body.code).toBe('kyc_required');
-    const again = await post('/api/auth/email/verify/', { token });
+    const again = await post('/api/auth/email/verify/', undefined, { token });
     expect([again.status, again.body.code, again.body.error]).toEqual([400, 'invalid_token', 'invalid_token']);
   });
 
   it('refuses bad fields with 400 validation_error, one message per field, and creates nothing', async () => {
     const before = await userCount();
-    const bad = await post('/api/auth/signup/', { username: 'Bad Name!', email: 'not-an-address', password: 'short' });
+    const bad = await post('/api/auth/signup/', undefined, { username: 'Bad Name!', email: 'not-an-address', password: 'short' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: 'validation_error', code: 'validation_error' });
     expect(bad.body.fields).toEqual({ username: expect.any(String), email: expect.any(String), password: expect.any(String) });
-    const asName = await post('/api/auth/signup/', { username: 'samesame_user', email: 'samesame@example.com', password: 'SAMESAME_USER' });
+    const asName = await post('/api/auth/signup/', undefined, { username: 'samesame_user', email: 'samesame@example.com', password: 'SAMESAME_USER' });
     expect([asName.status, asName.body.fields.password]).toEqual([400, 'The password must not be your user name.']);
-    const missing = await post('/api/auth/signup/', { username: name() });
+    const missing = await post('/api/auth/signup/', undefined, { username: name() });
     expect([missing.status, missing.body.error, Object.keys(missing.body.fields).sort()]).toEqual([400, 'validation_error', ['email', 'password']]);
     expect(await userCount()).toBe(before);
   });
@@ -97,7 +95,7 @@ describe('sign-up and e-mail verification', () => {
   it('answers 409 username_taken and creates nothing (a taken address: signup-handles.test.ts)', async () => {
     const existing = await createUser(t as unknown as TestApp);
     const before = await userCount();
-    const res = await post('/api/auth/signup/', {
+    const res = await post('/api/auth/signup/', undefined, {
       username: existing.username.toUpperCase(),
       email: 'someone@example.com',
       password: 'a long enough password',
@@ -108,7 +106,7 @@ describe('sign-up and e-mail verification', () => {
 
   it('user names are case-insensitive: kept once in lower case; any case, with surrounding spaces, names the same user', async () => {
     const typed = `Mixed.${name()}`.toUpperCase().replace('NEW_', 'New_');
-    const res = await post('/api/auth/signup/', { username: typed, email: `${name()}@example.com`, password: 'a long enough password' });
+    const res = await post('/api/auth/signup/', undefined, { username: typed, email: `${name()}@example.com`, password: 'a long enough password' });
     expect([res.status, res.body.username]).toEqual([201, typed.toLowerCase()]);
     for (const as of [typed, ` ${typed.toUpperCase()} `, typed.toLowerCase()]) {
       expect(await profile(await login(t as unknown as TestApp, as, 'a long enough password'))).toMatchObject({ username: typed.toLowerCase() });
@@ -133,17 +131,17 @@ describe('sign-up and e-mail verification', () => {
         const u = name();
         return { username: u, email: `${u}@example.com`, password: 'a long enough password', ...extra };
       };
-      const closed = await post('/api/auth/signup/', body());
+      const closed = await post('/api/auth/signup/', undefined, body());
       expect([closed.status, closed.body.code, closed.body.error]).toEqual([403, 'signup_closed', 'signup_closed']);
-      const unknown = await post('/api/auth/signup/', body({ invite_code: 'inv_nothing_like_this' }));
+      const unknown = await post('/api/auth/signup/', undefined, body({ invite_code: 'inv_nothing_like_this' }));
       expect([unknown.status, unknown.body.code]).toEqual([400, 'invalid_invite']);
       expect(await userCount()).toBe(before);
 
       const created = await admin('mutation { createNodeInvite(note: "for Ada", expiresInDays: 7) { code invite { hint note usedAt } } }');
       const { code, invite } = created.body.data.createNodeInvite;
       expect(invite).toEqual({ hint: code.slice(-4), note: 'for Ada', usedAt: null });
-      expect((await post('/api/auth/signup/', body({ invite_code: code }))).status).toBe(201);
-      const reused = await post('/api/auth/signup/', body({ invite_code: code }));
+      expect((await post('/api/auth/signup/', undefined, body({ invite_code: code }))).status).toBe(201);
+      const reused = await post('/api/auth/signup/', undefined, body({ invite_code: code }));
       expect([reused.status, reused.body.code]).toEqual([400, 'invalid_invite']);
       expect(await userCount()).toBe(before + 1);
       // a user may not change the policy
@@ -159,13 +157,13 @@ describe('sign-up and e-mail verification', () => {
   it('resends the verification mail to an unverified user (202), not to a verified one', async () => {
     const username = name();
     const email = `${username}@example.com`;
-    await post('/api/auth/signup/', { username, email, password: 'a long enough password' });
+    await post('/api/auth/signup/', undefined, { username, email, password: 'a long enough password' });
     await mailsTo(email);
     const access = await login(t as unknown as TestApp, username, 'a long enough password');
-    expect((await post('/api/auth/email/resend/', {}, access)).status).toBe(202);
+    expect((await post('/api/auth/email/resend/', access, {})).status).toBe(202);
     const [again] = await mailsTo(email);
-    expect((await post('/api/auth/email/verify/', { token: tokenIn(again) })).status).toBe(200);
-    expect((await post('/api/auth/email/resend/', {}, access)).status).toBe(202);
+    expect((await post('/api/auth/email/verify/', undefined, { token: tokenIn(again) })).status).toBe(200);
+    expect((await post('/api/auth/email/resend/', access, {})).status).toBe(202);
     expect(await mailsTo(email)).toEqual([]);
   });
 });
@@ -180,22 +178,22 @@ describe('passwords', () => {
     const email = user.email;
     const old = await login(t as unknown as TestApp, user.username);
 
-    const nobody = await post('/api/auth/password/reset/', { email: 'nobody-here@example.com' });
-    const somebody = await post('/api/auth/password/reset/', { email });
+    const nobody = await post('/api/auth/password/reset/', undefined, { email: 'nobody-here@example.com' });
+    const somebody = await post('/api/auth/password/reset/', undefined, { email });
     expect([nobody.status, nobody.body]).toEqual([somebody.status, somebody.body]);
     expect(somebody.status).toBe(202);
     const [reset] = await mailsTo(email);
     expect(reset.subject).toBe('Finance Node: reset your password'); // the branding's name (its default), not APP_NAME
     const token = tokenIn(reset)!;
 
-    const weak = await post('/api/auth/password/reset/confirm/', { token, password: '123' });
+    const weak = await post('/api/auth/password/reset/confirm/', undefined, { token, password: '123' });
     expect([weak.status, weak.body.error, typeof weak.body.fields.password]).toEqual([400, 'validation_error', 'string']);
-    const ok = await post('/api/auth/password/reset/confirm/', { token, password: 'a brand new password' });
+    const ok = await post('/api/auth/password/reset/confirm/', undefined, { token, password: 'a brand new password' });
     expect(ok.status).toBe(200);
     expect((await http(url('/api/v1/profile/'), { key: old })).status).toBe(401);
-    expect((await post('/api/login/', { username: user.username, password: PASSWORD })).status).toBe(401);
+    expect((await post('/api/login/', undefined, { username: user.username, password: PASSWORD })).status).toBe(401);
     await login(t as unknown as TestApp, user.username, 'a brand new password');
-    const reused = await post('/api/auth/password/reset/confirm/', { token, password: 'another new password' });
+    const reused = await post('/api/auth/password/reset/confirm/', undefined, { token, password: 'another new password' });
     expect([reused.status, reused.body.code]).toEqual([400, 'invalid_token']);
   });
 
@@ -203,9 +201,9 @@ describe('passwords', () => {
     const user = await createUser(t as unknown as TestApp);
     const here = await login(t as unknown as TestApp, user.username);
     const elsewhere = await login(t as unknown as TestApp, user.username);
-    const wrong = await post('/api/auth/password/', { current_password: 'not it at all', password: 'a brand new password' }, here);
+    const wrong = await post('/api/auth/password/', here, { current_password: 'not it at all', password: 'a brand new password' });
     expect([wrong.status, wrong.body.error, wrong.body.fields]).toEqual([400, 'validation_error', { current_password: 'Wrong password.' }]);
-    const changed = await post('/api/auth/password/', { current_password: PASSWORD, password: 'a brand new password' }, here);
+    const changed = await post('/api/auth/password/', here, { current_password: PASSWORD, password: 'a brand new password' });
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({ access: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
     expect((await http(url('/api/v1/profile/'), { key: changed.body.access })).status).toBe(200);
@@ -217,10 +215,10 @@ describe('passwords', () => {
 describe('sessions', () => {
   it('lists the sessions, ends one, signs out and signs out everywhere', async () => {
     const user = await createUser(t as unknown as TestApp);
-    const signIn = async (agent: string) =>
-      (await post('/api/login/', { username: user.username, password: PASSWORD }, undefined, { 'user-agent': agent })).body.access;
-    const phone = await signIn('Phone/1.0');
-    const laptop = await signIn('Laptop/2.0');
+    const signInFrom = async (agent: string) =>
+      (await post('/api/login/', undefined, { username: user.username, password: PASSWORD }, { 'user-agent': agent })).body.access;
+    const phone = await signInFrom('Phone/1.0');
+    const laptop = await signInFrom('Laptop/2.0');
     const list = await http(url('/api/auth/sessions/'), { key: laptop });
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(2);
@@ -243,12 +241,12 @@ describe('sessions', () => {
     expect((await http(url('/api/v1/profile/'), { key: phone })).status).toBe(401);
     expect((await http(url(`/api/auth/sessions/${oldest.id}/`), { method: 'DELETE', key: laptop })).status).toBe(404);
 
-    expect((await post('/api/auth/logout/', {}, laptop)).status).toBe(204);
+    expect((await post('/api/auth/logout/', laptop, {})).status).toBe(204);
     expect((await http(url('/api/v1/profile/'), { key: laptop })).status).toBe(401);
 
-    const a = await signIn('A');
-    const b = await signIn('B');
-    expect((await post('/api/auth/logout-all/', {}, a)).status).toBe(204);
+    const a = await signInFrom('A');
+    const b = await signInFrom('B');
+    expect((await post('/api/auth/logout-all/', a, {})).status).toBe(204);
     for (const token of [a, b]) expect((await http(url('/api/v1/profile/'), { key: token })).status).toBe(401);
     expect((await http(url('/api/v1/profile/'), { key: otherToken })).status).toBe(200);
   });
@@ -258,38 +256,38 @@ describe('2FA recovery codes', () => {
   it('confirming 2FA answers ten codes; each signs in once; a new set replaces them', async () => {
     const user = await createUser(t as unknown as TestApp);
     const token = await login(t as unknown as TestApp, user.username);
-    const enrol = await post('/api/auth/2fa/enrol/', { current_password: PASSWORD }, token);
+    const enrol = await post('/api/auth/2fa/enrol/', token, { current_password: PASSWORD });
     const secret = enrol.body.secret as string;
     const step = (n: number) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * n } as Parameters<typeof totpGenerate>[0]);
-    const confirmed = await post('/api/auth/2fa/confirm/', { otp: await step(0) }, token);
+    const confirmed = await post('/api/auth/2fa/confirm/', token, { otp: await step(0) });
     expect(confirmed.status).toBe(200);
     const codes = confirmed.body.recovery_codes as string[];
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const c of codes) expect(c).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
 
-    const signIn = (extra: Record<string, unknown>) => post('/api/login/', { username: user.username, password: PASSWORD, ...extra });
-    expect((await signIn({})).body.code).toBe('otp_required');
-    expect((await signIn({ recovery_code: codes[0].toUpperCase() })).status).toBe(200);
-    expect([(await signIn({ recovery_code: codes[0] })).status, (await signIn({ recovery_code: codes[0] })).body.code]).toEqual([401, 'otp_invalid']);
+    const signInWith = (extra: Record<string, unknown>) => post('/api/login/', undefined, { username: user.username, password: PASSWORD, ...extra });
+    expect((await signInWith({})).body.code).toBe('otp_required');
+    expect((await signInWith({ recovery_code: codes[0].toUpperCase() })).status).toBe(200);
+    expect([(await signInWith({ recovery_code: codes[0] })).status, (await signInWith({ recovery_code: codes[0] })).body.code]).toEqual([401, 'otp_invalid']);
 
-    const wrong = await post('/api/auth/2fa/recovery-codes/', { otp: '000000' }, token);
+    const wrong = await post('/api/auth/2fa/recovery-codes/', token, { otp: '000000' });
     expect([wrong.status, wrong.body.code]).toEqual([400, 'otp_invalid']);
-    const renewed = await post('/api/auth/2fa/recovery-codes/', { otp: await step(1) }, token);
+    const renewed = await post('/api/auth/2fa/recovery-codes/', token, { otp: await step(1) });
     expect(renewed.status).toBe(200);
     expect(renewed.body.recovery_codes).toHaveLength(10);
-    expect((await signIn({ recovery_code: codes[1] })).status).toBe(401);
-    expect((await signIn({ recovery_code: renewed.body.recovery_codes[0] })).status).toBe(200);
+    expect((await signInWith({ recovery_code: codes[1] })).status).toBe(401);
+    expect((await signInWith({ recovery_code: renewed.body.recovery_codes[0] })).status).toBe(200);
   });
 
   it('POST /api/auth/2fa/enrol/ with an access token needs the current password (400 current_password without it or when wrong)', async () => {
     const user = await createUser(t as unknown as TestApp);
     const token = await login(t as unknown as TestApp, user.username);
-    const none = await post('/api/auth/2fa/enrol/', {}, token);
+    const none = await post('/api/auth/2fa/enrol/', token, {});
     expect([none.status, none.body.code, none.body.errors]).toEqual([400, 'invalid', { current_password: ['This field is required.'] }]);
-    const wrong = await post('/api/auth/2fa/enrol/', { current_password: 'not my password' }, token);
+    const wrong = await post('/api/auth/2fa/enrol/', token, { current_password: 'not my password' });
     expect([wrong.status, wrong.body.errors]).toEqual([400, { current_password: ['Wrong password.'] }]);
-    const right = await post('/api/auth/2fa/enrol/', { current_password: PASSWORD }, token);
+    const right = await post('/api/auth/2fa/enrol/', token, { current_password: PASSWORD });
     expect([right.status, typeof right.body.secret]).toEqual([201, 'string']);
     // the otpauth URI as a QR code to scan: an SVG image as a data: URI
     expect(right.body.qr_code).toMatch(/^data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+$/);
@@ -301,35 +299,29 @@ describe('2FA recovery codes', () => {
   it('DELETE /api/auth/2fa/ switches 2FA off with the current password and a current code (400 without either; 409 when it is off)', async () => {
     const user = await createUser(t as unknown as TestApp);
     const token = await login(t as unknown as TestApp, user.username);
-    const secret = (await post('/api/auth/2fa/enrol/', { current_password: PASSWORD }, token)).body.secret as string;
+    const secret = (await post('/api/auth/2fa/enrol/', token, { current_password: PASSWORD })).body.secret as string;
     const step = (n: number) => totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * n } as Parameters<typeof totpGenerate>[0]);
-    expect((await post('/api/auth/2fa/confirm/', { otp: await step(0) }, token)).status).toBe(200);
-    const del = (otp: string, current_password: string | null = PASSWORD) =>
-      http(url('/api/auth/2fa/'), {
-        method: 'DELETE',
-        key: token,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ otp, current_password }),
-      });
+    expect((await post('/api/auth/2fa/confirm/', token, { otp: await step(0) })).status).toBe(200);
+    const removeTwoFactor = (otp: string, current_password: string | null = PASSWORD) => send('DELETE', '/api/auth/2fa/', token, { otp, current_password });
     // a code alone no longer switches it off: a stolen access token and a code are not enough
-    const codeOnly = await del(await step(1), null);
+    const codeOnly = await removeTwoFactor(await step(1), null);
     expect([codeOnly.status, codeOnly.body.fields]).toEqual([400, { current_password: 'This field is required.' }]);
-    const wrongPassword = await del(await step(1), 'not my password');
+    const wrongPassword = await removeTwoFactor(await step(1), 'not my password');
     expect([wrongPassword.status, wrongPassword.body.fields]).toEqual([400, { current_password: 'Wrong password.' }]);
-    const wrong = await del('000000');
+    const wrong = await removeTwoFactor('000000');
     expect([wrong.status, wrong.body.code]).toEqual([400, 'otp_invalid']);
-    const off = await del(await step(1));
+    const off = await removeTwoFactor(await step(1));
     expect([off.status, off.body]).toEqual([200, { twofa_enabled: false }]);
-    expect((await post('/api/login/', { username: user.username, password: PASSWORD })).status).toBe(200);
+    expect((await post('/api/login/', undefined, { username: user.username, password: PASSWORD })).status).toBe(200);
     expect((await profile(token)).twofa_enabled).toBe(false);
-    expect([(await del('000000')).status, (await del('000000')).body.code]).toEqual([409, 'twofa_not_enabled']);
+    expect([(await removeTwoFactor('000000')).status, (await removeTwoFactor('000000')).body.code]).toEqual([409, 'twofa_not_enabled']);
   });
 });
 
 describe('throttles', () => {
   it('limits password reset requests per client address (429 with Retry-After)', async () => {
-    let res = await post('/api/auth/password/reset/', { email: 'flood@example.com' });
-    for (let i = 0; i < 45 && res.status === 202; i++) res = await post('/api/auth/password/reset/', { email: 'flood@example.com' });
+    let res = await post('/api/auth/password/reset/', undefined, { email: 'flood@example.com' });
+    for (let i = 0; i < 45 && res.status === 202; i++) res = await post('/api/auth/password/reset/', undefined, { email: 'flood@example.com' });
     expect([res.status, res.body.code]).toEqual([429, 'throttled']);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   });

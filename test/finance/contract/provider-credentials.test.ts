@@ -13,7 +13,7 @@ import { adminPost, adminSignIn, createUser, installValidLicence, login, type Ad
 /**
  * Provider credentials from the admin console's encrypted records: no key in the environment, the
  * administrator saves them on /admin/node/providercredential/, and the banking and brokerage clients
- * send them to the local providers at the next call (a change too, without a restart). The node hands
+ * webhookSignedWith them to the local providers at the next call (a change too, without a restart). The node hands
  * a record only to the service that owns the provider.
  */
 const bankingKeys = { apiKey: 'sk_console_1', signingSecret: 'whsec_console_1' };
@@ -155,14 +155,14 @@ describe('the banking provider', () => {
       data: { account_number: 'DE00', amount: '1.00', currency: 'EUR', transaction_id: 'x' },
     });
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const send = (secret: string) =>
+    const webhookSignedWith = (secret: string) =>
       http(url('/api/v1/webhooks/banking/iban/'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-banking-timestamp': timestamp, 'x-banking-signature': `v1=${signPayload(secret, timestamp, body)}` },
         body,
       });
-    expect((await send('whsec_wrong')).status).toBe(401);
-    expect((await send(bankingKeys.signingSecret)).status).toBeLessThan(300);
+    expect((await webhookSignedWith('whsec_wrong')).status).toBe(401);
+    expect((await webhookSignedWith(bankingKeys.signingSecret)).status).toBeLessThan(300);
   });
 });
 

@@ -24,12 +24,10 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const app = () => t as unknown as TestApp;
-const { url } = surface(() => t.urls.finance);
+const { url, send } = surface(() => t.urls.finance);
 let addressCount = 0;
 const newAddress = () => `203.0.113.${++addressCount}`;
 type Answer = { status: number; body: { code?: string } & Record<string, unknown>; headers: Headers };
-const send = (method: string, path: string, body: unknown, address: string, key?: string): Promise<Answer> =>
-  http(url(path), { method, key, headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify(body) });
 
 /** A signed-in user (e-mail verified: created by the operator's path) and, with `twoFactor`, enrolled in 2FA with recovery codes. */
 async function person(opts: { twoFactor?: boolean; kyc?: boolean } = {}) {
@@ -47,7 +45,7 @@ async function person(opts: { twoFactor?: boolean; kyc?: boolean } = {}) {
 async function signInWithCode(username: string, secret: string): Promise<string> {
   // the next time step's code (the enrolment used this step's: a code works once)
   const otp = await totpGenerate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 } as Parameters<typeof totpGenerate>[0]);
-  const res = await send('POST', '/api/login/', { username, password: PASSWORD, otp }, newAddress());
+  const res = await send('POST', '/api/login/', undefined, { username, password: PASSWORD, otp }, { 'x-forwarded-for': newAddress() });
   if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.access as string;
 }
@@ -68,7 +66,7 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const u = await createUser(app());
-      return (address) => send('POST', '/api/login/', { username: u.username, password: 'wrong password' }, address);
+      return (address) => send('POST', '/api/login/', undefined, { username: u.username, password: 'wrong password' }, { 'x-forwarded-for': address });
     },
     evaluated: is(401),
   },
@@ -98,7 +96,8 @@ const ROWS: Record<string, Row> = {
         body: JSON.stringify({ currency: 'EUR' }),
       });
       if (card.status !== 201) throw new Error(`card: ${card.status} ${JSON.stringify(card.body)}`);
-      return (address) => send('POST', `/api/v1/cards/${card.body.id as string}/reveal/`, { password: 'wrong password' }, address, u.access);
+      return (address) =>
+        send('POST', `/api/v1/cards/${card.body.id as string}/reveal/`, u.access, { password: 'wrong password' }, { 'x-forwarded-for': address });
     },
     evaluated: is(403, 'reauthentication_failed'),
   },
@@ -106,7 +105,8 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const u = await person();
-      return (address) => send('POST', '/api/auth/password/', { current_password: 'wrong password', password: 'a brand new password' }, address, u.access);
+      return (address) =>
+        send('POST', '/api/auth/password/', u.access, { current_password: 'wrong password', password: 'a brand new password' }, { 'x-forwarded-for': address });
     },
     evaluated: is(400),
   },
@@ -114,7 +114,7 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const u = await person();
-      return (address) => send('POST', '/api/auth/2fa/enrol/', { current_password: 'wrong password' }, address, u.access);
+      return (address) => send('POST', '/api/auth/2fa/enrol/', u.access, { current_password: 'wrong password' }, { 'x-forwarded-for': address });
     },
     evaluated: is(400),
   },
@@ -123,7 +123,7 @@ const ROWS: Record<string, Row> = {
     prepare: async () => {
       const u = await person({ twoFactor: true });
       const otp = await totpGenerate({ secret: u.secret });
-      return (address) => send('DELETE', '/api/auth/2fa/', { current_password: 'wrong password', otp }, address, u.access);
+      return (address) => send('DELETE', '/api/auth/2fa/', u.access, { current_password: 'wrong password', otp }, { 'x-forwarded-for': address });
     },
     evaluated: (a) => a.status === 400 && a.body.code !== 'otp_invalid',
   },
@@ -131,7 +131,7 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const u = await person({ twoFactor: true });
-      return (address) => send('POST', '/api/login/', { username: u.username, password: PASSWORD, otp: '000000' }, address);
+      return (address) => send('POST', '/api/login/', undefined, { username: u.username, password: PASSWORD, otp: '000000' }, { 'x-forwarded-for': address });
     },
     evaluated: is(401, 'otp_invalid'),
   },
@@ -139,7 +139,7 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const u = await person({ twoFactor: true });
-      return (address) => send('DELETE', '/api/auth/2fa/', { current_password: PASSWORD, otp: '000000' }, address, u.access);
+      return (address) => send('DELETE', '/api/auth/2fa/', u.access, { current_password: PASSWORD, otp: '000000' }, { 'x-forwarded-for': address });
     },
     evaluated: is(400, 'otp_invalid'),
   },
@@ -147,7 +147,7 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const u = await person({ twoFactor: true });
-      return (address) => send('POST', '/api/auth/2fa/recovery-codes/', { otp: '000000' }, address, u.access);
+      return (address) => send('POST', '/api/auth/2fa/recovery-codes/', u.access, { otp: '000000' }, { 'x-forwarded-for': address });
     },
     evaluated: is(400, 'otp_invalid'),
   },
@@ -155,7 +155,8 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const u = await person({ twoFactor: true });
-      return (address) => send('POST', '/api/login/', { username: u.username, password: PASSWORD, recovery_code: 'aaaaa-bbbbb' }, address);
+      return (address) =>
+        send('POST', '/api/login/', undefined, { username: u.username, password: PASSWORD, recovery_code: 'aaaaa-bbbbb' }, { 'x-forwarded-for': address });
     },
     evaluated: is(401, 'otp_invalid'),
   },
@@ -163,21 +164,28 @@ const ROWS: Record<string, Row> = {
     limit: 5,
     prepare: async () => {
       const u = await person();
-      const start = await send('POST', '/api/auth/2fa/enrol/', { current_password: PASSWORD }, newAddress(), u.access);
+      const start = await send('POST', '/api/auth/2fa/enrol/', u.access, { current_password: PASSWORD }, { 'x-forwarded-for': newAddress() });
       if (start.status !== 201) throw new Error(`enrol: ${start.status} ${JSON.stringify(start.body)}`);
-      return (address) => send('POST', '/api/auth/2fa/confirm/', { otp: '000000' }, address, u.access);
+      return (address) => send('POST', '/api/auth/2fa/confirm/', u.access, { otp: '000000' }, { 'x-forwarded-for': address });
     },
     evaluated: is(400),
   },
   'POST /api/auth/email/verify/ (token)': {
     limit: 10,
-    prepare: async () => (address) => send('POST', '/api/auth/email/verify/', { token: randomBytes(32).toString('base64url') }, address),
+    prepare: async () => (address) =>
+      send('POST', '/api/auth/email/verify/', undefined, { token: randomBytes(32).toString('base64url') }, { 'x-forwarded-for': address }),
     evaluated: is(400, 'invalid_token'),
   },
   'POST /api/auth/password/reset/confirm/ (token)': {
     limit: 10,
     prepare: async () => (address) =>
-      send('POST', '/api/auth/password/reset/confirm/', { token: randomBytes(32).toString('base64url'), password: 'a brand new password' }, address),
+      send(
+        'POST',
+        '/api/auth/password/reset/confirm/',
+        undefined,
+        { token: randomBytes(32).toString('base64url'), password: 'a brand new password' },
+        { 'x-forwarded-for': address },
+      ),
     evaluated: is(400, 'invalid_token'),
   },
   'POST /api/v1/profile/phone/verify/ (code, from 40 addresses)': {
@@ -186,11 +194,11 @@ const ROWS: Record<string, Row> = {
     prepare: async () => {
       const u = await person();
       const phone = `+447400${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`;
-      const set = await send('PUT', '/api/v1/profile/phone/', { phone }, newAddress(), u.access);
+      const set = await send('PUT', '/api/v1/profile/phone/', u.access, { phone }, { 'x-forwarded-for': newAddress() });
       if (set.status !== 202) throw new Error(`phone: ${set.status} ${JSON.stringify(set.body)}`);
       const code = await smsCodeTo(app(), phone);
       const wrong = code === '000000' ? '111111' : '000000';
-      return (address) => send('POST', '/api/v1/profile/phone/verify/', { code: wrong }, address, u.access);
+      return (address) => send('POST', '/api/v1/profile/phone/verify/', u.access, { code: wrong }, { 'x-forwarded-for': address });
     },
     evaluated: (a) => a.status === 400 && /not valid/.test(JSON.stringify(a.body)),
   },

@@ -27,12 +27,10 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const app = () => t as unknown as TestApp;
-const { url } = surface(() => t.urls.finance);
+const { url, post } = surface(() => t.urls.finance);
 const PASSWORD = 'a long enough password';
-const post = (path: string, body: unknown, key?: string) =>
-  http(url(path), { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const name = () => `h_${randomUUID().slice(0, 8)}`;
-const signup = (username: string, email: string) => post('/api/auth/signup/', { username, email, password: PASSWORD });
+const signup = (username: string, email: string) => post('/api/auth/signup/', undefined, { username, email, password: PASSWORD });
 const tokenIn = (m: ReadMail) => /\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1];
 const accountsWith = async (email: string) =>
   (await t.app.services.identity.store.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.node_user WHERE lower(email) = lower($1)`, [email]))
@@ -48,14 +46,14 @@ async function mailsTo(to: string, count = 1): Promise<ReadMail[]> {
   return got;
 }
 
-/** A sender with money and the KYC level to send it. */
+/** A sender with money and the KYC level to transferTo it. */
 async function sender() {
   const u = await createUser(app());
   await t.app.services.identity.identity.setKycLevel(u.id, 'basic');
   await t.app.services.ledger.ledger.fund(u.id, 'EUR', 100_00n, randomUUID());
   return { ...u, token: await login(app(), u.username) };
 }
-const send = (token: string, recipient: string) => post('/api/v1/transfers/', { recipient, amount: '1.00', currency: 'EUR' }, token);
+const transferTo = (token: string, recipient: string) => post('/api/v1/transfers/', token, { recipient, amount: '1.00', currency: 'EUR' });
 
 it('answers a taken address exactly as a new one; the owner gets a notice instead, and no second account exists', async () => {
   const owner = name();
@@ -63,7 +61,7 @@ it('answers a taken address exactly as a new one; the owner gets a notice instea
   const first = await signup(owner, email);
   expect(first.status).toBe(201);
   const [verification] = await mailsTo(email);
-  expect((await post('/api/auth/email/verify/', { token: tokenIn(verification) })).status).toBe(200);
+  expect((await post('/api/auth/email/verify/', undefined, { token: tokenIn(verification) })).status).toBe(200);
 
   const fresh = name();
   const asNew = await signup(fresh, `${fresh}@example.com`);
@@ -102,7 +100,7 @@ it('an unverified claim receives nothing and never blocks the owner: the owner v
   expect((await signup(squatter, victim)).status).toBe(201);
   await mailsTo(victim);
   const squatterToken = await login(app(), squatter, PASSWORD);
-  expect([(await send(alice.token, victim)).status, (await send(alice.token, victim)).body.code]).toEqual([404, 'recipient_not_found']);
+  expect([(await transferTo(alice.token, victim)).status, (await transferTo(alice.token, victim)).body.code]).toEqual([404, 'recipient_not_found']);
 
   // the owner signs up: the same answer, and a link that makes their account
   const owner = name();
@@ -110,14 +108,14 @@ it('an unverified claim receives nothing and never blocks the owner: the owner v
   expect([answer.status, answer.body.username, answer.body.email_verified]).toEqual([201, owner, false]);
   const [link] = await mailsTo(victim);
   expect(link.subject).toBe('Finance Node: verify your e-mail address');
-  expect((await post('/api/auth/email/verify/', { token: tokenIn(link) })).status).toBe(200);
+  expect((await post('/api/auth/email/verify/', undefined, { token: tokenIn(link) })).status).toBe(200);
 
   const ownerRow = await t.app.services.identity.identity.findUser(owner);
   expect([ownerRow?.id, ownerRow?.email, ownerRow?.emailVerifiedAt]).toEqual([answer.body.id, victim, expect.any(Date)]);
   expect((await t.app.services.identity.identity.findUser(squatter))?.email).toBe('');
   expect(await accountsWith(victim)).toBe(1);
   // money sent to the address reaches the owner now
-  const sent = await send(alice.token, victim);
+  const sent = await transferTo(alice.token, victim);
   expect(sent.status).toBe(201);
   const ownerToken = await login(app(), owner, PASSWORD);
   expect((await http(url('/api/v1/profile/'), { key: ownerToken })).body).toMatchObject({ email: victim, email_verified: true });
@@ -130,7 +128,7 @@ it('recipients by e-mail are verified addresses only (the store, whoever asks)',
   expect((await signup(u, email)).status).toBe(201);
   expect(await t.app.services.identity.identity.recipient(email)).toBeUndefined();
   const [verification] = await mailsTo(email);
-  await post('/api/auth/email/verify/', { token: tokenIn(verification) });
+  await post('/api/auth/email/verify/', undefined, { token: tokenIn(verification) });
   expect((await t.app.services.identity.identity.recipient(email.toUpperCase()))?.username).toBe(u);
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { http } from '../../support/platform/http';
+import { http, surface } from '../../support/platform/http';
 import { changeNode, createUser, installValidLicence, login } from '../../support/finance/node';
 
 /**
@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-const get = (token: string | undefined, query: string) => http(`${t.urls.finance}/api/v1/statements/?${query}`, { key: token });
+const { get } = surface(() => t.urls.finance);
+const statement = (token: string | undefined, query: string) => get(`/api/v1/statements/?${query}`, token ?? null);
 const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('GET /api/v1/statements/', () => {
@@ -47,19 +48,21 @@ describe('GET /api/v1/statements/', () => {
       money_out: { amount: out, currency: 'EUR' },
       closing_balance: { amount: closing, currency: 'EUR' },
     });
-    const whole = await get(token, `from=${start.toISOString()}&to=${end.toISOString()}`);
+    const whole = await statement(token, `from=${start.toISOString()}&to=${end.toISOString()}`);
     expect([whole.status, whole.body]).toEqual([
       200,
       { from: start.toISOString(), to: end.toISOString(), accounts: [line('0.00', '100.00', '30.50', '69.50')] },
     ]);
     // the second half opens where the first closes
-    expect((await get(token, `from=${start.toISOString()}&to=${middle.toISOString()}`)).body.accounts).toEqual([line('0.00', '100.00', '0.00', '100.00')]);
-    expect((await get(token, `from=${middle.toISOString()}&to=${end.toISOString()}`)).body.accounts).toEqual([line('100.00', '0.00', '30.50', '69.50')]);
+    expect((await statement(token, `from=${start.toISOString()}&to=${middle.toISOString()}`)).body.accounts).toEqual([
+      line('0.00', '100.00', '0.00', '100.00'),
+    ]);
+    expect((await statement(token, `from=${middle.toISOString()}&to=${end.toISOString()}`)).body.accounts).toEqual([line('100.00', '0.00', '30.50', '69.50')]);
     // closing = the posted balance now; one account by id; the lines of the period are the transactions with the same from/to
     const balance = await http(`${t.urls.finance}/api/balance/`, { key: token });
     expect(balance.body.balances.find((b: { currency: string }) => b.currency === 'EUR').posted).toEqual(whole.body.accounts[0].closing_balance);
     const account = whole.body.accounts[0].account_id as string;
-    expect((await get(token, `from=${start.toISOString()}&to=${end.toISOString()}&account=${account}`)).body.accounts).toHaveLength(1);
+    expect((await statement(token, `from=${start.toISOString()}&to=${end.toISOString()}&account=${account}`)).body.accounts).toHaveLength(1);
     const lines = await http(`${t.urls.finance}/api/v1/transactions/?from=${start.toISOString()}&to=${end.toISOString()}`, { key: token });
     expect(lines.body.results.map((l: { direction: string; amount: { amount: string } }) => `${l.direction} ${l.amount.amount}`).sort()).toEqual([
       'credit 100.00',
@@ -77,11 +80,11 @@ describe('GET /api/v1/statements/', () => {
       'from=yesterday&to=2026-01-01',
       'from=2026-01-01&to=2026-02-01&account=nope',
     ]) {
-      const res = await get(token, query);
+      const res = await statement(token, query);
       expect([query, res.status]).toEqual([query, 400]);
     }
-    expect((await get(undefined, 'from=2026-01-01&to=2026-02-01')).status).toBe(401);
+    expect((await statement(undefined, 'from=2026-01-01&to=2026-02-01')).status).toBe(401);
     // a user with no account yet: an empty statement, not an error
-    expect((await get(token, 'from=2026-01-01&to=2026-02-01')).body.accounts).toEqual([]);
+    expect((await statement(token, 'from=2026-01-01&to=2026-02-01')).body.accounts).toEqual([]);
   });
 });

@@ -95,6 +95,11 @@ export async function adminSignIn(t: TestApp, username: string, password = PASSW
   return { cookie: `csrftoken=${csrf}; sessionid=${session}`, csrf };
 }
 
+/** GETs an admin console page with the session (null: as a visitor with none). */
+export function adminGet(t: TestApp, s: AdminSession | null, path: string) {
+  return http(`${t.urls.finance}${path}`, { headers: s ? { cookie: s.cookie } : {} });
+}
+
 /** POSTs an admin console form with the session and its CSRF token. */
 export function adminPost(t: TestApp, s: AdminSession, path: string, fields: Record<string, string>) {
   return http(`${t.urls.finance}${path}`, {

@@ -83,6 +83,33 @@ const minorToDecimal = (minor: bigint, currency: string) =>
 
 const isTerminal = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
 
+/**
+ * An order as the broker gets it, or 400 naming the fields: exactly one of qty and notional, a limit
+ * price exactly for a limit order (a notional order is a market order), every amount a positive decimal
+ * within its bound and QUANTITY_DECIMALS.
+ */
+export function validateOrder(input: OrderInput) {
+  const fields: Record<string, string[]> = {};
+  const hasQty = input.qty !== undefined && input.qty !== null;
+  const hasNotional = input.notional !== undefined && input.notional !== null;
+  if (hasQty === hasNotional) fields[hasQty ? 'notional' : 'qty'] = ['Give exactly one of qty and notional.'];
+  if (input.type === 'limit' && !input.limitPrice) fields.limit_price = ['Required for a limit order.'];
+  if (input.type === 'market' && input.limitPrice) fields.limit_price = ['Only for a limit order.'];
+  if (input.type === 'limit' && hasNotional) fields.notional = ['A notional order is a market order.'];
+  if (input.clientOrderId !== undefined && input.clientOrderId !== null && !/^[\x21-\x7e]{1,128}$/.test(input.clientOrderId))
+    fields.client_order_id = ['1 to 128 visible ASCII characters.'];
+  if (Object.keys(fields).length) throw badInput(Object.values(fields)[0][0], fields);
+  return {
+    symbol: input.symbol,
+    side: input.side,
+    type: input.type,
+    qty: hasQty ? positive('qty', input.qty!) : null,
+    notional: hasNotional ? positive('notional', input.notional!) : null,
+    limitPrice: input.limitPrice ? positive('limit_price', input.limitPrice) : null,
+    clientOrderId: input.clientOrderId ?? null,
+  };
+}
+
 export const fractionalNotAllowed = (why: string) => new DomainError('FRACTIONAL_NOT_ALLOWED', 422, why);
 const instrumentNotFound = (symbol: string) => notFound(`No instrument ${symbol} at the active brokerage provider.`);
 
@@ -186,7 +213,7 @@ export class Investing {
     const provider = await this.tradingProvider(trader.userId, input, state.brokerageProvider);
     const required = requiredKycLevel(state);
     if (!kycLevelReaches(trader.kycLevel, required)) throw kycRequiredError(required, trader.kycLevel);
-    const order = this.validate(input);
+    const order = validateOrder(input);
     const key = idempotencyKey ?? (input.clientOrderId ? `client_order_id:${input.clientOrderId}` : null);
     return this.deps.idempotency.run({ owner: `user:${trader.userId}`, key, operation: 'submitOrder', input: { ...order, provider } }, async (ids) => {
       const instrument = await this.store.instrument(provider, order.symbol);
@@ -300,7 +327,7 @@ export class Investing {
   }
 
   /** What a buy reserves: the notional; a limit's quantity × limit price; a market quantity × ask plus the buffer. */
-  private cost(order: ReturnType<Investing['validate']>, quote: Quote): Decimal {
+  private cost(order: ReturnType<typeof validateOrder>, quote: Quote): Decimal {
     if (order.notional !== null) return new Decimal(order.notional);
     if (order.type === 'limit') return new Decimal(order.qty!).mul(order.limitPrice!);
     const ask = new Decimal(quote.ask ?? quote.price);
@@ -308,28 +335,6 @@ export class Investing {
       .mul(ask)
       .mul(10_000 + MARKET_BUY_BUFFER_BPS)
       .div(10_000);
-  }
-
-  private validate(input: OrderInput) {
-    const fields: Record<string, string[]> = {};
-    const hasQty = input.qty !== undefined && input.qty !== null;
-    const hasNotional = input.notional !== undefined && input.notional !== null;
-    if (hasQty === hasNotional) fields[hasQty ? 'notional' : 'qty'] = ['Give exactly one of qty and notional.'];
-    if (input.type === 'limit' && !input.limitPrice) fields.limit_price = ['Required for a limit order.'];
-    if (input.type === 'market' && input.limitPrice) fields.limit_price = ['Only for a limit order.'];
-    if (input.type === 'limit' && hasNotional) fields.notional = ['A notional order is a market order.'];
-    if (input.clientOrderId !== undefined && input.clientOrderId !== null && !/^[\x21-\x7e]{1,128}$/.test(input.clientOrderId))
-      fields.client_order_id = ['1 to 128 visible ASCII characters.'];
-    if (Object.keys(fields).length) throw badInput(Object.values(fields)[0][0], fields);
-    return {
-      symbol: input.symbol,
-      side: input.side,
-      type: input.type,
-      qty: hasQty ? positive('qty', input.qty!) : null,
-      notional: hasNotional ? positive('notional', input.notional!) : null,
-      limitPrice: input.limitPrice ? positive('limit_price', input.limitPrice) : null,
-      clientOrderId: input.clientOrderId ?? null,
-    };
   }
 
   async orders(userId: string | undefined, page: { status?: string; before?: { at: Date; id: string }; limit: number }) {

@@ -52,6 +52,25 @@ const toQuote = (q: QuoteRow): Quote => ({
 });
 
 /**
+ * Decimals exact for any amount times any rate: decimal.js rounds to 20 significant digits by default,
+ * which can round a product just below a whole minor unit up to it before the floor below.
+ */
+const Exact = Decimal.clone({ precision: 64 });
+
+/**
+ * What a quote of `source` (minor units) converts to at `rate` (units of target per unit of source): the
+ * fee (FX_FEE_BPS of the source, rounded up to the minor unit: the desk never charges less than its
+ * rate) and the target (the rest at the rate, rounded down: the desk never pays out more than it took).
+ * Both roundings favour the node, so converting there and back never yields more than was sent.
+ */
+export function quoteAmounts(source: bigint, sourceCurrency: string, targetCurrency: string, rate: string): { fee: bigint; target: bigint } {
+  const fee = (source * FX_FEE_BPS + 9_999n) / 10_000n;
+  const scale = new Exact(10).pow(exponentOf(targetCurrency) - exponentOf(sourceCurrency));
+  const target = BigInt(new Exact((source - fee).toString()).mul(rate).mul(scale).floor().toFixed(0));
+  return { fee, target };
+}
+
+/**
  * FX conversion between a user's currency accounts, by quote (Wise's quote → transfer): a quote fixes
  * the rate, the fee and both amounts for FX_QUOTE_TTL_SECONDS; converting it is one linked ledger batch
  * (the source amount less the fee to the FX desk, the fee to revenue, the target amount from the desk
@@ -79,9 +98,7 @@ export class FxDesk {
     if (source <= 0n) throw badInput('source_amount must be positive.', { source_amount: ['A positive amount.'] });
     await assertKyc(this.gate, user);
     const rate = await this.rates.rate(input.sourceCurrency, input.targetCurrency);
-    const fee = (source * FX_FEE_BPS + 9_999n) / 10_000n;
-    const scale = new Decimal(10).pow(exponentOf(input.targetCurrency) - exponentOf(input.sourceCurrency));
-    const target = BigInt(new Decimal((source - fee).toString()).mul(rate).mul(scale).floor().toFixed(0));
+    const { fee, target } = quoteAmounts(source, input.sourceCurrency, input.targetCurrency, rate);
     if (target <= 0n) throw badInput('The amount is too small to convert.', { source_amount: ['A larger amount.'] });
     const now = this.clock();
     const row = await this.store.insertQuote({

@@ -3,7 +3,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
 import { http } from '../../../support/platform/http';
-import { inspect as inspectPage, launchChromium, offlineContext } from '../../../support/platform/browser';
+import { inspect, launchChromium, offlineContext } from '../../../support/platform/browser';
 import { generate as totpGenerate } from 'otplib';
 import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
 import { startProviders, type Providers } from '../../../support/finance/investing';
@@ -58,21 +58,20 @@ const { url, go } = webClient(
 );
 
 /** At each width: nothing scrolls sideways, axe finds nothing, and a screenshot is kept. */
-const inspect = (name: string) => inspectPage(page, name);
 
 describe('banking in the web client', () => {
   it('signs in and shows the money received, per currency', async () => {
     await page.goto(url());
     await page.getByLabel('User name').fill(alice.username);
     await page.getByLabel('Password').fill(PASSWORD);
-    await inspect('sign-in');
+    await inspect(page, 'sign-in');
     // keyboard only: the password field's Enter submits the form
     await page.getByLabel('Password').press('Enter');
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     await page.locator('#balances li[data-currency="EUR"] .available').waitFor();
     expect(await page.locator('#balances li[data-currency="EUR"] .available').textContent()).toBe('€500.00');
     expect(await page.locator('#balances li[data-currency="USD"] .available').textContent()).toBe('$1,000.00');
-    await inspect('home');
+    await inspect(page, 'home');
   }, 90_000);
 
   it('sends money to another user: confirmation naming who the handle resolves to, then a receipt', async () => {
@@ -92,17 +91,17 @@ describe('banking in the web client', () => {
     await page.getByLabel('Amount').fill('25');
     await page.getByLabel('Currency').selectOption('EUR');
     await page.getByLabel('Note (optional)').fill('Dinner');
-    await inspect('send-form');
+    await inspect(page, 'send-form');
     await page.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('heading', { name: 'Confirm the payment' }).waitFor();
     // who the handle resolves to, from the node (bob has not passed KYC)
     await page.locator('#recipient-resolved').waitFor();
     expect(await page.locator('#recipient-resolved').textContent()).toBe(`${bob.username} not verified`);
-    await inspect('send-confirm');
+    await inspect(page, 'send-confirm');
     await page.getByRole('button', { name: 'Send €25.00' }).click();
     await page.locator('#transfer-receipt').waitFor();
     expect(await page.locator('#transfer-receipt [role="status"]').textContent()).toBe(`You sent €25.00 to ${bob.username}.`);
-    await inspect('send-receipt');
+    await inspect(page, 'send-receipt');
     const bobs = await t.app.services.ledger.ledger.balances(bob.id);
     expect(bobs.find((b) => b.currency === 'EUR')?.posted).toMatchObject({ amount: '25.00' });
   }, 90_000);
@@ -121,11 +120,11 @@ describe('banking in the web client', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = await (await download.createReadStream()).toArray();
     expect(Buffer.concat(csv).toString()).toMatch(/^date,description,direction,amount,currency,status,id\r\n.*,debit,-25\.00,EUR,posted,/s);
-    await inspect('activity');
+    await inspect(page, 'activity');
     await page.getByRole('link', { name: /−€25\.00/ }).click();
     await page.getByRole('heading', { name: 'Receipt', level: 1 }).waitFor();
     expect(await page.locator('#receipt .big').textContent()).toBe('−€25.00');
-    await inspect('receipt');
+    await inspect(page, 'receipt');
     await page.getByRole('link', { name: 'Dispute this payment' }).click();
     await page.getByRole('heading', { name: 'Dispute a payment' }).waitFor();
     await page.getByLabel('What went wrong?').selectOption('not_received');
@@ -133,14 +132,14 @@ describe('banking in the web client', () => {
     await page.getByRole('button', { name: 'Raise the dispute' }).click();
     expect(await page.locator('#dispute-error').textContent()).toContain('at least 10 characters');
     await page.getByLabel('Tell us what happened').fill('Bob never paid his share of the dinner back.');
-    await inspect('dispute-new');
+    await inspect(page, 'dispute-new');
     await page.getByRole('button', { name: 'Raise the dispute' }).click();
     await page.getByRole('heading', { name: 'Dispute', level: 1 }).waitFor();
     expect(await page.locator('#dispute-status').textContent()).toBe('open');
     await page.getByLabel('Write to support').fill('Receipt attached to the first message.');
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Receipt attached to the first message.', { exact: true }).waitFor();
-    await inspect('dispute');
+    await inspect(page, 'dispute');
   }, 90_000);
 
   it('shows a statement for a period with opening and closing balances, printable and as a CSV', async () => {
@@ -156,7 +155,7 @@ describe('banking in the web client', () => {
     expect(await eur.locator('tr.opening td.num').textContent()).toBe('€0.00');
     expect(await eur.locator('tr.closing td.num').textContent()).toBe(`€${Number(posted).toFixed(2)}`);
     expect(await eur.getByRole('cell', { name: `Transfer to ${bob.username}` }).count()).toBe(1);
-    await inspect('statement');
+    await inspect(page, 'statement');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString();
     expect(csv).toMatch(/^date,description,amount,currency,id\r\n/);
@@ -170,7 +169,7 @@ describe('banking in the web client', () => {
     await page.getByLabel('From').selectOption('EUR');
     await page.getByLabel('Amount to convert').fill('100');
     await page.getByLabel('To', { exact: true }).selectOption('USD');
-    await inspect('convert-form');
+    await inspect(page, 'convert-form');
     await page.getByRole('button', { name: 'Get a quote' }).click();
     await page.locator('#quote').waitFor();
     const quote = await page.locator('#quote').textContent();
@@ -178,11 +177,11 @@ describe('banking in the web client', () => {
     expect(quote).toMatch(/Fee \(included\)€0\.50/);
     expect(quote).toMatch(/Rate1 EUR = [\d.]+ USD/);
     expect(quote).toMatch(/Quote expiresin \d+ s/);
-    await inspect('convert-quote');
+    await inspect(page, 'convert-quote');
     await page.getByRole('button', { name: 'Convert €100.00' }).click();
     await page.locator('#conversion-done').waitFor();
     expect(await page.locator('#conversion-done [role="status"]').textContent()).toMatch(/^You converted €100\.00 into \$[\d,.]+\.$/);
-    await inspect('convert-done');
+    await inspect(page, 'convert-done');
   }, 90_000);
 
   it('buys a share: search, live quote, confirmation; the order and the portfolio show it', async () => {
@@ -192,12 +191,12 @@ describe('banking in the web client', () => {
     await page.locator('#live-quote').waitFor();
     expect(await page.locator('#live-quote').textContent()).toMatch(/^AAPL: \$200\.00/);
     await page.getByLabel('Shares').fill('2');
-    await inspect('invest');
+    await inspect(page, 'invest');
     await page.getByRole('button', { name: 'Review order' }).click();
     await page.getByRole('button', { name: 'Confirm buy' }).click();
     await page.locator('#order-placed').waitFor();
     expect(await page.locator('#order-placed').textContent()).toMatch(/^Order placed: buy AAPL/);
-    await inspect('invest-ordered');
+    await inspect(page, 'invest-ordered');
     // open until the brokerage fills it, then a position: either way the page shows it
     await page.locator('#open-orders li:has-text("AAPL"), #portfolio tr[data-symbol="AAPL"]').first().waitFor();
     // the buy's cost is reserved (a pending transfer): home shows it as the pending amount, beside what is
@@ -217,10 +216,10 @@ describe('banking in the web client', () => {
     await page.locator('#cart').getByText('Desk lamp × 1').waitFor();
     await page.getByRole('button', { name: 'One more Desk lamp' }).click();
     await page.locator('#cart').getByText('Desk lamp × 2').waitFor();
-    await inspect('shop-cart');
+    await inspect(page, 'shop-cart');
     await page.getByRole('button', { name: 'Check out' }).click();
     await page.getByRole('button', { name: 'Pay €39.80' }).waitFor();
-    await inspect('shop-order');
+    await inspect(page, 'shop-order');
     await page.getByRole('button', { name: 'Pay €39.80' }).click();
     await page.getByText('Paid. Thank you!').waitFor();
   }, 90_000);
@@ -244,7 +243,7 @@ describe('banking in the web client', () => {
     await page.getByRole('button', { name: 'Show details' }).click();
     await page.getByText('That password or code is not right.').waitFor();
     expect(await t.app.services.cards.store.reveals(issued.body.id as string)).toBe(0);
-    await inspect('card-reveal');
+    await inspect(page, 'card-reveal');
     await password.fill(PASSWORD);
     await page.getByRole('button', { name: 'Show details' }).click();
     await page.locator('.card-number .card-pan').waitFor();
@@ -259,7 +258,7 @@ describe('banking in the web client', () => {
     // the security code, as the issuer has it (asked at the reveal, never stored by the node)
     const providerCardId = (await t.app.services.cards.store.card(issued.body.id as string))!.providerCardId;
     expect(await page.locator('.card-number .card-cvc').textContent()).toBe(await t.app.services.cards.issuer.cvcOf(providerCardId));
-    await inspect('card-revealed');
+    await inspect(page, 'card-revealed');
     // hidden again on request: neither number nor code stays on the page
     await page.getByRole('button', { name: 'Hide card details' }).click();
     await page.getByRole('button', { name: 'Show card details' }).first().waitFor();
@@ -289,18 +288,18 @@ describe('banking in the web client', () => {
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.locator('#documents li').first().waitFor();
     expect(await page.locator('#documents').textContent()).toContain('passport');
-    await inspect('kyc-upload');
+    await inspect(page, 'kyc-upload');
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.locator('.kyc-state:not(:text("unverified"))').first().waitFor();
     expect(await page.locator('.kyc-state').first().textContent()).toBe('pending');
     expect(await page.locator('.kyc-decision').first().textContent()).toContain('We are checking your documents. This page updates by itself.');
-    await inspect('kyc-submitted');
+    await inspect(page, 'kyc-submitted');
     // decided on the node: the page shows it by itself (no reload, no click)
     const [verification] = await t.app.services.compliance.kyc.verifications(carol.id);
     await t.app.services.compliance.kyc.review(verification.id, 'verified', '', 'journey_reviewer');
     await page.locator('.kyc-decision:text("You are verified.")').waitFor({ timeout: 10_000 });
     expect(await page.locator('.kyc-state').first().textContent()).toBe('verified');
-    await inspect('kyc-decided');
+    await inspect(page, 'kyc-decided');
   }, 90_000);
 
   it('filters the activity on the node and keeps the filters when showing more', async () => {
@@ -335,7 +334,7 @@ describe('banking in the web client', () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByRole('link', { name: /−€7\.00/ }).waitFor();
     expect(await rows.count()).toBe(1);
-    await inspect('activity-filtered');
+    await inspect(page, 'activity-filtered');
     await page.getByLabel('Status').selectOption('voided');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('Nothing matches these filters.').waitFor();
@@ -356,7 +355,7 @@ describe('banking in the web client', () => {
     await page.getByRole('button', { name: 'Get new recovery codes' }).click();
     await page.locator('#new-recovery-codes li').first().waitFor();
     expect(await page.locator('#new-recovery-codes li').count()).toBe(10);
-    await inspect('settings-2fa-codes');
+    await inspect(page, 'settings-2fa-codes');
     // switching off needs the password too: a wrong one is said in words, and nothing changes
     await page.getByLabel('Your current password').fill('not the password');
     await page.getByLabel('Code from your app, to switch off').fill(await code(1));
@@ -367,7 +366,7 @@ describe('banking in the web client', () => {
     await page.getByRole('button', { name: 'Switch off' }).click();
     await page.getByText('Two-factor authentication is off. Signing in needs only your password now.').waitFor();
     expect((await identity.findUser(dave.username))!.totpConfirmedAt).toBeNull();
-    await inspect('settings-2fa-off');
+    await inspect(page, 'settings-2fa-off');
   }, 90_000);
 
   it('every other page fits a phone and a desktop and is accessible, with no request leaving the machine', async () => {
@@ -386,7 +385,7 @@ describe('banking in the web client', () => {
       ['more/', 'More'],
     ]) {
       await go(route, heading);
-      await inspect(route.replace(/\/$/, '') || 'home-new-user');
+      await inspect(page, route.replace(/\/$/, '') || 'home-new-user');
     }
     await page.getByRole('button', { name: 'Sign out' }).click();
     for (const [route, heading] of [
@@ -394,7 +393,7 @@ describe('banking in the web client', () => {
       ['reset/', 'Reset your password'],
     ]) {
       await go(route, heading);
-      await inspect(route.replace(/\/$/, ''));
+      await inspect(page, route.replace(/\/$/, ''));
     }
     // sign-up works on this node (the whole journey is in signup.test.ts): a taken user name is said in words
     await go('signup/', 'Create an account');
