@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startApp } from '../bin/app';
 import { activateDemoNode, registryDemoLicence } from '../bin/demo';
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { createLogger } from '../lib/logger';
 import { startAlpacaSandbox, type SandboxAsset } from '../subgraphs/finance/investing/sandbox/servers';
 

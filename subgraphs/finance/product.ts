@@ -1,5 +1,6 @@
 import type { ProductManifest } from '../../lib/product';
 import { adminSessionCredential, nodeTokenCredential } from './identity/credential';
+import { financeSettings } from './settings';
 
 /** The finance platform node: the product customers self-host, licensed by the registry over HTTP. */
 export const financeProduct = {
@@ -7,4 +8,5 @@ export const financeProduct = {
   subgraphs: ['node', 'identity', 'ledger', 'compliance', 'banking', 'cards', 'crypto', 'commerce', 'investing', 'payments'],
   credentials: [nodeTokenCredential, adminSessionCredential],
   cache: {},
+  settings: financeSettings,
 } as const satisfies ProductManifest<'finance'>;

@@ -1,5 +1,6 @@
 import type { ProductManifest } from '../../lib/product';
 import { downloadTokenCredential, licenceKeyCredential, workspaceSessionCredential } from './licensing/credential';
+import { registrySettings } from './settings';
 
 /** The licence registry and its customer workspace. */
 export const registryProduct = {
@@ -7,4 +8,5 @@ export const registryProduct = {
   subgraphs: ['licensing'],
   credentials: [licenceKeyCredential, downloadTokenCredential, workspaceSessionCredential],
   cache: {},
+  settings: registrySettings,
 } as const satisfies ProductManifest<'registry'>;
