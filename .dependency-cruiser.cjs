@@ -84,10 +84,13 @@ module.exports = {
     {
       name: 'settings-are-declarations',
       comment:
-        "A product's settings (subgraphs/<product>/settings.ts) are a schema built from zod and lib/'s helpers; every process loads them, so they import no domain code (the one validator they share with it: the shape of an operator-chosen key).",
+        "A product's settings (subgraphs/<product>/settings.ts) are a schema built from zod and lib/'s helpers; every process loads them, so they import no domain code (only the pure values they share with it: the shape of an operator-chosen key, the currencies).",
       severity: 'error',
       from: { path: '^subgraphs/[^/]+/settings\\.ts$' },
-      to: { path: '^(subgraphs|rest-adapter|gateway|bot|clients|bin|bench|test)/', pathNot: '^subgraphs/predictions/access/operator-keys\\.ts$' },
+      to: {
+        path: '^(subgraphs|rest-adapter|gateway|bot|clients|bin|bench|test)/',
+        pathNot: ['^subgraphs/predictions/access/operator-keys\\.ts$', '^subgraphs/finance/kernel/currencies\\.ts$'],
+      },
     },
     {
       name: 'rest-bot-clients-see-public-faces',

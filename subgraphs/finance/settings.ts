@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIAT_CURRENCIES } from '../../lib/money';
+import { FIAT_CURRENCIES } from './kernel/currencies';
 import { flag, list, optionalText, optionalUrl, type ProductSettings } from '../../lib/settings';
 
 /** What the finance node reads from the environment: its configuration contract (its system check validates the values: finance:check) and its providers. */
