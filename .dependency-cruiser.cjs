@@ -93,22 +93,33 @@ module.exports = {
     {
       name: 'manifests-stay-light',
       comment:
-        "The product catalogue and each product's manifest import only credential kinds, cache policies and store definitions (subgraph code loads on demand, by require, in processes that run it).",
+        "The product catalogue and each product's manifest import only credential kinds, cache policies, settings and store definitions (subgraph code loads on demand, by require, in processes that run it).",
       severity: 'error',
       from: { path: '^subgraphs/(products|[^/]+/product)\\.ts$' },
       to: {
         path: '^subgraphs/',
-        pathNot: ['^subgraphs/[^/]+/product\\.ts$', '/credential\\.ts$', '/cache\\.ts$'],
+        pathNot: ['^subgraphs/[^/]+/product\\.ts$', '^subgraphs/[^/]+/settings\\.ts$', '/credential\\.ts$', '/cache\\.ts$'],
         dependencyTypesNot: ['require', 'type-import', 'type-only'],
+      },
+    },
+    {
+      name: 'settings-are-declarations',
+      comment:
+        "A product's settings (subgraphs/<product>/settings.ts) are a schema built from zod and lib/'s helpers; every process loads them, so they import no domain code (only the pure values they share with it: the shape of an operator-chosen key, the currencies).",
+      severity: 'error',
+      from: { path: '^subgraphs/[^/]+/settings\\.ts$' },
+      to: {
+        path: '^(subgraphs|rest-adapter|gateway|bot|clients|bin|bench|test)/',
+        pathNot: ['^subgraphs/predictions/access/operator-keys\\.ts$', '^subgraphs/finance/kernel/currencies\\.ts$'],
       },
     },
     {
       name: 'rest-bot-clients-see-public-faces',
       comment:
-        'REST, the bot and the clients import from a product only its public face: its manifest (product.ts), credential kinds (credential.ts), published words (vocabulary.ts) and contract constants (contract.ts); everything else they reach through GraphQL operations.',
+        'REST, the bot and the clients import from a product only its public face: its manifest (product.ts), credential kinds (credential.ts), published words (vocabulary.ts) and contract constants (contract.ts); everything else they reach through GraphQL operations. Their entry points load the configuration from the product catalogue (subgraphs/products.ts).',
       severity: 'error',
       from: { path: '^(rest-adapter|bot|clients)/' },
-      to: { path: '^subgraphs/', pathNot: PUBLIC_FACE },
+      to: { path: '^subgraphs/', pathNot: [...PUBLIC_FACE, '^subgraphs/products\\.ts$'] },
     },
     {
       name: 'rest-surface-of-its-product',

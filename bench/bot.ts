@@ -18,7 +18,7 @@ import { startApp } from '../bin/app';
 import { createTelegramBot } from '../bot/bot';
 import { GatewayClient, httpTransport, inProcessTransport, type GraphQLTransport } from '../bot/gateway-client';
 import { PREDICT_PAIRING, PredictionsClient, RESOLVE_TEAMS } from '../bot/predictions-client';
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { createLogger } from '../lib/logger';
 import type { AccessServices } from '../subgraphs/predictions/access/services';
 import type { PredictionServices } from '../subgraphs/predictions/predictions/services';

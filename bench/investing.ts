@@ -20,7 +20,7 @@ import pg from 'pg';
 import { startApp } from '../bin/app';
 import { activateDemoNode } from '../subgraphs/finance/demo';
 import { registryDemoLicence } from '../subgraphs/registry/demo';
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { createLogger } from '../lib/logger';
 import { startAlpacaSandbox, type SandboxAsset } from '../subgraphs/finance/investing/sandbox/servers';
 

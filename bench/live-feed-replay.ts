@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startApp } from '../bin/app';
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { openStore } from '../lib/database';
 import { createLogger, type Logger } from '../lib/logger';
 import { projectRoot } from '../lib/paths';

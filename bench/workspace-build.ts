@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startApp } from '../bin/app';
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { createLogger } from '../lib/logger';
 import { loadClientBuilders } from '../subgraphs/registry/licensing/client-builders';
 

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { UsageError, printOut, type CliCommand, type CliContext } from '../lib/cli';
-import { ConfigError, loadConfig, type Config } from '../lib/config';
+import { ConfigError, type Config } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { NotificationListener, Notifications, openStore, type Store } from '../lib/database';
 import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
 import { DomainError } from '../lib/errors';

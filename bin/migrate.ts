@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { ensureDatabase, openStore } from '../lib/database';
 import { requireSettings, runEntry } from '../lib/entry';
 import { startJobQueue } from '../lib/jobs';

@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { describeMode, loadConfig } from '../lib/config';
+import { describeMode } from '../lib/config';
 import { demoFile } from '../lib/demo-file';
 import { runEntry } from '../lib/entry';
 import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
 import { createLogger } from '../lib/logger';
 import type { StartedProduct } from '../lib/product';
 import { onShutdown } from '../lib/server';
-import { inOrder, PRODUCTS } from '../subgraphs/products';
+import { inOrder, loadConfig, PRODUCTS } from '../subgraphs/products';
 import { startApp, type App } from './app';
 
 /**

@@ -1,5 +1,5 @@
 import express from 'express';
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { requireSettings, runEntry } from '../lib/entry';
 import { createLogger } from '../lib/logger';
 import { listen, onShutdown } from '../lib/server';

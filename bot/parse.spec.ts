@@ -1,6 +1,7 @@
 import { matchCompetition, pairingReadings, parsePairing } from './parse';
 import { escapeHtml } from './replies';
-import { ConfigError, loadConfig } from '../lib/config';
+import { ConfigError } from '../lib/config';
+import { loadConfig } from '../test/support/platform/config';
 
 describe('parsePairing', () => {
   it.each([

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kind, parse, valueFromASTUntyped, type EnumTypeDefinitionNode } from 'graphql';
-import { ConfigError, describeMode, isDevelopment, isLoopback, loadConfig, type Config } from '../lib/config';
+import { ConfigError, describeMode, isDevelopment, isLoopback, type Config } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { requireSettings, runEntry } from '../lib/entry';
 import { createLogger } from '../lib/logger';
 import { projectRoot } from '../lib/paths';

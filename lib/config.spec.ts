@@ -1,7 +1,5 @@
-import { describeMode, isLoopback, loadConfig, PUBLIC_URLS } from './config';
-
-/** Every product a process can run (PRODUCTS unset runs them all). */
-const PRODUCT_NAMES: readonly string[] = loadConfig({}).PRODUCTS;
+import { loadConfig, PRODUCT_NAMES, PUBLIC_URLS } from '../test/support/platform/config';
+import { describeMode, isLoopback } from './config';
 
 /** Settings checked once at start-up, before anything listens. */
 
@@ -43,7 +41,7 @@ describe('HOST and development mode', () => {
 });
 
 describe('the public URL of each product', () => {
-  const full = {
+  const full: Record<string, string> = {
     PUBLIC_URL_REGISTRY: 'https://registry.example.com',
     FRONTEND_URL: 'https://finance.example.com/app/',
     PUBLIC_URL_PREDICTIONS: 'https://predictions.example.com',

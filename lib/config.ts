@@ -1,63 +1,16 @@
 import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { FIAT_CURRENCIES } from './money';
-import { operatorKeyProblem } from './operator-keys';
 import { projectRoot } from './paths';
 import { keyProblem } from './service-keys';
+import { flag, key, list, optionalText, optionalUrl, port, type ProductSettings, type PublicUrlRule } from './settings';
 
-const key = (kind: 'private' | 'public') =>
-  z
-    .string()
-    .superRefine((value, ctx) => {
-      const problem = keyProblem(value, kind);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional();
-const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
-const optionalString = (inner: z.ZodString) =>
-  z
-    .string()
-    .trim()
-    .transform((s) => (s === '' ? undefined : s))
-    .pipe(inner.optional())
-    .optional();
-/** A comma-separated list (Django settings style): trimmed, empty entries dropped. */
-const list = z
-  .string()
-  .optional()
-  .transform((s) =>
-    (s ?? '')
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  );
-const optionalText = z
-  .string()
-  .optional()
-  .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
-/** Django-style booleans: true/false, 1/0, yes/no, on/off (any case). */
-const flag = (fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((s, ctx) => {
-      if (s === undefined || s.trim() === '') return fallback;
-      const v = s.trim().toLowerCase();
-      if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-      if (['0', 'false', 'no', 'off'].includes(v)) return false;
-      ctx.addIssue({ code: 'custom', message: 'must be true or false' });
-      return fallback;
-    });
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((s) => (s === '' ? undefined : s))
-  .pipe(z.string().url().optional())
-  .optional();
-
-/** Every setting the system reads from the environment, validated once at start-up. */
-const schema = z.object({
+/**
+ * The platform's settings: what the gateway, the REST core, the entry points and lib/ read. Each
+ * product declares its own (subgraphs/<product>/settings.ts, named by its manifest); `composeConfig`
+ * validates them together, once at start-up.
+ */
+export const platformSettings = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('127.0.0.1'),
@@ -115,77 +68,8 @@ const schema = z.object({
     .trim()
     .transform((s) => (s === '' ? undefined : s))
     .optional(),
-  /** The administrator key (see lib/operator-keys.ts); changing it revokes the one it replaces. */
-  ADMIN_API_KEY: z
-    .string()
-    .superRefine((value, ctx) => {
-      const problem = operatorKeyProblem(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
-  PUBLIC_URL_PREDICTIONS: optionalUrl,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('Match Predictions <no-reply@localhost>'),
-  /** Finance node: sign-ups, e-mail verifications and password resets allowed per client address and hour (each counted apart). */
-  AUTH_ATTEMPTS_PER_HOUR: z.coerce.number().int().min(1).default(20),
-  /** Shared secret of the inbound-mail webhook (header X-Inbound-Mail-Secret); unset: the webhook is disabled. */
-  INBOUND_MAIL_SECRET: z.string().min(16).optional(),
-  /**
-   * The built-in mailbox for applications by e-mail: an SMTP receiver on this port (0: any free port; "off": none; unset: 2525,
-   * and when 2525 is taken the system starts without the mailbox)
-   * taking mail for APPLICATION_MAIL_ADDRESS. Mail with the subject "API Access Request" becomes an application; the rest is
-   * counted and dropped.
-   */
-  APPLICATION_SMTP_PORT: z
-    .string()
-    .trim()
-    .regex(/^(off|\d{1,5})$/, 'a port number, or off')
-    .optional(),
-  /** The built-in mailbox: messages accepted per client address and minute, and per envelope sender and minute (past it: 450). */
-  APPLICATION_SMTP_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
-  /** Where applicants write to (shown on the form, /api/ and the docs); its domain is what the receiver accepts mail for. */
-  APPLICATION_MAIL_ADDRESS: z
-    .string()
-    .trim()
-    .regex(/^[^@\s<>]+@[^@\s<>]+$/, 'an e-mail address, e.g. api-access@predictions.example')
-    .default('api-access@localhost'),
-  /** Abuse limits per client address: applications by the form or POST /api/applications/, and inbound-mail webhook calls, per hour. */
-  APPLICATIONS_PER_HOUR: z.coerce.number().int().min(1).default(10),
-  INBOUND_MAILS_PER_HOUR: z.coerce.number().int().min(1).default(120),
-  /**
-   * The live football data feed: comma-separated `<competition>@<season>=<url>` entries, e.g.
-   * `en.1@2026-27=https://example.org/2026-27/en.1.json`; each URL serves football.json or a
-   * football-data.co.uk CSV (recognised from the content). Unset or empty: openfootball's football.json
-   * files of every shipped league's current season (FOOTBALL_DEFAULT_SOURCE_BASE); `off`: no feed.
-   */
-  FOOTBALL_FEED_URLS: list.superRefine((entries, ctx) => {
-    if (entries.length === 1 && entries[0].toLowerCase() === 'off') return;
-    for (const e of entries)
-      if (!/^[a-z]{2}\.\d@\d{4}-\d{2}=https?:\/\/\S+$/.test(e))
-        ctx.addIssue({ code: 'custom', message: `"${e}" is not <competition>@<season>=<http(s) url> (or off, alone)` });
-  }),
-  /** Where the default sources are read from: `<base>/<season>/<league>.json` (openfootball/football.json on GitHub). */
-  FOOTBALL_DEFAULT_SOURCE_BASE: z
-    .string()
-    .trim()
-    .regex(/^https?:\/\/\S+$/, 'an http(s) URL')
-    .default('https://raw.githubusercontent.com/openfootball/football.json/master'),
-  /** Minutes between two passes of the feed job. */
-  FOOTBALL_FEED_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
-  /** Per request to a feed source: the time allowed, and the retries (with exponential back-off) after a failure. */
-  FOOTBALL_FEED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
-  FOOTBALL_FEED_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
-  /**
-   * Days after which ratings are flagged stale (predict's stale_ratings, the bot, /api/'s leagues): a team
-   * whose newest result, or a league whose newest result, is older says how it played then.
-   */
-  RATINGS_STALE_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
-  /** Model family of each new version: dixon-coles, elo, pi-ratings or ensemble. */
-  PREDICTION_MODEL: z.string().default('ensemble'),
-  /** Seasons per league predicted walk-forward after each retrain (they feed the statistics). */
-  BACKTEST_SEASONS: z.coerce.number().int().min(1).max(15).default(5),
-  /** Requests of one API key metered by one statement at most, while the statement before them runs (1: one statement per request). */
-  METER_BATCH_MAX: z.coerce.number().int().min(1).max(10_000).default(500),
   /**
    * The gateway sends a single-fetch plan that selects what the client asked as planned and returns
    * the subgraph's answer as it is (gateway/supergraph-executor.ts); off: @apollo/gateway executes every plan.
@@ -221,175 +105,15 @@ const schema = z.object({
   /** Largest request body the gateway reads (a season's fixtures for importMatches fit). */
   GATEWAY_BODY_LIMIT: z.string().default('256kb'),
   REST_BODY_LIMIT: z.string().default('100kb'),
-  /** The Telegram bot (bot/): off unless a token from @BotFather is set. Empty values count as unset (docker compose). */
-  TELEGRAM_BOT_TOKEN: optionalString(z.string().regex(/^\d+:[\w-]+$/, 'expected the token @BotFather gave, e.g. 123456789:AA…')),
-  /** A self-hosted Bot API server instead of Telegram's (https://api.telegram.org). */
-  TELEGRAM_API_ROOT: optionalUrl,
-  /** Set: webhook mode, Telegram POSTs updates to this URL (served on BOT_PORT at its path); unset: long polling. */
-  TELEGRAM_WEBHOOK_URL: optionalUrl,
-  /** Telegram sends it in X-Telegram-Bot-Api-Secret-Token with every webhook call; required with TELEGRAM_WEBHOOK_URL. */
-  TELEGRAM_WEBHOOK_SECRET: optionalString(z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'expected 16-256 characters of A-Z, a-z, 0-9, "_" or "-"')),
-  /** The bot's own API key (Enterprise plan); unset: `npm start` creates one in development. */
-  BOT_API_KEY: optionalString(z.string().min(20)),
-  /** The bot's HTTP port: the webhook, and /healthz of the standalone bot (docker compose). */
-  BOT_PORT: port(8443),
-  /** Per Telegram user: at most BOT_RATE_LIMIT updates in each BOT_RATE_WINDOW_SECONDS. */
-  BOT_RATE_LIMIT: z.coerce.number().int().min(1).default(8),
-  BOT_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(10),
-  /** Followers are reminded this long before a followed team's kick-off; the bot looks for notices due every BOT_NOTIFY_INTERVAL_SECONDS. */
-  BOT_REMINDER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
-  BOT_NOTIFY_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
-  /** Time zone of the kick-off times the bot shows (IANA name). */
-  BOT_TIME_ZONE: z
-    .string()
-    .default('UTC')
-    .refine((zone) => {
-      try {
-        new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'expected an IANA time zone such as Europe/London'),
-
-  // The finance node's configuration contract (its system check validates the values: finance:check)
-  APP_NAME: z.string().trim().min(1).default('Finance Node'),
-  APP_VERSION: z.string().trim().min(1).default('1.0.0'),
-  DEBUG: flag(false),
-  FRAMEWORK_SECRET_KEY: optionalText,
-  SERVER_JWT_KEY: optionalText,
   ALLOWED_HOSTS: list,
   CSRF_TRUSTED_ORIGINS: list,
   CORS_ALLOWED_ORIGINS: list,
-  CORS_ALLOW_HEADERS: list,
-  /** The misspelt name (ALLOWED for ALLOW): read only so that the system check can report that it is ignored. */
-  CORS_ALLOWED_HEADERS: optionalText,
   FRONTEND_URL: optionalUrl,
   POSTGRES_DB: optionalText,
   POSTGRES_USER: optionalText,
   POSTGRES_PASSWORD: optionalText,
   POSTGRES_HOST: optionalText,
   POSTGRES_PORT: optionalText,
-  REDIS_PASSWORD: optionalText,
-  CELERY_BROKER_URL: optionalText,
-  CELERY_RESULT_BACKEND: optionalText,
-  VENDOR_LICENSE_ENGINE_URL: optionalUrl,
-  /** The registry licence key (LIC-XXXX-XXXX-XXXX) that `finance:activate` registers the node with. */
-  VENDOR_API_KEY: optionalText,
-  /** The deployment key the registry gave at activation (finance:activate also keeps it in the node's tables). */
-  VENDOR_DEPLOYMENT_ID: optionalText,
-  /** This machine, as the installer identifies it to the registry (SHA-256 of /etc/machine-id and the product): the node registers as the same seat. */
-  VENDOR_MACHINE_FINGERPRINT: optionalText,
-  VENDOR_LICENSE_TOKEN: optionalText,
-  VENDOR_PUBLIC_KEY: optionalText,
-  /**
-   * What a seat at the registry is: `node` (default), each node its own (its id, kept in its database,
-   * joins the machine's fingerprint: two nodes on one machine are two seats); `machine`, every node of the
-   * machine shares one.
-   */
-  VENDOR_SEAT: z.enum(['node', 'machine']).default('node'),
-  /** Production: an http:// registry other than loopback is refused unless this says so (a private network you trust). */
-  VENDOR_REGISTRY_ALLOW_HTTP: flag(false),
-  BROKERAGE_API_KEY_ID: optionalText,
-  BROKERAGE_API_SECRET_KEY: optionalText,
-  /** Banking providers (rail, mobile money): their API's base URL (unset: the offline sandbox), API key and timeout. */
-  BANKING_PROVIDER_URL: optionalUrl,
-  BANKING_PROVIDER_API_KEY: optionalText,
-  BANKING_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /** The HMAC-SHA256 secret of banking webhooks (credits, transfer outcomes, mobile money callbacks); unset: webhooks are refused. */
-  BANKING_WEBHOOK_SECRET: optionalText,
-  /**
-   * The banking sandbox's callbacks (BANKING_PROVIDER_URL unset): seconds after a mobile-money request its
-   * SUCCESSFUL / FAILED callback comes through the webhook receiver, as MoMo's sandbox sends it; `off`: never
-   * (a test plays the provider itself).
-   */
-  BANKING_SANDBOX_CALLBACK_SECONDS: z
-    .union([z.literal('off'), z.coerce.number().min(0).max(3600)])
-    .default(2)
-    .transform((v) => (v === 'off' ? null : v)),
-  /** A deposit still pending after this many minutes (the provider never confirmed it) expires: voided, its amount released. */
-  BANKING_DEPOSIT_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
-  /** Live trading at the equities brokerage (default: paper trading); needs the two keys. */
-  BROKERAGE_LIVE: z
-    .enum(['true', 'false', '1', '0'])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
-  /** The brokerage's Trading API (default: Alpaca paper, or live with BROKERAGE_LIVE) and Market Data API. */
-  BROKERAGE_TRADING_URL: optionalUrl,
-  BROKERAGE_DATA_URL: z.string().trim().url().default('https://data.alpaca.markets'),
-  /** The market-data provider's API (Alpaca-compatible latest quotes). */
-  MARKET_DATA_URL: z.string().trim().url().default('https://data.alpaca.markets'),
-  /** The decentralized exchange: its Horizon server and the curated asset registry file (ships empty; docs/dex-registry.example.json). */
-  DEX_HORIZON_URL: z.string().trim().url().default('https://horizon.stellar.org'),
-  DEX_REGISTRY_FILE: z.string().trim().default('data/dex-registry.json'),
-  /** The assistant's OpenAI-compatible chat-completions provider. */
-  ASSISTANT_API_KEY: optionalText,
-  ASSISTANT_BASE_URL: z.string().trim().url().default('https://api.openai.com/v1'),
-  ASSISTANT_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
-  /**
-   * The finance node's offline sandbox providers allowed in production (NODE_ENV=production), comma-separated:
-   * kyc, banking (rails, mobile money, ramps), cards, crypto, fx, sms, or all. Unlisted, a sandbox provider is
-   * disabled in production (its calls answer 503 sandbox_provider_disabled); development and tests use them freely.
-   */
-  ALLOW_SANDBOX_PROVIDERS: list.refine(
-    (names) => names.every((n) => ['kyc', 'banking', 'cards', 'crypto', 'fx', 'sms', 'all'].includes(n)),
-    'ALLOW_SANDBOX_PROVIDERS lists kyc, banking, cards, crypto, fx, sms or all',
-  ),
-  /**
-   * SMS (phone verification codes) through a Twilio-protocol Messages API:
-   * `POST <SMS_PROVIDER_URL>/2010-04-01/Accounts/<SMS_ACCOUNT_SID>/Messages.json` (form-encoded To, From,
-   * Body; basic auth sid:token). Unset URL: the offline sandbox (identity.sms_outbox; in production
-   * only with ALLOW_SANDBOX_PROVIDERS=sms).
-   */
-  SMS_PROVIDER_URL: optionalUrl,
-  SMS_ACCOUNT_SID: optionalText,
-  SMS_AUTH_TOKEN: optionalText,
-  /** The sender: an E.164 number or an alphanumeric sender id the provider knows. */
-  SMS_FROM: optionalText,
-  SMS_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /** Identity verification (KYC): the offline sandbox (default; in production only with ALLOW_SANDBOX_PROVIDERS=kyc) or a Sumsub-protocol provider at KYC_PROVIDER_URL. */
-  KYC_PROVIDER: z.enum(['sandbox', 'sumsub']).default('sandbox'),
-  KYC_PROVIDER_URL: z.string().trim().url().default('https://api.sumsub.com'),
-  KYC_PROVIDER_APP_TOKEN: optionalText,
-  KYC_PROVIDER_SECRET_KEY: optionalText,
-  /** Secret of the provider's webhook signatures (X-Payload-Digest). */
-  KYC_WEBHOOK_SECRET: optionalText,
-  /** Largest KYC document accepted (bytes); the REST and gateway body limits bound it too. */
-  KYC_DOCUMENT_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(10 * 1024 * 1024),
-  /** Card issuer (Stripe Issuing-shaped) over HTTP; unset URL: the offline sandbox issuer (webhook secret derived from the master key). */
-  CARD_ISSUER_URL: optionalUrl,
-  CARD_ISSUER_API_KEY: optionalText,
-  CARD_ISSUER_WEBHOOK_SECRET: optionalText,
-  /** Crypto exchange (deposit addresses, rates) over HTTP; unset URL: the offline sandbox exchange. */
-  CRYPTO_EXCHANGE_URL: optionalUrl,
-  CRYPTO_EXCHANGE_API_KEY: optionalText,
-  CRYPTO_EXCHANGE_WEBHOOK_SECRET: optionalText,
-  /** The node's swap fee in basis points of the amount sold (to the crypto revenue account). */
-  CRYPTO_SWAP_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(50),
-  /** How long a swap quote holds its rate. */
-  CRYPTO_QUOTE_TTL_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
-  /** FX rates service (Frankfurter / ECB reference-rate API, `GET <url>/latest?base=&symbols=`); unset: the offline sandbox rates. */
-  FX_RATES_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'FX_RATES_URL is a URL'),
-  /**
-   * The finance node's reference currency: a reward point is worth 0.01 of it, a purchase earns points
-   * by its value in it, and a redemption into another currency converts at the node's own rate.
-   */
-  REFERENCE_CURRENCY: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .default('EUR')
-    .refine((c) => FIAT_CURRENCIES.includes(c), `REFERENCE_CURRENCY is one of ${FIAT_CURRENCIES.join(', ')}`),
-  /** The admin console's superuser, created on first start (Django's DJANGO_SUPERUSER_* of createsuperuser --noinput). */
-  SUPERUSER_USERNAME: optionalText,
-  SUPERUSER_PASSWORD: optionalText,
-  SUPERUSER_EMAIL: optionalText,
-  /** Django's SILENCED_SYSTEM_CHECKS: check ids left out of finance:check and the node's report. */
-  SILENCED_SYSTEM_CHECKS: list,
   /**
    * Master key of secrets at rest (lib/secret-box.ts): 32 bytes as base64 or hex. Unset: generated
    * on first start into DATA_DIR/master.key (mode 0600).
@@ -414,28 +138,19 @@ const schema = z.object({
    */
   HSTS: z.enum(['auto', 'on', 'off']).optional(),
   HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(31_536_000),
-  /** The registry's public URL, base of the links it answers and mails; required in production (links are never built from the Host header there). */
-  PUBLIC_URL_REGISTRY: optionalUrl,
-  /** Registry requests per licence and minute (429 with Retry-After beyond it). */
-  REGISTRY_RATE_LIMIT: z.coerce.number().int().min(1).default(300),
-  /** Lifetime of a download token (single use). */
-  DOWNLOAD_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
-  /** Lifetime of a presigned object link (the 302 target of a download). */
-  PRESIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(604800).default(300),
-  /** Lifetime of a signed licence token (checkout, manifests); never beyond the licence's own expiry. */
-  LICENCE_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
-  /** The registry's Ed25519 signing key (PKCS#8 PEM, `\n` escapes allowed); unset: generated on first start, kept encrypted. */
-  LICENSING_SIGNING_KEY: z.string().trim().min(1).optional(),
-  /** Lifetime of a customer workspace session (cookie workspace_session). */
-  WORKSPACE_SESSION_TTL_SECONDS: z.coerce.number().int().min(300).max(2592000).default(43200),
-  /** Tests only: branding logos and favicons may be fetched from private and loopback addresses (a local test server). */
-  WORKSPACE_ASSET_FETCH_ALLOW_PRIVATE: flag(false),
 });
 
-/** Every setting's name, as the environment spells it. */
-export const CONFIG_NAMES: readonly string[] = Object.keys(schema.shape);
+/**
+ * The values of every product's settings: each product's settings.ts adds its schema's to this
+ * interface, so that `Config` has every key while lib/ imports no product.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the products' declarations
+export interface ProductConfig {}
 
-export type Config = z.infer<typeof schema> & {
+// mapped, as an interface would not pass for a Readonly<Record<string, unknown>>
+type Settings = z.infer<typeof platformSettings> & { [K in keyof ProductConfig]: ProductConfig[K] };
+
+export type Config = Settings & {
   dataDir: string;
   /** Where DATABASE_URL came from: set, built from POSTGRES_*, or unset (the embedded PostgreSQL). */
   databaseFrom: 'DATABASE_URL' | 'POSTGRES_*' | 'embedded';
@@ -445,61 +160,79 @@ export type Config = z.infer<typeof schema> & {
   servicePublicKeys: Record<string, string>;
 };
 
+export type SettingName = keyof Settings;
+
 const SUBGRAPH_URL = /^SUBGRAPH_URL_([A-Z0-9_]+)$/;
 const SERVICE_PUBLIC_KEY = /^SERVICE_PUBLIC_KEY_([A-Z0-9_]+)$/;
 
-export type SettingName = keyof z.infer<typeof schema>;
-
-/** The name of every setting of the schema (deployment manifests are checked against them). */
-export const SETTING_NAMES = Object.keys(schema.shape) as SettingName[];
-
-/** Whether an environment variable is a setting this system reads (a schema setting or SUBGRAPH_URL_<NAME>). */
-export const isSetting = (name: string): boolean => (SETTING_NAMES as string[]).includes(name) || SUBGRAPH_URL.test(name) || SERVICE_PUBLIC_KEY.test(name);
-
 export class ConfigError extends Error {}
 
-/**
- * The public address each product builds its links from (mails, answers, invitations). In production
- * none is ever taken from a request's Host header or defaulted to localhost: a process that runs the
- * product refuses to start without it.
- */
-export const PUBLIC_URLS: readonly {
-  product: Config['PRODUCTS'][number];
-  key: 'PUBLIC_URL_REGISTRY' | 'FRONTEND_URL' | 'PUBLIC_URL_PREDICTIONS';
-  what: string;
-  why: string;
-  example: string;
-}[] = [
-  {
-    product: 'registry',
-    key: 'PUBLIC_URL_REGISTRY',
-    what: 'the licence registry',
-    why: 'the links of its answers and mails (downloads, invitations, password resets) would otherwise be built from the Host header a client sends',
-    example: "the registry's public URL, e.g. https://registry.example.com",
-  },
-  {
-    product: 'finance',
-    key: 'FRONTEND_URL',
-    what: 'the finance node',
-    why: 'the links of its mails (e-mail verification, password reset) must open the web client and would otherwise be built from the Host header a client sends',
-    example: "the web client's public URL, e.g. https://finance.example.com/app/",
-  },
-  {
-    product: 'predictions',
-    key: 'PUBLIC_URL_PREDICTIONS',
-    what: 'the prediction API',
-    why: "the links of its mails (an approved application's API key, confirmation links) would otherwise point at localhost",
-    example: "the prediction API's public URL, e.g. https://predictions.example.com",
-  },
-];
+/** A product as the configuration sees it (its manifest, lib/product.ts, has both). */
+export interface ConfiguredProduct {
+  name: string;
+  settings: ProductSettings;
+}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+/** A product's public address (lib/settings.ts): in production a process that runs the product refuses to start without it. */
+export interface PublicUrl extends PublicUrlRule {
+  product: Config['PRODUCTS'][number];
+  key: SettingName;
+}
+
+/** The configuration of a system of products: the platform's settings and each product's. */
+export interface ComposedConfig {
+  /** The name of every setting (deployment manifests are checked against them). */
+  SETTING_NAMES: readonly SettingName[];
+  /** Whether an environment variable is a setting this system reads (a schema setting, SUBGRAPH_URL_<NAME> or SERVICE_PUBLIC_KEY_<NAME>). */
+  isSetting: (name: string) => boolean;
+  /** The public address of each product that declares one. */
+  PUBLIC_URLS: readonly PublicUrl[];
+  /** The settings from the environment, validated; ConfigError names every invalid one. */
+  loadConfig: (env?: NodeJS.ProcessEnv) => Config;
+}
+
+/** The names each schema declares: a product's settings never redeclare the platform's or another product's. */
+function namesOf(schemas: readonly { owner: string; schema: z.ZodObject }[]): SettingName[] {
+  const owners = new Map<string, string>();
+  for (const { owner, schema } of schemas)
+    for (const name of Object.keys(schema.shape)) {
+      const first = owners.get(name);
+      if (first !== undefined) throw new Error(`the setting ${name} is declared by ${first} and by ${owner}`);
+      owners.set(name, owner);
+    }
+  return [...owners.keys()] as SettingName[];
+}
+
+/**
+ * The configuration of the platform with these products' settings. Every product given is validated
+ * in every process, whichever products it runs (PRODUCTS decides only which public URLs production requires).
+ */
+export function composeConfig(products: readonly ConfiguredProduct[]): ComposedConfig {
+  const schemas = [{ owner: 'the platform', schema: platformSettings as z.ZodObject }, ...products.map((p) => ({ owner: p.name, schema: p.settings.schema }))];
+  const SETTING_NAMES = namesOf(schemas);
+  const PUBLIC_URLS = products.flatMap(({ name, settings: { publicUrl } }) => {
+    if (!publicUrl) return [];
+    if (!(SETTING_NAMES as string[]).includes(publicUrl.key)) throw new Error(`${name}'s public URL ${publicUrl.key} is not a setting`);
+    return [{ ...publicUrl, product: name, key: publicUrl.key } as PublicUrl];
+  });
+  const isSetting = (name: string) => (SETTING_NAMES as string[]).includes(name) || SUBGRAPH_URL.test(name) || SERVICE_PUBLIC_KEY.test(name);
+  const loadConfig = (env: NodeJS.ProcessEnv = process.env) => load(env, schemas, PUBLIC_URLS);
+  return { SETTING_NAMES, isSetting, PUBLIC_URLS, loadConfig };
+}
+
+function load(env: NodeJS.ProcessEnv, schemas: readonly { schema: z.ZodObject }[], publicUrls: readonly PublicUrl[]): Config {
+  const issues: z.core.$ZodIssue[] = [];
+  const values: Record<string, unknown> = {};
+  for (const { schema } of schemas) {
+    const parsed = schema.safeParse(env);
+    if (parsed.success) Object.assign(values, parsed.data);
+    else issues.push(...parsed.error.issues);
+  }
+  if (issues.length) {
+    const lines = issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const cfg = parsed.data;
+  const cfg = values as unknown as Settings;
   const databaseFrom: Config['databaseFrom'] = cfg.DATABASE_URL ? 'DATABASE_URL' : cfg.POSTGRES_DB ? 'POSTGRES_*' : 'embedded';
   // the datastore names of the contract: DATABASE_URL, else one built from POSTGRES_* (when POSTGRES_DB is set)
   if (!cfg.DATABASE_URL && cfg.POSTGRES_DB) {
@@ -523,7 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   if (!isDevelopment(cfg)) {
-    for (const rule of PUBLIC_URLS) {
+    for (const rule of publicUrls) {
       if (cfg.PRODUCTS.includes(rule.product) && !cfg[rule.key]) {
         throw new ConfigError(
           `Invalid configuration:\n  ${rule.key}: required in production when this process runs ${rule.what} (PRODUCTS): ${rule.why}; ` +
@@ -532,10 +265,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }
     }
   }
-  if (cfg.TELEGRAM_WEBHOOK_URL && !cfg.TELEGRAM_WEBHOOK_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  TELEGRAM_WEBHOOK_SECRET: required (16+ characters) when TELEGRAM_WEBHOOK_URL is set');
-  }
-  // KYC_PROVIDER=sumsub's three secrets may be set here or in the admin console (`kyc` records); a use without one is 503
   if (cfg.OBJECT_STORE === 's3' && !cfg.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when OBJECT_STORE=s3');
   const subgraphUrls: Record<string, string> = {};
   const servicePublicKeys: Record<string, string> = {};

@@ -2,11 +2,12 @@ import type { SubgraphCachePolicy } from './cache-policy';
 import type { Config } from './config';
 import type { CredentialKind } from './credentials';
 import type { Logger } from './logger';
+import type { ProductSettings } from './settings';
 
 /**
  * What a product declares about itself without loading its code: the names of its subgraphs (in start
- * order), the credential kinds they verify and what the gateway's response cache may keep of their
- * answers. The gateway reads only this; the processes that run a product load its subgraphs.
+ * order), the credential kinds they verify, what the gateway's response cache may keep of their
+ * answers and the settings it reads. The gateway reads only this; the processes that run a product load its subgraphs.
  */
 export interface ProductManifest<N extends string = string> {
   name: N;
@@ -15,6 +16,8 @@ export interface ProductManifest<N extends string = string> {
   credentials: readonly CredentialKind[];
   /** By subgraph name; a subgraph absent here keeps nothing in the cache. */
   cache: Readonly<Record<string, SubgraphCachePolicy>>;
+  /** What it reads from the environment (subgraphs/<product>/settings.ts); lib/config.ts composes them with the platform's. */
+  settings: ProductSettings;
   /**
    * The product's part of `npm start` beyond its subgraphs and REST surface (its demo seed, its own
    * processes, its banner lines), loaded on demand by a require: a manifest loads no code.

@@ -8,7 +8,7 @@ import {
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GraphQLError } from 'graphql';
-import { loadConfig } from './config';
+import { composeConfig, type ConfiguredProduct } from './config';
 import { NotificationListener, Notifications, ensureDatabase, openStore, poolOptions } from './database';
 import { requireSettings, runEntry } from './entry';
 import { asServiceUnavailable } from './faults';
@@ -26,14 +26,19 @@ import { httpSupergraphClient } from './supergraph-client';
 /** What the gateway forwards stays below this (it accepts 1 MB per operation). */
 const BODY_LIMIT = '2mb';
 
+/** The platform's settings and the subgraph's product's, with those a standalone subgraph cannot run without. */
+const standaloneConfig = (name: string, product: ConfiguredProduct) =>
+  requireSettings(composeConfig([product]).loadConfig(), ['DATABASE_URL', 'SERVICE_PRIVATE_KEY', 'GATEWAY_PUBLIC_KEY', 'GATEWAY_URL'], `the ${name} subgraph`);
+
 /**
  * One subgraph as its own HTTP service (docker compose): the same definition `npm start` runs
  * in-process, behind POST /graphql. The caller's identity is only what the gateway signed, for this
- * subgraph, with its own key: an unsigned request is refused.
+ * subgraph, with its own key: an unsigned request is refused. It validates the platform's settings and
+ * its own product's (`product`: its manifest).
  */
-export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>): Promise<void> {
+export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>, product: ConfiguredProduct): Promise<void> {
   return runEntry(async () => {
-    const config = requireSettings(loadConfig(), ['DATABASE_URL', 'SERVICE_PRIVATE_KEY', 'GATEWAY_PUBLIC_KEY', 'GATEWAY_URL'], `the ${def.name} subgraph`);
+    const config = standaloneConfig(def.name, product);
     const logger = createLogger(config.LOG_LEVEL, def.name);
     const databaseUrl = config.DATABASE_URL;
     await ensureDatabase(databaseUrl);

@@ -1,4 +1,4 @@
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../subgraphs/products';
 import { requireSettings, runEntry } from '../lib/entry';
 import { createLogger } from '../lib/logger';
 import { READINESS_PATH, serviceCheck } from '../lib/probes';

@@ -1,4 +1,5 @@
 import type { SubgraphCachePolicy } from '../lib/cache-policy';
+import { composeConfig } from '../lib/config';
 import type { CredentialKind } from '../lib/credentials';
 import type { ServicesOf, SubgraphDefinition } from '../lib/subgraph';
 import { financeProduct } from './finance/product';
@@ -15,6 +16,12 @@ import { registryProduct } from './registry/product';
 export const PRODUCTS = { predictions: predictionsProduct, registry: registryProduct, finance: financeProduct } as const;
 export type ProductName = keyof typeof PRODUCTS;
 export const PRODUCT_NAMES = Object.keys(PRODUCTS) as ProductName[];
+
+/**
+ * The system's configuration: the platform's settings and every product's, validated in every process
+ * whichever products it runs (a standalone subgraph validates its own product's: lib/subgraph-server.ts).
+ */
+export const { loadConfig, SETTING_NAMES, isSetting, PUBLIC_URLS } = composeConfig(PRODUCT_NAMES.map((p) => PRODUCTS[p]));
 
 interface Definitions {
   predictions: (typeof import('./predictions'))['predictionsSubgraphs'];

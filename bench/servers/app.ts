@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { startApp } from '../../bin/app';
-import { loadConfig } from '../../lib/config';
+import { loadConfig } from '../../subgraphs/products';
 import { createLogger } from '../../lib/logger';
 import type { PredictionServices } from '../../subgraphs/predictions/predictions/services';
 

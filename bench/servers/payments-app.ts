@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import { startApp } from '../../bin/app';
-import { loadConfig } from '../../lib/config';
+import { loadConfig } from '../../subgraphs/products';
 import { createLogger } from '../../lib/logger';
 
 async function main() {

@@ -2,7 +2,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { graphql } from 'graphql';
 import { z } from 'zod';
 import type { RequestCredentials } from '../../../gateway/context';
-import { loadConfig } from '../../../lib/config';
+import { loadConfig } from '../../../test/support/platform/config';
 import type { CredentialKind } from '../../../lib/credentials';
 import { createLogger } from '../../../lib/logger';
 import { listen, type RunningServer } from '../../../lib/server';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig } from '../../../lib/config';
+import { loadConfig } from '../../../test/support/platform/config';
 import { createLogger } from '../../../lib/logger';
 import { listen, type RunningServer } from '../../../lib/server';
 import { detailErrorShape } from '../errors';

@@ -7,6 +7,7 @@ import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { BankingResolver } from './schema/resolvers';
 import { createBankingServices, type BankingServices } from './services';
 import { bankingStore } from './store';
+import { financeProduct } from '../product';
 
 /** Virtual IBAN and African accounts, bank transfers and mobile money through external providers; money in the ledger. */
 export const bankingSubgraph = defineSubgraph<BankingServices, 'banking'>({
@@ -34,4 +35,4 @@ export const bankingSubgraph = defineSubgraph<BankingServices, 'banking'>({
 const DEPOSIT_EXPIRY_SWEEP_MS = 60_000;
 const sweeps = new WeakMap<BankingServices, NodeJS.Timeout>();
 
-if (require.main === module) void runStandaloneSubgraph(bankingSubgraph);
+if (require.main === module) void runStandaloneSubgraph(bankingSubgraph, financeProduct);

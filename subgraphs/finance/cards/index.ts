@@ -6,6 +6,7 @@ import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { CardsResolver } from './schema/resolvers';
 import { createCardsServices, type CardsServices } from './services';
 import { cardsStore } from './store';
+import { financeProduct } from '../product';
 
 /** Virtual cards of the finance node: issued by a card issuer, authorisations held on the ledger. */
 export const cardsSubgraph = defineSubgraph<CardsServices, 'cards'>({
@@ -19,4 +20,4 @@ export const cardsSubgraph = defineSubgraph<CardsServices, 'cards'>({
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(cardsSubgraph);
+if (require.main === module) void runStandaloneSubgraph(cardsSubgraph, financeProduct);

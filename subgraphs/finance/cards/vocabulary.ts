@@ -1,4 +1,4 @@
-import type { Money } from '../../../lib/money';
+import type { Money } from '../kernel/currencies';
 
 /**
  * The cards subgraph's published words and shapes: the domain and the REST surface's schemas and

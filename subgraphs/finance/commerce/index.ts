@@ -8,6 +8,7 @@ import { CommerceResolver, CommerceUserResolvers, DisputeFieldsResolver } from '
 import { DRAIN_RETRY, REWARDS_QUEUE } from './domain/rewards';
 import { createCommerceServices, type CommerceServices } from './services';
 import { commerceStore } from './store';
+import { financeProduct } from '../product';
 
 /** Demo products, added when the shop has none (as other subgraphs seed their demo data). */
 const DEMO_PRODUCTS = [
@@ -46,4 +47,4 @@ export const commerceSubgraph = defineSubgraph<CommerceServices, 'commerce'>({
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(commerceSubgraph);
+if (require.main === module) void runStandaloneSubgraph(commerceSubgraph, financeProduct);

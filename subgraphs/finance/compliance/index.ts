@@ -7,6 +7,7 @@ import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { ComplianceResolver, KycVerificationUserResolver } from './schema/resolvers';
 import { createComplianceServices, type ComplianceServices } from './services';
 import { complianceStore } from './store';
+import { financeProduct } from '../product';
 
 const EXPIRY_SWEEP_MS = 60_000;
 
@@ -36,4 +37,4 @@ export const complianceSubgraph = defineSubgraph<ComplianceServices, 'compliance
 
 const sweeps = new WeakMap<ComplianceServices, NodeJS.Timeout>();
 
-if (require.main === module) void runStandaloneSubgraph(complianceSubgraph);
+if (require.main === module) void runStandaloneSubgraph(complianceSubgraph, financeProduct);

@@ -6,6 +6,7 @@ import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { CryptoResolver, AdminCryptoDepositAddressUserResolver } from './schema/resolvers';
 import { createCryptoServices, type CryptoServices } from './services';
 import { cryptoStore } from './store';
+import { financeProduct } from '../product';
 
 /** Crypto deposits and swaps of the finance node (module `crypto`), on the ledger. */
 export const cryptoSubgraph = defineSubgraph<CryptoServices, 'crypto'>({
@@ -20,4 +21,4 @@ export const cryptoSubgraph = defineSubgraph<CryptoServices, 'crypto'>({
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(cryptoSubgraph);
+if (require.main === module) void runStandaloneSubgraph(cryptoSubgraph, financeProduct);

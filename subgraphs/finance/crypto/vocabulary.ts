@@ -1,11 +1,11 @@
-import type { Money } from '../../../lib/money';
+import type { Money } from '../kernel/currencies';
 
 /**
  * The crypto subgraph's published words and shapes: the domain and the REST surface's schemas and
  * admin pages share them (the REST layer reaches no domain/ module).
  */
 
-/** The assets the node holds for users (8 decimals each in lib/money.ts), with the network of their deposit addresses. Defined once. */
+/** The assets the node holds for users (8 decimals each in kernel/currencies.ts), with the network of their deposit addresses. Defined once. */
 export const CRYPTO_ASSETS = ['BTC', 'ETH', 'USDC', 'USDT'] as const;
 export type CryptoAsset = (typeof CRYPTO_ASSETS)[number];
 export const NETWORKS: Record<CryptoAsset, string> = { BTC: 'bitcoin', ETH: 'ethereum', USDC: 'ethereum', USDT: 'ethereum' };

@@ -10,6 +10,7 @@ import { OperatorResolver } from './schema/operator-resolvers';
 import { IdentityResolver, toUser } from './schema/resolvers';
 import { createIdentityServices, type IdentityServices } from './services';
 import { identityStore } from './store';
+import { financeProduct } from '../product';
 
 /** The finance node's users: sign-in (argon2id), access tokens, 2FA (TOTP), admin console sessions. */
 export const identitySubgraph = defineSubgraph<IdentityServices, 'identity'>({
@@ -52,4 +53,4 @@ export const identitySubgraph = defineSubgraph<IdentityServices, 'identity'>({
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(identitySubgraph);
+if (require.main === module) void runStandaloneSubgraph(identitySubgraph, financeProduct);

@@ -1,5 +1,5 @@
 import type { Config } from '../../../lib/config';
-import { toMoney } from '../../../lib/money';
+import { toMoney } from '../kernel/currencies';
 import type { IdentityServices } from '../identity/services';
 import type { LedgerServices } from '../ledger/services';
 import { DEMO_EQUITIES } from './sandbox/fixture';

@@ -7,6 +7,7 @@ import { investingCommands } from './cli';
 import { InvestingResolver, InvestmentOrderUserResolver } from './schema/resolvers';
 import { createInvestingServices, type InvestingServices } from './services';
 import { investingStore } from './store';
+import { financeProduct } from '../product';
 
 /** Scheduled jobs (pg-boss): the same work as the CLI commands, and the order status poll (the trade stream's safety net). */
 export const INVESTING_JOBS = {
@@ -50,4 +51,4 @@ export const investingSubgraph = defineSubgraph<InvestingServices, 'investing'>(
   stop: (services) => services.orderUpdates.stop(),
 });
 
-if (require.main === module) void runStandaloneSubgraph(investingSubgraph);
+if (require.main === module) void runStandaloneSubgraph(investingSubgraph, financeProduct);

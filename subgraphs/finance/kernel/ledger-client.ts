@@ -1,6 +1,6 @@
 import { COMMON_STATUS, DomainError } from '../../../lib/errors';
 import Decimal from 'decimal.js';
-import { exponentOf } from '../../../lib/money';
+import { exponentOf } from './currencies';
 import { SupergraphError, type SupergraphClient } from '../../../lib/supergraph-client';
 
 /**

@@ -1,5 +1,5 @@
 import type { CliCommand } from '../../../lib/cli';
-import { toMoney } from '../../../lib/money';
+import { toMoney } from '../kernel/currencies';
 import type { LedgerServices } from './services';
 
 /** The ledger's management commands. */

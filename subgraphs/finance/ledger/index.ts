@@ -7,6 +7,7 @@ import { ledgerCommands } from './cli';
 import { LedgerResolver } from './schema/resolvers';
 import { createLedgerServices, type LedgerServices } from './services';
 import { ledgerStore } from './store';
+import { financeProduct } from '../product';
 
 const EXPIRY_SWEEP_MS = 30_000;
 
@@ -35,4 +36,4 @@ export const ledgerSubgraph = defineSubgraph<LedgerServices, 'ledger'>({
 
 const sweeps = new WeakMap<LedgerServices, NodeJS.Timeout>();
 
-if (require.main === module) void runStandaloneSubgraph(ledgerSubgraph);
+if (require.main === module) void runStandaloneSubgraph(ledgerSubgraph, financeProduct);

@@ -8,6 +8,7 @@ import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { NodeResolver } from './schema/resolvers';
 import { createNodeServices, type NodeServices } from './services';
 import { nodeStore } from './store';
+import { financeProduct } from '../product';
 
 /** The finance node's own domain: settings record (16 toggles), branding, licence state and system checks, provider credentials, registry activation, the assistant. */
 export const nodeSubgraph = defineSubgraph<NodeServices, 'node'>({
@@ -37,4 +38,4 @@ export const nodeSubgraph = defineSubgraph<NodeServices, 'node'>({
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(nodeSubgraph);
+if (require.main === module) void runStandaloneSubgraph(nodeSubgraph, financeProduct);

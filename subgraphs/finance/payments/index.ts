@@ -5,6 +5,7 @@ import { NODE_STATE_CHANGED } from '../kernel/gate';
 import { PaymentsResolver } from './schema/resolvers';
 import { createPaymentsServices, type PaymentsServices } from './services';
 import { paymentsStore } from './store';
+import { financeProduct } from '../product';
 
 const IDEMPOTENCY_SWEEP_MS = 3_600_000;
 
@@ -31,4 +32,4 @@ export const paymentsSubgraph = defineSubgraph<PaymentsServices, 'payments'>({
 
 const sweeps = new WeakMap<PaymentsServices, NodeJS.Timeout>();
 
-if (require.main === module) void runStandaloneSubgraph(paymentsSubgraph);
+if (require.main === module) void runStandaloneSubgraph(paymentsSubgraph, financeProduct);

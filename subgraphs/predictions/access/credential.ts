@@ -16,7 +16,7 @@ export const KEY_CHANGED = 'access_key_changed';
 /** The challenge of the prediction API's 401 answers (RFC 6750). */
 export const API_KEY_CHALLENGE = 'Bearer realm="api"';
 
-// an operator-chosen ADMIN_API_KEY's shape (lib/operator-keys.ts)
+// an operator-chosen ADMIN_API_KEY's shape (access/operator-keys.ts)
 const KEY_SHAPE = /^[0-9A-Za-z_-]{32,128}$/;
 
 /**

@@ -6,6 +6,7 @@ import { createAccessServices, type AccessServices } from './services';
 import { accessStore } from './store';
 import { accessCommands } from './cli';
 import { KEY_CHANGED } from './credential';
+import { predictionsProduct } from '../product';
 
 /** The prediction API's credentials: API keys, plans, daily quotas and the applications for keys. */
 export const accessSubgraph = defineSubgraph<AccessServices, 'access'>({
@@ -28,4 +29,4 @@ export const accessSubgraph = defineSubgraph<AccessServices, 'access'>({
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(accessSubgraph);
+if (require.main === module) void runStandaloneSubgraph(accessSubgraph, predictionsProduct);

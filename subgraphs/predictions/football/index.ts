@@ -8,6 +8,7 @@ import { footballCommands } from './cli';
 import { startFeedJob } from './feed-job';
 import { createFootballServices, type FootballServices } from './services';
 import { footballStore } from './store';
+import { predictionsProduct } from '../product';
 
 /** Competitions, seasons, teams and matches: the real data the prediction product stands on. */
 export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
@@ -59,4 +60,4 @@ export const footballSubgraph = defineSubgraph<FootballServices, 'football'>({
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(footballSubgraph);
+if (require.main === module) void runStandaloneSubgraph(footballSubgraph, predictionsProduct);

@@ -7,6 +7,7 @@ import { createPredictionServices, type PredictionServices } from './services';
 import { predictionsStore } from './store';
 import { MODEL_CHANGED } from './store/prediction-store';
 import { announceDataChange } from '../../../lib/cache-policy';
+import { predictionsProduct } from '../product';
 
 /** Model versions, predictions (backtest and upcoming), statistics and retraining. */
 export const predictionsSubgraph = defineSubgraph<PredictionServices, 'predictions'>({
@@ -48,4 +49,4 @@ export const predictionsSubgraph = defineSubgraph<PredictionServices, 'predictio
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(predictionsSubgraph);
+if (require.main === module) void runStandaloneSubgraph(predictionsSubgraph, predictionsProduct);

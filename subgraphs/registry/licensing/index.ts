@@ -17,6 +17,7 @@ import { LicenceResolver } from './schema/licence-resolver';
 import { WorkspaceAdminResolver, WorkspaceResolver } from './schema/workspace-resolver';
 import { createLicensingServices, type LicensingServices } from './services';
 import { licensingStore } from './store';
+import { registryProduct } from '../product';
 
 /** pg-boss queue of the scheduled upkeep (every minute): dead deployments culled, expiries recorded, spent tokens purged. */
 export const UPKEEP_QUEUE = 'licensing-upkeep';
@@ -77,4 +78,4 @@ export const licensingSubgraph = defineSubgraph<LicensingServices, 'licensing'>(
   },
 });
 
-if (require.main === module) void runStandaloneSubgraph(licensingSubgraph);
+if (require.main === module) void runStandaloneSubgraph(licensingSubgraph, registryProduct);

@@ -4,14 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../../lib/paths';
-import { MAX_AMOUNT_MINOR, maxAmount } from '../../../lib/money';
+import { MAX_AMOUNT_MINOR, maxAmount } from '../../../subgraphs/finance/kernel/currencies';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http, surface } from '../../support/platform/http';
 import { createUser, graphql, installValidLicence, login } from '../../support/finance/node';
 import { invariants } from '../../support/finance/ledger';
 
 /**
- * One maximum per currency for every money amount (lib/money.ts: 10^14 minor
+ * One maximum per currency for every money amount (subgraphs/finance/kernel/currencies.ts: 10^14 minor
  * units), read by the one parser of amounts (toMinor) on every REST route and GraphQL mutation, and
  * enforced by the ledger itself, whose account sums can never leave bigint's range.
  */

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../../../lib/config';
+import { ConfigError } from '../../../lib/config';
+import { loadConfig } from '../../../subgraphs/products';
 import { configurationChecks } from '../../../subgraphs/finance/node/domain/checks';
 import { sandboxProvidersSelected } from '../../../subgraphs/finance/kernel/sandbox';
 import { startTestApp, type TestApp } from '../../support/platform/app';

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../../lib/config';
+import { loadConfig } from '../../../subgraphs/products';
 import { createLogger } from '../../../lib/logger';
 import { listen, type RunningServer } from '../../../lib/server';
 import { httpExecutor } from '../../../rest-adapter/core/executor';

@@ -5,7 +5,8 @@ import { loadSubgraphs, PRODUCT_NAMES, subgraphFolder } from '../../../subgraphs
 
 /** Every subgraph of the three products. */
 const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
-import { loadConfig, type Config } from '../../../lib/config';
+import { type Config } from '../../../lib/config';
+import { loadConfig } from '../../../subgraphs/products';
 import { projectRoot } from '../../../lib/paths';
 import { signRequestToken, verifyRequestToken } from '../../../lib/principal';
 import { GATEWAY_SERVICE, keyVariable, parseServicePrivateKey, parseServicePublicKey, serviceKeyEnv } from '../../../lib/service-keys';

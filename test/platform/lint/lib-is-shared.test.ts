@@ -9,20 +9,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../../../lib/paths';
+import { ownerOf } from '../../support/platform/owners';
 
 const root = projectRoot();
 const TEST = /\.(spec|test)\.ts$/;
-
-/** Who a file belongs to: a product, lib/ (looked through), the platform, or nobody (tests, benchmarks). */
-export function ownerOf(path: string): string | null {
-  const product = /^(?:subgraphs|rest-adapter)\/(predictions|registry|finance)\//.exec(path);
-  if (product) return product[1];
-  if (path.startsWith('bot/')) return 'predictions';
-  if (path.startsWith('clients/finance-web/')) return 'finance';
-  if (TEST.test(path) || /^(test|bench)\//.test(path)) return null;
-  if (path.startsWith('lib/')) return 'lib';
-  return 'platform';
-}
 
 interface Graph {
   modules: { source: string; dependencies: { resolved: string }[] }[];

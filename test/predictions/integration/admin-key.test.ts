@@ -1,4 +1,4 @@
-import { loadConfig } from '../../../lib/config';
+import { loadConfig } from '../../../subgraphs/products';
 import type { AccessServices } from '../../../subgraphs/predictions/access/services';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http } from '../../support/platform/http';

@@ -30,7 +30,7 @@ export interface ChildApp {
 const CHILD_SCRIPT = `
 require('reflect-metadata');
 const { startApp } = require('./dist/bin/app.js');
-const { loadConfig } = require('./dist/lib/config.js');
+const { loadConfig } = require('./dist/subgraphs/products.js');
 const { createLogger } = require('./dist/lib/logger.js');
 (async () => {
   const config = loadConfig(process.env);

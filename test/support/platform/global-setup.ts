@@ -7,7 +7,7 @@ import { startApp } from '../../../bin/app';
 import type { PredictionServices } from '../../../subgraphs/predictions/predictions/services';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { loadConfig } from '../../../lib/config';
+import { loadConfig } from '../../../subgraphs/products';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { TEMPLATE_ADMIN_KEY, TEST_MASTER_KEY } from './keys';

@@ -4,7 +4,7 @@ import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js
 import { z } from 'zod';
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
-import { LEDGER_TOTAL_MAX, exponentOf, toMinor, toMoney } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX, exponentOf, toMinor, toMoney } from '../../kernel/currencies';
 import type { PrincipalOf } from '../../../../lib/principal';
 import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import { kycLevelReaches, kycRequiredError, moduleDisabledError, requiredKycLevel, type FinanceModule, type NodeGate } from '../../kernel/gate';

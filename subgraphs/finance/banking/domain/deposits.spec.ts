@@ -1,4 +1,4 @@
-import { LEDGER_TOTAL_MAX } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX } from '../../kernel/currencies';
 import { CLEARING_ALERT_LEVEL, checkDepositLimit, clearingNearsMaximum, depositLimitFor } from './deposits';
 
 describe('deposit limits', () => {

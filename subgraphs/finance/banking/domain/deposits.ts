@@ -1,5 +1,5 @@
 import { DomainError } from '../../../../lib/errors';
-import { LEDGER_TOTAL_MAX, toMoney } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX, toMoney } from '../../kernel/currencies';
 import type { KycLevel } from '../../kernel/kyc';
 import { isKycLevel, limitFor } from '../../ledger/domain/limits';
 

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { badInput, notFound, unauthenticated } from '../../../../lib/errors';
-import { toMoney } from '../../../../lib/money';
+import { toMoney } from '../../kernel/currencies';
 import type { PrincipalOf } from '../../../../lib/principal';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { NodePolicy } from '../../kernel/gate';

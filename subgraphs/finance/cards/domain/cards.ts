@@ -1,7 +1,7 @@
 import { badInput, conflict, DomainError, notFound } from '../../../../lib/errors';
 import { derivedUuid, IdempotentRequests } from '../../../../lib/idempotency';
 import { INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, LedgerClient, type LedgerLimits, type LedgerTransferInput } from '../../kernel/ledger-client';
-import { toMinor, toMoney } from '../../../../lib/money';
+import { toMinor, toMoney } from '../../kernel/currencies';
 import { keysetPage, keysetResults } from '../../../../lib/pagination';
 import { requireSecret, verifyWebhook } from '../../kernel/provider-http';
 import type { SecretBox } from '../../../../lib/secret-box';

@@ -2,7 +2,7 @@ import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput, forbidden } from '../../../../lib/errors';
 import type pg from 'pg';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
-import { toMinor, toMoney } from '../../../../lib/money';
+import { toMinor, toMoney } from '../../kernel/currencies';
 import type { ObjectStore } from '../../../../lib/object-store';
 import type { AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, DisputeRow } from '../store/commerce-store';

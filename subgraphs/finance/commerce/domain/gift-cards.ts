@@ -1,6 +1,6 @@
 import { badInput } from '../../../../lib/errors';
 import type { IdempotentRequests } from '../../../../lib/idempotency';
-import { toMinor } from '../../../../lib/money';
+import { toMinor } from '../../kernel/currencies';
 import type { CommerceStore, GiftCardOrderRow } from '../store/commerce-store';
 import { GIFT_CARD_BRANDS, type GiftCardBrand } from './catalogue';
 import { pageOf, pageRequest } from './common';

@@ -6,7 +6,7 @@ import { DomainError, badInput } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import type { JobQueue } from '../../../../lib/jobs';
 import type { Logger } from '../../../../lib/logger';
-import { FIAT_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
+import { FIAT_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../kernel/currencies';
 import type { CommerceStore, RewardDueRow } from '../store/commerce-store';
 import { INSUFFICIENT_FUNDS, type LedgerClient, type LedgerTransferInput } from '../../kernel/ledger-client';
 import { REWARD_RULES } from './catalogue';

@@ -1,7 +1,7 @@
 import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
-import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
+import { exponentOf, toMinor, toMoney } from '../../kernel/currencies';
 import type { ObjectStore } from '../../../../lib/object-store';
 import type { AuditDb, AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, OrderRow, ProductRow } from '../store/commerce-store';

@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { badInput } from '../../../../lib/errors';
 import type { IdempotentRequests } from '../../../../lib/idempotency';
-import { toMinor } from '../../../../lib/money';
+import { toMinor } from '../../kernel/currencies';
 import type { CommerceStore, UtilityRow } from '../store/commerce-store';
 import { BILLERS, OPERATORS, type UtilityProvider } from './catalogue';
 import { pageOf, pageRequest } from './common';

@@ -1,10 +1,10 @@
-import { toMoney } from '../../../../lib/money';
+import { toMoney } from '../../kernel/currencies';
 import type { Biller as BillerEntry, GiftCardBrand as BrandEntry, Operator as OperatorEntry } from '../domain/catalogue';
 import { UTILITY_STATES } from '../domain/catalogue';
 import type { RewardRulesView } from '../domain/rewards';
 import type { CartLine, DisputeRow, GiftCardOrderRow, HistoryRow, OrderItemRow, OrderRow, ProductRow, RewardEventRow, UtilityRow } from '../store/commerce-store';
 import type { Cart, Dispute, GiftCardBrand, GiftCardOrder, Product, RewardEvent, RewardRules, ShopOrder, UtilityCatalogue, UtilityRequest } from './types';
-import { toMinor } from '../../../../lib/money';
+import { toMinor } from '../../kernel/currencies';
 
 /** Rows → GraphQL objects (money as decimal strings with their currency). */
 

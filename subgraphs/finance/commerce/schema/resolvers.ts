@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { unauthenticated } from '../../../../lib/errors';
-import { toMoney } from '../../../../lib/money';
+import { toMoney } from '../../kernel/currencies';
 import type { SubgraphContext } from '../../../../lib/subgraph';
 import { kycLevelReaches, kycRequiredError, NodePolicy, requiredKycLevel } from '../../kernel/gate';
 import { NodeUserRef, userRef, userReferenceResolver } from '../../kernel/user-ref';

@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 import { badInput, DomainError, notFound } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import { LedgerClient, limitsOf, type LedgerTransferInput } from '../../kernel/ledger-client';
-import { toMinor, toMoney } from '../../../../lib/money';
+import { toMinor, toMoney } from '../../kernel/currencies';
 import { keysetPage, keysetResults } from '../../../../lib/pagination';
 import { requireSecret, verifyWebhook } from '../../kernel/provider-http';
 import type { KycLevel } from '../../kernel/kyc';

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { DomainError } from '../../../../lib/errors';
-import { maxAmount } from '../../../../lib/money';
+import { maxAmount } from '../../kernel/currencies';
 import { QUANTITY_DECIMALS, validateOrder, type OrderInput } from './investing';
 
 /**

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { badInput, DomainError, notFound } from '../../../../lib/errors';
 import { derivedUuid, type IdempotentRequests } from '../../../../lib/idempotency';
 import type { Logger } from '../../../../lib/logger';
-import { exponentOf, maxAmount } from '../../../../lib/money';
+import { exponentOf, maxAmount } from '../../kernel/currencies';
 import type { KycLevel } from '../../kernel/kyc';
 import { BROKERAGE_PROVIDERS } from '../../kernel/contract';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
@@ -54,7 +54,7 @@ export interface Trader {
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
-/** The most shares of one order; money (notional, limit price) is bounded like every amount (lib/money.ts, 2 decimals). */
+/** The most shares of one order; money (notional, limit price) is bounded like every amount (subgraphs/finance/kernel/currencies.ts, 2 decimals). */
 const MAX_QUANTITY = new Decimal(10).pow(9);
 const MAX_MONEY = new Decimal(maxAmount('USD'));
 const positive = (field: string, v: string) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput, forbidden, notFound } from '../../../../lib/errors';
-import { exponentOf, toMinor, toMoney } from '../../../../lib/money';
+import { exponentOf, toMinor, toMoney } from '../../kernel/currencies';
 import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import type { AdjustmentRow, AdjustmentStore } from '../store/adjustment-store';
 import { NIL_OWNER, WALLET, type Ledger } from './ledger';

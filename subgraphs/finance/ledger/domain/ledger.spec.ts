@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { DomainError } from '../../../../lib/errors';
-import { LEDGER_TOTAL_MAX, MAX_AMOUNT_MINOR } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX, MAX_AMOUNT_MINOR } from '../../kernel/currencies';
 import type { AccountRow, TransferRow } from '../store/ledger-store';
 import { balanceOf, checkLimits, postLeg, validateBatch, type TransferInput, type TransferKind } from './ledger';
 import { limitFor } from './limits';

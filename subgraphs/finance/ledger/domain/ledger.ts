@@ -5,7 +5,7 @@ import { inTransaction } from '../../../../lib/database';
 import { DomainError, badInput } from '../../../../lib/errors';
 import { derivedUuid } from '../../../../lib/idempotency';
 import type { AccountRow, LedgerStore, ReconciliationRow, StatementRow, TransferRow } from '../store/ledger-store';
-import { LEDGER_TOTAL_MAX, MAX_AMOUNT_MINOR, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX, MAX_AMOUNT_MINOR, exponentOf, toMinor, toMoney, type Money } from '../../kernel/currencies';
 import type { KycLevel } from '../../kernel/kyc';
 import { LIMIT_SCALE, isKycLevel, limitExceeded, limitFor, startOfUtcDay } from './limits';
 import {

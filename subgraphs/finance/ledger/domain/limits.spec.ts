@@ -1,4 +1,4 @@
-import { SUPPORTED_CURRENCIES, toMoney } from '../../../../lib/money';
+import { SUPPORTED_CURRENCIES, toMoney } from '../../kernel/currencies';
 import { KYC_LEVELS } from '../../kernel/kyc';
 import { LIMIT_TIERS } from '../vocabulary';
 import { limitExceeded, limitFor, startOfUtcDay } from './limits';

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { DomainError } from '../../../../lib/errors';
-import { SUPPORTED_CURRENCIES, exponentOf, toMoney } from '../../../../lib/money';
+import { SUPPORTED_CURRENCIES, exponentOf, toMoney } from '../../kernel/currencies';
 import { KYC_LEVELS, type KycLevel } from '../../kernel/kyc';
 import { LIMIT_TIERS } from '../vocabulary';
 

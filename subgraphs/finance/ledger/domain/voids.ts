@@ -1,4 +1,4 @@
-import { toMoney } from '../../../../lib/money';
+import { toMoney } from '../../kernel/currencies';
 import { adminActor, type AuditOutbox } from '../../kernel/audit';
 import type { Operator } from './adjustments';
 import type { Ledger, TransferOutcome } from './ledger';

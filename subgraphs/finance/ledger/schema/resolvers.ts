@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { badInput, forbidden, unauthenticated } from '../../../../lib/errors';
 import type { SubgraphContext } from '../../../../lib/subgraph';
-import { toMoney } from '../../../../lib/money';
+import { toMoney } from '../../kernel/currencies';
 import type { LedgerServices } from '../services';
 import type { TransferRow } from '../store/ledger-store';
 import { LEDGER_WRITERS } from '../domain/writers';

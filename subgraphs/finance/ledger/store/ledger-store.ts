@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Store } from '../../../../lib/database';
-import { LEDGER_TOTAL_MAX } from '../../../../lib/money';
+import { LEDGER_TOTAL_MAX } from '../../kernel/currencies';
 
 export interface AccountRow {
   id: string;

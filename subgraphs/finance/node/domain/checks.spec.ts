@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_NAMES, loadConfig } from '../../../../lib/config';
+import { loadConfig, SETTING_NAMES } from '../../../../test/support/platform/config';
 import { projectRoot } from '../../../../lib/paths';
 import { SecretBoxError, maskSecret, purposeBox } from '../../../../lib/secret-box';
 import { CHECK_CATALOGUE, configurationChecks, formatChecks } from './checks';
@@ -43,7 +43,7 @@ describe('the configuration contract', () => {
     const example = readFileSync(join(root, '.env.example'), 'utf8');
     const readme = readFileSync(join(root, 'docs', 'operations.md'), 'utf8');
     for (const name of CONTRACT_NAMES) {
-      expect([name, CONFIG_NAMES.includes(name)]).toEqual([name, true]);
+      expect([name, (SETTING_NAMES as readonly string[]).includes(name)]).toEqual([name, true]);
       expect([name, new RegExp(`^${name}=`, 'm').test(example)]).toEqual([name, true]);
       expect([name, readme.includes(`\`${name}\``)]).toEqual([name, true]);
     }

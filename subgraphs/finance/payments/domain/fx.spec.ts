@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
-import { MAX_AMOUNT_MINOR, exponentOf } from '../../../../lib/money';
+import { MAX_AMOUNT_MINOR, exponentOf } from '../../kernel/currencies';
 import { FX_FEE_BPS } from '../vocabulary';
 import { FX_CURRENCIES, quoteAmounts } from './fx';
 import { SANDBOX_EUR_RATES, SandboxRates } from './rates';

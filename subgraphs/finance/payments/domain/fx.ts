@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { DomainError, badInput } from '../../../../lib/errors';
 import type { IdempotentRequests } from '../../../../lib/idempotency';
-import { FIAT_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../../../lib/money';
+import { FIAT_CURRENCIES, exponentOf, toMinor, toMoney, type Money } from '../../kernel/currencies';
 import type { NodeGate } from '../../kernel/gate';
 import type { PaymentsStore, QuoteRow } from '../store/payments-store';
 import { limitsOf, type LedgerClient } from '../../kernel/ledger-client';

@@ -1,6 +1,6 @@
 import { DomainError, badInput } from '../../../../lib/errors';
 import type { IdempotentRequests } from '../../../../lib/idempotency';
-import { toMinor, toMoney, type Money } from '../../../../lib/money';
+import { toMinor, toMoney, type Money } from '../../kernel/currencies';
 import type { PrincipalOf } from '../../../../lib/principal';
 import { kycLevelReaches, kycRequiredError, requiredKycLevel, type NodeGate } from '../../kernel/gate';
 import { limitsOf, type LedgerClient } from '../../kernel/ledger-client';

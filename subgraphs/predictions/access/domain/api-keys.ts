@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { DomainError, badInput, invalidCredentials, notFound } from '../../../../lib/errors';
 import type { PrincipalOf } from '../../../../lib/principal';
 import { apiKeyCredential } from '../credential';
-import { OPERATOR_KEY_RULE, operatorKeyProblem } from '../../../../lib/operator-keys';
+import { OPERATOR_KEY_RULE, operatorKeyProblem } from '../operator-keys';
 import type { ApiKeyStore, KeyForAuth } from '../store/api-key-store';
 import type { ApiKeyRow } from '../store/entities';
 import { generateKey, hashKey, hashMatches, isWellFormedKey, keyPrefix } from './key-format';

@@ -10,7 +10,7 @@ export const KEY_PREFIX = 'mpk_';
 const ID_LENGTH = 8;
 const SECRET_LENGTH = 40;
 export const PREFIX_LENGTH = KEY_PREFIX.length + ID_LENGTH;
-/** Generated keys match KEY_PREFIX…; an operator-supplied ADMIN_API_KEY has this shape (and more: lib/operator-keys.ts). */
+/** Generated keys match KEY_PREFIX…; an operator-supplied ADMIN_API_KEY has this shape (and more: ../operator-keys.ts). */
 const KEY_RE = /^[0-9A-Za-z_-]{32,128}$/;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../../../lib/paths';
 import { createLogger } from '../../../../lib/logger';
 import { openStore, type Store } from '../../../../lib/database';
-import { SUPPORTED_CURRENCIES } from '../../../../lib/money';
+import { SUPPORTED_CURRENCIES } from '../../../../subgraphs/finance/kernel/currencies';
 import { KYC_LEVELS } from '../../../../subgraphs/finance/kernel/kyc';
 import { Ledger } from '../../../../subgraphs/finance/ledger/domain/ledger';
 import { limitFor, limitsTable } from '../../../../subgraphs/finance/ledger/domain/limits';

@@ -11,7 +11,8 @@ import { loadSubgraphs, PRODUCT_NAMES, subgraphFolder } from '../../../../subgra
 
 /** Every subgraph of the three products. */
 const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
-import { isSetting, loadConfig, type Config } from '../../../../lib/config';
+import { type Config } from '../../../../lib/config';
+import { isSetting, loadConfig } from '../../../../subgraphs/products';
 import { GATEWAY_SERVICE, keyVariable, serviceKeyEnv } from '../../../../lib/service-keys';
 import type { KubernetesObject } from '../../../../lib/kubernetes/workload';
 import { projectRoot } from '../../../../lib/paths';

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { badInput } from './errors';
+import { badInput } from '../../../lib/errors';
 
 /**
  * Money, one vocabulary for every finance subgraph. Amounts are integers of the currency's minor unit (bigint) inside the ledger; decimal strings with
