@@ -68,11 +68,14 @@ function field(f: SignInField, value: string | undefined, first: boolean): Raw {
   </div>`;
 }
 
+/** The attribute of the kit's sign-in card: how a test tells the kit's sign-in page from a hand-made one. */
+export const SIGN_IN_MARK = 'data-kit="sign-in"';
+
 /** The body of a console's sign-in page (the card), for a console that frames it itself. */
 export function signInCard(input: AnyRouteInput, siteName: string, form: SignInForm, state: SignInState = {}): Raw {
   const heading = typeof form.heading === 'function' ? form.heading(siteName) : form.heading;
   const hidden = Object.entries(state.hidden ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`);
-  return html`<div class="login">
+  return html`<div class="login" data-kit="sign-in">
     <h1>${heading}</h1>
     ${form.intro ? html`<div class="intro">${form.intro}</div>` : ''}
     <form method="post" action="${form.action}">
