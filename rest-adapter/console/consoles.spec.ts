@@ -26,6 +26,7 @@ function sourceFiles(dir: string): string[] {
 const consoles = sourceFiles(ROOT).flatMap((file) => {
   const source = readFileSync(file, 'utf8');
   const names = [...source.matchAll(DECLARATION)].map((m) => m[1]);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- each console's module, found by the search (jest runs CommonJS)
   const module = names.length ? (require(file) as Record<string, ConsoleFrame>) : {};
   return names.map((name) => ({ where: `${relative(projectRoot(), file)}#${name}`, frame: module[name] }));
 });
