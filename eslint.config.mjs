@@ -58,7 +58,8 @@ export default tseslint.config(
   },
   {
     // A route's data is its persisted operation's generated result (route({ operation, respond: (data) => … }),
-    // rest-adapter/core/route.ts): a hand-written shape of it would go stale with the schema unnoticed.
+    // rest-adapter/core/route.ts): a hand-written shape of it would go stale with the schema unnoticed. So is
+    // the data a page helper is handed: a `data` parameter of any function here takes a generated type.
     files: ['rest-adapter/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
@@ -67,6 +68,14 @@ export default tseslint.config(
         {
           selector: "Property[key.name='respond'] > :function > :first-child.params > TSTypeAnnotation > TSTypeLiteral",
           message: "Type a route's data from its operation (route() from rest-adapter/<product>/operation.ts, ResultOf<'Name'>), not by hand.",
+        },
+        {
+          // the same for a page helper that is handed the data (`function usersPage(data: { … })`)
+          selector: ['TSTypeLiteral', 'TSUnionType > TSTypeLiteral', 'TSArrayType > TSTypeLiteral']
+            .map((shape) => `:function > Identifier.params[name='data'] > TSTypeAnnotation > ${shape}`)
+            .join(', '),
+          message:
+            "Type a page's data from its operation (ResultOf<'Name'> from rest-adapter/<product>/operation.ts, or a fragment's generated type), not by hand.",
         },
       ],
     },

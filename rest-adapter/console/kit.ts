@@ -1,13 +1,15 @@
 import type { Request } from 'express';
-import { html, raw, type Raw } from '../../lib/html';
+import { html, type Raw } from '../../lib/html';
 import { CSRF_FIELD } from '../core/csrf';
 import type { AnyRouteInput, Reply, RouteError } from '../core/route';
+import { themePath, type ThemeVars } from './theme';
 
 /**
  * The console kit: ONE page frame, error page, date and money format, flash message, CSRF field and
  * table for every server-rendered page (the finance admin console, the registry workspace, the
  * prediction API's application pages). A console describes itself once (`ConsoleFrame`: where its
- * home, sign-in and sign-out are, and its theme: stylesheet and header) and its modules build their
+ * home, sign-in and sign-out are, and its theme: the variables of the kit's one stylesheet, theme.ts, and its header) and
+ * it signs in with the kit's sign-in page (sign-in.ts); its modules build their
  * pages with `consolePage`, their errors with `consoleError`, their lists with `listView` (list.ts),
  * and register their routes with `consolePages` (pages.ts).
  */
@@ -37,7 +39,8 @@ export interface ConsoleFrame {
 
 /** A console's look: its stylesheet, title, header and the element that holds the page. */
 export interface ConsoleTheme {
-  style: string;
+  /** The console's values of the kit's one stylesheet (theme.ts): accent colour, header, widths. */
+  vars?: ThemeVars;
   /** The document's title. */
   title: (page: string, siteName: string, frame: ConsoleFrame) => string;
   /** The header: brand, navigation, who is signed in and the sign-out form (`''`: none). */
@@ -102,46 +105,6 @@ export interface FrameOptions {
   head?: Raw;
 }
 
-const ADMIN_STYLE = `
-*{box-sizing:border-box}
-body{margin:0;font:14px/1.5 -apple-system,"Segoe UI",system-ui,Roboto,"Helvetica Neue",Arial,sans-serif;color:#333;background:#f8f8f8}
-a{color:#2f6a86;text-decoration:none}a:hover{color:#036}
-#header{display:flex;justify-content:space-between;align-items:center;padding:10px 40px;background:#417690;color:#ffc}
-#header h1{margin:0;font-size:18px;font-weight:400}#header h1 a{color:#ffc;display:inline-flex;align-items:center;gap:8px}
-#header .brand-logo{max-height:32px;max-width:160px;background:#fff;border-radius:3px}
-#user-tools{font-size:12px;text-transform:uppercase;letter-spacing:.5px}#user-tools form{display:inline}
-#user-tools a{color:#fff;text-decoration:underline}#user-tools button{background:none;border:0;color:#fff;cursor:pointer;font:inherit;text-transform:uppercase;text-decoration:underline}
-.breadcrumbs{background:#e8f1f5;padding:10px 40px;color:#555}.breadcrumbs a{color:#2f6a86;text-decoration:underline}
-#content{padding:20px 40px}h2.title{font-size:20px;font-weight:300;color:#666;margin:0 0 16px}
-.banner{padding:10px 14px;margin:0 0 16px;border-radius:4px}.banner.error{background:#ba2121;color:#fff}.banner.warning{background:#ffc;border:1px solid #e6db55}.banner.ok{background:#dfd;border:1px solid #b3d9b3}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:20px}.grid.wide{grid-template-columns:repeat(auto-fit,minmax(min(540px,100%),1fr))}
-.module{background:#fff;border:1px solid #e5e5e5;border-radius:4px;margin-bottom:20px;overflow:hidden}
-.module h2,.module caption{margin:0;padding:8px 12px;font-size:13px;font-weight:400;text-align:left;background:#3c6f88;color:#fff;text-transform:uppercase;letter-spacing:.5px}
-.module .body{padding:10px 12px}.stat{font-size:28px;font-weight:300;color:#417690}
-table{width:100%;border-collapse:collapse}th,td{padding:8px 12px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-thead th{background:#f6f6f6;color:#666;font-size:11px;text-transform:uppercase;white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
-.on{color:#2e7d32;font-weight:600}.off{color:#6b6b6b}
-form.aligned .row{display:flex;gap:16px;padding:10px 0;border-bottom:1px solid #eee}form.aligned label.name{width:240px;font-weight:600}
-form.aligned .help{color:#6b6b6b;font-size:12px}input[type=text],input[type=password],input[type=url],input[type=email],textarea,select{padding:6px;border:1px solid #ccc;border-radius:4px;font:inherit;min-width:320px}
-textarea{min-height:80px}.submit-row{padding:12px;background:#f8f8f8;text-align:right}
-button.default,input.default{background:#417690;color:#fff;border:0;border-radius:4px;padding:8px 16px;cursor:pointer;font:inherit}
-button.delete{background:#ba2121;color:#fff;border:0;border-radius:4px;padding:4px 10px;cursor:pointer}
-.errorlist{color:#ba2121;margin:4px 0;padding:0;list-style:none}.back{display:inline-block;margin:0 0 12px}
-.login{max-width:380px;margin:80px auto;background:#fff;border:1px solid #eaeaea;border-radius:4px}
-.login h1{margin:0;padding:14px;background:#417690;color:#ffc;font-size:18px;font-weight:400;text-align:center}.login form{padding:20px}
-.login .row{margin-bottom:14px}.login label{display:block;font-weight:600;margin-bottom:4px}.login input{width:100%;min-width:0}
-code{background:#f0f0f0;padding:1px 4px;border-radius:3px;word-break:break-all}
-.toolbar{display:flex;flex-wrap:wrap;gap:8px;align-items:end;margin:0 0 12px}.toolbar label{display:block;font-size:11px;color:#666;text-transform:uppercase}
-.toolbar>div{min-width:0;max-width:100%}.toolbar input[type=search],.toolbar select{min-width:0;width:auto;max-width:100%}.pager{display:flex;gap:12px;align-items:center;margin:8px 0}
-.scroll{overflow-x:auto;max-width:100%}.scroll:focus-visible{outline:2px solid #2f6a86;outline-offset:2px}.actions form{display:inline-block;margin:0 8px 8px 0}
-@media (max-width:700px){#header,.breadcrumbs,#content{padding-left:12px;padding-right:12px}#header{flex-wrap:wrap;gap:6px}
-input[type=text],input[type=password],input[type=url],input[type=email],input[type=number],textarea,select{min-width:0;width:100%}
-form.aligned .row{flex-direction:column;gap:4px}form.aligned label.name{width:auto}th,td{padding:6px}
-.scroll table,.scroll caption,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}.scroll thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-.scroll tr{border-bottom:2px solid #e5e5e5;padding:4px 0}.scroll td{border:0;padding:3px 8px;overflow-wrap:anywhere}
-.scroll td[data-label]:not([data-label=""])::before{content:attr(data-label);display:block;font-size:11px;color:#666;text-transform:uppercase}}
-`;
-
 function adminHeader(frame: ConsoleFrame, opts: FrameOptions): Raw {
   const docs = frame.docs ? html`<a href="${frame.docs.href}">${frame.docs.label}</a> /` : '';
   const tools =
@@ -159,14 +122,13 @@ function adminHeader(frame: ConsoleFrame, opts: FrameOptions): Raw {
   </div>`;
 }
 
-/** The Django admin's look: the finance console's. */
+/** The Django admin's look: the finance console's (the stylesheet's defaults). */
 export const ADMIN_THEME: ConsoleTheme = {
-  style: ADMIN_STYLE,
   title: (page, siteName, frame) => `${page} | ${siteName} ${frame.label}`,
   header: adminHeader,
 };
 
-/** The whole HTML document of a console page: header, breadcrumbs, banners, body; no external assets. */
+/** The whole HTML document of a console page: header, breadcrumbs, banners, body; its one asset is the kit's stylesheet, from the console's own origin. */
 export function consoleDocument(frame: ConsoleFrame, opts: FrameOptions, body: Raw): string {
   const theme = frame.theme ?? ADMIN_THEME;
   const crumbs =
@@ -184,9 +146,7 @@ export function consoleDocument(frame: ConsoleFrame, opts: FrameOptions, body: R
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${theme.title(opts.title, opts.siteName, frame)}</title>
         ${theme.head ?? ''}
-        <style>
-          ${raw(theme.style)}
-        </style>
+        <link rel="stylesheet" href="${themePath(frame.home)}" />
         ${opts.head ?? ''}
       </head>
       <body>

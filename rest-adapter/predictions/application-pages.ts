@@ -20,41 +20,28 @@ export interface PlanInfo {
   description: string;
 }
 
-const STYLE = `
-  body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f6f7f9;margin:0}
-  main{max-width:40rem;margin:0 auto;padding:2rem 1rem}
-  h1{font-size:1.75rem;margin:0 0 .5rem}
-  .field{margin:1.25rem 0}
-  label{display:block;font-weight:600}
-  .hint{margin:.125rem 0 .375rem;color:#4a5360;font-size:.9rem}
-  input,textarea{box-sizing:border-box;width:100%;padding:.5rem;font:inherit;border:2px solid #5b6470;border-radius:4px;background:#fff}
-  input:focus,textarea:focus{outline:3px solid #ffbf47;outline-offset:0}
-  [aria-invalid=true]{border-color:#b3261e}
-  .error{color:#b3261e;font-weight:600;margin:.25rem 0}
-  .summary{border:3px solid #b3261e;padding:.75rem 1rem;background:#fff;margin:1rem 0}
-  .summary h2{font-size:1.1rem;margin:0 0 .5rem}
-  .summary a{color:#b3261e}
-  button{font:inherit;font-weight:600;padding:.6rem 1.4rem;border:0;border-radius:4px;background:#1d6b3a;color:#fff;cursor:pointer}
-  button:focus{outline:3px solid #ffbf47}
-  table{border-collapse:collapse;margin:.5rem 0}
-  th,td{text-align:left;padding:.25rem 1rem .25rem 0;border-bottom:1px solid #d5d9de}
-  code{background:#e9ecef;padding:0 .25rem;border-radius:3px}
-  pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:100%}
-  .trap{position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
-`;
-
-/** The application pages on the console kit: no header, the form's own stylesheet, a favicon. */
-const APPLY: ConsoleFrame = {
+/** The application pages on the console kit: no header, the kit's stylesheet with the form's colours, a favicon. */
+export const APPLY: ConsoleFrame = {
   home: '/apply/',
   label: '',
   defaultSiteName: 'Match Prediction API',
   theme: {
-    style: STYLE,
+    vars: {
+      header: 'none',
+      accent: '#1d6b3a',
+      link: '#0b5cad',
+      background: '#f6f7f9',
+      text: '#1b1f24',
+      muted: '#4a5360',
+      fontSize: '16px',
+      width: '40rem',
+      focus: '#ffbf47',
+    },
     title: (page, siteName) => `${page} · ${siteName}`,
     header: () => html``,
     container: 'main',
     breadcrumbs: false,
-    // the surface's own icon, the page's only linked resource
+    // the surface's own icon (with the kit's stylesheet, the page's only linked resources)
     head: raw('<link rel="icon" href="/favicon.svg" type="image/svg+xml">'),
   },
 };

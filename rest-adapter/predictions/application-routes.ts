@@ -2,7 +2,16 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { CONFIRMATION_LINK_DAYS } from '../../subgraphs/predictions/access/vocabulary';
 import type { Reply, Route, RouteError, RouteInput } from '../core/route';
-import { HONEYPOT_FIELD, applicationFormPage, applicationReceivedPage, confirmationPage, type ConfirmationView, type FormValues } from './application-pages';
+import { consoleThemeRoute } from '../console/theme';
+import {
+  APPLY,
+  HONEYPOT_FIELD,
+  applicationFormPage,
+  applicationReceivedPage,
+  confirmationPage,
+  type ConfirmationView,
+  type FormValues,
+} from './application-pages';
 import { route, type ResultOf } from './operation';
 
 /**
@@ -61,6 +70,7 @@ function formValues(input: RouteInput<unknown, unknown, unknown>): FormValues {
 }
 
 export const applicationRoutes: Route[] = [
+  consoleThemeRoute(APPLY),
   route({
     method: 'GET',
     path: '/apply/',

@@ -2,26 +2,14 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when, money } from './layout';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
 
 /**
  * Manual adjustments at /admin/adjustments/ (maker-checker): propose a credit or debit of a user's
  * wallet; a different administrator approves (posted through the ledger) or rejects it.
  */
 
-interface AdjustmentRow {
-  id: string;
-  userId: string;
-  username: string;
-  direction: string;
-  amount: { amount: string; currency: string };
-  reason: string;
-  status: string;
-  proposedBy: string;
-  proposedAt: string;
-  decidedBy: string | null;
-  decidedAt: string | null;
-}
+type AdjustmentRow = ResultOf<'AdminAdjustments'>['ledgerAdjustments'][number];
 
 const PATH = '/admin/adjustments/';
 const form = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
@@ -32,7 +20,7 @@ const BANNERS: Record<string, string> = {
   rejected: 'The adjustment was rejected.',
 };
 
-function adjustmentsPage(data: { ledgerAdjustments: AdjustmentRow[] }, input: AnyRouteInput): Reply {
+function adjustmentsPage(data: ResultOf<'AdminAdjustments'>, input: AnyRouteInput): Reply {
   const saved = (input.query as { saved?: string }).saved;
   const me = input.req.res?.locals.adminUser as string | undefined;
   const actions = (a: AdjustmentRow) =>

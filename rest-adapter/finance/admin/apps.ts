@@ -95,11 +95,7 @@ export const APPS: Record<string, { label: string; models: { label: string; href
 /** The apps of the console (/admin/<app>/), in the dashboard's order. */
 export const ADMIN_APPS = Object.keys(APPS) as [string, ...string[]];
 
-export interface AppIndexData {
-  nodeUserStats: { total: number };
-  ledgerCounts: { accounts: number; transfers: number };
-  nodeProviderCredentials: { id: string }[];
-}
+export type AppIndexData = ResultOf<'AdminAppIndex'>;
 
 /** A model's list as its page declares it: the console kit's list spec, whose path and file name come from the page. */
 export type AppListSpec<R> = Omit<ListSpec<R>, 'path' | 'filename'>;

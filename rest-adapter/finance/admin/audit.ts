@@ -3,18 +3,11 @@ import { html, type Raw } from '../../../lib/html';
 import { listQuery, listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { financeError, financePage, userCell, when } from './layout';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
 
 /** The audit log (node.audit_log) at /admin/audit/: the console kit's list with search, a filter by action, paging and CSV export. */
 
-interface AuditRow {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  detail: string;
-  user: { username: string } | null;
-}
+type AuditRow = ResultOf<'AdminAuditLog'>['nodeAuditLog'][number];
 
 const label = (key: string) =>
   key
@@ -91,7 +84,7 @@ export const AUDIT_LIST: ListSpec<AuditRow> = {
   empty: 'Nothing recorded yet.',
 };
 
-function auditPage(data: { nodeAuditLog: AuditRow[] }, input: AnyRouteInput): Reply {
+function auditPage(data: ResultOf<'AdminAuditLog'>, input: AnyRouteInput): Reply {
   const view = listView(AUDIT_LIST, data.nodeAuditLog, input);
   if (view.kind === 'file') return view.reply;
   return financePage(

@@ -27,7 +27,7 @@ function listPage<R>(input: RouteInput, list: { title: string; columns: ListColu
 /** Not signed in → the sign-in page (as every console page); another failure → the message on the page. */
 const pageError = (title: string) => financeError(title);
 
-const withUser = (data: { nodeAdminUser?: { username: string } }) => data.nodeAdminUser?.username;
+const withUser = (data: Pick<ResultOf<AdminPageOperation>, 'nodeAdminUser'>) => data.nodeAdminUser?.username;
 
 /** A read-only list page: its operation's rows (`rows`) under the declared columns. */
 function consolePage<N extends AdminPageOperation, R>(

@@ -102,15 +102,7 @@ const productForm = (input: RouteInput) =>
     <div class="submit-row"><button class="default" type="submit">Add product</button></div>
   </form>`;
 
-interface ProductRow {
-  id: string;
-  name: string;
-  description: string;
-  price: Money;
-  stock: number;
-  active: boolean;
-  imageContentType: string | null;
-}
+type ProductRow = ResultOf<'AdminCommerceProducts'>['adminShopProducts'][number];
 
 /** A product's row form: price, stock and on sale, and its image. */
 const productEdit = (p: ProductRow, input: RouteInput) =>
@@ -132,7 +124,7 @@ const routes: Route[] = [
     '/admin/commerce/product/',
     'products',
     'AdminCommerceProducts',
-    (data: { adminShopProducts: ProductRow[] }, input) =>
+    (data: ResultOf<'AdminCommerceProducts'>, input) =>
       appList(
         'commerce',
         {
@@ -183,20 +175,7 @@ const routes: Route[] = [
     '/admin/commerce/order/',
     'shop orders',
     'AdminShopOrders',
-    (
-      data: {
-        adminShopOrders: {
-          id: string;
-          userId: string;
-          user: { username: string } | null;
-          status: string;
-          total: Money;
-          items: { name: string; quantity: number }[];
-          createdAt: string;
-        }[];
-      },
-      input,
-    ) =>
+    (data: ResultOf<'AdminShopOrders'>, input) =>
       appList(
         'commerce',
         {
@@ -244,24 +223,7 @@ const routes: Route[] = [
     '/admin/commerce/utilityrequest/',
     'utility requests',
     'AdminUtilityRequests',
-    (
-      data: {
-        adminUtilityRequests: {
-          id: string;
-          userId: string;
-          user: { username: string } | null;
-          kind: string;
-          status: string;
-          provider: string;
-          phoneNumber: string | null;
-          accountNumber: string | null;
-          amount: Money;
-          dispatched: boolean;
-          createdAt: string;
-        }[];
-      },
-      input,
-    ) =>
+    (data: ResultOf<'AdminUtilityRequests'>, input) =>
       appList(
         'commerce',
         {
@@ -286,22 +248,7 @@ const routes: Route[] = [
     '/admin/commerce/giftcardorder/',
     'gift-card orders',
     'AdminGiftCardOrders',
-    (
-      data: {
-        adminGiftCardOrders: {
-          userId: string;
-          user: { username: string } | null;
-          brandId: string;
-          country: string;
-          denomination: Money;
-          quantity: number;
-          recipientEmail: string | null;
-          fulfilment: string;
-          createdAt: string;
-        }[];
-      },
-      input,
-    ) =>
+    (data: ResultOf<'AdminGiftCardOrders'>, input) =>
       appList(
         'commerce',
         {
@@ -326,21 +273,7 @@ const routes: Route[] = [
     '/admin/commerce/dispute/',
     'disputes',
     'AdminDisputes',
-    (
-      data: {
-        adminDisputes: {
-          id: string;
-          userId: string;
-          user: { username: string } | null;
-          transactionId: string;
-          amount: Money;
-          reason: string;
-          status: string;
-          createdAt: string;
-        }[];
-      },
-      input,
-    ) =>
+    (data: ResultOf<'AdminDisputes'>, input) =>
       appList(
         'commerce',
         {
@@ -463,13 +396,7 @@ const routes: Route[] = [
     '/admin/commerce/reward/',
     'points and referrals',
     'AdminRewards',
-    (
-      data: {
-        adminRewardEvents: { userId: string; user: { username: string } | null; rule: string; points: string; reference: string; createdAt: string }[];
-        adminReferrals: { referredUserId: string; referrerUserId: string; createdAt: string; rewardedAt: string | null }[];
-      },
-      input,
-    ) =>
+    (data: ResultOf<'AdminRewards'>, input) =>
       appList(
         'commerce',
         {

@@ -5,7 +5,7 @@ import { ORDER_STATUSES, POLL_WHILE_STREAMING_MS } from '../../../subgraphs/fina
 import { listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { financeError, financePage, money, table, when, yesNo } from './layout';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
 
 /**
  * The investing module's admin console pages: instruments (filter by provider and active), orders by
@@ -53,14 +53,7 @@ function listPage<R>(
 /** Not signed in → the sign-in page; anything else → the message on a page (the console kit's). */
 const pageError = (title: string) => financeError(title, { breadcrumbs: [{ label: 'Investing', href: '/admin/investing/' }, { label: title }] });
 
-interface TradeStream {
-  state: string;
-  connectedAt: string | null;
-  lastEventAt: string | null;
-  lastError: string | null;
-  reconnects: number;
-  events: number;
-}
+type TradeStream = ResultOf<'AdminInvestmentOrders'>['investingTradeStream'];
 
 /** The orders page's line on how fills arrive: pushed by the trade stream, or only by the poll while it is away. */
 function tradeStream(s: TradeStream): Raw {

@@ -5,28 +5,14 @@ import { html, type Raw } from '../../../lib/html';
 import { DECIDING_STATES, KYC_STATES } from '../../../subgraphs/finance/compliance/vocabulary';
 import type { AnyRouteInput, Reply, Route, RouteError, RouteInput } from '../../core/route';
 import { csrfInput, financePage, table, userCell, when } from './layout';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
 
 /** The admin console's KYC reviews (/admin/compliance/verification/): the list, and approve / reject / ask for resubmission. */
 
 const LIST_PATH = '/admin/compliance/verification/';
 const TITLE = 'KYC reviews';
 
-interface VerificationData {
-  id: string;
-  userId: string;
-  user: { username: string } | null;
-  firstName: string;
-  lastName: string;
-  level: string;
-  state: string;
-  provider: string;
-  reason: string;
-  submittedAt: string | null;
-  expiresAt: string | null;
-  updatedAt: string;
-  documents: { id: string; kind: string; contentType: string; size: number }[];
-}
+type VerificationData = ResultOf<'AdminKycVerifications'>['kycVerifications'][number];
 
 const str = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : typeof v === 'string' ? v : '');
 
@@ -69,14 +55,7 @@ function reviewForms(v: VerificationData, csrfToken: string | undefined): Raw {
     </form>`;
 }
 
-interface DocumentView {
-  id: string;
-  kind: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  objectKey: string;
-}
+type DocumentView = ResultOf<'AdminViewKycDocument'>['viewKycDocument'];
 
 /** The document streamed from the object store, never held in memory; shown inline (its type is from its bytes). */
 function documentReply(d: DocumentView, objects: ObjectStore): Reply {

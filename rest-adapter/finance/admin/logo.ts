@@ -9,7 +9,7 @@ import { LOGO_MAX_BYTES, LOGO_TYPES, LOGO_UPLOAD_PREFIX, logoTooLarge, logoTypeR
 import { detailErrorShape } from '../../core/errors';
 import type { AnyRouteInput, Route, RouteError } from '../../core/route';
 import { csrfInput, when } from './layout';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
 
 /**
  * The logo on the console's branding page (issue 33, item 9): the current one, a value saved before uploads
@@ -18,11 +18,7 @@ import { route } from '../operation';
  * (routes/branding.ts).
  */
 
-export interface BrandingLogoData {
-  logoUrl: string;
-  legacyLogoUrl: string;
-  logo: { contentType: string; size: number; uploadedAt: string } | null;
-}
+export type BrandingLogoData = ResultOf<'AdminBranding'>['nodeBranding'];
 
 /**
  * Streams a logo upload's body to the object store (branding/uploads/<uuid>) without holding it in memory:

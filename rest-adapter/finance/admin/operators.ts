@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when } from './layout';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
 
 /**
  * Operator changes at /admin/identity/operator-change/ (two people): a superuser proposes creating,
@@ -12,18 +12,7 @@ import { route } from '../operation';
  * (`npm run cli -- finance:createsuperuser`) stays the way in when nobody is left to approve.
  */
 
-interface OperatorChangeRow {
-  id: string;
-  userId: string;
-  username: string;
-  change: string;
-  reason: string;
-  status: string;
-  proposedByName: string;
-  proposedAt: string;
-  decidedByName: string | null;
-  decidedAt: string | null;
-}
+type OperatorChangeRow = ResultOf<'AdminOperatorChanges'>['nodeOperatorChanges'][number];
 
 export const OPERATOR_CHANGE_PATH = '/admin/identity/operator-change/';
 const PATH = OPERATOR_CHANGE_PATH;
@@ -42,7 +31,7 @@ const BANNERS: Record<string, string> = {
   rejected: 'The change was rejected.',
 };
 
-function changesPage(data: { nodeOperatorChanges: OperatorChangeRow[] }, input: AnyRouteInput): Reply {
+function changesPage(data: ResultOf<'AdminOperatorChanges'>, input: AnyRouteInput): Reply {
   const saved = (input.query as { saved?: string }).saved;
   const me = input.req.res?.locals.adminUser as string | undefined;
   const actions = (c: OperatorChangeRow) =>

@@ -10,6 +10,8 @@ import { nodeAdminRoutes } from './node';
 import { operatorAdminRoutes } from './operators';
 import { paymentsAdminRoutes } from './payments';
 import { sessionAdminRoutes } from './session';
+import { consoleThemeRoute } from '../../console/theme';
+import { FINANCE_CONSOLE } from './layout';
 import { signupAdminRoutes } from './signup';
 import { userAdminRoutes } from './users';
 
@@ -24,6 +26,7 @@ export { adminAppIndexRoute } from './dashboard';
 
 /** The console's pages, app by app (each module lists its own; the order is the one they are answered in). */
 const consoleRoutes: Route[] = [
+  consoleThemeRoute(FINANCE_CONSOLE),
   ...sessionAdminRoutes,
   ...dashboardAdminRoutes,
   ...nodeAdminRoutes,

@@ -2,9 +2,10 @@ import { cookieValue } from '../../../lib/credentials';
 import { html } from '../../../lib/html';
 import { ADMIN_SESSION_COOKIE } from '../../../subgraphs/finance/identity/credential';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
-import { adminError, adminQuery, form, siteName, str } from './apps';
-import { adminPage, csrfInput } from './layout';
-import { route } from '../operation';
+import { adminError, adminQuery, form, str } from './apps';
+import { signInPage, type SignInField, type SignInForm } from '../../console/sign-in';
+import { FINANCE_CONSOLE } from './layout';
+import { route, type ResultOf } from '../operation';
 
 /**
  * The console's sign-in (contract: superusers sign in; the session cookie `sessionid`, HttpOnly,
@@ -15,15 +16,15 @@ const SESSION_MAX_AGE = 14 * 24 * 3600;
 
 const localPath = (next: unknown) => (typeof next === 'string' && /^\/admin\/[A-Za-z0-9/_.?=&-]*$/.test(next) ? next : '/admin/');
 
-/** The console's answer to a sign-in: the session cookie and a redirect, or (2FA enforced, not enrolled) the enrolment page. */
-interface AdminSignInData {
-  session: string | null;
-  username: string;
-  enrolment?: { secret: string; otpauthUri: string; qrCode?: string; enrolmentToken: string; expiresIn: number } | null;
-}
+/** The console's answer to a sign-in (or to the enrolment's code): the session, or (2FA enforced, not enrolled) the enrolment. */
+type AdminSignInData = ResultOf<'AdminSignIn'>['startAdminSession'] | ResultOf<'AdminCompleteTotpEnrolment'>['completeAdminTotpEnrolment'];
 
 function signedIn(data: AdminSignInData, input: RouteInput): Reply {
-  if (!data.session) return enrolmentPage(input, data.enrolment!, {});
+  if (!data.session) {
+    const enrolment = 'enrolment' in data ? data.enrolment : null;
+    // no session and no enrolment to finish: the schema allows it, the console treats it as a refused sign-in
+    return enrolment ? enrolmentPage(input, enrolment, {}) : loginPage(input, { status: 401, message: 'The sign-in did not complete: sign in again.' });
+  }
   return {
     kind: 'redirect',
     status: 302,
@@ -32,73 +33,63 @@ function signedIn(data: AdminSignInData, input: RouteInput): Reply {
   };
 }
 
+const username: SignInField = { name: 'username', id: 'id_username', label: 'Username', type: 'text', autocomplete: 'username' };
+const password: SignInField = { name: 'password', id: 'id_password', label: 'Password', type: 'password', autocomplete: 'current-password' };
+const otp = (label: string, required: boolean): SignInField => ({
+  name: 'otp',
+  id: 'id_otp',
+  label,
+  type: 'text',
+  autocomplete: 'one-time-code',
+  oneTimeCode: true,
+  required,
+});
+
+/** The console's sign-in form (the kit's sign-in page): Django admin's fields, and the code when 2FA is on. */
+const SIGN_IN: SignInForm = {
+  title: 'Log in',
+  heading: (siteName) => `${siteName} administration`,
+  action: '/admin/login/',
+  fields: [username, password, otp('One-time code (if 2FA is on)', false)],
+  submit: 'Log in',
+};
+
 /** 2FA is enforced and the superuser has not enrolled: the secret (and its otpauth URI) for the authenticator app, and a code to confirm it. */
 function enrolmentPage(
   input: RouteInput,
-  e: { secret: string; otpauthUri: string; qrCode?: string; enrolmentToken: string },
+  e: { secret: string; otpauthUri: string; qrCode?: string | null; enrolmentToken: string },
   opts: { status?: number; message?: string },
 ): Reply {
   const next = localPath(str((input.req.body as Record<string, unknown> | undefined)?.next));
-  return {
-    kind: 'html',
-    status: opts.status,
-    html: adminPage(
-      { title: 'Set up two-factor authentication', siteName: siteName(input.req) },
-      html`<div class="login">
-        <h1>Two-factor authentication</h1>
-        <p>This node requires two-factor authentication. Add this account to your authenticator app, then enter the code it shows.</p>
-        ${opts.message ? html`<p class="errorlist" role="alert">${opts.message}</p>` : ''}
-        ${
-          e.qrCode?.startsWith('data:image/svg+xml;base64,')
-            ? html`<p><img id="otp-qr" src="${e.qrCode}" width="200" height="200" alt="QR code of the key for your authenticator app" /></p>`
-            : ''
-        }
+  const qr = e.qrCode?.startsWith('data:image/svg+xml;base64,')
+    ? html`<p><img id="otp-qr" src="${e.qrCode}" width="200" height="200" alt="QR code of the key for your authenticator app" /></p>`
+    : '';
+  return signInPage(
+    input,
+    FINANCE_CONSOLE,
+    {
+      title: 'Set up two-factor authentication',
+      heading: 'Two-factor authentication',
+      action: '/admin/login/2fa/',
+      intro: html`<p>This node requires two-factor authentication. Add this account to your authenticator app, then enter the code it shows.</p>
+        ${qr}
         <p>Secret: <code data-secret="${e.secret}">${e.secret}</code></p>
-        <p>Or open: <a href="${e.otpauthUri}">${e.otpauthUri}</a></p>
-        <form method="post" action="/admin/login/2fa/">
-          ${csrfInput(input.csrfToken)}<input type="hidden" name="next" value="${next}" />
-          <input type="hidden" name="enrolment_token" value="${e.enrolmentToken}" />
-          <input type="hidden" name="secret" value="${e.secret}" />
-          <input type="hidden" name="otpauth_uri" value="${e.otpauthUri}" />
-          <div class="row">
-            <label for="id_otp">One-time code</label
-            ><input type="text" name="otp" id="id_otp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" autofocus required />
-          </div>
-          <div class="submit-row" style="background:none;padding:0"><input type="submit" class="default" value="Confirm" /></div>
-        </form>
-      </div>`,
-    ),
-  };
+        <p>Or open: <a href="${e.otpauthUri}">${e.otpauthUri}</a></p>`,
+      fields: [otp('One-time code', true)],
+      submit: 'Confirm',
+    },
+    { status: opts.status, message: opts.message, hidden: { next, enrolment_token: e.enrolmentToken, secret: e.secret, otpauth_uri: e.otpauthUri } },
+  );
 }
 
 function loginPage(input: RouteInput, opts: { status?: number; message?: string; username?: string }): Reply {
   const next = localPath(str((input.query as { next?: string }).next ?? (input.req.body as Record<string, unknown> | undefined)?.next));
-  return {
-    kind: 'html',
+  return signInPage(input, FINANCE_CONSOLE, SIGN_IN, {
     status: opts.status,
-    html: adminPage(
-      { title: 'Log in', siteName: siteName(input.req) },
-      html`<div class="login">
-        <h1>${siteName(input.req)} administration</h1>
-        <form method="post" action="/admin/login/">
-          ${csrfInput(input.csrfToken)}<input type="hidden" name="next" value="${next}" />
-          ${opts.message ? html`<p class="errorlist" role="alert">${opts.message}</p>` : ''}
-          <div class="row">
-            <label for="id_username">Username</label
-            ><input type="text" name="username" id="id_username" autocomplete="username" autofocus required value="${opts.username ?? ''}" />
-          </div>
-          <div class="row">
-            <label for="id_password">Password</label><input type="password" name="password" id="id_password" autocomplete="current-password" required />
-          </div>
-          <div class="row">
-            <label for="id_otp">One-time code (if 2FA is on)</label
-            ><input type="text" name="otp" id="id_otp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" />
-          </div>
-          <div class="submit-row" style="background:none;padding:0"><input type="submit" class="default" value="Log in" /></div>
-        </form>
-      </div>`,
-    ),
-  };
+    message: opts.message,
+    hidden: { next },
+    values: { username: opts.username ?? '' },
+  });
 }
 
 /** Sign-in (with the 2FA enrolment) and sign-out of the console. */

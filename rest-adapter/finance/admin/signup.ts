@@ -2,29 +2,23 @@ import { z } from 'zod';
 import { html } from '../../../lib/html';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when } from './layout';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
+import type { NodeInviteFieldsFragment } from '../operations/types.generated';
 
 /**
  * How people join the node, at /admin/identity/signup/ (superusers): sign-up open to anyone or by
  * invitation only, and the invite codes (each admits one sign-up; shown once, kept as a hash).
  */
 
-interface InviteRow {
-  id: string;
-  hint: string;
-  note: string;
-  createdBy: string;
-  createdAt: string;
-  expiresAt: string | null;
-  usedAt: string | null;
-}
+/** An invite as the list and the page of a new invite show it (their operations' shared fragment). */
+type InviteRow = NodeInviteFieldsFragment;
 
 export const SIGNUP_PATH = '/admin/identity/signup/';
 const MODES = { open: 'Open: anyone signs up', invite_only: 'Invite-only: with an invite code' } as const;
 const breadcrumbs = [{ label: 'Identity', href: '/admin/identity/' }, { label: 'Sign-up and invites' }];
 const back = { href: SIGNUP_PATH, label: 'Back to Sign-up and invites' };
 
-function signupPage(data: { nodeSignupMode: string; nodeInvites: InviteRow[] }, input: AnyRouteInput): Reply {
+function signupPage(data: ResultOf<'AdminSignup'>, input: AnyRouteInput): Reply {
   const saved = (input.query as { saved?: string }).saved;
   const mode = data.nodeSignupMode as keyof typeof MODES;
   const now = Date.now();
@@ -76,7 +70,7 @@ function signupPage(data: { nodeSignupMode: string; nodeInvites: InviteRow[] }, 
   );
 }
 
-function inviteCreatedPage(data: { createNodeInvite: { code: string; invite: InviteRow } }, input: AnyRouteInput): Reply {
+function inviteCreatedPage(data: ResultOf<'AdminCreateInvite'>, input: AnyRouteInput): Reply {
   const { code, invite } = data.createNodeInvite;
   // a mutation names no signed-in user for the header: the invite's creator is the one signed in
   if (input.req.res) input.req.res.locals.adminUser = invite.createdBy;

@@ -3,26 +3,12 @@ import { html } from '../../../lib/html';
 import { listQueryWith, listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput, Reply, Route } from '../../core/route';
 import { csrfInput, financeError, financePage, table, when, yesNo } from './layout';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
 
 /** The console's users: a list with search, filters, paging and CSV export (the console kit's list). */
 
-interface UserRow {
-  id: string;
-  username: string;
-  email: string;
-  emailVerified: boolean;
-  phone: string | null;
-  /** Only verified numbers receive transfers; a pending one waits for its code. */
-  phoneVerified: boolean;
-  kycLevel: string;
-  isSuperuser: boolean;
-  isStaff?: boolean;
-  isActive: boolean;
-  twoFactorEnabled: boolean;
-  dateJoined: string;
-  lastLogin: string | null;
-}
+/** A user as the list shows them (AdminUsers); a user's page has the same fields and more (AdminUser). */
+type UserRow = ResultOf<'AdminUsers'>['nodeUsers'][number];
 
 const yes = [
   { value: 'yes', label: 'Yes' },
@@ -62,7 +48,7 @@ export const USERS_LIST: ListSpec<UserRow> = {
   ],
 };
 
-function usersPage(data: { nodeUsers: UserRow[] }, input: AnyRouteInput): Reply {
+function usersPage(data: ResultOf<'AdminUsers'>, input: AnyRouteInput): Reply {
   const view = listView(USERS_LIST, data.nodeUsers, input);
   if (view.kind === 'file') return view.reply;
   const added = (input.query as { saved?: string }).saved ? [{ level: 'ok' as const, text: 'The user was added successfully.' }] : [];
@@ -101,7 +87,7 @@ const USER_PATH = '/admin/identity/user/';
 const LEVELS = ['none', 'basic', 'enhanced'] as const;
 
 /** A user's page: what the node knows of them, freeze / unfreeze, and their KYC level. */
-function userPage(data: { nodeUserDetail: UserRow }, input: AnyRouteInput): Reply {
+function userPage(data: ResultOf<'AdminUser'>, input: AnyRouteInput): Reply {
   const u = data.nodeUserDetail;
   const level = u.kycLevel.toLowerCase();
   const flag = (input.query as { saved?: string }).saved;

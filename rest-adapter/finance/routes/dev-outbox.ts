@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { html, raw, type Raw } from '../../../lib/html';
+import { consoleDocument, type ConsoleFrame } from '../../console/kit';
+import { consoleThemeRoute } from '../../console/theme';
 import type { Reply, Route } from '../../core/route';
 import { route, type ResultOf } from '../operation';
 import { DEV_OUTBOX_PATH } from '../../../subgraphs/finance/kernel/contract';
@@ -20,17 +22,20 @@ function linkified(body: string): Raw {
   return raw(out + html`${body.slice(last)}`.value);
 }
 
-const STYLE = `
-  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; padding: 1rem; max-width: 60rem; color: #0f172a; }
-  h1 { font-size: 1.4rem; margin: 0 0 .25rem; }
-  .note { color: #475569; margin: 0 0 1rem; }
-  article { border: 1px solid #cbd5e1; border-radius: .5rem; padding: .75rem; margin: 0 0 .75rem; overflow-wrap: anywhere; }
-  article h2 { font-size: 1rem; margin: 0 0 .25rem; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0 .75rem; margin: 0 0 .5rem; color: #475569; font-size: .9rem; }
-  dd { margin: 0; }
-  pre { white-space: pre-wrap; font: inherit; margin: 0; }
-  .kind { font-size: .8rem; background: #e2e8f0; border-radius: .25rem; padding: 0 .35rem; margin-left: .35rem; }
-`;
+/** The outbox on the console kit: no header, the kit's stylesheet, a page for a developer (not indexed). */
+export const OUTBOX_CONSOLE: ConsoleFrame = {
+  home: DEV_OUTBOX_PATH,
+  label: '',
+  defaultSiteName: 'Outbox (development)',
+  theme: {
+    vars: { header: 'none', text: '#0f172a', muted: '#475569', background: '#fff', fontSize: '16px', width: '60rem' },
+    title: (page) => page,
+    header: () => html``,
+    container: 'main',
+    breadcrumbs: false,
+    head: html`<meta name="robots" content="noindex" />`,
+  },
+};
 
 function outboxPage(messages: OutboxMessage[]): string {
   const items = messages.map(
@@ -52,27 +57,13 @@ function outboxPage(messages: OutboxMessage[]): string {
         <pre class="body">${linkified(m.body)}</pre>
       </article>`,
   );
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>Outbox (development)</title>
-        <style>
-          ${raw(STYLE)}
-        </style>
-      </head>
-      <body>
-        <main>
-          <h1>Outbox</h1>
-          <p class="note">
-            Development only: the mails and text messages this node "sent", newest first. Nothing here left the machine. Reload to see new ones.
-          </p>
-          ${messages.length ? items : html`<p role="status">Nothing sent yet.</p>`}
-        </main>
-      </body>
-    </html>`.value;
+  return consoleDocument(
+    OUTBOX_CONSOLE,
+    { title: 'Outbox (development)', siteName: OUTBOX_CONSOLE.defaultSiteName },
+    html`<h1>Outbox</h1>
+      <p class="note">Development only: the mails and text messages this node "sent", newest first. Nothing here left the machine. Reload to see new ones.</p>
+      ${messages.length ? items : html`<p role="status">Nothing sent yet.</p>`}`,
+  );
 }
 
 const notFoundPage = (): Reply => ({
@@ -95,6 +86,7 @@ const notFoundPage = (): Reply => ({
  * surface. Production: 404 (the identity subgraph refuses nodeDevOutbox there).
  */
 export const devOutboxRoutes: Route[] = [
+  consoleThemeRoute(OUTBOX_CONSOLE),
   route({
     method: 'GET',
     path: DEV_OUTBOX_PATH,

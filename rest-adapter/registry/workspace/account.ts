@@ -3,36 +3,27 @@ import { html } from '../../../lib/html';
 import { WORKSPACE_SESSION_COOKIE } from '../../../subgraphs/registry/licensing/credential';
 import { csrfInput } from '../../console/kit';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteInput as Input } from '../../core/route';
-import { COOKIE_PATH, form, page, pageError, pageQuery, str, TAGS, type FormBody, type WorkspaceSecurity } from './frame';
+import { signInPage, type SignInForm } from '../../console/sign-in';
+import { COOKIE_PATH, form, page, pageError, pageQuery, str, TAGS, WORKSPACE, type FormBody, type WorkspaceSecurity } from './frame';
 import { route } from '../operation';
 
 /** The workspace's sign-in, sign-out and password pages. */
 
-function loginPage(input: RouteInput, opts: { status?: number; message?: string; email?: string; notice?: string }): Reply {
-  return page(
-    input,
-    {
-      title: 'Sign in',
-      status: opts.status,
-      banners: [
-        ...(opts.message ? [{ level: 'error' as const, text: opts.message }] : []),
-        ...(opts.notice ? [{ level: 'ok' as const, text: opts.notice }] : []),
-      ],
-    },
-    html`<div class="login card">
-      <h1>Sign in to your workspace</h1>
-      <form method="post" action="/workspace/login/">
-        ${csrfInput(input.csrfToken)}
-        <label for="email">E-mail address</label>
-        <input type="email" id="email" name="email" autocomplete="username" required autofocus value="${opts.email ?? ''}" />
-        <label for="password">Password</label>
-        <input type="password" id="password" name="password" autocomplete="current-password" required />
-        <button type="submit" class="primary">Sign in</button>
-      </form>
-      <p class="muted"><a href="/workspace/password-reset/">Forgot your password?</a></p>
-    </div>`,
-  );
-}
+/** The workspace's sign-in form (the kit's sign-in page). */
+const SIGN_IN: SignInForm = {
+  title: 'Sign in',
+  heading: 'Sign in to your workspace',
+  action: '/workspace/login/',
+  fields: [
+    { name: 'email', label: 'E-mail address', type: 'email', autocomplete: 'username' },
+    { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' },
+  ],
+  submit: 'Sign in',
+  links: [{ href: '/workspace/password-reset/', label: 'Forgot your password?' }],
+};
+
+const loginPage = (input: RouteInput, opts: { status?: number; message?: string; email?: string; notice?: string }): Reply =>
+  signInPage(input, WORKSPACE, SIGN_IN, { status: opts.status, message: opts.message, notice: opts.notice, values: { email: opts.email ?? '' } });
 
 function passwordPage(input: RouteInput, token: string, message?: string, status?: number): Reply {
   return page(

@@ -3,46 +3,13 @@ import { html, raw, type Raw } from '../../../lib/html';
 import { csrfInput, flash } from '../../console/kit';
 import { listQueryWith, listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteInput as Input } from '../../core/route';
-import {
-  baseUrl,
-  form,
-  megabytes,
-  page,
-  pageError,
-  SIGNED_IN,
-  str,
-  toLogin,
-  userOf,
-  uuid,
-  when,
-  type Account,
-  type FormBody,
-  type WorkspaceSecurity,
-} from './frame';
+import { baseUrl, form, megabytes, page, pageError, SIGNED_IN, str, toLogin, userOf, uuid, when, type FormBody, type WorkspaceSecurity } from './frame';
 import { route, type ResultOf } from '../operation';
 import type { BuildPackage } from '../operations/types.generated';
 
 /** The workspace's whitelabel branding and custom frontend builds. */
 
-interface BrandingData {
-  account: Account;
-  branding: {
-    version: number;
-    displayName: string;
-    primaryColor: string;
-    accentColor: string;
-    logoUrl: string | null;
-    logo: { contentType: string; size: number } | null;
-    faviconUrl: string | null;
-    favicon: { contentType: string; size: number } | null;
-    publicUrl: string | null;
-    primaryContrast: { againstWhite: number; againstBlack: number; textColour: string };
-    accentContrast: { againstWhite: number; againstBlack: number; textColour: string };
-    createdAt: string;
-    createdBy: string;
-  }[];
-  builds: { id: string; brandingVersion: number; status: string; progress: number; error: string | null; createdAt: string; finishedAt: string | null }[];
-}
+type BrandingData = ResultOf<'WorkspaceBrandingPage'>;
 
 /** The live preview: follows the form's fields (colours, name, an uploaded logo) and shows each colour's WCAG contrast. */
 const PREVIEW_SCRIPT = `(() => {

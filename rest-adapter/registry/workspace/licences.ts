@@ -4,26 +4,12 @@ import { renderMarkdown } from '../markdown';
 import { csrfInput, flash, table } from '../../console/kit';
 import { listQueryWith, listView, type ListSpec } from '../../console/list';
 import type { AnyRouteInput as RouteInput, Reply, Route, RouteInput as Input } from '../../core/route';
-import { baseUrl, form, megabytes, page, pageError, SIGNED_IN, userOf, uuid, when, type Account, type WorkspaceSecurity } from './frame';
+import { baseUrl, form, megabytes, page, pageError, SIGNED_IN, userOf, uuid, when, type WorkspaceSecurity } from './frame';
 import { route, type ResultOf } from '../operation';
 
 /** The workspace's licences, deployments, releases and downloads. */
 
-interface HomeData {
-  account: Account & { role: string };
-  licences: { id: string; key: string; status: string; product: string; plan: string; maxNodes: number; nodesInUse: number; maintenanceUntil: string }[];
-  deployments: {
-    id: string;
-    licenceId: string;
-    hostname: string;
-    ipAddress: string;
-    currentVersion: string;
-    status: string;
-    lastHeartbeatAt: string;
-    reportedStatus: string | null;
-    uptimeSeconds: number | null;
-  }[];
-}
+type HomeData = ResultOf<'WorkspaceHome'>;
 
 /** Reveal (asks the server, with the CSRF token from its cookie) and copy; no secret is in the page until revealed. */
 const KEY_SCRIPT = `document.addEventListener('click', async (event) => {

@@ -4,7 +4,8 @@ import { consolePages } from '../../console/pages';
 import type { Route, RouteInput as Input } from '../../core/route';
 import { accountPages } from './account';
 import { brandingPages } from './branding';
-import { baseUrl, uuid, type WorkspaceSecurity } from './frame';
+import { consoleThemeRoute } from '../../console/theme';
+import { baseUrl, uuid, WORKSPACE, type WorkspaceSecurity } from './frame';
 import { licencePages } from './licences';
 import { route } from '../operation';
 
@@ -43,6 +44,7 @@ export const workspaceRoutes: Route<WorkspaceSecurity | 'licenceKey'>[] = [
     errors: [404, 409],
   }),
   ...consolePages<WorkspaceSecurity | 'licenceKey'>([
+    { name: 'theme', pages: [consoleThemeRoute(WORKSPACE)] },
     { name: 'account', pages: accountPages },
     { name: 'licences', pages: licencePages },
     { name: 'branding', pages: brandingPages },

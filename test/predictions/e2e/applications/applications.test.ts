@@ -112,9 +112,12 @@ describe('the application form', () => {
       expect(html).toMatch(new RegExp(`<(input|textarea)[^>]*\\bid="${id}" name="${id}" required`));
     }
     expect(html).toMatch(/<input type="email" id="email"/);
-    // no external asset and no script: the only linked resource is the surface's own icon
-    expect(html).not.toMatch(/https?:\/\/|<script/);
-    expect(html.match(/<link[^>]*>/g)).toEqual(['<link rel="icon" href="/favicon.svg" type="image/svg+xml">']);
+    // no external asset, no script and no inline style: the only linked resources are the surface's own icon and the console kit's stylesheet
+    expect(html).not.toMatch(/https?:\/\/|<script|<style/);
+    expect(html.match(/<link[^>]*>/g)).toEqual([
+      '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+      '<link rel="stylesheet" href="/apply/theme.css" />',
+    ]);
     expect(html).toContain('5,000 requests/day');
   });
 
@@ -146,7 +149,9 @@ describe('the application form', () => {
     expect(html).toMatch(
       /<div class="trap" aria-hidden="true">\n<label for="website">Leave this field empty<\/label>\n<input type="text" id="website" name="website" tabindex="-1" autocomplete="off" value="">/,
     );
-    expect(html).toMatch(/\.trap\{position:absolute;left:-10000px/);
+    // hidden by the stylesheet the page links (the console kit's)
+    const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(html)![1];
+    expect((await http(url(stylesheet))).text).toMatch(/\.trap\{position:absolute;left:-10000px/);
   });
 
   it('answers a filled honeypot like any application, and keeps nothing, mails nothing', async () => {

@@ -112,7 +112,7 @@ describe('the customer workspace in a browser', () => {
     await page.waitForURL(/\/workspace\/login\/\?password=set/);
     await page.fill('#email', EMAIL);
     await page.fill('#password', PASSWORD);
-    await page.click('button[type=submit]');
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/workspace\/$/);
 
     const session = await sessionOf();

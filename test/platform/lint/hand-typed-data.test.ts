@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import * as parser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { projectRoot } from '../../../lib/paths';
+
+/**
+ * A REST route's data, and the data a page helper is handed, is its operation's generated result
+ * (ResultOf<'Name'>): the lint rule in eslint.config.mjs refuses a hand-typed shape. The rule is read
+ * from the project's own configuration for a file of rest-adapter/ (so this tests the rule as it is
+ * configured, not a copy), then run on each shape it must refuse and each it must let through.
+ */
+const FILES = [
+  'rest-adapter/finance/admin/users.ts',
+  'rest-adapter/registry/workspace/licences.ts',
+  'rest-adapter/predictions/application-pages.ts',
+  'rest-adapter/console/kit.ts',
+  'rest-adapter/console/pages.spec.ts',
+];
+/** The rule's configuration for each file, as ESLint computes it from eslint.config.mjs (an ES module: read in a child process). */
+const configured = JSON.parse(
+  execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { ESLint } from 'eslint'; const eslint = new ESLint(); const out = {};
+       for (const file of ${JSON.stringify(FILES)}) out[file] = (await eslint.calculateConfigForFile(file)).rules['no-restricted-syntax'] ?? null;
+       process.stdout.write(JSON.stringify(out));`,
+    ],
+    { cwd: projectRoot(), encoding: 'utf8' },
+  ),
+) as Record<string, Linter.RuleEntry | null>;
+
+const rule = configured['rest-adapter/finance/admin/users.ts']!;
+const problems = (code: string) =>
+  new Linter({ configType: 'flat' })
+    .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser }, rules: { 'no-restricted-syntax': rule } }], 'rest-adapter/probe.ts')
+    .map((m) => `${m.line}: ${m.ruleId ?? m.message}`);
+
+it.each([
+  ["a route's respond", "route({ operation: 'NodeUsers', respond: (data: { nodeUsers: { id: string }[] }) => data });"],
+  ['a page helper (function)', 'function usersPage(data: { nodeUsers: UserRow[] }, input: AnyRouteInput): Reply { return reply(data, input); }'],
+  ['a page helper (arrow)', 'const withUser = (data: { nodeAdminUser?: { username: string } }) => data.nodeAdminUser?.username;'],
+  ['a nullable hand-typed shape', 'const page = (data: { nodeUsers: string[] } | null) => data;'],
+  ['a list of hand-typed rows', 'const rows = (data: { id: string }[]) => data.length;'],
+])('refuses a hand-typed data parameter: %s', (_name, code) => {
+  expect([...new Set(problems(code))]).toEqual(['1: no-restricted-syntax']);
+});
+
+it.each([
+  ['the generated result', "function usersPage(data: ResultOf<'NodeUsers'>, input: AnyRouteInput): Reply { return reply(data, input); }"],
+  ['a generated row type', "const row = (data: ResultOf<'NodeUsers'>['nodeUsers'][number]) => data.id;"],
+  ['an untyped respond (route() types it)', "route({ operation: 'NodeUsers', respond: (data) => data });"],
+  ['another parameter with an object type', 'const cell = (row: { userId: string }) => row.userId;'],
+])('lets through %s', (_name, code) => {
+  expect(problems(code)).toEqual([]);
+});
+
+it('applies to every product of rest-adapter/, not to its specs', () => {
+  expect(rule).toBeTruthy();
+  for (const file of FILES.filter((f) => !f.endsWith('.spec.ts'))) expect([file, configured[file]]).toEqual([file, rule]);
+  expect(configured['rest-adapter/console/pages.spec.ts']).not.toEqual(rule);
+});
