@@ -13,7 +13,7 @@ export const FINANCE_CONSOLE: ConsoleFrame = {
   logoutPath: '/admin/logout/',
   defaultSiteName: 'Finance Node',
   docs: { href: '/swagger/', label: 'API docs' },
-  // the uploaded logo (issue 33, item 9): GET /api/v1/config/logo/, 404 while there is none
+  // the uploaded logo: GET /api/v1/config/logo/, 404 while there is none
   logo: LOGO_PATH,
 };
 

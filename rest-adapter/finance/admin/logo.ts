@@ -12,7 +12,7 @@ import { csrfInput, when } from './layout';
 import { route, type ResultOf } from '../operation';
 
 /**
- * The logo on the console's branding page (issue 33, item 9): the current one, a value saved before uploads
+ * The logo on the console's branding page: the current one, a value saved before uploads
  * existed (not shown: said so), and the upload — the file itself as the body, the KYC upload's way: streamed
  * to the object store, then checked and taken by the node subgraph. Served at GET /api/v1/config/logo/
  * (routes/branding.ts).

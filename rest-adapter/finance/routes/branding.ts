@@ -8,7 +8,7 @@ import type { Reply, Route } from '../../core/route';
 import { route } from '../operation';
 
 /**
- * The node's logo (issue 33, item 9), served to anyone at LOGO_PATH from the object store (uploaded from the
+ * The node's logo, served to anyone at LOGO_PATH from the object store (uploaded from the
  * console's branding page: admin/logo.ts).
  */
 

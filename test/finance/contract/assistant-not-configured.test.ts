@@ -43,7 +43,7 @@ it('the full OpenAPI document states the 501 of POST /api/assistant/ in its desc
   expect(op.description).toMatch(/501 `assistant_not_configured`/);
 });
 
-describe('the served OpenAPI document follows the configuration (issue 35: hidden while not configured)', () => {
+describe('the served OpenAPI document follows the configuration: the assistant is hidden while no provider is configured', () => {
   const servedPaths = async () => Object.keys((await http(`${t.urls.finance}/swagger.json`)).body.paths as Record<string, unknown>);
 
   it('leaves POST /api/assistant/ out while no provider key is set; the committed (full) document keeps it', async () => {

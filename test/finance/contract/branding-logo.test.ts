@@ -8,7 +8,7 @@ import { http } from '../../support/platform/http';
 import { adminPost, adminSignIn, createUser, installValidLicence, type AdminSession } from '../../support/finance/node';
 
 /**
- * The logo (issue 33, item 9): uploaded from the console's branding page as the file itself
+ * The logo: uploaded from the console's branding page as the file itself
  * (POST /admin/node/branding/logo/), a PNG, JPEG or WebP by its first bytes, at most 512 KiB, kept in the
  * object store and served to anyone at GET /api/v1/config/logo/, which `branding.logo_url` of the public
  * configuration names. Everything else is refused with a 4xx and changes nothing; a logo saved as a URL or

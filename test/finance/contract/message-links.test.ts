@@ -13,7 +13,7 @@ import { outbox } from '../../support/platform/mail';
 import { lastSmsTo, setVerifiedPhone } from '../../support/finance/phone';
 
 /**
- * Every mail and text message the finance node sends (issue 33, item 2): its links are absolute and open
+ * Every mail and text message the finance node sends: its links are absolute and open
  * a page of the web client — FRONTEND_URL, else in development the origin of the request that caused
  * it — and its sender is named after the node's branding (the address stays MAIL_FROM's). Each kind
  * of message (MESSAGE_KINDS, where the node declares them) is triggered as a person causes it; a new

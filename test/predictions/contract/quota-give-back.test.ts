@@ -10,7 +10,7 @@ import { gql, http } from '../../support/platform/http';
 import { trainingGate, type TrainingGate } from '../../support/predictions/training-gate';
 
 /**
- * Issue 37: an answer that is the server's fault (5xx: a subgraph that fails, 503 model_not_ready)
+ * An answer that is the server's fault (5xx: a subgraph that fails, 503 model_not_ready)
  * costs the caller nothing — the unit its metering took goes back to the day's count before the
  * answer goes out — while a 2xx (and a client's mistake) costs one. Every metered route of the
  * prediction surface (from its route table: a credential, an operation) and the GraphQL endpoint,

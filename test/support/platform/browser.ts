@@ -79,7 +79,7 @@ export async function headersBrokenMidWord(page: Page): Promise<string[]> {
 /**
  * The controls (links, buttons, fields) a person cannot reach without scrolling sideways: lying past the
  * viewport's right edge, e.g. an Approve button in a table that scrolls inside its own box while the page
- * itself fits (issue 33 #10). Every control of the page, so a new table is covered without naming it.
+ * itself fits. Every control of the page, so a new table is covered without naming it.
  */
 export async function controlsOffScreen(page: Page): Promise<string[]> {
   return page.evaluate<string[]>(`[...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea')].filter((el) => {

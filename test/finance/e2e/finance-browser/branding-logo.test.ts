@@ -7,7 +7,7 @@ import { launchChromium, overflowOf, SHOTS } from '../../../support/platform/bro
 import { createUser, installValidLicence, PASSWORD } from '../../../support/finance/node';
 
 /**
- * Issue 33 #9 in Chromium: an operator uploads the logo on the console's branding page (file input, button),
+ * The logo upload in Chromium: an operator uploads the logo on the console's branding page (file input, button),
  * then the console's header and the web client at 390 px show it (the image loaded: naturalWidth > 0). A GIF
  * is refused on the page with the node's words. Screenshots `logo-<step>-<width>.png` in SHOTS.
  */

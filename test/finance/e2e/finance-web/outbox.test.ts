@@ -6,7 +6,7 @@ import { inspect, launchChromium } from '../../../support/platform/browser';
 import { changeNode, installValidLicence } from '../../../support/finance/node';
 
 /**
- * Verification a person can finish on a development node (issue 33, item 2), in headless Chromium at
+ * Verification a person can finish on a development node, in headless Chromium at
  * 390 px with touch: sign up in the web client, follow "Open the outbox" from the "Check your e-mail"
  * screen, click the link of the verification mail there (absolute, it opens the client: verified),
  * sign in, set a phone number in Settings and read the SMS code on the outbox page the code form

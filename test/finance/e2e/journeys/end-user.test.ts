@@ -7,7 +7,7 @@ import { changeNode, createUser, installValidLicence } from '../../../support/fi
 import { outbox } from '../../../support/platform/mail';
 
 /**
- * Issue 33, "Done when", the end user's journey in Chromium on a phone (390 px, touch), one walk by
+ * The end user's journey in Chromium on a phone (390 px, touch), one walk by
  * links and buttons on a node whose providers are the sandboxes: sign up, open the link of the mail the
  * node sent, sign in, pass the sandbox KYC, add money by mobile money (the sandbox provider's callback
  * completes it, through the webhook receiver), send some to another user (the confirmation names

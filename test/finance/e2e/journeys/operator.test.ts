@@ -8,7 +8,7 @@ import { inspect, launchChromium, SHOTS } from '../../../support/platform/browse
 import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
 
 /**
- * Issue 33, "Done when", the operator's journey in Chromium at 390 px, by links and buttons only once
+ * The operator's journey in Chromium at 390 px, by links and buttons only once
  * signed in: the operator signs in to the console with the one-time code of their authenticator app;
  * filters Users and Disputes with their toolbars (every list's toolbar with every select is
  * test/finance/contract/console-filters.test.ts); reviews a KYC submission, opening the uploaded

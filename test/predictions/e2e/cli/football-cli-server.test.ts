@@ -5,7 +5,7 @@ import { assertBuilt, startChildApp, type ChildApp } from '../../../support/plat
 import { startFeedServer, type FeedServer } from '../../../support/predictions/feed-server';
 
 /**
- * Issue 37: `npm run cli -- football:sync` / `football:status` ask the RUNNING server (its gateway,
+ * `npm run cli -- football:sync` / `football:status` ask the RUNNING server (its gateway,
  * with the administrator key), whose feed is configured where it runs — not this shell's
  * FOOTBALL_FEED_URLS; with no server answering they say so and use this shell's configuration.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 33, item 9. The uploaded logo: its object in the object store (`branding/logo/<sha256>.<ext>`), type
+ * The uploaded logo: its object in the object store (`branding/logo/<sha256>.<ext>`), type
  * (from its bytes), size and SHA-256 (the ETag it is served with). `logo_url` then holds the public path
  * (`/api/v1/config/logo/?v=…`); a `logo_url` without these columns is a value saved before uploads existed
  * (a data: URI or an https URL), which the node no longer shows (docs/finance.md, "Branding and the logo").
