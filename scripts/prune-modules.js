@@ -9,8 +9,13 @@
  *   ruru → ruru-types: TypeScript types of the IDE's client (GraphiQL, Monaco, React: ~200 MB); the
  *     server serves ruru's prebuilt static bundle and loads only Node built-ins and graphile-config
  *     (gateway/ide.ts)
+ *   ruru → react, react-dom: peers of the IDE's browser code; the server side (ruru/server, ruru/static)
+ *     never loads them
  *   redoc → *: the docs pages serve redoc's standalone browser bundle as a file (rest-adapter/core/docs.ts),
  *     never its modules, so React, styled-components, mobx and core-js are not needed
+ *   . → vite: the registry's white-label builds (clients/finance-web/vite-build.mjs) also need Vite's
+ *     Preact preset, a devDependency, so they run where devDependencies are installed, never in an
+ *     image; without Vite go Rolldown's and Lightning CSS's native binaries (~35 MB)
  *
  * With `--product finance` (the finance node's image) it also cuts, from the project itself, the
  * dependencies only the other products load (the prediction API's favicon renderer, mailbox server and charts,
@@ -18,7 +23,7 @@
  * test/platform/images/prune-modules.test.ts against the finance node's require graph.
  *
  * Then, in what is kept, the files Node never loads at run time: source maps, TypeScript sources and
- * declarations (`--keep-files` keeps them).
+ * declarations, Markdown (READMEs, changelogs; licences are kept) (`--keep-files` keeps them).
  *
  * Usage: node scripts/prune-modules.js [--dry-run] [--product finance] [--keep-files] [dir]   (dir: where
  * package-lock.json and node_modules are; default .; --dry-run lists what would go)
@@ -47,7 +52,14 @@ const argv = process.argv.slice(2);
 const product = argv.includes('--product') ? argv[argv.indexOf('--product') + 1] : undefined;
 if (product !== undefined && product !== 'finance') throw new Error(`--product: only finance has a cut list (got ${product})`);
 /** Edges not followed; `.` is the project itself. */
-const CUT = [['ruru', 'ruru-types'], ['redoc', '*'], ...(product === 'finance' ? FINANCE_UNUSED.map((dep) => ['.', dep]) : [])];
+const CUT = [
+  ['ruru', 'ruru-types'],
+  ['ruru', 'react'],
+  ['ruru', 'react-dom'],
+  ['redoc', '*'],
+  ['.', 'vite'],
+  ...(product === 'finance' ? FINANCE_UNUSED.map((dep) => ['.', dep]) : []),
+];
 
 const dryRun = argv.includes('--dry-run');
 const keepFiles = argv.includes('--keep-files');
@@ -98,14 +110,14 @@ const outermost = removable.filter((path) => !removable.some((other) => other !=
  */
 const UNREAD_FOLDERS = ['node_modules/ruru/static', 'node_modules/typeorm/browser'];
 
-/** Files of the kept packages that no `require` ever reads: source maps, TypeScript sources and declarations. */
+/** Files of the kept packages that no `require` ever reads: source maps, TypeScript sources and declarations, Markdown but licences. */
 function unloadedFiles() {
   const files = UNREAD_FOLDERS.map((f) => join(dir, f)).filter((f) => existsSync(f));
   const walk = (d) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(map|ts|mts|cts)$/.test(e.name)) files.push(p);
+      else if (/\.(map|ts|mts|cts)$/.test(e.name) || (/\.(md|markdown)$/i.test(e.name) && !/^(licen[cs]e|copying|notice)/i.test(e.name))) files.push(p);
     }
   };
   for (const path of kept) if (existsSync(join(dir, path))) walk(join(dir, path));
@@ -118,7 +130,7 @@ if (!keepFiles) {
   const bytes = files.reduce((t, f) => t + size(f), 0);
   if (!dryRun) for (const f of files) rmSync(f, { recursive: true, force: true });
   console.log(
-    `prune-modules: ${dryRun ? 'would remove' : 'removed'} ${files.length} unread folders, source maps and TypeScript files (${Math.round(bytes / 1048576)} MB)`,
+    `prune-modules: ${dryRun ? 'would remove' : 'removed'} ${files.length} unread folders, source maps, TypeScript and Markdown files (${Math.round(bytes / 1048576)} MB)`,
   );
 }
 if (outermost.length === 0) {
