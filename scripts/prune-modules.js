@@ -23,14 +23,15 @@
  * test/platform/images/prune-modules.test.ts against the finance node's require graph.
  *
  * Then, in what is kept, the files Node never loads at run time: source maps, TypeScript sources and
- * declarations, Markdown (READMEs, changelogs; licences are kept) (`--keep-files` keeps them).
+ * declarations, Markdown (READMEs, changelogs; licences are kept), the builds only bundlers read
+ * (`--keep-files` keeps them).
  *
  * Usage: node scripts/prune-modules.js [--dry-run] [--product finance] [--keep-files] [dir]   (dir: where
  * package-lock.json and node_modules are; default .; --dry-run lists what would go)
  */
 const { existsSync, readFileSync, readdirSync, rmSync, statSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
-const { join } = require('node:path');
+const { join, posix } = require('node:path');
 
 /** Dependencies of the project that the finance node never loads (its process and its web client's). */
 const FINANCE_UNUSED = [
@@ -121,7 +122,34 @@ function unloadedFiles() {
     }
   };
   for (const path of kept) if (existsSync(join(dir, path))) walk(join(dir, path));
+  for (const path of kept) files.push(...bundlerOnlyFolders(join(dir, path)));
   return files;
+}
+
+/**
+ * The folders of a package that only bundlers read: its `module` / `esnext` / `es2015` build (e.g.
+ * OpenTelemetry's build/esm and build/esnext beside build/src, class-validator's esm5 and esm2015). Node
+ * resolves a package without `exports` by `main` alone, so such a folder goes when `main` and `bin` are
+ * outside it; a package with `exports` keeps everything (its `import` condition may point there).
+ */
+function bundlerOnlyFolders(pkg) {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  if (manifest.exports !== undefined) return [];
+  const norm = (p) => posix.normalize(p).replace(/^\.\//, '');
+  const used = [manifest.main ?? 'index.js', ...Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {}))].map(norm);
+  const folders = new Set();
+  for (const field of ['module', 'esnext', 'es2015', 'jsnext:main']) {
+    if (typeof manifest[field] !== 'string') continue;
+    const folder = posix.dirname(norm(manifest[field]));
+    if (folder === '.' || used.some((u) => u === folder || u.startsWith(`${folder}/`))) continue;
+    if (existsSync(join(pkg, folder))) folders.add(join(pkg, folder));
+  }
+  return [...folders];
 }
 
 if (!keepFiles) {
@@ -130,7 +158,7 @@ if (!keepFiles) {
   const bytes = files.reduce((t, f) => t + size(f), 0);
   if (!dryRun) for (const f of files) rmSync(f, { recursive: true, force: true });
   console.log(
-    `prune-modules: ${dryRun ? 'would remove' : 'removed'} ${files.length} unread folders, source maps, TypeScript and Markdown files (${Math.round(bytes / 1048576)} MB)`,
+    `prune-modules: ${dryRun ? 'would remove' : 'removed'} ${files.length} unread folders, bundler-only builds, source maps, TypeScript and Markdown files (${Math.round(bytes / 1048576)} MB)`,
   );
 }
 if (outermost.length === 0) {
