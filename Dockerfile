@@ -41,11 +41,13 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --pr
  && node scripts/prune-modules.js
 
 # the base without what no service runs: npm, corepack and yarn (the packages are installed in `deps`),
-# Node's C headers (no native build at run time), apt's package lists and caches. Flattened into one
-# layer below: a file deleted in a later layer still weighs in the image
+# Node's C headers (no native build at run time), glibc's iconv modules (Node converts with its own ICU),
+# apt's package lists and caches. Flattened into one layer below: a file deleted in a later layer still
+# weighs in the image
 FROM ${NODE_IMAGE} AS os
 RUN rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
       /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-* /usr/local/include /usr/local/share/doc /usr/local/share/man \
+      /usr/lib/x86_64-linux-gnu/gconv /usr/lib/aarch64-linux-gnu/gconv \
       /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /root/.npm /tmp/*
 
 FROM scratch AS runtime

@@ -105,11 +105,20 @@ const removable = [...reachable([])].filter((path) => !kept.has(path) && existsS
 // the outermost folders only (a nested node_modules goes with its package)
 const outermost = removable.filter((path) => !removable.some((other) => other !== path && path.startsWith(`${other}/`)));
 /**
- * Folders of kept packages that nothing reads at run time: ruru's static/ is its bundle for a CDN (the
- * gateway serves the copy compressed into ruru/dist/bundleCode.js); typeorm's browser/ is its build for
- * browsers and React Native (Node resolves typeorm to index.js).
+ * Folders and files of kept packages that nothing reads at run time: ruru's static/ is its bundle for a
+ * CDN (the gateway serves the copy compressed into ruru/dist/bundleCode.js), and its dist/bundleMeta.js
+ * holds that bundle's source maps, loaded only when a browser's developer tools ask for a .map (10 MB);
+ * typeorm's browser/ is its build for browsers and React Native (Node resolves typeorm to index.js);
+ * swagger-ui-dist's other bundles than the ones rest-adapter/core/docs.ts serves.
  */
-const UNREAD_FOLDERS = ['node_modules/ruru/static', 'node_modules/typeorm/browser'];
+const UNREAD_FOLDERS = [
+  'node_modules/ruru/static',
+  'node_modules/ruru/dist/bundleMeta.js',
+  'node_modules/typeorm/browser',
+  'node_modules/swagger-ui-dist/swagger-ui.js',
+  'node_modules/swagger-ui-dist/swagger-ui-es-bundle.js',
+  'node_modules/swagger-ui-dist/swagger-ui-es-bundle-core.js',
+];
 
 /** Files of the kept packages that no `require` ever reads: source maps, TypeScript sources and declarations, Markdown but licences. */
 function unloadedFiles() {
