@@ -77,6 +77,14 @@ export default tseslint.config(
           message:
             "Type a page's data from its operation (ResultOf<'Name'> from rest-adapter/<product>/operation.ts, or a fragment's generated type), not by hand.",
         },
+        {
+          // a named result shape (…Data, …Row, …View, …Info) is an alias of the generated one, never a restatement of its fields
+          selector: ['TSInterfaceDeclaration', "TSTypeAliasDeclaration:not(:has(TSTypeReference > Identifier.typeName[name=/^ResultOf$|Fragment$/]))"]
+            .map((declaration) => `${declaration}[id.name=/(Data|Row|View|Info)$/]`)
+            .join(', '),
+          message:
+            "Name an operation's result by its generated type (ResultOf<'Name'>[…] from rest-adapter/<product>/operation.ts, or a fragment's generated type), not by restating its fields.",
+        },
       ],
     },
   },

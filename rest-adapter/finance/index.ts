@@ -17,6 +17,7 @@ import { serveFinanceClient } from './client';
 import { financeErrors } from './errors';
 import { OPENAPI_PATH, REDOC_PATH, SWAGGER_PATH, apiRoutes } from './routes';
 import { errorBody } from './schemas';
+import type { ResultOf } from './operation';
 
 /** The response headers that name the node on every response of the surface (values: APP_NAME, APP_VERSION). */
 export const APP_NAME_HEADER = 'X-App-Name';
@@ -70,9 +71,8 @@ const CONFIGURED_FEATURES: { path: string; configured: (state: FeatureState) => 
   { path: '/api/assistant/', configured: (s) => s.assistantConfigured },
 ];
 
-interface FeatureState {
-  assistantConfigured: boolean;
-}
+/** Whether the features configured at run time are: the AssistantConfigured operation's answer. */
+type FeatureState = ResultOf<'AssistantConfigured'>;
 
 const served = new Map<string, Record<string, unknown>>();
 

@@ -14,7 +14,7 @@ import { commerceRoutes } from './routes/commerce';
 import { investingRoutes } from './routes/investing';
 import { paymentsRoutes } from './routes/payments';
 import { publicLogoRoute } from './routes/branding';
-import { route } from './operation';
+import { route, type ResultOf } from './operation';
 
 export const OPENAPI_PATH = '/swagger.json';
 export const SWAGGER_PATH = '/swagger/';
@@ -39,12 +39,8 @@ function probe(name: string, checks: { name: string; ok: boolean }[], verbose: b
 const probeQuery = z.object({ verbose: z.string().optional().describe('Any value: one line per check, as text') });
 const verbose = (query: unknown) => (query as { verbose?: string }).verbose !== undefined;
 
-interface Readiness {
-  subgraph: string;
-  ready: boolean;
-  database: boolean;
-  pendingMigrations: string[];
-}
+/** One finance subgraph's readiness: every field of the Readiness operation selects the same. */
+type Readiness = ResultOf<'Readiness'>[keyof ResultOf<'Readiness'>];
 
 function readinessReply(checks: Readiness[], isVerbose: boolean): Reply {
   if (isVerbose)
@@ -67,27 +63,15 @@ function readinessReply(checks: Readiness[], isVerbose: boolean): Reply {
   };
 }
 
-interface Settings {
-  [field: string]: boolean | string;
-}
-
-function featuresOf(s: Settings) {
+function featuresOf(s: ResultOf<'FeatureFlags'>['nodeSettings']) {
   return snakeKeys(s);
 }
 
-interface NodeInfoData {
-  name: string;
-  version: string;
-  hostname: string | null;
-  deploymentId: string | null;
-  readOnly: boolean;
-  maintenance: boolean;
-  licence: Record<string, unknown> & { status: string; valid: boolean; checks: string[]; expiresAt: string | null; claims: Record<string, unknown> | null };
-  /** null unless the caller is an administrator (the subgraph decides) */
-  checks: Record<string, unknown>[] | null;
-  /** the registry's last word on this node (its URL for administrators only); null: not registered */
-  deployment: { registryUrl: string | null; lastHeartbeatAt: string | null; lastHeartbeatStatus: string | null } | null;
-}
+/**
+ * The node's record: `checks` is null unless the caller is an administrator (the subgraph decides); `deployment` is the
+ * registry's last word on this node (its URL for administrators only), null while it is not registered.
+ */
+type NodeInfoData = ResultOf<'NodeInfo'>['nodeInfo'];
 
 const registryBody = (d: NodeInfoData['deployment']) =>
   d ? { ...(d.registryUrl ? { url: d.registryUrl } : {}), last_heartbeat_at: d.lastHeartbeatAt, last_heartbeat_status: d.lastHeartbeatStatus } : null;

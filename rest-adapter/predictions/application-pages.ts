@@ -1,5 +1,7 @@
 import { escapeHtml, html, raw } from '../../lib/html';
 import { consoleDocument, type ConsoleFrame } from '../console/kit';
+import type { ResultOf } from './operation';
+import type { ApplicationConfirmationFieldsFragment } from './operations/types.generated';
 
 export { escapeHtml };
 
@@ -14,11 +16,8 @@ export interface FormValues {
   email: string;
 }
 
-export interface PlanInfo {
-  name: string;
-  dailyLimit: number | null;
-  description: string;
-}
+/** A plan as the form lists it. */
+export type PlanInfo = ResultOf<'ApplicationForm'>['plans'][number];
 
 /** The application pages on the console kit: no header, the kit's stylesheet with the form's colours, a favicon. */
 export const APPLY: ConsoleFrame = {
@@ -170,12 +169,7 @@ and a link to the <a href="/api/docs/">API reference</a>.</p>
 }
 
 /** A confirmation link as its page shows it: `confirmedNow` after the button was pressed. */
-export interface ConfirmationView {
-  state: 'ready' | 'confirmed' | 'invalid';
-  name: string | null;
-  token: string;
-  confirmedNow: boolean;
-}
+export type ConfirmationView = ApplicationConfirmationFieldsFragment & { token: string; confirmedNow: boolean };
 
 /** The page behind the link mailed to an applicant: a button to confirm (a POST), the outcome, or an invalid link. */
 export function confirmationPage(v: ConfirmationView): string {

@@ -7,7 +7,7 @@ import { consolePages } from '../console/pages';
 // answers of a running system (2026-11-27, the shipped data and a feed pass of the 2026-27 Premier League)
 import EXAMPLES from './examples.json';
 import { route, type ResultOf, type VariablesOf } from './operation';
-import type { CalibrationFragment, ReliabilityColumnsFragment } from './operations/types.generated';
+import type { CalibrationFragment, Outcome, PredictionSource, ReliabilityColumnsFragment, StoredPredictionFragment } from './operations/types.generated';
 
 /** A response schema with a real answer as its example (what the API reference shows instead of generated placeholders). */
 const withExample = <S extends z.ZodType>(schema: S, example: unknown): S => schema.meta({ example, examples: [example] }) as S;
@@ -115,27 +115,14 @@ function freshnessNotice(leagues: ResultOf<'ServiceInfo'>['footballData']['leagu
   );
 }
 
-const OUTCOME_LABEL = { HOME_WIN: 'Home Win', DRAW: 'Draw', AWAY_WIN: 'Away Win' } as const;
-type OutcomeName = keyof typeof OUTCOME_LABEL;
-const SOURCE = { BACKTEST: 'backtest', UPCOMING: 'live' } as const;
+const OUTCOME_LABEL = { HOME_WIN: 'Home Win', DRAW: 'Draw', AWAY_WIN: 'Away Win' } as const satisfies Record<Outcome, string>;
+const SOURCE = { BACKTEST: 'backtest', UPCOMING: 'live' } as const satisfies Record<PredictionSource, string>;
 const probabilitiesOf = (p: { home: number; draw: number; away: number }) => ({ home: round(p.home, 4), draw: round(p.draw, 4), away: round(p.away, 4) });
 
-interface ForecastData {
-  probabilities: { home: number; draw: number; away: number };
-  expectedGoalDifference: number;
-  outcomeLabel: string;
-  confidence: number;
-  confidenceBand: 'HIGH' | 'MEDIUM' | 'LOW';
-  versionNumber: number;
-}
+/** A forecast as the API shows it: a pairing's (PredictPairing) or a stored prediction's (the StoredPrediction fragment). */
+type Forecast = ResultOf<'PredictPairing'>['predict'] | StoredPredictionFragment;
 
-interface StoredPredictionData extends ForecastData {
-  source: keyof typeof SOURCE;
-  actualOutcome: OutcomeName | null;
-  correct: boolean | null;
-}
-
-const forecastBody = (f: ForecastData) => ({
+const forecastBody = (f: Forecast) => ({
   predicted_outcome: f.outcomeLabel,
   predicted_goal_diff: round(f.expectedGoalDifference, 2),
   confidence: round(f.confidence, 3),
@@ -144,7 +131,7 @@ const forecastBody = (f: ForecastData) => ({
   version: `version_${f.versionNumber}`,
 });
 
-const storedBody = (p: StoredPredictionData) => ({
+const storedBody = (p: StoredPredictionFragment) => ({
   ...forecastBody(p),
   source: SOURCE[p.source],
   actual_outcome: p.actualOutcome ? OUTCOME_LABEL[p.actualOutcome] : null,

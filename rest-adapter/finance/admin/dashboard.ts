@@ -3,7 +3,7 @@ import { html } from '../../../lib/html';
 import type { AnyRouteInput as RouteInput, Reply, Route } from '../../core/route';
 import { ADMIN_APPS, adminError, APPS, page, readOnlyBanner, userOf, withAdminUser, type AppIndexData } from './apps';
 import { financePage, table, when, yesNo, money } from './layout';
-import { SETTINGS_FIELDS, type SettingsData } from './node';
+import { SETTINGS_FIELDS, settingsByField } from './node';
 import { route, type ResultOf } from '../operation';
 
 /**
@@ -69,7 +69,7 @@ function summary(d: DashboardData) {
 
 /** The node's toggles as they stand, with a link to change them. */
 function togglesTable(d: DashboardData) {
-  const settings: SettingsData = d.nodeSettings;
+  const settings = settingsByField(d.nodeSettings);
   const toggles = SETTINGS_FIELDS.filter((f) => f.type === 'boolean');
   return html`<div class="module">
     <table>

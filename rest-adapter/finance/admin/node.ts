@@ -6,13 +6,12 @@ import { adminError, adminQuery, appList, form, page, postRedirect, readOnlyBann
 import { csrfInput, table, when } from './layout';
 import { logoSection, logoUploadRoute } from './logo';
 import { route, type ResultOf } from '../operation';
+import type { AdminNodeSettingsFieldsFragment } from '../operations/types.generated';
 
 /** The node app of the console: the settings record, branding, licence, provider credentials and activity log. */
 
-/** The node's settings looked up by the contract's field names (TOGGLES): the generated result fits it. */
-export interface SettingsData {
-  [field: string]: boolean | string | null;
-}
+/** The node's settings looked up by the contract's field names (TOGGLES, plain strings): a field the fragment does not select reads undefined. */
+export const settingsByField = (s: AdminNodeSettingsFieldsFragment): Readonly<Record<string, unknown>> => s;
 
 /** The settings editor's fields: the contract's sixteen toggles, in its order (GraphQL names; checkboxes for switches). */
 export const SETTINGS_FIELDS = TOGGLES.map((t) => ({ field: t.field, label: t.label, help: t.controls, type: t.type }));
@@ -31,8 +30,8 @@ const BRANDING_FIELDS: { field: BrandingTextField; label: string; type: string }
   { field: 'privacyUrl', label: 'Privacy URL', type: 'url' },
 ];
 
-function settingsForm(d: { nodeInfo: { readOnly: boolean }; nodeSettings: SettingsData }, input: RouteInput): Reply {
-  const s = d.nodeSettings;
+function settingsForm(d: ResultOf<'AdminSettings'>, input: RouteInput): Reply {
+  const s = settingsByField(d.nodeSettings);
   const rows = SETTINGS_FIELDS.map((f) => {
     const id = `id_${f.field}`;
     const control =
@@ -60,7 +59,7 @@ function settingsForm(d: { nodeInfo: { readOnly: boolean }; nodeSettings: Settin
       banners: [...saved(input, 'settings record'), ...readOnlyBanner(d.nodeInfo.readOnly)],
     },
     html`<h2 class="title">Change settings record</h2>
-      <p>Last changed ${when(s.updatedAt as string)}${s.updatedBy ? html` by ${String(s.updatedBy)}` : ''}. Changes take effect at once, in every process.</p>
+      <p>Last changed ${when(d.nodeSettings.updatedAt)}${d.nodeSettings.updatedBy ? html` by ${d.nodeSettings.updatedBy}` : ''}. Changes take effect at once, in every process.</p>
       <form method="post" class="aligned module" action="/admin/node/settings/">
         ${csrfInput(input.csrfToken)}
         <div class="body">${rows}</div>

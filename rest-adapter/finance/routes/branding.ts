@@ -5,27 +5,19 @@ import { objectStoreFor, type ObjectStore } from '../../../lib/object-store';
 import { LOGO_PATH } from '../../../subgraphs/finance/node/contract';
 import { detailErrorShape } from '../../core/errors';
 import type { Reply, Route } from '../../core/route';
-import { route } from '../operation';
+import { route, type ResultOf } from '../operation';
 
 /**
  * The node's logo, served to anyone at LOGO_PATH from the object store (uploaded from the
  * console's branding page: admin/logo.ts).
  */
 
-interface LogoData {
-  objectKey: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  uploadedAt: string;
-}
-
 async function* streamOf(objects: ObjectStore, key: string, range?: { start: number; end: number }): AsyncGenerator<Buffer> {
   for await (const chunk of await objects.get(key, range)) yield chunk as Buffer;
 }
 
 /** The logo's bytes: its type from its bytes, ETag its SHA-256, revalidated at each use (the path stays; `?v=` changes with it). */
-function logoReply(logo: LogoData | null, config: Config): Reply {
+function logoReply(logo: ResultOf<'PublicLogo'>['nodeBranding']['logo'], config: Config): Reply {
   if (!logo)
     return {
       kind: 'json',

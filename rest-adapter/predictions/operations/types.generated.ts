@@ -223,13 +223,13 @@ export type FixtureQuery = {
       source: PredictionSource,
       actualOutcome: Outcome | null,
       correct: boolean | null,
+      expectedGoals: {
+        home: number,
+        away: number
+      },
       probabilities: {
         home: number,
         draw: number,
-        away: number
-      },
-      expectedGoals: {
-        home: number,
         away: number
       }
     } | null
@@ -598,6 +598,11 @@ export type UpcomingFixturesQuery = {
   }>
 };
 
+export type ApplicationConfirmationFieldsFragment = {
+  state: AccessConfirmationState,
+  name: string | null
+};
+
 export type CalibrationFragment = {
   binWidth: number,
   ece: number,
@@ -634,6 +639,22 @@ export type ReliabilityColumnsFragment = {
   predicted: Array<number | null>,
   observed: Array<number | null>,
   ece: number
+};
+
+export type StoredPredictionFragment = {
+  expectedGoalDifference: number,
+  outcomeLabel: string,
+  confidence: number,
+  confidenceBand: ConfidenceBand,
+  versionNumber: number,
+  source: PredictionSource,
+  actualOutcome: Outcome | null,
+  correct: boolean | null,
+  probabilities: {
+    home: number,
+    draw: number,
+    away: number
+  }
 };
 
 /** Each persisted operation's result and variables, by operation name. */

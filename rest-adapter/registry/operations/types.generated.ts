@@ -394,12 +394,12 @@ export type WorkspaceHomeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type WorkspaceHomeQuery = {
   account: {
-    email: string,
     name: string,
     role: WorkspaceRole,
+    email: string,
     organisation: {
-      name: string,
-      entitlements: Array<string>
+      entitlements: Array<string>,
+      name: string
     }
   },
   licences: Array<{
@@ -550,6 +550,13 @@ export type WorkspaceSignOutMutationVariables = Exact<{
 
 export type WorkspaceSignOutMutation = {
   signOutWorkspace: boolean
+};
+
+export type WorkspaceUserFragment = {
+  email: string,
+  organisation: {
+    name: string
+  }
 };
 
 /** Each persisted operation's result and variables, by operation name. */

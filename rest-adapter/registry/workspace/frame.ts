@@ -3,6 +3,7 @@ import { html, type Raw } from '../../../lib/html';
 import { workspaceSessionCredential } from '../../../subgraphs/registry/licensing/credential';
 import { consoleError, consolePage, csrfInput, when as kitWhen, type ConsoleFrame, type PageOptions } from '../../console/kit';
 import type { AnyRouteInput as RouteInput, Reply } from '../../core/route';
+import type { WorkspaceUserFragment } from '../operations/types.generated';
 
 /**
  * The customer workspace on the console kit (rest-adapter/console/): its frame (theme variables, header
@@ -69,14 +70,8 @@ export const baseUrl = ({ req, config }: RouteInput) => (config.PUBLIC_URL_REGIS
 export const when = (value: string | null | undefined) => kitWhen(value, { seconds: false });
 export const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MB`;
 
-export interface Account {
-  email: string;
-  name?: string;
-  organisation: { name: string; entitlements?: string[] };
-}
-
-/** The header's "signed in as". */
-export const userOf = (account: Account) => `${account.email} · ${account.organisation.name}`;
+/** The header's "signed in as": the account every signed-in page's operation selects (the WorkspaceUser fragment). */
+export const userOf = (account: WorkspaceUserFragment) => `${account.email} · ${account.organisation.name}`;
 
 /** A page of the workspace (its user: the account the page's operation answered). */
 export const page = (input: RouteInput, opts: Omit<PageOptions, 'breadcrumbs'>, body: Raw): Reply => consolePage(input, WORKSPACE, opts, body);
