@@ -79,7 +79,7 @@ export default tseslint.config(
         },
         {
           // a named result shape (…Data, …Row, …View, …Info) is an alias of the generated one, never a restatement of its fields
-          selector: ['TSInterfaceDeclaration', "TSTypeAliasDeclaration:not(:has(TSTypeReference > Identifier.typeName[name=/^ResultOf$|Fragment$/]))"]
+          selector: ['TSInterfaceDeclaration', 'TSTypeAliasDeclaration:not(:has(TSTypeReference > Identifier.typeName[name=/^ResultOf$|Fragment$/]))']
             .map((declaration) => `${declaration}[id.name=/(Data|Row|View|Info)$/]`)
             .join(', '),
           message:

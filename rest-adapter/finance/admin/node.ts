@@ -11,7 +11,9 @@ import type { AdminNodeSettingsFieldsFragment } from '../operations/types.genera
 /** The node app of the console: the settings record, branding, licence, provider credentials and activity log. */
 
 /** The node's settings looked up by the contract's field names (TOGGLES, plain strings): a field the fragment does not select reads undefined. */
-export const settingsByField = (s: AdminNodeSettingsFieldsFragment): Readonly<Record<string, unknown>> => s;
+export const settingsByField = (
+  s: AdminNodeSettingsFieldsFragment,
+): Readonly<Partial<Record<string, AdminNodeSettingsFieldsFragment[keyof AdminNodeSettingsFieldsFragment]>>> => s;
 
 /** The settings editor's fields: the contract's sixteen toggles, in its order (GraphQL names; checkboxes for switches). */
 export const SETTINGS_FIELDS = TOGGLES.map((t) => ({ field: t.field, label: t.label, help: t.controls, type: t.type }));
@@ -59,7 +61,10 @@ function settingsForm(d: ResultOf<'AdminSettings'>, input: RouteInput): Reply {
       banners: [...saved(input, 'settings record'), ...readOnlyBanner(d.nodeInfo.readOnly)],
     },
     html`<h2 class="title">Change settings record</h2>
-      <p>Last changed ${when(d.nodeSettings.updatedAt)}${d.nodeSettings.updatedBy ? html` by ${d.nodeSettings.updatedBy}` : ''}. Changes take effect at once, in every process.</p>
+      <p>
+        Last changed ${when(d.nodeSettings.updatedAt)}${d.nodeSettings.updatedBy ? html` by ${d.nodeSettings.updatedBy}` : ''}. Changes take effect at once, in
+        every process.
+      </p>
       <form method="post" class="aligned module" action="/admin/node/settings/">
         ${csrfInput(input.csrfToken)}
         <div class="body">${rows}</div>
