@@ -24,10 +24,8 @@ afterAll(async () => {
   await direct?.stop();
 });
 
-const send = (gateway: string, key: string, query: string, variables: Record<string, unknown> = {}) => graphqlAt(gateway, query, { key, variables });
-
 async function same(query: string, variables: Record<string, unknown> = {}, key = direct.adminKey) {
-  const [a, b] = await Promise.all([send(direct.urls.gateway, key, query, variables), send(planned.urls.gateway, key, query, variables)]);
+  const [a, b] = await Promise.all([graphqlAt(direct.urls.gateway, query, { key, variables }), graphqlAt(planned.urls.gateway, query, { key, variables })]);
   expect({ status: a.status, body: a.body }).toEqual({ status: b.status, body: b.body });
   return a;
 }

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { http } from '../../support/platform/http';
+import { gql } from '../../support/platform/http';
 
 /**
  * A 1 kB anonymous document whose fragments double at each level froze the whole
@@ -17,7 +17,7 @@ beforeAll(async () => {
   // warm both paths up (first requests compile code): what is measured is the refusal, not a cold start
   for (let i = 0; i < 5; i++) {
     await fetch(`${t.urls.registry}/healthz`).then((r) => r.arrayBuffer());
-    await post(doublingFragments(12));
+    await gql(t, doublingFragments(12), anonymous());
   }
 }, 120_000);
 afterAll(() => t?.stop());
@@ -29,13 +29,8 @@ export const doublingFragments = (n: number) => {
   return s;
 };
 
-const post = (query: string, headers: Record<string, string> = {}) =>
-  http(`${t.urls.gateway}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ query }),
-    signal: AbortSignal.timeout(20_000),
-  });
+/** Anonymous, and given up on after 20 s: a gateway that expands the fragments would not answer in time. */
+const anonymous = (headers: Record<string, string> = {}) => ({ key: null, headers, signal: AbortSignal.timeout(20_000) });
 
 /** Polls another surface's /healthz every 10 ms until `done`, and returns the slowest answer (ms). */
 async function slowestHealthz(done: () => boolean): Promise<{ slowest: number; probes: number }> {
@@ -59,7 +54,7 @@ describe.each([26, 30])('the doubling-fragment document with n = %i', (n) => {
     if (n === 26) expect(Buffer.byteLength(JSON.stringify({ query }))).toBeLessThan(1_200);
     let finished = false;
     const started = performance.now();
-    const refused = post(query).finally(() => (finished = true));
+    const refused = gql(t, query, anonymous()).finally(() => (finished = true));
     const [res, health] = await Promise.all([refused, slowestHealthz(() => finished)]);
     const elapsed = performance.now() - started;
     expect(res.status).toBe(400);
@@ -69,24 +64,24 @@ describe.each([26, 30])('the doubling-fragment document with n = %i', (n) => {
     expect(health.slowest).toBeLessThan(100);
     expect(elapsed).toBeLessThan(2_000);
     // with a credential (a bogus one of a known format): the same refusal, no verification first
-    const bogus = await post(query, { 'x-license-key': 'LIC-ABCD-EFGH-JKLM' });
+    const bogus = await gql(t, query, anonymous({ 'x-license-key': 'LIC-ABCD-EFGH-JKLM' }));
     expect(bogus.status).toBe(400);
     expect(bogus.body.errors[0].extensions.limit).toBe('fields');
   }, 60_000);
 });
 
 it('still runs a document whose fragments expand within the limit', async () => {
-  const res = await post(doublingFragments(9)); // 512 × __typename
+  const res = await gql(t, doublingFragments(9), anonymous()); // 512 × __typename
   expect(res.status).toBe(200);
   expect(res.body.data).toEqual({ __typename: 'Query' });
 });
 
 it('counts root __typename aliases toward the alias limit (150 were accepted)', async () => {
-  const res = await post(`{ ${Array.from({ length: 150 }, (_, i) => `t${i}: __typename`).join(' ')} }`);
+  const res = await gql(t, `{ ${Array.from({ length: 150 }, (_, i) => `t${i}: __typename`).join(' ')} }`, anonymous());
   expect(res.status).toBe(400);
   expect(res.body.errors).toEqual([
     { message: 'Aliases limit of 30 exceeded, found 150.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'aliases' } },
   ]);
-  const few = await post(`{ ${Array.from({ length: 30 }, (_, i) => `t${i}: __typename`).join(' ')} }`);
+  const few = await gql(t, `{ ${Array.from({ length: 30 }, (_, i) => `t${i}: __typename`).join(' ')} }`, anonymous());
   expect(few.status).toBe(200);
 });

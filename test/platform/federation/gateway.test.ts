@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../../lib/paths';
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { http, graphqlAt } from '../../support/platform/http';
+import { gql, http } from '../../support/platform/http';
 
 /**
  * The gateway's own HTTP endpoint (POST /graphql): query limits, metering once per operation,
@@ -16,8 +16,6 @@ beforeAll(async () => {
   t = await startTestApp({ MAX_QUERY_DEPTH: String(MAX_DEPTH) }, { products: ['predictions'] });
 });
 afterAll(() => t?.stop());
-
-const gql = (query: string, key?: string, variables?: Record<string, unknown>) => graphqlAt(t.urls.gateway, query, { key, variables });
 
 async function usedToday(key: string): Promise<number> {
   const access = t.app.services.access;
@@ -33,7 +31,7 @@ describe('query limits', () => {
 
   it('rejects a query deeper than the depth limit with 400 and a message naming the limit, without metering it', async () => {
     const key = await t.createKey('free');
-    const res = await gql('{ matches(first: 1) { edges { node { homeTeam { name } } } } }', key);
+    const res = await gql(t, '{ matches(first: 1) { edges { node { homeTeam { name } } } } }', { key });
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toEqual([
@@ -46,13 +44,13 @@ describe('query limits', () => {
     expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
     expect(await usedToday(key)).toBe(0);
     // one level less is fine
-    const ok = await gql('{ matches(first: 1) { nodes { homeTeam { name } } } }', key);
+    const ok = await gql(t, '{ matches(first: 1) { nodes { homeTeam { name } } } }', { key });
     expect(ok.status).toBe(200);
     expect(ok.body.data.matches.nodes).toHaveLength(1);
   });
 
   it('counts fragments towards the depth', async () => {
-    const res = await gql('query { matches(first: 1) { ...E } } fragment E on MatchConnection { edges { node { awayTeam { name } } } }', t.adminKey);
+    const res = await gql(t, 'query { matches(first: 1) { ...E } } fragment E on MatchConnection { edges { node { awayTeam { name } } } }');
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toBe(`Query depth 5 exceeds the limit of ${MAX_DEPTH}.`);
   });
@@ -60,13 +58,13 @@ describe('query limits', () => {
   it('rejects a query costlier than the cost limit with 400 and a message naming the limit', async () => {
     // each aliased list of 500 teams with two fields costs 1 + 500 × 2 = 1001
     const aliases = ['a', 'b', 'c', 'd', 'e'].map((a) => `${a}: teams(first: 500) { name aliases }`).join(' ');
-    const res = await gql(`{ ${aliases} }`, t.adminKey);
+    const res = await gql(t, `{ ${aliases} }`);
     expect(res.status).toBe(400);
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].message).toBe('Query cost 5005 exceeds the limit of 5000; ask for fewer items (first/limit) or fewer nested lists.');
     expect(res.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'cost' });
     // the same query with four aliases (4004) runs
-    const ok = await gql(`{ ${aliases.split(' e: ')[0]} }`, t.adminKey);
+    const ok = await gql(t, `{ ${aliases.split(' e: ')[0]} }`);
     expect(ok.status).toBe(200);
     expect(ok.body.errors).toBeUndefined();
     expect(ok.body.data.d.length).toBeGreaterThan(150);
@@ -76,7 +74,7 @@ describe('query limits', () => {
     // the same five lists of 500 teams, the size passed as a variable: 5 × (1 + 500 × 2) = 5005 when the
     // variable is read; the rule does not see variables and prices each list at the default 20 (5 × 41 = 205)
     const aliases = ['a', 'b', 'c', 'd', 'e'].map((a) => `${a}: teams(first: $n) { name aliases }`).join(' ');
-    const res = await gql(`query ($n: Int!) { ${aliases} }`, t.adminKey, { n: 500 });
+    const res = await gql(t, `query ($n: Int!) { ${aliases} }`, { variables: { n: 500 } });
     expect(res.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'cost' });
     expect(res.status).toBe(400);
   });
@@ -85,7 +83,7 @@ describe('query limits', () => {
     // matches(first: 200) returns up to 200 nodes: 1 + 1 × (1 + 200 × (1 + 4 + 4)) = 1802 per alias, 5406 for three;
     // priced at the default list size of 20 instead it would be 182 per alias
     const alias = (a: string) => `${a}: matches(first: 200) { nodes { id homeTeam { name aliases competitions } awayTeam { name aliases competitions } } }`;
-    const res = await gql(`{ ${['a', 'b', 'c'].map(alias).join(' ')} }`, t.adminKey);
+    const res = await gql(t, `{ ${['a', 'b', 'c'].map(alias).join(' ')} }`);
     expect(res.body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'cost' });
     expect(res.status).toBe(400);
   });
@@ -100,7 +98,7 @@ describe('metering', () => {
 
     const key = await t.createKey('free');
     const query = '{ viewer { plan } footballData { matches } competitions { code } }';
-    const first = await gql(query, key);
+    const first = await gql(t, query, { key });
     expect(first.status).toBe(200);
     expect(first.body.errors).toBeUndefined();
     expect(first.body.data.viewer).toEqual({ plan: 'free' });
@@ -108,7 +106,7 @@ describe('metering', () => {
     expect(first.body.data.competitions).toHaveLength(6);
     expect(first.headers.get('x-ratelimit-limit')).toBe('50');
     expect(first.headers.get('x-ratelimit-remaining')).toBe('49');
-    const second = await gql(query, key);
+    const second = await gql(t, query, { key });
     expect(second.headers.get('x-ratelimit-remaining')).toBe('48');
     expect(await usedToday(key)).toBe(2);
   });
@@ -116,13 +114,13 @@ describe('metering', () => {
 
 describe('what the supergraph hides', () => {
   it('does not expose the internal authenticateApiKey mutation (@inaccessible): an unknown field', async () => {
-    const res = await gql('mutation { authenticateApiKey(apiKey: "mpk_x", meter: false) { keyId } }', t.adminKey);
+    const res = await gql(t, 'mutation { authenticateApiKey(apiKey: "mpk_x", meter: false) { keyId } }');
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].message).toMatch(/^Cannot query field "authenticateApiKey" on type "Mutation"\./);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    const type = await gql('{ __type(name: "KeyAuthentication") { name } }', t.adminKey);
+    const type = await gql(t, '{ __type(name: "KeyAuthentication") { name } }');
     expect(type.status).toBe(200);
     expect(type.body.data.__type).toBeNull();
   });
@@ -132,7 +130,7 @@ describe('authorisation', () => {
   it('refuses an administrator mutation to a client key: FORBIDDEN, and nothing is created', async () => {
     const key = await t.createKey('pro');
     const before = (await t.app.services.access.apiKeys.list()).length;
-    const res = await gql('mutation { createApiKey(input: {name: "sneaky", role: admin}) { key } }', key);
+    const res = await gql(t, 'mutation { createApiKey(input: {name: "sneaky", role: admin}) { key } }', { key });
     expect(res.status).toBe(403);
     expect(res.body.data).toBeNull();
     expect(res.body.errors).toHaveLength(1);
@@ -141,21 +139,21 @@ describe('authorisation', () => {
     expect(res.body.errors[0].path).toEqual(['createApiKey']);
     expect((await t.app.services.access.apiKeys.list()).length).toBe(before);
     // the administrator key may
-    const admin = await gql('mutation { createApiKey(input: {name: "allowed"}) { key apiKey { role plan } } }', t.adminKey);
+    const admin = await gql(t, 'mutation { createApiKey(input: {name: "allowed"}) { key apiKey { role plan } } }');
     expect(admin.status).toBe(200);
     expect(admin.body.data.createApiKey.apiKey).toEqual({ role: 'client', plan: 'free' });
     expect(admin.body.data.createApiKey.key).toMatch(/^mpk_[A-Za-z0-9]{48}$/);
   });
 
   it('answers an anonymous request for an @Authorized field with UNAUTHENTICATED (401)', async () => {
-    const res = await gql('{ competitions { code } }');
+    const res = await gql(t, '{ competitions { code } }', { key: null });
     expect(res.status).toBe(401);
     expect(res.body.data).toBeNull();
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].message).toBe('Authentication credentials were not provided.');
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     // a public field needs no key
-    const plans = await gql('{ plans { code dailyLimit } }');
+    const plans = await gql(t, '{ plans { code dailyLimit } }', { key: null });
     expect(plans.status).toBe(200);
     expect(plans.body.data.plans).toEqual([
       { code: 'free', dailyLimit: 50 },
@@ -165,7 +163,7 @@ describe('authorisation', () => {
   });
 
   it('answers an unknown key with 401 INVALID_CREDENTIALS and WWW-Authenticate: Bearer', async () => {
-    const res = await gql('{ competitions { code } }', 'mpk_000000000000000000000000000000000000000000000000');
+    const res = await gql(t, '{ competitions { code } }', { key: 'mpk_000000000000000000000000000000000000000000000000' });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="api"/);
     expect(res.body.errors[0].extensions.code).toBe('INVALID_CREDENTIALS');

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { http } from '../../support/platform/http';
+import { gql, http } from '../../support/platform/http';
 
 /**
  * Operations through the real gateway and subgraphs, as a hostile or careless client sends them.
@@ -25,10 +25,9 @@ afterAll(async () => {
   await Promise.all([prod?.stop(), dev?.stop()]);
 });
 
-const post = (app: TestApp<'predictions'>, body: string | Buffer, headers: Record<string, string> = {}) =>
+/** A body sent to the gateway as it is, not a GraphQL request the shared `gql` would build: cut short, mis-encoded. */
+const postMalformed = (app: TestApp<'predictions'>, body: string | Buffer, headers: Record<string, string> = {}) =>
   http(`${app.urls.gateway}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-const gql = (app: TestApp<'predictions'>, query: string, opts: { key?: string; variables?: Record<string, unknown> } = {}) =>
-  post(app, JSON.stringify({ query, variables: opts.variables }), opts.key ? { authorization: `Bearer ${opts.key}` } : {});
 const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
 
 describe('one operation cannot hold the service', () => {
@@ -50,10 +49,10 @@ describe('one operation cannot hold the service', () => {
   });
 
   it('refuses 200 aliased __schema selections, also in development where anyone may introspect', async () => {
-    const res = await gql(dev, aliases(200, '__schema { types { name } }'));
+    const res = await gql(dev, aliases(200, '__schema { types { name } }'), { key: null });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.limit).toBe('aliases');
-    const twice = await gql(dev, aliases(2, '__schema { queryType { name } }'));
+    const twice = await gql(dev, aliases(2, '__schema { queryType { name } }'), { key: null });
     expect(twice.status).toBe(400);
     expect(twice.body.errors[0].extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'introspection' });
   });
@@ -107,7 +106,7 @@ describe('what callers learn', () => {
     const client = await gql(prod, 'mutation { createApiKe(input: { name: "x" }) { key } }', { key });
     expect(client.status).toBe(400);
     expect(client.body.errors[0].message).toBe('Cannot query field "createApiKe" on type "Mutation".');
-    const anonymous = await gql(prod, '{ apiKeys(includeRevoked: tru) { prefix } }');
+    const anonymous = await gql(prod, '{ apiKeys(includeRevoked: tru) { prefix } }', { key: null });
     expect(JSON.stringify(anonymous.body)).not.toContain('Did you mean');
     const admin = await gql(prod, 'mutation { createApiKe(input: { name: "x" }) { key } }', { key: prod.adminKey });
     expect(admin.body.errors[0].message).toMatch(/Did you mean "createApiKey"/);
@@ -119,7 +118,7 @@ describe('what callers learn', () => {
       ['{"query": "{ __typename }"}', { 'content-encoding': 'gzip' }],
       [Buffer.concat([Buffer.from('{"query": "{ __typename }", "variables": {"x": "'), Buffer.from([0xff]), Buffer.from('"}}')]), {}],
     ] as const) {
-      const res = await post(dev, body, headers);
+      const res = await postMalformed(dev, body, headers);
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(JSON.stringify(res.body)).not.toMatch(/at |node_modules|\/work\//);
@@ -131,7 +130,7 @@ describe('what callers learn', () => {
   });
 
   it('challenges an anonymous caller with 401 and WWW-Authenticate', async () => {
-    const res = await gql(prod, '{ apiKeys { prefix } }');
+    const res = await gql(prod, '{ apiKeys { prefix } }', { key: null });
     expect(res.status).toBe(401);
     // one challenge per credential the gateway accepts (RFC 9110 §11.6.1), the API key's among them
     expect(res.headers.get('www-authenticate')).toContain('Bearer realm="api"');
@@ -140,13 +139,13 @@ describe('what callers learn', () => {
 
 describe('before parsing', () => {
   it('reads no body over the limit: a 1 MB document is refused with 413', async () => {
-    const res = await post(prod, JSON.stringify({ query: aliases(40_000, '__typename') }));
+    const res = await gql(prod, aliases(40_000, '__typename'), { key: null });
     expect(res.status).toBe(413);
     expect(res.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('stops parsing after the token cap: 400 GRAPHQL_PARSE_FAILED', async () => {
-    const res = await gql(prod, `{ ${'__typename '.repeat(5_000)} }`);
+    const res = await gql(prod, `{ ${'__typename '.repeat(5_000)} }`, { key: null });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
     expect(res.body.errors[0].message).toMatch(/more that 2000 tokens/);
@@ -154,7 +153,7 @@ describe('before parsing', () => {
 
   it('refuses a credential of no known format before reading the operation', async () => {
     // a document that would not even parse: the credential is checked first
-    const res = await post(prod, '{"query": "{ unparsable', { authorization: 'Bearer not-a-key' });
+    const res = await postMalformed(prod, '{"query": "{ unparsable', { authorization: 'Bearer not-a-key' });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_request"');
     expect(res.body.errors[0].extensions.code).toBe('INVALID_CREDENTIALS');

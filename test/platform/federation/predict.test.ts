@@ -10,7 +10,7 @@ import type { Route } from '../../../rest-adapter/core/route';
 import { createSurfaceApp, type Surface } from '../../../rest-adapter/core/surface';
 import { predictionSurface } from '../../../rest-adapter/predictions';
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { gql, http } from '../../support/platform/http';
+import { gql, http, surface } from '../../support/platform/http';
 
 /**
  * GraphQL `predict`: a forecast for any pairing, teams by name, alias or id, through the gateway; and
@@ -184,11 +184,11 @@ describe('while no model version is active yet (the first training still running
   });
 
   it('the REST endpoints answer with nothing to show rather than an error', async () => {
-    const get = (path: string) => http(`${t.urls.predictions}${path}`, { key });
-    expect((await get('/api/predictions/latest/')).body).toEqual([]);
-    expect((await get('/dashboard/predictions/')).body).toEqual([]);
-    expect((await get('/api/dashboard/overview/')).body).toEqual({ total_predictions: 0, accuracy: 0, average_confidence: 0 });
-    expect((await get('/api/dashboard/confidence/')).body).toEqual({ high_confidence: 0, medium_confidence: 0, low_confidence: 0 });
+    const rest = surface(() => t.urls.predictions, { key: () => key });
+    expect((await rest.get('/api/predictions/latest/')).body).toEqual([]);
+    expect((await rest.get('/dashboard/predictions/')).body).toEqual([]);
+    expect((await rest.get('/api/dashboard/overview/')).body).toEqual({ total_predictions: 0, accuracy: 0, average_confidence: 0 });
+    expect((await rest.get('/api/dashboard/confidence/')).body).toEqual({ high_confidence: 0, medium_confidence: 0, low_confidence: 0 });
     expect((await gql(t, '{ activeModelVersion { number } }', { key })).body.data).toEqual({ activeModelVersion: null });
   });
 });

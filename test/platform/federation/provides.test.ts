@@ -1,6 +1,6 @@
 import { loadOperations } from '../../../rest-adapter/core/operations';
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { http, graphqlAt } from '../../support/platform/http';
+import { gql, http } from '../../support/platform/http';
 import { SubgraphCallRecorder } from '../../support/platform/subgraph-calls';
 
 /**
@@ -13,12 +13,12 @@ let t: TestApp<'predictions'>;
 beforeAll(async () => (t = await startTestApp({ RESPONSE_CACHE: 'off' }, { decorateDataSource: recorder.decorate, products: ['predictions'] })));
 afterAll(() => t?.stop());
 
-const gql = (requestId: string, query: string, variables: Record<string, unknown> = {}) =>
-  graphqlAt(t.urls.gateway, query, { key: t.adminKey, variables, headers: { 'x-request-id': requestId } });
+/** The request id the recorder tells this request's subgraph calls by. */
+const tagged = (id: string, variables: Record<string, unknown> = {}) => ({ variables, headers: { 'x-request-id': id } });
 
 it('answers the REST surface’s latest-predictions operation from the predictions subgraph alone', async () => {
   const document = loadOperations('predictions', ['LatestPredictions']).get('LatestPredictions')!;
-  const { result, calls } = await recorder.forRequest((id) => gql(id, document, { first: 20, competition: null }));
+  const { result, calls } = await recorder.forRequest((id) => gql(t, document, tagged(id, { first: 20, competition: null })));
   expect(result.status).toBe(200);
   expect(result.body.data.latestPredictions.predictions.length).toBeGreaterThan(0);
   for (const p of result.body.data.latestPredictions.predictions) expect(typeof p.match.homeTeam.name).toBe('string');
@@ -33,7 +33,7 @@ it('answers the REST surface’s latest-predictions operation from the predictio
 
 it('fetches from the football subgraph as soon as a field outside the provided set is asked for', async () => {
   // the matcher can fail: aliases are not provided
-  const { calls } = await recorder.forRequest((id) => gql(id, '{ upcomingPredictions(first: 3) { match { homeTeam { name aliases } } } }'));
+  const { calls } = await recorder.forRequest((id) => gql(t, '{ upcomingPredictions(first: 3) { match { homeTeam { name aliases } } } }', tagged(id)));
   expect(calls).toCallSubgraph('predictions', 1);
   expect(calls).toCallSubgraph('football', 1);
 });

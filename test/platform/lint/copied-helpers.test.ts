@@ -27,7 +27,6 @@ const REMAINING: Record<string, string[]> = {
   'test/finance/e2e/finance-browser/console-layout.test.ts': ['send', 'post'],
   'test/finance/e2e/journeys/operator.test.ts': ['post'],
   'test/finance/e2e/payments-load/payments-load.test.ts': ['send'],
-  'test/platform/contract/conformance/conformance.test.ts': ['send'],
   'test/platform/e2e/containers/compose.test.ts': ['url', 'signIn'],
   'test/platform/e2e/containers/customer-journey.test.ts': ['signIn'],
   'test/platform/e2e/faults/database-frozen.test.ts': ['signIn'],
@@ -37,19 +36,6 @@ const REMAINING: Record<string, string[]> = {
   'test/platform/e2e/remote-topology/remote-topology.test.ts': ['url', 'post'],
   'test/platform/e2e/replicas/replicas.test.ts': ['gql'],
   'test/platform/e2e/response-cache/response-cache.test.ts': ['gql', 'send'],
-  'test/platform/federation/direct-fetch.test.ts': ['send'],
-  'test/platform/federation/fragment-explosion.test.ts': ['post'],
-  'test/platform/federation/gateway.test.ts': ['gql'],
-  'test/platform/federation/operation-limits.test.ts': ['post', 'gql'],
-  'test/platform/federation/predict.test.ts': ['get'],
-  'test/platform/federation/provides.test.ts': ['gql'],
-  'test/predictions/contract/rest-core.test.ts': ['post'],
-  'test/predictions/e2e/applications/applications.test.ts': ['gql'],
-  'test/predictions/e2e/applications/mailbox.test.ts': ['send'],
-  'test/predictions/e2e/live-ratings/live-ratings.test.ts': ['gql'],
-  'test/predictions/integration/bot/run-modes.test.ts': ['post'],
-  'test/predictions/integration/football-data.test.ts': ['gql'],
-  'test/registry/contract/workspace-accounts.test.ts': ['post', 'signIn'],
 };
 
 function files(dir: string, match: (path: string) => boolean): string[] {

@@ -135,16 +135,17 @@ afterAll(async () => {
 
 describe('intercepting a request before the operation', () => {
   it('answers with the reply of `intercept`, before validation and credentials, and runs nothing', async () => {
-    const post = (body: unknown, withKey = true) =>
+    // the intercepting route of the surface built here
+    const intercepted = (body: unknown, withKey = true) =>
       call(test('/api/intercepted/'), {
         method: 'POST',
         ...(withKey ? { key } : {}),
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-    expect(await post({ trap: 'filled', count: 'not a number' }, false)).toMatchObject({ status: 202, body: { intercepted: true } });
-    expect(await post({ count: 1 })).toMatchObject({ status: 200, body: { plan: 'pro' } });
-    expect((await post({ count: 'x' })).status).toBe(400);
+    expect(await intercepted({ trap: 'filled', count: 'not a number' }, false)).toMatchObject({ status: 202, body: { intercepted: true } });
+    expect(await intercepted({ count: 1 })).toMatchObject({ status: 200, body: { plan: 'pro' } });
+    expect((await intercepted({ count: 'x' })).status).toBe(400);
   });
 });
 
@@ -283,38 +284,39 @@ describe('request bodies and query parameters on the prediction routes', () => {
 });
 
 describe('request bodies (a surface of the core built here)', () => {
-  const post = (body: string | Buffer, contentType?: string) =>
+  // the echo route, sent a body as it is: malformed, too big, not JSON
+  const echo = (body: string | Buffer, contentType?: string) =>
     call(test('/api/echo/'), { method: 'POST', key, body, headers: contentType ? { 'content-type': contentType } : {} });
 
   it('passes a valid JSON body to the route, which runs its operation through the gateway', async () => {
-    const res = await post(JSON.stringify({ name: 'x', count: 2 }), 'application/json');
+    const res = await echo(JSON.stringify({ name: 'x', count: 2 }), 'application/json');
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ received: { name: 'x', count: 2 }, plan: 'pro' });
   });
 
   it('answers malformed JSON with 400 parse_error', async () => {
-    const res = await post('{"name": "x",', 'application/json');
+    const res = await echo('{"name": "x",', 'application/json');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ detail: 'Malformed JSON in request body.', code: 'parse_error' });
   });
 
   it('answers a body over the limit with 413', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(200 * 1024) });
-    const res = await post(big, 'application/json');
+    const res = await echo(big, 'application/json');
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ detail: `Request body exceeds the limit of ${t.config.REST_BODY_LIMIT}.`, code: 'request_too_large' });
   });
 
   it('answers a body that is not JSON with 415', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-      const res = await post('name=x', type);
+      const res = await echo('name=x', type);
       expect(res.status).toBe(415);
       expect(res.body).toEqual({ detail: 'Request body must be application/json.', code: 'unsupported_media_type' });
     }
   });
 
   it('answers a JSON body that fails the route schema with 400 invalid and per-field messages', async () => {
-    const res = await post(JSON.stringify({ name: '', count: 1.5 }), 'application/json');
+    const res = await echo(JSON.stringify({ name: '', count: 1.5 }), 'application/json');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid');
     expect(res.body.detail).toBe('Invalid request body.');

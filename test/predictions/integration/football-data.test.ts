@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { projectRoot } from '../../../lib/paths';
 import { startTestApp, type TestApp } from '../../support/platform/app';
-import { http } from '../../support/platform/http';
+import { gql } from '../../support/platform/http';
 
 /**
  * The football data as loaded (the template database holds it: test/support/platform/global-setup.ts),
@@ -81,15 +81,8 @@ function seasonFiles(): SeasonFile[] {
 let t: TestApp;
 let db: pg.Client;
 const sql = async <R = any>(text: string, values: unknown[] = []): Promise<R[]> => (await db.query(text, values)).rows as R[];
-const gql = (query: string, variables?: Record<string, unknown>, key?: string) =>
-  http(`${t.urls.gateway}/graphql`, {
-    method: 'POST',
-    key: key ?? t.adminKey,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
 async function data(query: string, variables?: Record<string, unknown>) {
-  const res = await gql(query, variables);
+  const res = await gql(t, query, { variables });
   expect(res.body.errors).toBeUndefined();
   expect(res.status).toBe(200);
   return res.body.data;
@@ -424,7 +417,7 @@ describe('the GraphQL API over the data', () => {
     expect(await count({ competition: 'fr.1', season: '2019-20', status: 'CANCELLED' })).toBe(101);
     expect(await count({ competition: 'de.1', from, to })).toBe(await sqlCount(`c.code = 'de.1' AND m.kickoff BETWEEN $1 AND $2`, [from, to]));
 
-    const ambiguous = await gql('{ matches(filter: {team: "Manchester"}) { nodes { id } } }');
+    const ambiguous = await gql(t, '{ matches(filter: {team: "Manchester"}) { nodes { id } } }');
     expect(ambiguous.status).toBe(400);
     expect(ambiguous.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(ambiguous.body.errors[0].message).toMatch(/^"Manchester" is ambiguous: /);
@@ -461,7 +454,7 @@ describe('the GraphQL API over the data', () => {
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen).toEqual(order === 'ASC' ? expected : [...expected].reverse());
     }
-    const bad = await gql('{ matches(after: "not-a-cursor") { nodes { id } } }');
+    const bad = await gql(t, '{ matches(after: "not-a-cursor") { nodes { id } } }');
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(bad.body.errors[0].message).toBe('Invalid cursor.');
   });
@@ -525,7 +518,7 @@ describe('importing a season file (importMatches, through the gateway)', () => {
       score: {},
     });
 
-    const res = await gql(IMPORT, { c: 'en.2', s: '2025-26', d: season });
+    const res = await gql(t, IMPORT, { variables: { c: 'en.2', s: '2025-26', d: season } });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.importMatches).toEqual({ source: 'import:en.2:2025-26', matches: 553, inserted: 1, updated: 1, unchanged: 551 });
 
@@ -553,7 +546,7 @@ describe('importing a season file (importMatches, through the gateway)', () => {
     expect(footballData).toEqual({ matches: 33323, scheduledMatches: 1213 });
 
     // the same file again changes nothing
-    const again = await gql(IMPORT, { c: 'en.2', s: '2025-26', d: season });
+    const again = await gql(t, IMPORT, { variables: { c: 'en.2', s: '2025-26', d: season } });
     expect(again.body.data.importMatches).toMatchObject({ matches: 553, inserted: 0, updated: 0, unchanged: 553 });
   });
 
@@ -579,7 +572,7 @@ describe('importing a season file (importMatches, through the gateway)', () => {
     season.matches[i].score = { ft: [9, 9] };
     spoil(season.matches);
     const before = await state();
-    const res = await gql(IMPORT, { c: 'en.2', s: '2025-26', d: season });
+    const res = await gql(t, IMPORT, { variables: { c: 'en.2', s: '2025-26', d: season } });
     expect(res.status).toBe(400);
     expect(res.body.data).toBeNull();
     expect(res.body.errors).toHaveLength(1);
@@ -595,7 +588,7 @@ describe('importing a season file (importMatches, through the gateway)', () => {
     ['a malformed season', 'en.2', '2025/26', { matches: [] }, 'season must look like 2025-26, got "2025/26"'],
   ])('refuses %s (BAD_USER_INPUT, 400) and changes nothing', async (_label, competition, season, payload, message) => {
     const before = await state();
-    const res = await gql(IMPORT, { c: competition, s: season, d: payload });
+    const res = await gql(t, IMPORT, { variables: { c: competition, s: season, d: payload } });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     if (typeof message === 'string') expect(res.body.errors[0].message).toBe(message);
@@ -606,7 +599,7 @@ describe('importing a season file (importMatches, through the gateway)', () => {
   it("is an administrator's mutation: a client key gets FORBIDDEN", async () => {
     const key = await t.createKey('enterprise');
     const before = await state();
-    const res = await gql(IMPORT, { c: 'en.2', s: '2025-26', d: file() }, key);
+    const res = await gql(t, IMPORT, { variables: { c: 'en.2', s: '2025-26', d: file() }, key });
     expect(res.status).toBe(403);
     expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(await state()).toEqual(before);

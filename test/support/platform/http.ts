@@ -62,6 +62,8 @@ export interface GraphQLCall {
   key?: string;
   variables?: Record<string, unknown>;
   headers?: HeaderMap;
+  /** Aborts the request (e.g. `AbortSignal.timeout(ms)` for an operation the gateway may never answer). */
+  signal?: AbortSignal;
 }
 
 /** A GraphQL operation through a gateway's HTTP endpoint (POST <gateway>/graphql). */
@@ -71,6 +73,7 @@ export function graphqlAt(gateway: string, query: string, opts: GraphQLCall = {}
     key: opts.key,
     headers: { 'content-type': 'application/json', ...opts.headers },
     body: JSON.stringify({ query, variables: opts.variables }),
+    signal: opts.signal,
   });
 }
 

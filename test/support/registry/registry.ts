@@ -82,3 +82,21 @@ export async function database(t: TestApp): Promise<pg.Client> {
   await db.connect();
   return db;
 }
+
+/** The CSRF token a workspace form carries, in its cookie and in the form alike (a browser's double submit). */
+export const WORKSPACE_CSRF = 'c'.repeat(43);
+
+/** POSTs a registry workspace form as a browser does: the CSRF cookie and token, and `cookie` (a session) when given. */
+export function workspaceForm(t: TestApp, path: string, fields: Record<string, string>, cookie = ''): Promise<Reply> {
+  return http(`${t.urls.registry}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${WORKSPACE_CSRF}${cookie ? `; ${cookie}` : ''}` },
+    body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: WORKSPACE_CSRF }).toString(),
+  });
+}
+
+/** Signs in to the registry workspace with a password: the answer's status, and the session it set (if any). */
+export async function workspaceSignIn(t: TestApp, email: string, password: string): Promise<{ status: number; session?: string }> {
+  const res = await workspaceForm(t, '/workspace/login/', { email, password });
+  return { status: res.status, session: /workspace_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] };
+}

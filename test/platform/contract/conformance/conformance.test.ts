@@ -5,6 +5,7 @@ import { httpExecutor } from '../../../../rest-adapter/core/executor';
 import { createSurfaceApp } from '../../../../rest-adapter/core/surface';
 import { surfaceEntries, type SurfaceName } from '../../../../rest-adapter/surfaces';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { http } from '../../../support/platform/http';
 import { startPrismProxy, violationsOf, type PrismProxy, type Violation } from '../../../support/platform/prism';
 import { financeFixture } from './finance';
 import { predictionsFixture } from './predictions';
@@ -92,10 +93,8 @@ afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()));
 });
 
-async function send(base: string, r: ReplayRequest) {
-  const res = await fetch(`${base}${r.path}`, { method: r.method, headers: r.headers, body: r.body, redirect: 'manual' });
-  return { status: res.status, headers: res.headers, body: await res.text() };
-}
+/** A case's request, sent as it was written to the surface (or the proxy) at `base`. */
+const replay = (base: string, r: ReplayRequest) => http(`${base}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
 
 /** What Prism would check of a redirect it does not follow: a documented status, its documented headers, and a Location. */
 function redirectViolations(
@@ -196,12 +195,12 @@ describe.each(surfaces.map(([name, entry]) => [name, entry] as const))('%s surfa
       await c.recipe.before?.(ctx);
       const request = await c.recipe.request(ctx);
       if (request.redirect && c.status >= 300 && c.status < 400 && (request.target ?? 'system') === 'system') {
-        const res = await send(t.urls[name], request);
+        const res = await replay(t.urls[name], request);
         await c.recipe.after?.(ctx, res);
         outcomes.push({ name: c.name, status: res.status, violations: redirectViolations(document, c.route, res), expectedValidRequest: true });
         continue;
       }
-      const res = await send({ system, fault, unavailable }[request.target ?? 'system'].url, request);
+      const res = await replay({ system, fault, unavailable }[request.target ?? 'system'].url, request);
       await c.recipe.after?.(ctx, res);
       outcomes.push({ name: c.name, status: res.status, violations: violationsOf(res.headers), expectedValidRequest: expectsValidRequest(c) });
     }

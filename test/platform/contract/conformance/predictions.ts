@@ -191,7 +191,7 @@ const recipes: Record<string, Recipe> = {
   },
   'POST /api/retrain/ 202': {
     request: retrainRequest,
-    after: async (ctx, res) => endRun(ctx.t, gateOf(ctx), (JSON.parse(res.body) as { job_id: string }).job_id),
+    after: async (ctx, res) => endRun(ctx.t, gateOf(ctx), (JSON.parse(res.text) as { job_id: string }).job_id),
   },
   'POST /api/retrain/ 409': {
     async before(ctx) {

@@ -3,6 +3,7 @@ import { isPage, type Route as SurfaceRoute } from '../../../../rest-adapter/cor
 /** A route of any surface (each surface names its own security schemes). */
 type Route = SurfaceRoute<string>;
 import type { TestApp } from '../../../support/platform/app';
+import type { Reply } from '../../../support/platform/http';
 
 /**
  * The replay behind the OpenAPI conformance test: for every operation a surface documents, one
@@ -31,11 +32,8 @@ export interface ReplayRequest {
   redirect?: boolean;
 }
 
-export interface ReplayResponse {
-  status: number;
-  headers: Headers;
-  body: string;
-}
+/** The answer to a replayed request (body parsed when JSON, `text` as it came). */
+export type ReplayResponse = Reply;
 
 /** The credentials of a surface, as the headers (or query parameters) that carry them. */
 export interface SurfaceCredentials {

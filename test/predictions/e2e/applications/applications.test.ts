@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../../../lib/paths';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
-import { http, surface } from '../../../support/platform/http';
+import { gql, http, surface } from '../../../support/platform/http';
 import { KEY_RE, outbox, rfc822, type ReadMail } from '../../../support/platform/mail';
 
 /**
@@ -45,29 +45,25 @@ const postMail = (raw: string, secret?: string) =>
     body: raw,
   });
 
-async function gql(query: string, variables: Record<string, unknown> = {}, key: string | null = t.adminKey) {
-  const res = await http(`${t.urls.gateway}/graphql`, {
-    method: 'POST',
-    ...(key ? { key } : {}),
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return res.body as { data?: any; errors?: { message: string; extensions: { code: string } }[] };
-}
-
 const APPLICATION_FIELDS = 'id name email usage source status plan keyPrefix decidedAt decidedBy rejectionReason confirmedAt createdAt';
 const listApplications = async (status?: string) =>
-  (await gql(`query($status: AccessApplicationStatus) { applications(status: $status, first: 200) { ${APPLICATION_FIELDS} } }`, { status: status ?? null }))
-    .data.applications as any[];
+  (
+    await gql(t, `query($status: AccessApplicationStatus) { applications(status: $status, first: 200) { ${APPLICATION_FIELDS} } }`, {
+      variables: { status: status ?? null },
+    })
+  ).body.data.applications as any[];
 const approve = (id: string, plan: string, dailyLimit: number | null = null) =>
   gql(
+    t,
     `mutation($id: ID!, $plan: PlanCode!, $dailyLimit: Int) { approveApplication(id: $id, plan: $plan, dailyLimit: $dailyLimit) { ${APPLICATION_FIELDS} } }`,
-    { id, plan, dailyLimit },
-  );
+    { variables: { id, plan, dailyLimit } },
+  ).then((r) => r.body);
 const reject = (id: string, reason: string | null) =>
-  gql(`mutation($id: ID!, $reason: String) { rejectApplication(id: $id, reason: $reason) { ${APPLICATION_FIELDS} } }`, { id, reason });
+  gql(t, `mutation($id: ID!, $reason: String) { rejectApplication(id: $id, reason: $reason) { ${APPLICATION_FIELDS} } }`, { variables: { id, reason } }).then(
+    (r) => r.body,
+  );
 const keysFor = async (email: string) =>
-  ((await gql('{ apiKeys(includeRevoked: true) { prefix email plan dailyLimit } }')).data.apiKeys as any[]).filter((k) => k.email === email);
+  ((await gql(t, '{ apiKeys(includeRevoked: true) { prefix email plan dailyLimit } }')).body.data.apiKeys as any[]).filter((k) => k.email === email);
 
 const LINK = /https?:\/\/\S+\/apply\/confirm\/\?token=([A-Za-z0-9_-]{43})/;
 /** The confirmation mails written since the last look, to one address. */
@@ -260,8 +256,8 @@ describe('approval', () => {
   });
 
   it('never exposes the key through GraphQL', async () => {
-    const res = await gql('{ applications { key } }');
-    expect(res.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const res = await gql(t, '{ applications { key } }');
+    expect(res.body.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
   it('answers a second decision with 409 CONFLICT and issues nothing more', async () => {
@@ -311,11 +307,11 @@ describe('approval', () => {
   it('is for administrators only', async () => {
     const client = await t.createKey('pro');
     const [application] = await listApplications();
-    expect((await gql('{ applications { id } }', {}, null)).errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect((await gql('{ applications { id } }', {}, client)).errors?.[0].extensions.code).toBe('FORBIDDEN');
-    const res = await gql('mutation($id: ID!) { approveApplication(id: $id, plan: pro) { id } }', { id: application.id }, client);
-    expect(res.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    expect((await gql('{ application(id: "00000000-0000-0000-0000-000000000000") { id } }')).errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect((await gql(t, '{ applications { id } }', { key: null })).body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await gql(t, '{ applications { id } }', { key: client })).body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    const res = await gql(t, 'mutation($id: ID!) { approveApplication(id: $id, plan: pro) { id } }', { variables: { id: application.id }, key: client });
+    expect(res.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect((await gql(t, '{ application(id: "00000000-0000-0000-0000-000000000000") { id } }')).body.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 });
 
@@ -436,14 +432,13 @@ describe('the e-mail intake', () => {
 
   it('takes the secret only in its header: no GraphQL argument carries it, and without the header the mutation is refused', async () => {
     const raw = rfc822({ from: 'Eve <eve@mail.example>', subject: 'API Access Request', body: USAGE });
-    const withArgument = await gql(
-      'mutation($raw: String!, $secret: String) { submitApplicationEmail(rawMessage: $raw, secret: $secret) { message } }',
-      { raw, secret: SECRET },
-      null,
-    );
-    expect(withArgument.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    const anonymous = await gql('mutation($raw: String!) { submitApplicationEmail(rawMessage: $raw) { message } }', { raw }, null);
-    expect(anonymous.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringMatching(/X-Inbound-Mail-Secret/) });
+    const withArgument = await gql(t, 'mutation($raw: String!, $secret: String) { submitApplicationEmail(rawMessage: $raw, secret: $secret) { message } }', {
+      variables: { raw, secret: SECRET },
+      key: null,
+    });
+    expect(withArgument.body.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const anonymous = await gql(t, 'mutation($raw: String!) { submitApplicationEmail(rawMessage: $raw) { message } }', { variables: { raw }, key: null });
+    expect(anonymous.body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringMatching(/X-Inbound-Mail-Secret/) });
   });
 });
 
@@ -490,7 +485,7 @@ describe('the CLI', () => {
     const api = await http(url('/api/'), { key });
     expect(api.status).toBe(200);
     expect(api.headers.get('x-ratelimit-limit')).toBe('50');
-    const decided = (await gql(`query($id: ID!) { application(id: $id) { ${APPLICATION_FIELDS} } }`, { id })).data.application;
+    const decided = (await gql(t, `query($id: ID!) { application(id: $id) { ${APPLICATION_FIELDS} } }`, { variables: { id } })).body.data.application;
     expect(decided).toMatchObject({ status: 'approved', plan: 'free', decidedBy: expect.stringMatching(/^cli/) });
 
     const twice = await cli('applications', 'approve', id, '--plan', 'pro').catch((e) => e);

@@ -20,7 +20,8 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => t?.stop());
 
-const send = (mail: { from: string; to?: string; subject: string; text: string }) =>
+// over SMTP to the mailbox itself, as a mail server on the way would deliver it
+const mailTheMailbox = (mail: { from: string; to?: string; subject: string; text: string }) =>
   nodemailer
     .createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true })
     .sendMail({ to: ADDRESS, messageId: `<${Math.random().toString(36).slice(2)}@sender.example>`, ...mail });
@@ -38,7 +39,7 @@ it('publishes its address on /api/ and on the application form', async () => {
 });
 
 it('an e-mail with the subject "API Access Request" becomes an application', async () => {
-  const accepted = await send({
+  const accepted = await mailTheMailbox({
     from: 'Jane Doe <jane@club.example>',
     subject: 'API Access Request',
     text: 'Hello,\n\nName: Jane Doe, Club Analytics\nE-mail: jane@club.example\nUsage: Match previews on our supporters’ site.\n\nThanks,\nJane',
@@ -56,14 +57,14 @@ it('an e-mail with the subject "API Access Request" becomes an application', asy
 
 it('other mail is accepted, counted and dropped', async () => {
   const before = (await applications()).length;
-  await send({ from: 'news@shop.example', subject: 'Black Friday: 50% off', text: 'Buy now.' });
-  await send({ from: 'bob@club.example', subject: 'Re: API Access Request', text: 'Name: Bob\nUsage: a reply' });
+  await mailTheMailbox({ from: 'news@shop.example', subject: 'Black Friday: 50% off', text: 'Buy now.' });
+  await mailTheMailbox({ from: 'bob@club.example', subject: 'Re: API Access Request', text: 'Name: Bob\nUsage: a reply' });
   expect((await applications()).length).toBe(before);
   expect(await mailbox()).toMatchObject({ received: 3, applications: 1, ignored: 2 });
 });
 
 it('an application without its details is refused with the reason, which goes back to the sender', async () => {
-  await expect(send({ from: 'anon@club.example', subject: 'API Access Request', text: '' })).rejects.toMatchObject({
+  await expect(mailTheMailbox({ from: 'anon@club.example', subject: 'API Access Request', text: '' })).rejects.toMatchObject({
     responseCode: 550,
     response: expect.stringMatching(/missing details/),
   });
@@ -71,7 +72,9 @@ it('an application without its details is refused with the reason, which goes ba
 });
 
 it('takes no mail for another address', async () => {
-  await expect(send({ from: 'jane@club.example', to: 'someone@elsewhere.example', subject: 'API Access Request', text: 'Usage: x' })).rejects.toMatchObject({
+  await expect(
+    mailTheMailbox({ from: 'jane@club.example', to: 'someone@elsewhere.example', subject: 'API Access Request', text: 'Usage: x' }),
+  ).rejects.toMatchObject({
     responseCode: 550,
   });
 });

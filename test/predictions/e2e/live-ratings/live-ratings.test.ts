@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
-import { http } from '../../../support/platform/http';
+import { gql, type GatewayOf } from '../../../support/platform/http';
 import { startChildApp, type ChildApp } from '../../../support/platform/child-app';
 import { fittedModelOf } from '../../../../subgraphs/predictions/predictions/domain/active-model';
 import { applyResults, type FittedModel } from '../../../../subgraphs/predictions/predictions/domain/model';
@@ -31,14 +31,13 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const gql = (gateway: string, query: string, variables: Record<string, unknown> = {}) =>
-  http(`${gateway}/graphql`, { method: 'POST', key: t.adminKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-
-const importResults = (gateway: string, matches: Scheduled[], scores: [number, number][]) =>
-  gql(gateway, 'mutation($c: String!, $s: String!, $d: JSON!) { importMatches(competition: $c, season: $s, data: $d) { updated } }', {
-    c: matches[0].code,
-    s: matches[0].season,
-    d: { matches: matches.map((m, i) => ({ round: 'Matchday', date: m.date, team1: m.home, team2: m.away, score: { ft: scores[i] } })) },
+const importResults = (app: GatewayOf, matches: Scheduled[], scores: [number, number][]) =>
+  gql(app, 'mutation($c: String!, $s: String!, $d: JSON!) { importMatches(competition: $c, season: $s, data: $d) { updated } }', {
+    variables: {
+      c: matches[0].code,
+      s: matches[0].season,
+      d: { matches: matches.map((m, i) => ({ round: 'Matchday', date: m.date, team1: m.home, team2: m.away, score: { ft: scores[i] } })) },
+    },
   });
 
 const LIVE = '{ modelVersions { number live { results ratingsThrough ratingsUpdatedAt strengthsThrough strengthsRefittedAt } } }';
@@ -65,9 +64,9 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
-async function fixtureProbabilities(gateway: string): Promise<Map<number, { home: number; draw: number; away: number; homeId: number; awayId: number }>> {
+async function fixtureProbabilities(app: GatewayOf): Promise<Map<number, { home: number; draw: number; away: number; homeId: number; awayId: number }>> {
   const res = await gql(
-    gateway,
+    app,
     '{ upcomingPredictions(first: 100, competition: "en.1") { matchId probabilities { home draw away } match { homeTeam { id } awayTeam { id } } } }',
   );
   return new Map(
@@ -80,24 +79,24 @@ let played: Scheduled[];
 it('imported results update the active version without a new version, each applied once across two imports and two replicas', async () => {
   played = await nextScheduled(db, 2);
   const before = await versionRow();
-  const fixturesBefore = await fixtureProbabilities(t.urls.gateway);
+  const fixturesBefore = await fixtureProbabilities(t);
   // upsets: the home sides lose heavily
   const scores: [number, number][] = [
     [0, 5],
     [0, 4],
   ];
   // the same results imported twice at once, through both replicas' gateways
-  const [a, b] = await Promise.all([importResults(t.urls.gateway, played, scores), importResults(replica.urls.gateway, played, scores)]);
+  const [a, b] = await Promise.all([importResults(t, played, scores), importResults(replica, played, scores)]);
   expect(a.body.errors).toBeUndefined();
   expect(b.body.errors).toBeUndefined();
   expect(a.body.data.importMatches.updated + b.body.data.importMatches.updated).toBe(2);
 
   // ratings at once, then the Dixon–Coles strengths by the background refit
   const live = await waitFor('the refit', async () => {
-    const v = (await gql(t.urls.gateway, LIVE)).body.data.modelVersions[0];
+    const v = (await gql(t, LIVE)).body.data.modelVersions[0];
     return v.live.results >= 2 && v.live.strengthsRefittedAt ? v.live : undefined;
   });
-  const versions = (await gql(t.urls.gateway, LIVE)).body.data.modelVersions;
+  const versions = (await gql(t, LIVE)).body.data.modelVersions;
   expect(versions.map((v: { number: number }) => v.number)).toEqual([1]);
   expect(live).toMatchObject({ results: 2, ratingsThrough: played[1].date, strengthsThrough: played[1].date });
 
@@ -126,7 +125,7 @@ it('imported results update the active version without a new version, each appli
 
   // the fixtures were predicted again: the played matches are gone, the losers' next matches moved against them
   const fixturesAfter = await waitFor('the fixtures re-predicted with the refit', async () => {
-    const f = await fixtureProbabilities(t.urls.gateway);
+    const f = await fixtureProbabilities(t);
     return [...f.keys()].some((id) => played.some((m) => m.id === id)) ? undefined : f;
   });
   const loser = played[0].homeId;
@@ -140,18 +139,18 @@ it('imported results update the active version without a new version, each appli
 
 it('keeps the updated ratings with the version: another process forecasts with them, and a result imported later is applied once more', async () => {
   const pairing = `{ predict(home: "${played[0].homeId}", away: "${played[0].awayId}", competition: "en.1") { probabilities { home draw away } versionNumber } }`;
-  const here = (await gql(t.urls.gateway, pairing)).body.data.predict;
+  const here = (await gql(t, pairing)).body.data.predict;
   // the replica restarts: it reads the version's stored state
   await replica.stop();
   replica = await startChildApp({}, { databaseUrl: t.databaseUrl });
-  const there = (await gql(replica.urls.gateway, pairing)).body.data.predict;
+  const there = (await gql(replica, pairing)).body.data.predict;
   expect(there).toEqual(here);
   expect(there.versionNumber).toBe(1);
 
   const [third] = (await nextScheduled(db, 1)).filter((m) => !played.some((p) => p.id === m.id));
-  await importResults(replica.urls.gateway, [third], [[2, 2]]);
+  await importResults(replica, [third], [[2, 2]]);
   const live = await waitFor('the third result', async () => {
-    const v = (await gql(t.urls.gateway, LIVE)).body.data.modelVersions[0];
+    const v = (await gql(t, LIVE)).body.data.modelVersions[0];
     return v.live.results >= 3 ? v.live : undefined;
   });
   expect(live.results).toBe(3);

@@ -8,6 +8,7 @@ import { inProcessTransport } from '../../../../bot/gateway-client';
 import { startTelegramBot, type TelegramSettings } from '../../../../bot/runtime';
 import { freePorts } from '../../../../lib/server';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
+import { surface } from '../../../support/platform/http';
 import { FakeTelegram, TEST_TOKEN, capturingLogger, lostRequest, messageUpdate, until } from '../../../support/predictions/telegram';
 
 let t: TestApp;
@@ -128,15 +129,16 @@ describe('webhook mode', () => {
     expect(telegram.callsOf('setWebhook')[0].payload).toEqual({ url, secret_token: secret, allowed_updates: ['message', 'callback_query'] });
     expect(telegram.callsOf('deleteWebhook')).toEqual([]);
 
-    const post = (headers: Record<string, string>) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(messageUpdate('/help')) });
-    expect((await post({})).status).toBe(401);
-    expect((await post({ 'x-telegram-bot-api-secret-token': 'wrong-secret-0123456789' })).status).toBe(401);
+    // Telegram delivering an update to the hook, with the secret header it was given (or not)
+    const hook = surface(() => url);
+    const deliverHelp = (headers: Record<string, string>) => hook.post('', null, messageUpdate('/help'), headers);
+    expect((await deliverHelp({})).status).toBe(401);
+    expect((await deliverHelp({ 'x-telegram-bot-api-secret-token': 'wrong-secret-0123456789' })).status).toBe(401);
     expect(telegram.texts()).toEqual([]);
-    expect((await post({ 'x-telegram-bot-api-secret-token': secret })).status).toBe(200);
+    expect((await deliverHelp({ 'x-telegram-bot-api-secret-token': secret })).status).toBe(200);
     expect(telegram.texts()).toEqual([expect.stringMatching(/^\/predict/)]);
 
     await bot.stop();
-    await expect(post({ 'x-telegram-bot-api-secret-token': secret })).rejects.toThrow();
+    await expect(deliverHelp({ 'x-telegram-bot-api-secret-token': secret })).rejects.toThrow();
   });
 });
