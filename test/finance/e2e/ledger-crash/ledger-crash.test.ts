@@ -22,7 +22,7 @@ const CHILD = `
 require('reflect-metadata');
 const { randomUUID } = require('node:crypto');
 const { startApp } = require('./dist/bin/app.js');
-const { loadConfig } = require('./dist/lib/config.js');
+const { loadConfig } = require('./dist/subgraphs/products.js');
 const { createLogger } = require('./dist/lib/logger.js');
 (async () => {
   const config = loadConfig(process.env);
