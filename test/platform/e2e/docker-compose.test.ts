@@ -108,10 +108,10 @@ describe('docker-compose.yml', () => {
   it('runs each subgraph from its own index.ts, which is a standalone entry point', () => {
     for (const def of SUBGRAPHS) {
       const source = readFileSync(join(root, subgraphFolder(def.name), 'index.ts'), 'utf8');
-      const entry = /^if \(require\.main === module\) void runStandaloneSubgraph\(\w+\);$/m;
+      const entry = /^if \(require\.main === module\) void runStandaloneSubgraph\(\w+, \w+Product\);$/m;
       if (!entry.test(source)) {
         throw new Error(
-          `${subgraphFolder(def.name)}/index.ts is no standalone entry: end it with \`if (require.main === module) void runStandaloneSubgraph(<its definition>);\` (import from lib/subgraph-server)`,
+          `${subgraphFolder(def.name)}/index.ts is no standalone entry: end it with \`if (require.main === module) void runStandaloneSubgraph(<its definition>, <its product>);\` (import from lib/subgraph-server)`,
         );
       }
     }

@@ -1,4 +1,5 @@
 import { DOCS_PATH, OPENAPI_PATH, predictionRoutes } from '../../../rest-adapter/predictions/routes';
+
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http } from '../../support/platform/http';
 import { validateOpenApi } from '../../support/platform/openapi';
@@ -14,6 +15,9 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+/** The routes OpenAPI describes: all but the pages' assets, which say so (`documented: false`). */
+const apiRoutes = predictionRoutes.filter((r) => r.documented !== false);
 
 describe('GET /api/openapi.json', () => {
   it('is served at the documented path as JSON, without a key', async () => {
@@ -35,7 +39,9 @@ describe('GET /api/openapi.json', () => {
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const routed = predictionRoutes.map((r) => `${r.method} ${openApiPath(r.path)}`);
+    const assets = predictionRoutes.filter((r) => r.documented === false);
+    expect(assets.every((r) => r.path.endsWith('.css'))).toBe(true);
+    const routed = apiRoutes.map((r) => `${r.method} ${openApiPath(r.path)}`);
     expect(documented.sort()).toEqual(routed.sort());
     // the contract's endpoint table (docs/contracts/prediction-api.md §4), byte for byte
     expect(documented).toEqual(
@@ -49,7 +55,7 @@ describe('GET /api/openapi.json', () => {
         'GET /dashboard/predictions/',
       ]),
     );
-    for (const route of predictionRoutes) {
+    for (const route of apiRoutes) {
       const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
       expect(op.operationId).toBe(route.operationId ?? route.operation);
       expect(op.summary).toBe(route.summary);
@@ -58,7 +64,7 @@ describe('GET /api/openapi.json', () => {
       expect(op.responses['500'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     }
     // OpenAPI: operationIds are unique (one persisted operation may serve two routes)
-    const ids = predictionRoutes.map((r) => doc.paths[openApiPath(r.path)][r.method.toLowerCase()].operationId);
+    const ids = apiRoutes.map((r) => doc.paths[openApiPath(r.path)][r.method.toLowerCase()].operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -131,7 +137,7 @@ describe('GET /api/openapi.json', () => {
   it('declares the bearer security scheme and requires it on every keyed route, with 401 and 429 documented', () => {
     expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'http', scheme: 'bearer', description: expect.stringContaining('Authorization: Bearer') });
     const schemes = Object.keys(doc.components.securitySchemes);
-    for (const route of predictionRoutes) {
+    for (const route of apiRoutes) {
       const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
       for (const requirement of op.security) for (const name of Object.keys(requirement)) expect(schemes).toContain(name);
       if (route.security === 'none') {
