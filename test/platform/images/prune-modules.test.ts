@@ -15,15 +15,15 @@ import { projectRoot } from '../../../lib/paths';
 const root = projectRoot();
 const ENTRIES = ['bin/start.ts', 'rest-adapter/finance/web-main.ts'];
 /**
- * The catalogue's loaders of other products' code (subgraphs/products.ts, rest-adapter/surfaces.ts): a
+ * The catalogue's loaders of other products' code (subgraphs/products.ts, rest-adapter/surfaces.ts, the
+ * manifests' `start`): a
  * `require` inside a function (indented in the emitted code), not a module's import (a top-level require).
  */
 const onDemand = (from: string, spec: string, line: string) =>
   /^\s/.test(line) &&
   ((/(subgraphs\/products|rest-adapter\/surfaces)\.ts$/.test(from) && /^\.\/(predictions|registry)$/.test(spec)) ||
-    // the demo banner's release images: loaded when the registry runs
-    (/bin\/demo\.ts$/.test(from) && /^\.\.\/subgraphs\/registry\/licensing\/(release-images|domain\/demo)$/.test(spec)) ||
-    (/bin\/start\.ts$/.test(from) && spec === '../subgraphs/predictions/football/feed-banner'));
+    // a product's part of `npm start` (its manifest's `start`): loaded only when that product runs
+    (/subgraphs\/(predictions|registry)\/product\.ts$/.test(from) && spec === './start'));
 
 let graph: { files: Set<string>; packages: Map<string, string> } | undefined;
 const financeGraph = () => (graph ??= walkFinanceGraph());
@@ -69,8 +69,8 @@ it('the finance node reaches none of the packages its image goes without, and no
   const reached = cutList().filter((p) => packages.has(p));
   expect(reached.map((p) => `${p} (imported by ${packages.get(p)})`)).toEqual([]);
   const foreign = [...files].map((f) => f.slice(root.length + 1)).filter((f) => /^(subgraphs|rest-adapter)\/(predictions|registry)\//.test(f));
-  // the light declarations the catalogue and the gateway read (names, credential kinds, cache policies)
-  for (const f of foreign) expect(f).toMatch(/\/(product|credential|cache|domain\/keys|domain\/key-format)\.ts$/);
+  // the light declarations the catalogue and the gateway read (names, credential kinds, cache policies, settings)
+  for (const f of foreign) expect(f).toMatch(/\/(product|settings|credential|cache|domain\/keys|domain\/key-format|access\/operator-keys)\.ts$/);
 });
 
 it('the prune keeps every package the finance node imports', () => {
