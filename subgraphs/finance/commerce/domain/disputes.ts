@@ -7,14 +7,13 @@ import type { ObjectStore } from '../../../../lib/object-store';
 import type { AuditOutbox } from '../../kernel/audit';
 import type { CommerceStore, DisputeRow } from '../store/commerce-store';
 import { INSUFFICIENT_FUNDS, type LedgerAccountState, type LedgerClient, type LedgerTransferInput, type LedgerTransferView } from '../../kernel/ledger-client';
-import { ATTACHMENT_TYPES, DISPUTE_REASONS, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, type DisputeState } from './catalogue';
+import { ATTACHMENT_TYPES, DISPUTE_REASONS, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES } from './catalogue';
 import {
   actorLabel,
   alreadyRefunded,
   assertMoneyDecider,
   auditDecision,
   assertId,
-  invalidState,
   lockTransfer,
   missing,
   pageOf,
@@ -22,6 +21,7 @@ import {
   text,
   type Actor,
 } from './common';
+import { DISPUTE_ACTION_RULES, INITIAL_DISPUTE_STATE, disputeMove, type DisputeAction } from './dispute-transitions';
 import type { Rewards } from './rewards';
 import { SHOP_PAYMENT } from './shop';
 
@@ -57,13 +57,14 @@ export const DISPUTE_LOSSES = 'commerce:dispute_losses';
 
 /**
  * Disputes on Stripe's model, raised by a user on a payment of theirs to a merchant or another user
- * (DISPUTABLE_PAYMENTS) that was neither refunded nor reversed: open → under_review → resolved |
- * rejected, open → cancelled by the user. A resolution in the user's favour refunds the payment once
- * (ids derived from the dispute): the payee pays back what it still holds (a merchant's account
- * always can; a user's wallet never goes below zero), the platform's dispute-loss account the rest,
- * so the refund never waits on a payee who spent the money and the ledger stays balanced; a shop
- * order's points go back with it. The original transfer is never touched. Every move is a row of
- * the dispute's history; user and administrators talk in its message thread.
+ * (DISPUTABLE_PAYMENTS) that was neither refunded nor reversed. Which action is allowed in which
+ * state, and by whom, is the table of ./dispute-transitions: every path here decides through
+ * disputeMove. A resolution in the user's favour refunds the payment once (ids derived from the
+ * dispute): the payee pays back what it still holds (a merchant's account always can; a user's
+ * wallet never goes below zero), the platform's dispute-loss account the rest, so the refund never
+ * waits on a payee who spent the money and the ledger stays balanced; a shop order's points go back
+ * with it. The original transfer is never touched. Every move is a row of the dispute's history;
+ * user and administrators talk in its message thread.
  */
 export class Disputes {
   constructor(
@@ -112,6 +113,7 @@ export class Disputes {
             currency: transfer.amount.currency,
             reason: input.reason,
             description,
+            status: INITIAL_DISPUTE_STATE,
           });
           for (const s of stored) await this.store.insertAttachment(c, { disputeId: dispute.id, ...s });
           return dispute;
@@ -160,24 +162,24 @@ export class Disputes {
     return this.store.messages(id);
   }
 
-  /** open → cancelled, by the user who raised it. */
+  /** Cancelled by the user who raised it (another user's is no dispute of theirs: 404). */
   async cancel(userId: string, id: string): Promise<DisputeRow> {
     await this.dispute(id, userId);
-    return this.move(id, ['open'], 'cancelled', 'cancelled', { role: 'user', userId });
+    return this.move(id, 'cancel', { role: 'user', userId });
   }
 
-  /** open → under_review (an administrator takes it). */
+  /** Put under review: an administrator takes it. */
   review(id: string, actor: Actor): Promise<DisputeRow> {
-    return this.move(id, ['open'], 'under_review', 'put under review', actor);
+    return this.move(id, 'review', actor);
   }
 
-  /** under_review → rejected: the transaction stands. */
+  /** Rejected: the transaction stands. */
   reject(id: string, actor: Actor, note: string): Promise<DisputeRow> {
-    return this.move(id, ['under_review'], 'rejected', 'rejected', actor, text(note, 'note', { max: 2000 }));
+    return this.move(id, 'reject', actor, text(note, 'note', { max: 2000 }));
   }
 
   /**
-   * under_review → resolved in the user's favour: the payment refunded in the same step (`refund`),
+   * Resolved in the user's favour: the payment refunded in the same step (`refund`),
    * a shop order's points taken back and the order `refunded`. Decided by a superuser who is not a
    * party of the transfer (403). Under the dispute's row lock and the transfer's lock: a transfer
    * refunded meanwhile (another dispute, a cancellation) is not refunded again (409), and the ledger
@@ -191,7 +193,7 @@ export class Disputes {
     return inTransaction(this.store.pool, async (c) => {
       const d = await this.store.dispute(id, c, true);
       if (!d) throw missing('dispute');
-      if (d.status !== 'under_review') throw invalidState('dispute', d.status, 'resolved');
+      const to = disputeMove(d.status, 'resolve', actor);
       const original = await this.ledger.transfer(d.transferId);
       if (!original) throw missing('transaction');
       // locks in the order a cancellation takes them (the order's row, then the transfer's): no deadlock between them
@@ -207,16 +209,16 @@ export class Disputes {
       const outcome = await this.refund(d, original, { operator, parties });
       if (outcome === undefined) {
         const proposed = await this.store.proposeDisputeRefund(c, d.id, { id: operator, name: actorLabel(actor) });
-        await auditDecision(this.audit, c, actor, 'dispute.refund_proposed', { ...disputeDetail(d, 'under_review'), note: resolution });
+        await auditDecision(this.audit, c, actor, 'dispute.refund_proposed', { ...disputeDetail(d, d.status), note: resolution });
         return proposed;
       }
       if (order) {
         await this.rewards.reverseOrder(c, order.id);
         await this.store.moveOrder(c, order.id, order.status, 'refunded', actorLabel(actor), { refundTransferId: outcome });
       }
-      const resolved = await this.store.moveDispute(c, id, d.status, 'resolved', actorLabel(actor), { note: resolution, reversalTransferId: outcome });
-      await auditDecision(this.audit, c, actor, 'dispute.resolved', {
-        ...disputeDetail(d, 'resolved'),
+      const resolved = await this.store.moveDispute(c, id, d.status, to, actorLabel(actor), { note: resolution, reversalTransferId: outcome });
+      await auditDecision(this.audit, c, actor, DISPUTE_ACTION_RULES.resolve.audit, {
+        ...disputeDetail(d, to),
         note: resolution,
         reversal: outcome,
         order: order?.id,
@@ -277,7 +279,7 @@ export class Disputes {
   /** A message on the thread: the user on their own dispute, or an administrator; not once the dispute is closed. */
   async postMessage(id: string, actor: Actor, body: string) {
     const d = await this.dispute(id, actor.role === 'user' ? actor.userId : undefined);
-    if (!['open', 'under_review'].includes(d.status)) throw invalidState('dispute', d.status, 'discussed further');
+    disputeMove(d.status, 'message', actor);
     const message = {
       disputeId: id,
       authorRole: actor.role,
@@ -287,19 +289,20 @@ export class Disputes {
     // an operator's word on a case is audited with it (a user's own message is not an operator decision)
     return inTransaction(this.store.pool, async (c) => {
       const m = await this.store.insertMessage(message, c);
-      await auditDecision(this.audit, c, actor, 'dispute.message_posted', { dispute: id, message: String(m.id), user: d.userId });
+      await auditDecision(this.audit, c, actor, DISPUTE_ACTION_RULES.message.audit, { dispute: id, message: String(m.id), user: d.userId });
       return m;
     });
   }
 
-  private move(id: string, from: DisputeState[], to: DisputeState, verb: string, actor: Actor, note?: string): Promise<DisputeRow> {
+  /** An action that only changes the state (no money), decided by the table under the dispute's row lock. */
+  private move(id: string, action: Exclude<DisputeAction, 'resolve' | 'message'>, actor: Actor, note?: string): Promise<DisputeRow> {
     assertId(id, 'dispute');
     return inTransaction(this.store.pool, async (c) => {
       const d = await this.store.dispute(id, c, true);
       if (!d) throw missing('dispute');
-      if (!(from as string[]).includes(d.status)) throw invalidState('dispute', d.status, verb);
+      const to = disputeMove(d.status, action, actor);
       const moved = await this.store.moveDispute(c, id, d.status, to, actorLabel(actor), { note });
-      await auditDecision(this.audit, c, actor, to === 'under_review' ? 'dispute.reviewed' : `dispute.${to}`, { ...disputeDetail(d, to), note });
+      await auditDecision(this.audit, c, actor, DISPUTE_ACTION_RULES[action].audit, { ...disputeDetail(d, to), note });
       return moved;
     });
   }

@@ -419,15 +419,19 @@ export class CommerceStore {
 
   async insertDispute(
     c: pg.PoolClient,
-    d: { userId: string; transferId: string; amount: bigint; currency: string; reason: string; description: string },
+    d: { userId: string; transferId: string; amount: bigint; currency: string; reason: string; description: string; status: string },
   ): Promise<DisputeRow> {
     const res = await c.query(
       `INSERT INTO commerce.dispute (user_id, transfer_id, amount, currency, reason, description, status)
-       VALUES ($1, $2, $3, $4, $5, $6, 'open') RETURNING *`,
-      [d.userId, d.transferId, d.amount.toString(), d.currency, d.reason, d.description],
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+      [d.userId, d.transferId, d.amount.toString(), d.currency, d.reason, d.description, d.status],
     );
     const row = rowsOf<DisputeRow>(res)[0];
-    await c.query("INSERT INTO commerce.dispute_event (dispute_id, from_status, to_status, actor) VALUES ($1, NULL, 'open', $2)", [row.id, `user:${d.userId}`]);
+    await c.query('INSERT INTO commerce.dispute_event (dispute_id, from_status, to_status, actor) VALUES ($1, NULL, $2, $3)', [
+      row.id,
+      d.status,
+      `user:${d.userId}`,
+    ]);
     return row;
   }
 
