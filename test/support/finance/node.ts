@@ -7,7 +7,7 @@ import type { TestApp as AnyTestApp } from '../platform/app';
 
 /** An app that runs the finance node (alone or with the other products). */
 type TestApp = AnyTestApp<'finance'> | AnyTestApp;
-import { graphqlAt, http } from '../platform/http';
+import { graphqlAt, http, type Reply } from '../platform/http';
 
 /** A licence registry's key pair for tests (the vendor's private key never exists outside tests). */
 type LicenceKeys = { privateKey: KeyObject; publicKeyPem: string; publicKeyLine: string };
@@ -64,13 +64,23 @@ export async function createUser(t: TestApp, username = `user_${randomUUID().sli
   return { id: row.id, username: row.username };
 }
 
-/** Signs in through POST /api/login/ and returns the access token. */
-export async function login(t: TestApp, username: string, password = PASSWORD): Promise<string> {
-  const res = await http(`${t.urls.finance}/api/login/`, {
+/**
+ * POST /api/login/ on the finance node at `finance` (a test app's URL, a child process's, a container's
+ * published port) and its answer as it came: a refusal is a status to look at, not an error. `signal`
+ * bounds a request the node may not answer (a frozen database).
+ */
+export function loginAt(finance: string, username: string, password = PASSWORD, opts: { signal?: AbortSignal } = {}): Promise<Reply> {
+  return http(`${finance}/api/login/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password }),
+    signal: opts.signal,
   });
+}
+
+/** Signs in through POST /api/login/ and returns the access token. */
+export async function login(t: TestApp, username: string, password = PASSWORD): Promise<string> {
+  const res = await loginAt(t.urls.finance, username, password);
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.access as string;
 }

@@ -66,13 +66,19 @@ export interface GraphQLCall {
   signal?: AbortSignal;
 }
 
+/**
+ * The body graphqlAt sends for an operation, byte for byte: what a test signs when a request carries a
+ * token over its body (a subgraph or the gateway's internal endpoint reached directly).
+ */
+export const graphqlBody = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, variables });
+
 /** A GraphQL operation through a gateway's HTTP endpoint (POST <gateway>/graphql). */
 export function graphqlAt(gateway: string, query: string, opts: GraphQLCall = {}): Promise<Reply> {
   return http(`${gateway}/graphql`, {
     method: 'POST',
     key: opts.key,
     headers: { 'content-type': 'application/json', ...opts.headers },
-    body: JSON.stringify({ query, variables: opts.variables }),
+    body: graphqlBody(query, opts.variables),
     signal: opts.signal,
   });
 }

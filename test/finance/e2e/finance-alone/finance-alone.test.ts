@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import { projectRoot } from '../../../../lib/paths';
 import { freePorts } from '../../../../lib/server';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
-import { http } from '../../../support/platform/http';
+import { graphqlAt, surface } from '../../../support/platform/http';
 import { assertBuilt } from '../../../support/platform/child-app';
 import { createTestDatabase } from '../../../support/platform/database';
-import { PASSWORD } from '../../../support/finance/node';
+import { loginAt, PASSWORD } from '../../../support/finance/node';
 import { createLicence } from '../../../support/registry/registry';
 
 let registry: TestApp<'registry'>;
@@ -97,17 +97,8 @@ const listening = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-const finance = (path: string) => `http://127.0.0.1:${ports.finance}${path}`;
-
-async function signIn(): Promise<string> {
-  const res = await http(finance('/api/login/'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'operator', password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return res.body.access as string;
-}
+/** The node's own port (each start of this file's node answers there). */
+const finance = surface(() => `http://127.0.0.1:${ports.finance}`);
 
 it('runs alone on its port, read-only until licensed, and activates over HTTP with a registry named in its settings', async () => {
   // 1. no registry configured: the finance node alone, read-only
@@ -121,25 +112,18 @@ it('runs alone on its port, read-only until licensed, and activates over HTTP wi
     expect(await listening(ports.finance)).toBe(true);
     expect(await listening(ports.predictions)).toBe(false);
     expect(await listening(ports.registry)).toBe(false);
-    const node = await http(finance('/api/v1/node/'));
+    const node = await finance.get('/api/v1/node/');
     expect([node.status, node.body.read_only]).toEqual([200, true]);
     // the supergraph of this process is the finance node's own: no prediction or registry field
-    const graphql = await http(`http://127.0.0.1:${ports.gateway}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ __schema { queryType { fields { name } } } }' }),
-    });
+    const graphql = await graphqlAt(`http://127.0.0.1:${ports.gateway}`, '{ __schema { queryType { fields { name } } } }');
     const fields = (graphql.body.data.__schema.queryType.fields as { name: string }[]).map((f) => f.name);
     expect(fields).toContain('nodeInfo');
     expect(fields).not.toContain('upcomingPredictions');
     expect(fields).not.toContain('releases');
     // writes are refused while unlicensed
-    const access = await signIn();
-    const write = await http(finance('/api/v1/transfers/'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
-      body: JSON.stringify({ recipient: 'nobody', amount: '1.00', currency: 'EUR' }),
-    });
+    const session = await loginAt(finance.url(), 'operator');
+    expect(session.status).toBe(200);
+    const write = await finance.post('/api/v1/transfers/', session.body.access as string, { recipient: 'nobody', amount: '1.00', currency: 'EUR' });
     expect(write.status).toBe(403);
   } finally {
     await alone.stop();
@@ -150,7 +134,7 @@ it('runs alone on its port, read-only until licensed, and activates over HTTP wi
   const licensed = await startFinanceNode({ VENDOR_LICENSE_ENGINE_URL: registry.urls.registry, VENDOR_API_KEY: licence.key });
   try {
     expect(licensed.output()).toContain('Finance licence        valid: normal mode');
-    const node = await http(finance('/api/v1/node/'));
+    const node = await finance.get('/api/v1/node/');
     expect(node.status).toBe(200);
     expect(node.body.read_only).toBe(false);
     // anyone learns the licence's state; where it came from is for administrators (the registry did answer: activation above)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
-import { http } from '../../../support/platform/http';
+import { surface } from '../../../support/platform/http';
 import { isPage } from '../../../../rest-adapter/core/route';
 import { financeSurface } from '../../../../rest-adapter/finance';
 import { controlsOffScreen, launchChromium, overflowOf, SHOTS } from '../../../support/platform/browser';
@@ -25,13 +25,7 @@ beforeAll(async () => {
   const u = await createUser(t);
   await t.app.services.identity.identity.setKycLevel(u.id, 'basic');
   const token = await login(t, u.username);
-  const send = (path: string, body?: unknown) =>
-    http(`${t.urls.finance}${path}`, {
-      method: 'POST',
-      key: token,
-      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const asShopper = surface(() => t.urls.finance, { key: () => token, idempotent: true });
   const ledger = t.app.services.ledger.ledger;
   const [funding, wallet] = await Promise.all([ledger.fundingAccount('EUR'), ledger.wallet(u.id, 'EUR')]);
   await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount: '100.00', code: 'deposit' }]);
@@ -42,9 +36,9 @@ beforeAll(async () => {
     currency: 'EUR',
     stock: 5,
   });
-  await send('/api/v1/shop/cart/items/', { product_id: p.id, quantity: 1 });
-  const order = (await send('/api/v1/shop/checkout/')).body;
-  expect((await send(`/api/v1/shop/orders/${order.id}/pay/`)).status).toBe(200);
+  await asShopper.post('/api/v1/shop/cart/items/', undefined, { product_id: p.id, quantity: 1 });
+  const order = (await asShopper.post('/api/v1/shop/checkout/')).body;
+  expect((await asShopper.post(`/api/v1/shop/orders/${order.id}/pay/`)).status).toBe(200);
 
   const operator = await createUser(t, `chief_${randomUUID().slice(0, 6)}`, { superuser: true });
   browser = await launchChromium();
@@ -99,19 +93,13 @@ it("at 390 px no console page from the route table keeps a control past the scre
   // a KYC submission waiting for review, so that its list has its review forms
   const applicant = await createUser(t);
   const token = await login(t, applicant.username);
-  const post = async (path: string, body?: unknown) =>
-    (
-      await http(`${t.urls.finance}${path}`, {
-        method: 'POST',
-        key: token,
-        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-    ).body as { id: string; state: string };
-  const verification = await post('/api/v1/kyc/verifications/', { level: 'basic', first_name: 'Ada', last_name: 'Review' });
+  const asApplicant = surface(() => t.urls.finance, { key: () => token, idempotent: true });
+  const verification = (await asApplicant.post('/api/v1/kyc/verifications/', undefined, { level: 'basic', first_name: 'Ada', last_name: 'Review' })).body as {
+    id: string;
+  };
   const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR passport scan')]);
-  await post(`/api/v1/kyc/verifications/${verification.id}/documents/`, { kind: 'passport', content_base64: png.toString('base64') });
-  expect((await post(`/api/v1/kyc/verifications/${verification.id}/submit/`)).state).toBe('in_review');
+  await asApplicant.post(`/api/v1/kyc/verifications/${verification.id}/documents/`, undefined, { kind: 'passport', content_base64: png.toString('base64') });
+  expect((await asApplicant.post(`/api/v1/kyc/verifications/${verification.id}/submit/`)).body.state).toBe('in_review');
   await page.setViewportSize({ width: 390, height: 844 });
   const faults: { path: string; offScreen: string[]; overflow: number }[] = [];
   for (const path of paths) {

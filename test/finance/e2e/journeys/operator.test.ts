@@ -3,9 +3,10 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generate as totpGenerate } from 'otplib';
 import { buildFinanceClient, DEFAULT_CLIENT_DIR } from '../../../../clients/finance-web/build';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
-import { http } from '../../../support/platform/http';
+import { surface } from '../../../support/platform/http';
 import { inspect, launchChromium, SHOTS } from '../../../support/platform/browser';
 import { changeNode, createUser, installValidLicence, login, PASSWORD } from '../../../support/finance/node';
+import { webClient } from '../../../support/finance/web-client';
 
 /**
  * The operator's journey in Chromium at 390 px, by links and buttons only once
@@ -47,18 +48,14 @@ beforeAll(async () => {
   // an applicant whose KYC submission waits for a reviewer (submitted through the API, with a document)
   const g = await createUser(t, `grace_${randomUUID().slice(0, 6)}`);
   const token = await login(t, g.username);
-  const post = async (path: string, body?: unknown) =>
-    (
-      await http(`${t.urls.finance}${path}`, {
-        method: 'POST',
-        key: token,
-        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-    ).body as { id: string; state: string };
-  const verification = await post('/api/v1/kyc/verifications/', { level: 'basic', first_name: 'Grace', last_name: 'Review' });
-  const doc = await post(`/api/v1/kyc/verifications/${verification.id}/documents/`, { kind: 'passport', content_base64: PNG.toString('base64') });
-  expect((await post(`/api/v1/kyc/verifications/${verification.id}/submit/`)).state).toBe('in_review');
+  const asGrace = surface(() => t.urls.finance, { key: () => token, idempotent: true });
+  const verification = (await asGrace.post('/api/v1/kyc/verifications/', undefined, { level: 'basic', first_name: 'Grace', last_name: 'Review' })).body as {
+    id: string;
+  };
+  const doc = (
+    await asGrace.post(`/api/v1/kyc/verifications/${verification.id}/documents/`, undefined, { kind: 'passport', content_base64: PNG.toString('base64') })
+  ).body as { id: string };
+  expect((await asGrace.post(`/api/v1/kyc/verifications/${verification.id}/submit/`)).body.state).toBe('in_review');
   grace = { ...g, documentId: doc.id };
 
   browser = await launchChromium();
@@ -91,17 +88,11 @@ async function openList(page: Page, app: string, list: string, url: RegExp): Pro
   await follow(page, list, url, page.locator('.module', { hasText: 'Applications' }).getByRole('row').filter({ hasText: app }));
 }
 
-/** A page of the web client's menu, as a person on a phone opens it: the bottom bar, or More. */
-async function tap(label: string, heading = label): Promise<void> {
-  const quick = client.getByRole('navigation', { name: 'Quick' });
-  const direct = quick.getByRole('link', { name: label, exact: true });
-  if (await direct.count()) await direct.click();
-  else {
-    await quick.getByRole('link', { name: 'More', exact: true }).click();
-    await client.getByRole('navigation', { name: 'All pages' }).getByRole('link', { name: label, exact: true }).click();
-  }
-  await client.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
+/** The customer's web client (its page is made in beforeAll). */
+const web = webClient(
+  () => client,
+  () => t.urls.finance,
+);
 
 it('signs in to the console with the one-time code of the authenticator app', async () => {
   await op.goto(`${t.urls.finance}/admin/`);
@@ -171,19 +162,15 @@ it('reviews a KYC submission: the person by name and handle, opens the uploaded 
 }, 120_000);
 
 it('a customer pays a shop order in the web client and disputes the payment from its receipt', async () => {
-  await client.goto(`${t.urls.finance}/app/`);
-  await client.getByLabel('User name').fill(rita.username);
-  await client.getByLabel('Password').fill(PASSWORD);
-  await client.getByRole('button', { name: 'Sign in' }).click();
-  await client.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-  await tap('Shop');
+  await web.signIn(rita.username, PASSWORD);
+  await web.tap('Shop');
   await client.getByRole('button', { name: 'Add Reading lamp to the cart' }).click();
   await client.locator('#cart').getByText('Reading lamp × 1').waitFor();
   await client.getByRole('button', { name: 'Check out' }).click();
   await client.getByRole('button', { name: 'Pay €24.00' }).click();
   await client.getByText('Paid. Thank you!').waitFor();
   await shot(client, 'client-order-paid');
-  await tap('Activity');
+  await web.tap('Activity');
   await client.getByRole('link', { name: /−€24\.00/ }).click();
   await client.getByRole('heading', { name: 'Receipt', level: 1 }).waitFor();
   await client.getByRole('link', { name: 'Dispute this payment' }).click();
@@ -254,7 +241,7 @@ it('filters Disputes with the toolbar, resolves the dispute with a refund; the r
   expect(results.map((o) => o.status)).toEqual(['refunded']);
 
   // the customer has her money back
-  await tap('Home');
+  await web.tap('Home');
   await client.locator('#balances li[data-currency="EUR"] .available').waitFor();
   expect(await client.locator('#balances li[data-currency="EUR"] .available').textContent()).toBe('€100.00');
   await shot(client, 'client-refunded');

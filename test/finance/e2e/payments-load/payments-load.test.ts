@@ -9,10 +9,10 @@ import { openStore } from '../../../../lib/database';
 import { projectRoot } from '../../../../lib/paths';
 import { ledgerStore } from '../../../../subgraphs/finance/ledger/store';
 import { startTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../support/platform/app';
-import { http } from '../../../support/platform/http';
+import { surface } from '../../../support/platform/http';
 import { assertBuilt } from '../../../support/platform/child-app';
 import { createTestDatabase } from '../../../support/platform/database';
-import { createUser, installValidLicence, licenceKeys, licenceToken, login, PASSWORD, runCli } from '../../../support/finance/node';
+import { createUser, installValidLicence, licenceKeys, licenceToken, login, loginAt, PASSWORD, runCli } from '../../../support/finance/node';
 import { TEST_MASTER_KEY } from '../../../support/platform/keys';
 import { invariants } from '../../../support/finance/ledger';
 
@@ -32,36 +32,32 @@ interface Sent {
 
 /** One client: sends transfers between random users until `until`, re-sending every 7th with its key. */
 async function client(url: string, users: { username: string; token: string }[], until: number, acks: Sent[], retries: { key: string; ids: string[] }[]) {
+  const finance = surface(() => url);
   let n = 0;
   while (Date.now() < until) {
     const from = users[Math.floor(Math.random() * users.length)];
     let to = users[Math.floor(Math.random() * users.length)];
     if (to === from) to = users[(users.indexOf(from) + 1) % users.length];
     const key = randomUUID();
-    const body = JSON.stringify({
+    const body = {
       recipient: to.username,
       amount: `${1 + Math.floor(Math.random() * 20)}.${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`,
       currency: CURRENCIES[n % 3],
-    });
+    };
     // as a careful client does: 503 (overload, Retry-After) and 409 (the first is in flight) are retried with the same key
-    const send = async () => {
+    const transfer = async () => {
       for (let attempt = 1; ; attempt++) {
-        const res = await http(`${url}/api/v1/transfers/`, {
-          method: 'POST',
-          key: from.token,
-          headers: { 'content-type': 'application/json', 'idempotency-key': key },
-          body,
-        });
+        const res = await finance.post('/api/v1/transfers/', from.token, body, { 'idempotency-key': key });
         if ((res.status !== 503 && res.status !== 409) || attempt === 30) return res;
         await new Promise((r) => setTimeout(r, 100 + Math.random() * 400));
       }
     };
-    const res = await send();
+    const res = await transfer();
     n++;
     if (res.status === 201) acks.push({ key, id: res.body.id });
     else if (res.status !== 422 || res.body.code !== 'insufficient_funds') throw new Error(`unexpected ${res.status} ${JSON.stringify(res.body)}`);
     if (n % 7 === 0) {
-      const again = await send();
+      const again = await transfer();
       retries.push({ key, ids: [res.body.id, again.body.id] });
       expect(again.status).toBe(res.status);
     }
@@ -174,14 +170,7 @@ describe('kill -9 of the node mid-load', () => {
     const first = await startChild({ ...env, SEED: '1' });
     const url = first.ready.urls.finance;
     const users: { username: string; token: string }[] = [];
-    for (const username of first.ready.users) {
-      const res = await http(`${url}/api/login/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password: PASSWORD }),
-      });
-      users.push({ username, token: res.body.access as string });
-    }
+    for (const username of first.ready.users) users.push({ username, token: (await loginAt(url, username)).body.access as string });
     const acks: Sent[] = [];
     const load = Promise.allSettled(Array.from({ length: 32 }, () => client(url, users, Date.now() + 60_000, acks, [])));
     while (acks.length < 300) await new Promise((r) => setTimeout(r, 50));
@@ -203,19 +192,9 @@ describe('kill -9 of the node mid-load', () => {
     // restarted on the same database: it serves, and the reconciliation finds zero drift
     const second = await startChild(env);
     try {
-      const token = (
-        await http(`${second.ready.urls.finance}/api/login/`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ username: 'load_0', password: PASSWORD }),
-        })
-      ).body.access as string;
-      const sent = await http(`${second.ready.urls.finance}/api/v1/transfers/`, {
-        method: 'POST',
-        key: token,
-        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-        body: JSON.stringify({ recipient: 'load_1', amount: '0.01', currency: 'EUR' }),
-      });
+      const restarted = surface(() => second.ready.urls.finance, { idempotent: true });
+      const token = (await loginAt(restarted.url(), 'load_0')).body.access as string;
+      const sent = await restarted.post('/api/v1/transfers/', token, { recipient: 'load_1', amount: '0.01', currency: 'EUR' });
       expect(sent.status).toBe(201);
       const reconcile = await runCli(['finance:reconcile'], { DATABASE_URL: db.url, DATA_DIR: env.DATA_DIR, MASTER_KEY: TEST_MASTER_KEY });
       expect([reconcile.code, reconcile.stdout]).toEqual([0, expect.stringContaining('zero drift')]);

@@ -39,6 +39,8 @@ import { loadSubgraphs, PRODUCT_NAMES } from '../../../../subgraphs/products';
 import { FINANCE_NODE_TEMPLATE } from '../../../../subgraphs/registry/licensing/domain/demo';
 import { describeContainers, engine, images, removeByPrefix, waitFor, waitForStatus } from '../../../support/platform/containers';
 import { TEMPLATE_ADMIN_KEY as ADMIN_KEY } from '../../../support/platform/keys';
+import { surface } from '../../../support/platform/http';
+import { loginAt } from '../../../support/finance/node';
 
 jest.setTimeout(15 * 60_000);
 
@@ -67,7 +69,15 @@ const timings: Record<string, number | string> = {};
 /** The registry licence made in the licensing container. */
 let licence: string;
 
-const url = (surface: keyof typeof ports, path: string) => `http://127.0.0.1:${ports[surface]}${path}`;
+/** A surface the topology publishes on this machine (its port is chosen in beforeAll). */
+const published = (name: keyof typeof ports) => surface(() => `http://127.0.0.1:${ports[name]}`);
+const at = {
+  gateway: published('gateway'),
+  predictions: published('predictions'),
+  registry: published('registry'),
+  finance: published('finance'),
+  bot: published('bot'),
+};
 const container = (service: string) => `${prefix}_${service}_1`;
 
 /**
@@ -139,9 +149,9 @@ async function allReady(timeoutMs: number): Promise<void> {
     const states = await engine(['ps', '-a', '--filter', `label=io.podman.compose.project=${prefix}`, '--format', '{{.Names}} {{.Status}}']).catch(() => '');
     throw new Error(`${err.message}\n${states}`);
   };
-  await waitForStatus(url('gateway', '/readyz'), 200, timeoutMs).catch(logsOnFailure);
-  for (const surface of ['predictions', 'registry', 'finance'] as const) await waitForStatus(url(surface, '/readyz'), 200, 120_000).catch(logsOnFailure);
-  await waitForStatus(url('bot', '/healthz'), 200, 60_000).catch(logsOnFailure);
+  await waitForStatus(at.gateway.url('/readyz'), 200, timeoutMs).catch(logsOnFailure);
+  for (const name of ['predictions', 'registry', 'finance'] as const) await waitForStatus(at[name].url('/readyz'), 200, 120_000).catch(logsOnFailure);
+  await waitForStatus(at.bot.url('/healthz'), 200, 60_000).catch(logsOnFailure);
 }
 
 async function request(target: string, init: { key?: string; method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}) {
@@ -164,7 +174,7 @@ async function request(target: string, init: { key?: string; method?: string; bo
   return { status: res.status, headers: res.headers, body };
 }
 
-const graphql = (query: string, key: string) => request(url('gateway', '/graphql'), { key, body: { query } });
+const graphql = (query: string, key: string) => request(at.gateway.url('/graphql'), { key, body: { query } });
 
 /** The project's CLI inside one of its containers, with that container's environment. */
 const cliIn = (service: string, args: string[], env: Record<string, string> = {}) =>
@@ -257,7 +267,7 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     const created = await graphql('mutation { createApiKey(input: {name: "compose e2e", plan: free}) { key apiKey { plan } } }', ADMIN_KEY);
     expect([created.status, created.body.errors]).toEqual([200, undefined]);
     apiKey = created.body.data.createApiKey.key;
-    const res = await request(url('predictions', '/api/'), { key: apiKey });
+    const res = await request(at.predictions.url('/api/'), { key: apiKey });
     expect(res.status).toBe(200);
     expect(res.body.key).toMatchObject({ name: 'compose e2e', plan: 'free' });
     expect(res.body.data.matches).toBeGreaterThan(0);
@@ -272,17 +282,17 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
   });
 
   it("serves the GraphQL IDE and the API docs from the image's own files (scripts/prune-modules.js left what they load)", async () => {
-    const ide = await fetch(url('gateway', '/graphql'), {
+    const ide = await fetch(at.gateway.url('/graphql'), {
       headers: { accept: 'text/html', authorization: `Basic ${Buffer.from(`admin:${ADMIN_KEY}`).toString('base64')}` },
     });
     expect(ide.status).toBe(200);
     expect(await ide.text()).toContain('/ruru-static/ruru.js');
-    const ideScript = await fetch(url('gateway', '/ruru-static/ruru.js'));
+    const ideScript = await fetch(at.gateway.url('/ruru-static/ruru.js'));
     expect([ideScript.status, (await ideScript.arrayBuffer()).byteLength > 10_000]).toEqual([200, true]);
-    const docs = await fetch(url('predictions', '/api/docs/'));
+    const docs = await fetch(at.predictions.url('/api/docs/'));
     expect(docs.status).toBe(200);
     const bundle = /<script src="([^"]*redoc\.standalone\.js)"/.exec(await docs.text())![1];
-    const docsScript = await fetch(url('predictions', bundle));
+    const docsScript = await fetch(at.predictions.url(bundle));
     expect([docsScript.status, (await docsScript.arrayBuffer()).byteLength > 100_000]).toEqual([200, true]);
   });
 
@@ -301,11 +311,11 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     await cliIn('identity', ['finance:createsuperuser', '--username', 'operator', '--email', 'operator@example.com'], {
       SUPERUSER_PASSWORD: PASSWORD,
     });
-    const session = await signIn();
+    const session = await signInAs('operator');
     expect([session.status, session.body.token_type]).toEqual([200, 'Bearer']);
-    const profile = await request(url('finance', '/api/v1/profile/'), { key: session.body.access });
+    const profile = await request(at.finance.url('/api/v1/profile/'), { key: session.body.access });
     expect([profile.status, profile.body.username]).toEqual([200, 'operator']);
-    const node = await request(url('finance', '/api/v1/node/'));
+    const node = await request(at.finance.url('/api/v1/node/'));
     expect(node.status).toBe(200);
     expect(node.body).toMatchObject({ version: expect.any(String) });
   });
@@ -313,7 +323,7 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
   it("licenses the node with the registry's token, credits a user with a second administrator's approval, and moves money between two users", async () => {
     // the node's subgraphs reach no registry from their internal networks: the operator takes the token
     // from the registry (its published port) and installs it with the CLI (the offline path of docs/finance.md)
-    const checkout = await request(url('registry', '/api/v1/license/checkout'), { method: 'POST', headers: { 'x-license-key': licence } });
+    const checkout = await request(at.registry.url('/api/v1/license/checkout'), { method: 'POST', headers: { 'x-license-key': licence } });
     expect([checkout.status, checkout.body.success]).toEqual([200, true]);
     await engine([
       'exec',
@@ -324,7 +334,7 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     ]);
     expect(await cliIn('node', ['finance:install-licence', '--token', '@/tmp/licence.jwt', '--public-key', '@/tmp/vendor.key'])).toMatch(/normal mode/);
     await waitFor('the node in normal mode', 60_000, async () => {
-      const node = await request(url('finance', '/api/v1/node/'));
+      const node = await request(at.finance.url('/api/v1/node/'));
       return node.body.read_only === false ? node : undefined;
     });
 
@@ -339,23 +349,23 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     const proposed = await consolePost(maker, '/admin/adjustments/', { user: 'alice', direction: 'credit', currency: 'EUR', amount: '25.00', reason });
     expect([proposed.status, proposed.headers.get('location')]).toEqual([302, '/admin/adjustments/?saved=proposed']);
     const checker = await consoleSignIn('checker');
-    const page = await request(url('finance', '/admin/adjustments/'), { headers: { cookie: checker.cookie } });
+    const page = await request(at.finance.url('/admin/adjustments/'), { headers: { cookie: checker.cookie } });
     const id = new RegExp(`action="/admin/adjustments/([0-9a-f-]{36})/approve/"`).exec(String(page.body))?.[1];
     expect(id).toBeDefined();
     expect((await consolePost(checker, `/admin/adjustments/${id}/approve/`, {})).status).toBe(302);
 
     // the node asks for KYC before money moves: the operator sets both users' level in the console
     for (const username of ['alice', 'bob']) {
-      const list = await request(url('finance', `/admin/identity/user/?q=${username}`), { headers: { cookie: maker.cookie } });
+      const list = await request(at.finance.url(`/admin/identity/user/?q=${username}`), { headers: { cookie: maker.cookie } });
       const user = new RegExp(`href="/admin/identity/user/([0-9a-f-]{36})/"[^>]*>${username}<`).exec(String(list.body))?.[1];
       expect(user).toBeDefined();
       expect((await consolePost(maker, `/admin/identity/user/${user}/kyc/`, { level: 'basic' })).status).toBe(302);
     }
 
-    const alice = (await signIn('alice')).body.access;
-    const bob = (await signIn('bob')).body.access;
+    const alice = (await signInAs('alice')).body.access;
+    const bob = (await signInAs('bob')).body.access;
     expect(await eur(alice)).toBe('25.00');
-    const sent = await request(url('finance', '/api/v1/transfers/'), {
+    const sent = await request(at.finance.url('/api/v1/transfers/'), {
       key: alice,
       headers: { 'idempotency-key': `compose-${prefix}` },
       body: { recipient: 'bob', amount: '10.00', currency: 'EUR', note: 'lunch' },
@@ -363,13 +373,13 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     expect([sent.status, sent.body.code]).toEqual([201, undefined]);
     expect([await eur(alice), await eur(bob)]).toEqual(['15.00', '10.00']);
     // more than the balance: refused, nothing moves
-    const refused = await request(url('finance', '/api/v1/transfers/'), { key: bob, body: { recipient: 'alice', amount: '10.01', currency: 'EUR' } });
+    const refused = await request(at.finance.url('/api/v1/transfers/'), { key: bob, body: { recipient: 'alice', amount: '10.01', currency: 'EUR' } });
     expect([refused.status, refused.body.code]).toEqual([422, 'insufficient_funds']);
     expect([await eur(alice), await eur(bob)]).toEqual(['15.00', '10.00']);
   });
 
   it("answers the bot's probe (no Telegram token: the bot is off)", async () => {
-    const res = await request(url('bot', '/healthz'));
+    const res = await request(at.bot.url('/healthz'));
     expect([res.status, res.body]).toEqual([200, { status: 'ok', bot: 'off' }]);
   });
 
@@ -381,7 +391,7 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
   });
 
   // GET /api/ counts the football data; the administrator key has no quota to exhaust while polling
-  const football = () => request(url('predictions', '/api/'), { key: ADMIN_KEY, timeoutMs: 90_000 });
+  const football = () => request(at.predictions.url('/api/'), { key: ADMIN_KEY, timeoutMs: 90_000 });
   let killed: number;
 
   it('answers 503 with Retry-After while a subgraph container is killed', async () => {
@@ -417,7 +427,7 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     });
     timings.killToRecoverySeconds = (Date.now() - killed) / 1000;
     timings.statusesWhileRecovering = [...seen].join(',');
-    await waitForStatus(url('gateway', '/readyz'), 200, 60_000);
+    await waitForStatus(at.gateway.url('/readyz'), 200, 60_000);
   });
 
   it('keeps every row across `down` and `up` (the volumes stay): the API key, the licence, the operator, the balances', async () => {
@@ -427,45 +437,46 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     await up();
     await allReady(480_000);
     timings.secondUpToReadySeconds = (Date.now() - started) / 1000;
-    const res = await request(url('predictions', '/api/'), { key: apiKey });
+    const res = await request(at.predictions.url('/api/'), { key: apiKey });
     expect(res.status).toBe(200);
     expect(res.body.key).toMatchObject({ name: 'compose e2e' });
     expect((await checkUpdate()).status).toBe(200);
-    const session = await signIn();
+    const session = await signInAs('operator');
     expect(session.status).toBe(200);
-    const profile = await request(url('finance', '/api/v1/profile/'), { key: session.body.access });
+    const profile = await request(at.finance.url('/api/v1/profile/'), { key: session.body.access });
     expect([profile.status, profile.body.username]).toEqual([200, 'operator']);
     // the ledger's rows and the licence too: the balances after the transfer, and writes still allowed
-    const alice = (await signIn('alice')).body.access;
-    expect([await eur(alice), await eur((await signIn('bob')).body.access)]).toEqual(['15.00', '10.00']);
-    const again = await request(url('finance', '/api/v1/transfers/'), { key: alice, body: { recipient: 'bob', amount: '5.00', currency: 'EUR' } });
+    const alice = (await signInAs('alice')).body.access;
+    expect([await eur(alice), await eur((await signInAs('bob')).body.access)]).toEqual(['15.00', '10.00']);
+    const again = await request(at.finance.url('/api/v1/transfers/'), { key: alice, body: { recipient: 'bob', amount: '5.00', currency: 'EUR' } });
     expect(again.status).toBe(201);
     expect(await eur(alice)).toBe('10.00');
   });
 });
 
 function checkUpdate() {
-  return request(url('registry', '/api/v1/releases/check-update?product=finance-node&channel=stable&current_version=1.0.0'), {
+  return request(at.registry.url('/api/v1/releases/check-update?product=finance-node&channel=stable&current_version=1.0.0'), {
     headers: { 'x-license-key': licence },
   });
 }
 
-function signIn(username = 'operator') {
-  return request(url('finance', '/api/login/'), { body: { username, password: PASSWORD } });
+/** A user's sign-in on the node's published port, bounded as every request of this file. */
+function signInAs(username: string) {
+  return loginAt(at.finance.url(), username, PASSWORD, { signal: AbortSignal.timeout(30_000) });
 }
 
 /** The available EUR balance of a signed-in user (GET /api/v1/accounts/). */
 async function eur(token: string): Promise<string | undefined> {
-  const res = await request(url('finance', '/api/v1/accounts/'), { key: token });
+  const res = await request(at.finance.url('/api/v1/accounts/'), { key: token });
   expect(res.status).toBe(200);
   return (res.body.results as { currency: string; available: { amount: string } }[]).find((a) => a.currency === 'EUR')?.available.amount;
 }
 
 /** The admin console's sign-in form (CSRF cookie and token), as a browser posts it: the session's cookies. */
 async function consoleSignIn(username: string): Promise<{ cookie: string; csrf: string }> {
-  const form = await fetch(url('finance', '/admin/login/'));
+  const form = await fetch(at.finance.url('/admin/login/'));
   const csrf = /csrftoken=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1];
-  const res = await fetch(url('finance', '/admin/login/'), {
+  const res = await fetch(at.finance.url('/admin/login/'), {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}` },
@@ -477,7 +488,7 @@ async function consoleSignIn(username: string): Promise<{ cookie: string; csrf: 
 }
 
 async function consolePost(s: { cookie: string; csrf: string }, path: string, fields: Record<string, string>) {
-  const res = await fetch(url('finance', path), {
+  const res = await fetch(at.finance.url(path), {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: s.cookie },

@@ -28,6 +28,8 @@ import { FINANCE_NODE_TEMPLATE } from '../../../../subgraphs/registry/licensing/
 import { assertBuilt } from '../../../support/platform/child-app';
 import { describeContainers, engine, images, removeByPrefix, waitFor, waitForStatus } from '../../../support/platform/containers';
 import { TEST_MASTER_KEY } from '../../../support/platform/keys';
+import { surface } from '../../../support/platform/http';
+import { loginAt } from '../../../support/finance/node';
 
 jest.setTimeout(20 * 60_000);
 
@@ -85,7 +87,8 @@ function install(key: string, target: string, env: Record<string, string> = {}):
 }
 
 const machineId = randomBytes(16).toString('hex');
-const backend = (path: string) => `http://127.0.0.1:${ports.backend}${path}`;
+/** The customer's node on its published backend port (chosen in beforeAll). */
+const backend = surface(() => `http://127.0.0.1:${ports.backend}`);
 
 async function vendorQuery<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: vendorDb });
@@ -196,12 +199,12 @@ describeContainers('the customer journey under podman', () => {
     expect(first.output).toMatch(/finance-node-backend-1\.0\.0\.docker\.tar\.gz: \d+ bytes, sha256 verified/);
     expect(first.output).toMatch(/localhost\/finance-node\/backend:1\.0\.0: loaded \(sha256:[0-9a-f]{64}\)/);
     expect(first.output).toContain('Generated in');
-    await waitForStatus(backend('/readyz'), 200, 300_000);
+    await waitForStatus(backend.url('/readyz'), 200, 300_000);
     timings.installToReadySeconds = (Date.now() - started) / 1000;
 
     // licensed offline (the token of the tailored manifest): not read-only, version 1.0.0
     const node = await waitFor('the node licensed', 120_000, async () => {
-      const res = await fetch(backend('/api/v1/node/'));
+      const res = await fetch(backend.url('/api/v1/node/'));
       const body = (await res.json()) as { version: string; read_only: boolean };
       return body.read_only === false ? body : undefined;
     });
@@ -239,7 +242,7 @@ describeContainers('the customer journey under podman', () => {
       '--username',
       'operator',
     ]);
-    expect(await signIn()).toBe(200);
+    expect((await loginAt(backend.url(), 'operator', PASSWORD)).status).toBe(200);
   });
 
   it('1.1.0 is shipped: check-update says so, the installer updates, the node answers as 1.1.0 with its data', async () => {
@@ -267,13 +270,13 @@ describeContainers('the customer journey under podman', () => {
     const update = await install(key, target);
     expect([update.code, update.output]).toEqual([0, expect.stringContaining('Installing finance-node 1.1.0 (1.0.0, channel stable)')]);
     await waitFor('the node at 1.1.0', 300_000, async () => {
-      const res = await fetch(backend('/api/v1/node/'));
+      const res = await fetch(backend.url('/api/v1/node/'));
       const body = (await res.json()) as { version: string };
       return body.version === '1.1.0' ? true : undefined;
     });
-    await waitForStatus(backend('/readyz'), 200, 120_000);
+    await waitForStatus(backend.url('/readyz'), 200, 120_000);
     timings.updateToReadySeconds = (Date.now() - started) / 1000;
-    expect(await signIn()).toBe(200);
+    expect((await loginAt(backend.url(), 'operator', PASSWORD)).status).toBe(200);
     const seats = await vendorQuery<{ current_version: string }>('SELECT current_version FROM licensing.deployment');
     expect(seats).toEqual([{ current_version: '1.1.0' }]);
   });
@@ -295,19 +298,9 @@ describeContainers('the customer journey under podman', () => {
     // the node hears it at its next heartbeat: restart it to send one now
     await engine(['restart', '-t', '5', `${prefix}-node_backend_1`]);
     const node = await waitFor('the node told of the revocation', 180_000, async () => {
-      const body = (await (await fetch(backend('/api/v1/node/'))).json()) as { registry: { last_heartbeat_status: string } | null };
+      const body = (await (await fetch(backend.url('/api/v1/node/'))).json()) as { registry: { last_heartbeat_status: string } | null };
       return body.registry?.last_heartbeat_status === 'license_revoked' ? body : undefined;
     });
     expect(node.registry).toMatchObject({ last_heartbeat_status: 'license_revoked' });
   });
 });
-
-async function signIn(): Promise<number> {
-  const res = await fetch(backend('/api/login/'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'operator', password: PASSWORD }),
-  });
-  await res.body?.cancel();
-  return res.status;
-}

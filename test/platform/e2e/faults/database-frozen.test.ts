@@ -7,7 +7,8 @@
  */
 import { rmSync } from 'node:fs';
 import { DATABASE_CHECK_MEMO_MS } from '../../../../lib/probes';
-import { http } from '../../../support/platform/http';
+import { gql, http } from '../../../support/platform/http';
+import { loginAt } from '../../../support/finance/node';
 import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/platform/faults';
 
 let pg: OwnPostgres;
@@ -24,12 +25,7 @@ beforeAll(async () => {
       FRAMEWORK_SECRET_KEY: 'database-frozen-test-framework-key-0123456789abcdef',
     },
   });
-  const created = await http(`${app.urls.gateway}/graphql`, {
-    method: 'POST',
-    key: app.adminKey,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'mutation { createApiKey(input: { name: "frozen", plan: enterprise }) { key } }' }),
-  });
+  const created = await gql(app, 'mutation { createApiKey(input: { name: "frozen", plan: enterprise }) { key } }');
   key = created.body.data.createApiKey.key;
 }, 180_000);
 
@@ -46,30 +42,25 @@ const timed = async (send: () => Promise<{ status: number; headers: Headers; bod
   return { status: res.status, retryAfter: res.headers.get('retry-after'), seconds: (Date.now() - started) / 1000 };
 };
 const latest = () => http(`${app.urls.predictions}/api/predictions/latest/?limit=5`, { key, signal: AbortSignal.timeout(30_000) });
-const signIn = () =>
-  http(`${app.urls.finance}/api/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'nobody', password: 'not the password' }),
-    signal: AbortSignal.timeout(30_000),
-  });
+/** A sign-in of a user that does not exist: 401 while PostgreSQL answers (only the database can say so). */
+const unknownSignIn = () => loginAt(app.urls.finance, 'nobody', 'not the password', { signal: AbortSignal.timeout(30_000) });
 
 it('answers 503 with Retry-After within ~5 s while PostgreSQL is frozen (a request on a held connection, sign-in), and recovers once it resumes', async () => {
   // warm: the pools hold open connections, the key is known
   expect((await latest()).status).toBe(200);
-  const before = await signIn();
+  const before = await unknownSignIn();
   expect([before.status, before.body.code]).toEqual([401, expect.any(String)]);
 
   pg.freeze();
   try {
-    const [request, login] = await Promise.all([timed(latest), timed(signIn)]);
+    const [request, login] = await Promise.all([timed(latest), timed(unknownSignIn)]);
     expect({ ...request, seconds: request.seconds < 8 }).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), seconds: true });
     expect({ ...login, seconds: login.seconds < 8 }).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/), seconds: true });
   } finally {
     pg.thaw();
   }
   // back without help
-  await until(async () => (await latest()).status === 200 && (await signIn()).status === 401, 'the surfaces to answer again', 60_000, 500);
+  await until(async () => (await latest()).status === 200 && (await unknownSignIn()).status === 401, 'the surfaces to answer again', 60_000, 500);
   expect(app.running()).toBe(true);
 }, 180_000);
 

@@ -6,7 +6,7 @@
  * without help, the training finishes, and nothing committed is lost.
  */
 import { rmSync } from 'node:fs';
-import { http, graphqlAt } from '../../../support/platform/http';
+import { gql, http } from '../../../support/platform/http';
 import { startNodeApp, startOwnPostgres, until, type NodeApp, type OwnPostgres } from '../../../support/platform/faults';
 
 let pg: OwnPostgres;
@@ -23,9 +23,8 @@ afterAll(async () => {
   if (app) rmSync(app.dataDir, { recursive: true, force: true });
 });
 
-const gql = (query: string, key = app.adminKey) => graphqlAt(app.urls.gateway, query, { key });
 async function latestRun() {
-  const run = (await gql('{ trainingJobs(first: 1) { id status progress error versionNumber } }')).body.data?.trainingJobs?.[0] as
+  const run = (await gql(app, '{ trainingJobs(first: 1) { id status progress error versionNumber } }')).body.data?.trainingJobs?.[0] as
     { id: string; status: string; progress: number; error: string | null; versionNumber: number | null } | undefined;
   return run && { ...run, status: run.status.toLowerCase() };
 }
@@ -74,7 +73,7 @@ function steadyLoad(key: string) {
 
 it('lives through PostgreSQL killed during background work and under load, answers 503 meanwhile, and recovers by itself', async () => {
   // committed before the outage
-  const created = await gql('mutation { createApiKey(input: { name: "before the outage", plan: enterprise }) { key } }');
+  const created = await gql(app, 'mutation { createApiKey(input: { name: "before the outage", plan: enterprise }) { key } }');
   const key = created.body.data.createApiKey.key as string;
   // background work in progress: the first start trains version 1
   await until(async () => (await latestRun())?.status === 'running', 'the first training to run', 60_000, 200);
@@ -90,7 +89,7 @@ it('lives through PostgreSQL killed during background work and under load, answe
   expect(rest.status).toBe(503);
   expect(rest.headers.get('retry-after')).toBe('5');
   expect(rest.body).toEqual({ detail: expect.any(String), code: 'service_unavailable' });
-  const graphql = await gql('{ competitions { code } }', key);
+  const graphql = await gql(app, '{ competitions { code } }', { key });
   expect(graphql.status).toBe(503);
   expect(graphql.headers.get('retry-after')).toBe('5');
   expect(graphql.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');

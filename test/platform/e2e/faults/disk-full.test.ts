@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { http, graphqlAt } from '../../../support/platform/http';
+import { gql, http } from '../../../support/platform/http';
 import { outbox as mailbox } from '../../../support/platform/mail';
 import { startNodeApp, startOwnPostgres, type NodeApp, type OwnPostgres } from '../../../support/platform/faults';
 
@@ -27,13 +27,13 @@ afterAll(async () => {
   if (app) rmSync(app.dataDir, { recursive: true, force: true });
 });
 
-const gql = (query: string, variables: Record<string, unknown> = {}) => graphqlAt(app.urls.gateway, query, { key: app.adminKey, variables });
 const outbox = () => (existsSync(join(app.dataDir, 'outbox')) ? readdirSync(join(app.dataDir, 'outbox')) : []);
 const APPROVE = 'mutation ($id: ID!) { approveApplication(id: $id, plan: pro) { status keyPrefix } }';
 
 const fsize = (limit: string) => execFileSync('prlimit', ['--pid', String(app.pid), `--fsize=${limit}`]);
 const CONFIRMATION_LINK = /\/apply\/confirm\/\?token=([A-Za-z0-9_-]{43})/;
-const applications = async () => (await gql('{ applications { id email status } }')).body.data.applications as { id: string; email: string; status: string }[];
+const applications = async () =>
+  (await gql(app, '{ applications { id email status } }')).body.data.applications as { id: string; email: string; status: string }[];
 const EMAIL = 'ops@diskfull.test';
 
 it('refuses an application and an approval while the outbox cannot be written, records and issues nothing, and goes through once space is back', async () => {
@@ -67,21 +67,21 @@ it('refuses an application and an approval while the outbox cannot be written, r
   const mine = (await applications()).filter((a) => a.email === EMAIL);
   expect(mine.map((a) => a.status)).toEqual(['pending']);
   const id = mine[0].id;
-  const keysBefore = (await gql('{ apiKeys { prefix } }')).body.data.apiKeys.length;
+  const keysBefore = (await gql(app, '{ apiKeys { prefix } }')).body.data.apiKeys.length;
   const mailed = outbox().length;
 
   // the disk fills up again before the approval: the key cannot be mailed, so none is issued
   fsize('0:unlimited');
-  const refused = await gql(APPROVE, { id });
+  const refused = await gql(app, APPROVE, { variables: { id } });
   expect(refused.status).toBe(503);
   expect(refused.body.errors[0].extensions.code).toBe('MAIL_NOT_SENT');
   expect(JSON.stringify(refused.body)).not.toMatch(/EFBIG|ENOSPC|outbox|\.eml/);
   // nothing decided, nothing issued, nothing half-written
-  expect((await gql('query ($id: ID!) { application(id: $id) { status keyPrefix } }', { id })).body.data.application).toEqual({
+  expect((await gql(app, 'query ($id: ID!) { application(id: $id) { status keyPrefix } }', { variables: { id } })).body.data.application).toEqual({
     status: 'pending',
     keyPrefix: null,
   });
-  expect((await gql('{ apiKeys { prefix } }')).body.data.apiKeys).toHaveLength(keysBefore);
+  expect((await gql(app, '{ apiKeys { prefix } }')).body.data.apiKeys).toHaveLength(keysBefore);
   expect(outbox()).toHaveLength(mailed);
   // everything else answers as usual
   expect((await http(`${app.urls.predictions}/api/`, { key: app.adminKey })).status).toBe(200);
@@ -90,7 +90,7 @@ it('refuses an application and an approval while the outbox cannot be written, r
 
   // space again
   fsize('unlimited:unlimited');
-  const approved = await gql(APPROVE, { id });
+  const approved = await gql(app, APPROVE, { variables: { id } });
   expect(approved.status).toBe(200);
   expect(approved.body.data.approveApplication).toEqual({ status: 'approved', keyPrefix: expect.stringMatching(/^mpk_/) });
   expect(outbox()).toHaveLength(mailed + 1);

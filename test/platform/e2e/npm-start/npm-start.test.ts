@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { projectRoot } from '../../../../lib/paths';
 import { freePorts } from '../../../../lib/server';
 import { assertBuilt } from '../../../support/platform/child-app';
-import { http } from '../../../support/platform/http';
+import { graphqlAt, http } from '../../../support/platform/http';
+import { loginAt } from '../../../support/finance/node';
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -90,13 +91,8 @@ it('starts on an embedded PostgreSQL, prints URLs and working keys, stops cleanl
   const api = await http(`http://127.0.0.1:${env.PREDICTIONS_PORT}/api/`, { key: freeKey });
   expect(api.status).toBe(200);
   expect(api.body.data.matches).toBe(33322);
-  const gql = await http(`http://127.0.0.1:${env.GATEWAY_PORT}/graphql`, {
-    method: 'POST',
-    key: adminKey,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: '{ apiKeys { prefix role } }' }),
-  });
-  expect(gql.body.data.apiKeys.map((k: { role: string }) => k.role)).toContain('admin');
+  const keys = await graphqlAt(`http://127.0.0.1:${env.GATEWAY_PORT}`, '{ apiKeys { prefix role } }', { key: adminKey });
+  expect(keys.body.data.apiKeys.map((k: { role: string }) => k.role)).toContain('admin');
   // the registry's demo: an Active licence of finance-node, its key printed like the API keys
   const licenceKey = /Licence key\s+(LIC-[A-Z0-9-]+)/.exec(out)![1];
   const licence = await http(`http://127.0.0.1:${env.REGISTRY_PORT}/api/v1/license`, { headers: { 'x-license-key': licenceKey } });
@@ -110,9 +106,7 @@ it('starts on an embedded PostgreSQL, prints URLs and working keys, stops cleanl
   const demo = /Finance demo user\s+(\S+) \/ (\S+)/.exec(out)!;
   expect(/Finance admin\s+admin \/ \S+/.test(out)).toBe(true);
   const finance = `http://127.0.0.1:${env.PORT}`;
-  const signIn = async (password: string) =>
-    http(`${finance}/api/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: demo[1], password }) });
-  const token = (await signIn(demo[2])).body.access as string;
+  const token = (await loginAt(finance, demo[1], demo[2])).body.access as string;
   const balance = await http(`${finance}/api/balance/`, { key: token });
   expect(balance.body.balances.map((b: { available: { amount: string; currency: string } }) => b.available)).toEqual([
     { amount: '1250.00', currency: 'EUR' },
@@ -133,7 +127,7 @@ it('starts on an embedded PostgreSQL, prints URLs and working keys, stops cleanl
   expect(again.status).toBe(200);
   expect(again.body.data.matches).toBe(33322);
   expect(second.output()).toContain(`Finance demo user   ${demo[1]} / ${demo[2]}`);
-  expect((await signIn(demo[2])).status).toBe(200);
+  expect((await loginAt(finance, demo[1], demo[2])).status).toBe(200);
   expect(second.output()).toContain(licenceKey);
   second.child.kill('SIGINT');
   expect(await second.exited).toBe(0);

@@ -16,7 +16,7 @@ import { projectRoot } from '../../../../lib/paths';
 import { GATEWAY, PRINCIPAL_HEADER, signRequestToken, verifyRequestToken, type Principal } from '../../../../lib/principal';
 import { GATEWAY_SERVICE, keyVariable, parseServicePrivateKey, parseServicePublicKey, serviceKeyEnv } from '../../../../lib/service-keys';
 import { TEST_ADMIN_KEY } from '../../../support/platform/app';
-import { http } from '../../../support/platform/http';
+import { graphqlAt, graphqlBody, surface } from '../../../support/platform/http';
 import { assertBuilt } from '../../../support/platform/child-app';
 import { admin, createTestDatabase, serverUrl } from '../../../support/platform/database';
 import { DATA_CHANGED } from '../../../../lib/cache-policy';
@@ -59,8 +59,12 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>;
 /** The gateway's own database role, made by deploy/postgres/gateway-listener.sql (roles are server-wide: a name of this run's own). */
 const gatewayRole = { name: `mdtest_gateway_${randomBytes(4).toString('hex')}`, password: randomBytes(12).toString('hex'), url: '' };
 let services: Service[] = [];
-let internalUrl: string;
-const url = (name: string, path = '') => `http://127.0.0.1:${services.find((s) => s.name === name)!.port}${path}`;
+/** The gateway's internal endpoint (the subgraphs' calls back to it), on its own port. */
+let internal: string;
+/** A service on its port (the ports are chosen in beforeAll). */
+const at = (name: string) => surface(() => `http://127.0.0.1:${services.find((s) => s.name === name)!.port}`);
+const gateway = at('gateway');
+const adapter = at('rest-adapter');
 
 /**
  * The Node that runs the services: the Docker image's own (IMAGE_NODE, which .ci/run fetches for the
@@ -98,7 +102,7 @@ async function waitHealthy(service: Service, deadline: number): Promise<void> {
   void service.exit!.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
     if (exitCode !== undefined) throw new Error(`${service.name} exited during start-up (code ${exitCode}):\n${service.output}`);
-    const ok = await fetch(url(service.name, '/healthz')).then(
+    const ok = await fetch(at(service.name).url('/healthz')).then(
       (r) => r.ok,
       () => false,
     );
@@ -106,10 +110,6 @@ async function waitHealthy(service: Service, deadline: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${service.name} was not healthy in time:\n${service.output}`);
-}
-
-async function graphql(target: string, query: string, headers: Record<string, string> = {}) {
-  return http(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
 }
 
 beforeAll(async () => {
@@ -121,7 +121,7 @@ beforeAll(async () => {
   const ports = await freePorts(SUBGRAPHS.length + 5);
   const [gatewayPort, internalPort, predictionsPort, registryPort, financePort] = ports.splice(0, 5);
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}/graphql`;
-  internalUrl = `http://127.0.0.1:${internalPort}/graphql`;
+  internal = `http://127.0.0.1:${internalPort}`;
   const subgraphs = SUBGRAPHS.map((def, i) => ({ def, port: ports[i] }));
   services = [
     ...subgraphs.map(({ def, port }) => ({
@@ -134,7 +134,7 @@ beforeAll(async () => {
         GATEWAY_PUBLIC_KEY: KEYS[keyVariable(GATEWAY_SERVICE, 'public')],
         DATABASE_URL: db.url,
         SUBGRAPH_PORT: String(port),
-        GATEWAY_URL: internalUrl,
+        GATEWAY_URL: `${internal}/graphql`,
         ADMIN_API_KEY: TEST_ADMIN_KEY,
         APPLICATIONS_PER_HOUR: '1',
         MASTER_KEY: TEST_MASTER_KEY,
@@ -208,8 +208,8 @@ describe('the docker-compose topology, over HTTP', () => {
   let key: string;
 
   it('issues a key through the gateway (createApiKey, administrator key)', async () => {
-    const res = await graphql(url('gateway', '/graphql'), 'mutation { createApiKey(input: {name: "remote topology", plan: free}) { key apiKey { plan } } }', {
-      authorization: `Bearer ${TEST_ADMIN_KEY}`,
+    const res = await graphqlAt(gateway.url(), 'mutation { createApiKey(input: {name: "remote topology", plan: free}) { key apiKey { plan } } }', {
+      key: TEST_ADMIN_KEY,
     });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
@@ -218,7 +218,7 @@ describe('the docker-compose topology, over HTTP', () => {
   });
 
   it('serves GET /api/ through the REST adapter, gateway and subgraphs, with the quota headers', async () => {
-    const res = await http(url('rest-adapter', '/api/'), { key });
+    const res = await adapter.get('/api/', key);
     expect(res.status).toBe(200);
     expect(res.body.key).toMatchObject({ name: 'remote topology', plan: 'free' });
     expect(res.body.data.matches).toBe(33322);
@@ -228,16 +228,14 @@ describe('the docker-compose topology, over HTTP', () => {
   });
 
   it('answers 401 with WWW-Authenticate without a key', async () => {
-    const res = await http(url('rest-adapter', '/api/'));
+    const res = await adapter.get('/api/');
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(res.body).toEqual({ detail: 'Authentication credentials were not provided.', code: 'not_authenticated' });
   });
 
   it('plans one GraphQL operation across subgraphs', async () => {
-    const res = await graphql(url('gateway', '/graphql'), '{ viewer { name plan } plans { code } footballData { matches } }', {
-      authorization: `Bearer ${key}`,
-    });
+    const res = await graphqlAt(gateway.url(), '{ viewer { name plan } plans { code } footballData { matches } }', { key });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data).toMatchObject({ viewer: { name: 'remote topology', plan: 'free' }, footballData: { matches: 33322 } });
@@ -246,11 +244,12 @@ describe('the docker-compose topology, over HTTP', () => {
 
   it("carries the client's address from the REST adapter through the gateway to the subgraph (per-address limits)", async () => {
     const apply = (address: string, n: number) =>
-      http(url('rest-adapter', '/api/applications/'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-        body: JSON.stringify({ name: `Remote ${n}`, usage: `A remote topology project, number ${n}.`, email: `remote${n}@topology.example` }),
-      });
+      adapter.post(
+        '/api/applications/',
+        undefined,
+        { name: `Remote ${n}`, usage: `A remote topology project, number ${n}.`, email: `remote${n}@topology.example` },
+        { 'x-forwarded-for': address },
+      );
     expect((await apply('203.0.113.50', 1)).status).toBe(202);
     const limited = await apply('203.0.113.50', 2);
     expect(limited.status).toBe(429);
@@ -259,7 +258,7 @@ describe('the docker-compose topology, over HTTP', () => {
   });
 
   it("keeps a subgraph error's code and HTTP status across the hop, as in-process", async () => {
-    const res = await graphql(url('gateway', '/graphql'), '{ apiKeys { prefix } }', { authorization: `Bearer ${key}` });
+    const res = await graphqlAt(gateway.url(), '{ apiKeys { prefix } }', { key });
     expect(res.status).toBe(403);
     expect(res.body.errors).toEqual([expect.objectContaining({ path: ['apiKeys'], extensions: { code: 'FORBIDDEN', serviceName: 'access' } })]);
   });
@@ -269,12 +268,15 @@ describe('the docker-compose topology, over HTTP', () => {
 const token = (signer: string, audience: string, body: string, claims: { principal?: Principal; now?: number; issuer?: string } = {}) =>
   signRequestToken({ issuer: claims.issuer ?? signer, audience, privateKey: privateKeyOf(signer), body, principal: claims.principal, now: claims.now });
 
-const QUERY = JSON.stringify({ query: '{ apiKeys { prefix } }' });
-const post = (target: string, body: string, headers: Record<string, string> = {}) =>
-  http(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+/** An administrator's query, and the body a request of it carries (what a token is signed over). */
+const API_KEYS = '{ apiKeys { prefix } }';
+const QUERY = graphqlBody(API_KEYS);
+/** A GraphQL operation at `base` carrying `tokenValue` (none: unsigned) as its principal header. */
+const presenting = (base: string, query: string, tokenValue?: string) =>
+  graphqlAt(base, query, { headers: tokenValue === undefined ? {} : { [PRINCIPAL_HEADER]: tokenValue } });
 
 describe('a subgraph reached directly', () => {
-  const ask = (tokenValue?: string, body = QUERY) => post(url('access', '/graphql'), body, tokenValue === undefined ? {} : { [PRINCIPAL_HEADER]: tokenValue });
+  const ask = (tokenValue?: string) => presenting(at('access').url(), API_KEYS, tokenValue);
 
   it('refuses an unsigned request with 401: nothing reaches the schema, not even as anonymous', async () => {
     const res = await ask();
@@ -305,7 +307,7 @@ describe('a subgraph reached directly', () => {
   it("refuses the gateway's token for another subgraph, for another body, or expired", async () => {
     const cases = [
       await token(GATEWAY_SERVICE, 'football', QUERY, { principal: ADMIN }),
-      await token(GATEWAY_SERVICE, 'access', JSON.stringify({ query: '{ plans { code } }' }), { principal: ADMIN }),
+      await token(GATEWAY_SERVICE, 'access', graphqlBody('{ plans { code } }'), { principal: ADMIN }),
       await token(GATEWAY_SERVICE, 'access', QUERY, { principal: ADMIN, now: Date.now() - 60_000 }),
     ];
     for (const stale of cases) expect((await ask(stale)).status).toBe(401);
@@ -315,32 +317,33 @@ describe('a subgraph reached directly', () => {
 describe("the gateway's endpoints", () => {
   it('refuses any signed principal on the public endpoint, even a valid service token (it would skip metering)', async () => {
     for (const signed of [await token('predictions', GATEWAY_SERVICE, QUERY), await token(GATEWAY_SERVICE, GATEWAY_SERVICE, QUERY, { principal: ADMIN })]) {
-      const res = await post(url('gateway', '/graphql'), QUERY, { [PRINCIPAL_HEADER]: signed });
+      const res = await presenting(gateway.url(), API_KEYS, signed);
       expect(res.status).toBe(401);
       expect(res.body.data).toBeUndefined();
     }
   });
 
   it('serves a subgraph on the internal endpoint as its service principal, never more', async () => {
-    const body = JSON.stringify({ query: '{ footballData { matches } }' });
-    const served = await post(internalUrl, body, { [PRINCIPAL_HEADER]: await token('predictions', GATEWAY_SERVICE, body) });
+    const query = '{ footballData { matches } }';
+    const served = await presenting(internal, query, await token('predictions', GATEWAY_SERVICE, graphqlBody(query)));
     expect(served.status).toBe(200);
     expect(served.body.data.footballData.matches).toBe(33322);
     // an administrator field: the service principal is not one, whatever the token claims
-    const admin = await post(internalUrl, QUERY, { [PRINCIPAL_HEADER]: await token('predictions', GATEWAY_SERVICE, QUERY, { principal: ADMIN }) });
+    const admin = await presenting(internal, API_KEYS, await token('predictions', GATEWAY_SERVICE, QUERY, { principal: ADMIN }));
     expect(admin.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('refuses on the internal endpoint what is unsigned, signed by an unknown key, for another audience or another body', async () => {
-    const body = JSON.stringify({ query: '{ footballData { matches } }' });
-    const cases: Record<string, string>[] = [
-      {},
-      { [PRINCIPAL_HEADER]: await token('predictions', GATEWAY_SERVICE, body, { issuer: 'football' }) },
-      { [PRINCIPAL_HEADER]: await token('predictions', 'access', body) },
-      { [PRINCIPAL_HEADER]: await token('predictions', GATEWAY_SERVICE, QUERY) },
+    const query = '{ footballData { matches } }';
+    const body = graphqlBody(query);
+    const cases: (string | undefined)[] = [
+      undefined,
+      await token('predictions', GATEWAY_SERVICE, body, { issuer: 'football' }),
+      await token('predictions', 'access', body),
+      await token('predictions', GATEWAY_SERVICE, QUERY),
     ];
-    for (const headers of cases) {
-      const res = await post(internalUrl, body, headers);
+    for (const tokenValue of cases) {
+      const res = await presenting(internal, query, tokenValue);
       expect(res.status).toBe(401);
       expect(res.body.data).toBeUndefined();
     }
@@ -358,7 +361,7 @@ describe("the gateway's response cache, on its listen-only database role", () =>
   });
   afterAll(() => owner?.end());
 
-  const latest = () => http(url('rest-adapter', '/api/predictions/latest/?competition=en.1'), { key: TEST_ADMIN_KEY });
+  const latest = () => adapter.get('/api/predictions/latest/?competition=en.1', TEST_ADMIN_KEY);
   const confidenceOf = async (matchId: number) =>
     ((await latest()).body as { match_id: number; confidence: number }[]).find((p) => p.match_id === matchId)?.confidence;
 

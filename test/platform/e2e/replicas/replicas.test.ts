@@ -118,8 +118,6 @@ async function roundRobin(upstreams: string[]): Promise<Proxy> {
   return proxy;
 }
 
-const gql = (gateway: string, query: string, variables: Record<string, unknown>, key = TEST_ADMIN_KEY) => graphqlAt(gateway, query, { key, variables });
-
 beforeAll(async () => {
   for (const name of RUNNING) assertBuilt(`dist/${subgraphFolder(name)}/index.js`);
   assertBuilt('dist/gateway/main.js');
@@ -195,9 +193,9 @@ afterAll(async () => {
 }, 60_000);
 
 const newKey = async (plan: 'free' | 'pro', name: string): Promise<string> => {
-  const res = await gql(gatewayUrls[0], 'mutation ($name: String!, $plan: PlanCode!) { createApiKey(input: { name: $name, plan: $plan }) { key } }', {
-    name,
-    plan,
+  const res = await graphqlAt(gatewayUrls[0], 'mutation ($name: String!, $plan: PlanCode!) { createApiKey(input: { name: $name, plan: $plan }) { key } }', {
+    key: TEST_ADMIN_KEY,
+    variables: { name, plan },
   });
   expect(res.body.errors).toBeUndefined();
   return res.body.data.createApiKey.key as string;
@@ -218,7 +216,10 @@ it('revokes a key through one replica and refuses it on the other at once (both 
   // verified, and so cached, by both access replicas (the proxy alternates), through both adapters
   for (const adapter of [...adapterUrls, ...adapterUrls]) expect((await http(`${adapter}/api/`, { key })).status).toBe(200);
   const prefix = key.slice(0, 12);
-  const revoked = await gql(gatewayUrls[0], 'mutation ($key: ID!) { revokeApiKey(key: $key) { revokedAt } }', { key: prefix });
+  const revoked = await graphqlAt(gatewayUrls[0], 'mutation ($key: ID!) { revokeApiKey(key: $key) { revokedAt } }', {
+    key: TEST_ADMIN_KEY,
+    variables: { key: prefix },
+  });
   expect(revoked.body.errors).toBeUndefined();
   // the next request through each adapter, gateway and access replica is refused
   for (const adapter of [...adapterUrls, ...adapterUrls]) expect((await http(`${adapter}/api/`, { key })).status).toBe(401);

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../../../support/platform/app';
-import { http, graphqlAt } from '../../../support/platform/http';
+import { gql, http, type GatewayOf } from '../../../support/platform/http';
 import { startChildApp, type ChildApp } from '../../../support/platform/child-app';
 import { DATA_CHANGED } from '../../../../lib/cache-policy';
 import { createLicence } from '../../../support/registry/registry';
@@ -39,8 +39,6 @@ afterAll(async () => {
 const latest = (base: string, key: string, requestId?: string) =>
   http(`${base}/api/predictions/latest/?competition=en.1`, { key, headers: requestId ? { 'x-request-id': requestId } : {} });
 
-const gql = (gateway: string, key: string, query: string, variables: Record<string, unknown> = {}) => graphqlAt(gateway, query, { key, variables });
-
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const started = Date.now();
   for (;;) {
@@ -57,10 +55,10 @@ const settled = () => eventually('the data to settle', async () => (Date.now() -
 /** The prediction fetches of one request made through this process's gateway. */
 const fetchesOf = async (work: (requestId: string) => Promise<unknown>) => (await recorder.forRequest(work)).calls.filter((c) => c.subgraph === 'predictions');
 
-const importMatches = (gateway: string, season: string, matches: object[]) =>
-  gql(gateway, t.adminKey, 'mutation($s: String!, $d: JSON!) { importMatches(competition: "en.1", season: $s, data: $d) { updated inserted } }', {
-    s: season,
-    d: { matches },
+/** Matches imported through an instance's gateway, as its administrator. */
+const importMatches = (instance: GatewayOf, season: string, matches: object[]) =>
+  gql(instance, 'mutation($s: String!, $d: JSON!) { importMatches(competition: "en.1", season: $s, data: $d) { updated inserted } }', {
+    variables: { s: season, d: { matches } },
   });
 
 describe('the same answer for everyone, executed once, metered per request', () => {
@@ -87,23 +85,16 @@ describe('the same answer for everyone, executed once, metered per request', () 
 
   it('caches GraphQL queries through the gateway too', async () => {
     const query = '{ modelVersions { number accuracy live { results } } }';
-    await gql(t.urls.gateway, t.adminKey, query);
-    const again = await recorder.forRequest((id) =>
-      http(`${t.urls.gateway}/graphql`, {
-        method: 'POST',
-        key: t.adminKey,
-        headers: { 'content-type': 'application/json', 'x-request-id': id },
-        body: JSON.stringify({ query }),
-      }),
-    );
+    await gql(t, query);
+    const again = await recorder.forRequest((id) => gql(t, query, { headers: { 'x-request-id': id } }));
     expect(again.result.status).toBe(200);
     expect(again.calls).toEqual([]);
   });
 
   it('keeps quotas exact across both instances (N of M concurrent requests)', async () => {
     const key = await t.createKey('enterprise', { dailyLimit: 30 });
-    const send = (base: string) => Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? http(`${base}/api/`, { key }) : latest(base, key)));
-    const answers = await Promise.all([...send(t.urls.predictions), ...send(replica.urls.predictions)]);
+    const burst = (base: string) => Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? http(`${base}/api/`, { key }) : latest(base, key)));
+    const answers = await Promise.all([...burst(t.urls.predictions), ...burst(replica.urls.predictions)]);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(30);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(20);
     const { rows } = await db.query(`SELECT count FROM access.daily_usage u JOIN access.api_key k ON k.id = u.key_id WHERE k.prefix = $1`, [key.slice(0, 12)]);
@@ -113,7 +104,7 @@ describe('the same answer for everyone, executed once, metered per request', () 
   it('refuses a revoked key at once in both instances, their caches full', async () => {
     const key = await t.createKey('pro');
     for (const base of [t.urls.predictions, replica.urls.predictions]) expect((await latest(base, key)).status).toBe(200);
-    const revoked = await gql(t.urls.gateway, t.adminKey, 'mutation($p: ID!) { revokeApiKey(key: $p) { revokedAt } }', { p: key.slice(0, 12) });
+    const revoked = await gql(t, 'mutation($p: ID!) { revokeApiKey(key: $p) { revokedAt } }', { variables: { p: key.slice(0, 12) } });
     expect(revoked.body.errors).toBeUndefined();
     for (const base of [t.urls.predictions, replica.urls.predictions]) expect((await latest(base, key)).status).toBe(401);
   });
@@ -122,20 +113,12 @@ describe('the same answer for everyone, executed once, metered per request', () 
 describe('nothing caller-dependent is shared', () => {
   it('answers a credential of another product with its refusal, not with the answer an API key cached', async () => {
     const query = '{ upcomingPredictions(first: 3) { matchId } }';
-    expect((await gql(t.urls.gateway, t.adminKey, query)).status).toBe(200);
+    expect((await gql(t, query)).status).toBe(200);
     const { key: licenceKey } = await createLicence(t);
-    const asLicence = await http(`${t.urls.gateway}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-license-key': licenceKey },
-      body: JSON.stringify({ query }),
-    });
+    const asLicence = await gql(t, query, { key: null, headers: { 'x-license-key': licenceKey } });
     expect(asLicence.body.data?.upcomingPredictions ?? null).toBeNull();
     expect(asLicence.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const anonymous = await http(`${t.urls.gateway}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query }),
-    });
+    const anonymous = await gql(t, query, { key: null });
     expect(anonymous.status).toBe(401);
   });
 
@@ -202,7 +185,7 @@ describe('every change evicts the answers it touches, in every instance', () => 
       latestIds,
       async () => {
         const res = await importMatches(
-          replica.urls.gateway,
+          replica,
           played[0].season,
           played.map((m) => ({ round: 'Matchday', date: m.date, team1: m.home, team2: m.away, score: { ft: [2, 1] } })),
         );
@@ -222,7 +205,7 @@ describe('every change evicts the answers it touches, in every instance', () => 
     await evictedEverywhere(
       async (base) => (await latestIds(base))[0],
       async () => {
-        const res = await importMatches(t.urls.gateway, next.season, [{ round: 'Matchday', date, team1: next.home, team2: next.away }]);
+        const res = await importMatches(t, next.season, [{ round: 'Matchday', date, team1: next.home, team2: next.away }]);
         expect(res.body.data.importMatches.updated).toBe(1);
       },
       (first) => first !== next.id,
@@ -254,14 +237,13 @@ describe('every change evicts the answers it touches, in every instance', () => 
     );
     const number = rows[0].number as number;
     const versions = async (base: string) => {
-      const gateway = base === t.urls.predictions ? t.urls.gateway : replica.urls.gateway;
-      const res = await gql(gateway, t.adminKey, '{ upcomingPredictions(first: 5) { versionNumber } activeModelVersion { number } }');
+      const res = await gql(base === t.urls.predictions ? t : replica, '{ upcomingPredictions(first: 5) { versionNumber } activeModelVersion { number } }');
       return res.body.data as { upcomingPredictions: { versionNumber: number }[]; activeModelVersion: { number: number } };
     };
     await evictedEverywhere(
       versions,
       async () => {
-        const res = await gql(replica.urls.gateway, t.adminKey, 'mutation($n: Int!) { activateModelVersion(number: $n) { number active } }', { n: number });
+        const res = await gql(replica, 'mutation($n: Int!) { activateModelVersion(number: $n) { number active } }', { variables: { n: number } });
         expect(res.body.data.activateModelVersion).toEqual({ number, active: true });
       },
       (v) => v.activeModelVersion.number === number && v.upcomingPredictions.every((p) => p.versionNumber === number),
