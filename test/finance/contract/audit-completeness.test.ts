@@ -4,17 +4,8 @@ import { FIELD_AUDIENCE, NOT_DECISIONS } from '../../../subgraphs/finance/kernel
 import { LOGO_UPLOAD_PREFIX } from '../../../subgraphs/finance/node/contract';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { surface } from '../../support/platform/http';
-import {
-  adminSignIn,
-  auditDelivered,
-  changeNode,
-  createUser,
-  graphql,
-  installValidLicence,
-  licenceKeys,
-  licenceToken,
-  login,
-} from '../../support/finance/node';
+import { adminSignIn, auditDelivered, changeNode, createUser, graphql, installValidLicence, licenceKeys, licenceToken } from '../../support/finance/node';
+import { moneyMoves } from '../../support/finance/money';
 import { financeFields, mutationWith } from '../../support/finance/fields';
 import { LICENCE_KEY, LocalRegistry } from '../../support/finance/local-registry';
 
@@ -28,6 +19,8 @@ import { LICENCE_KEY, LocalRegistry } from '../../support/finance/local-registry
  * adminVoidBankingMovement, the shop's product changes, an operator's dispute message.
  */
 let t: TestApp<'finance'>;
+/** The finance tests' shared people and moves (a customer with basic KYC, a deposit, a balance). */
+let m: ReturnType<typeof moneyMoves>;
 let cookie: string;
 let operator: { id: string; username: string };
 let checker: { id: string; username: string };
@@ -37,6 +30,7 @@ const any = () => t as unknown as TestApp;
 beforeAll(async () => {
   await registry.start();
   t = await startTestApp({}, { products: ['finance'] });
+  m = moneyMoves(t);
   await installValidLicence(any());
   const on = Object.fromEntries(
     ['shop', 'mobile_money', 'disputes', 'rewards', 'virtual_iban', 'african_accounts', 'crypto', 'fiat_ramps', 'investments'].map((m) => [
@@ -56,25 +50,13 @@ afterAll(async () => {
 
 const { send } = surface(() => t.urls.finance);
 
-async function customer() {
-  const user = await createUser(any());
-  await t.app.services.identity.identity.setKycLevel(user.id, 'basic');
-  return { ...user, token: await login(any(), user.username) };
-}
-
-async function fund(userId: string, amount: string) {
-  const ledger = t.app.services.ledger.ledger;
-  const [funding, wallet] = await Promise.all([ledger.fundingAccount('EUR'), ledger.wallet(userId, 'EUR')]);
-  await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount, code: 'deposit' }]);
-}
-
 const product = () =>
   t.app.services.commerce.shop.createProduct({ name: `Thing ${randomUUID().slice(0, 6)}`, description: 'A thing', price: '15.00', currency: 'EUR', stock: 5 });
 
 /** A product bought and paid by a customer of its own. */
 async function paidOrder() {
-  const u = await customer();
-  await fund(u.id, '15.00');
+  const u = await m.customer();
+  await m.deposit(u.id, '15.00');
   const p = await product();
   await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
   const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
@@ -84,7 +66,7 @@ async function paidOrder() {
 }
 
 /** A dispute of a paid order, opened by its buyer (under review when asked). */
-async function dispute(underReview = false) {
+async function disputedOrder(underReview = false) {
   const { transactionId, user } = await paidOrder();
   const opened = await send('POST', '/api/v1/disputes/', user.token, { transaction_id: transactionId, reason: 'not_received', description: 'It never came.' });
   expect(opened.status).toBe(201);
@@ -93,7 +75,7 @@ async function dispute(underReview = false) {
 }
 
 async function submittedVerification() {
-  const u = await customer();
+  const u = await m.customer();
   const created = await send('POST', '/api/v1/kyc/verifications/', u.token, { level: 'basic', first_name: 'Ada', last_name: 'Review' });
   const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR passport scan')]);
   await send('POST', `/api/v1/kyc/verifications/${created.body.id}/documents/`, u.token, { kind: 'passport', content_base64: png.toString('base64') });
@@ -103,7 +85,7 @@ async function submittedVerification() {
 
 /** A document of a verification waiting for review. */
 async function kycDocument() {
-  const u = await customer();
+  const u = await m.customer();
   const created = await send('POST', '/api/v1/kyc/verifications/', u.token, { level: 'basic', first_name: 'Ada', last_name: 'Viewed' });
   const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR passport scan')]);
   const doc = await send('POST', `/api/v1/kyc/verifications/${created.body.id}/documents/`, u.token, {
@@ -162,8 +144,8 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
   approveLedgerAdjustment: async () => ({ id: await adjustment() }),
   rejectLedgerAdjustment: async () => ({ id: await adjustment() }),
   voidLedgerTransfer: async () => {
-    const u = await customer();
-    await fund(u.id, '20.00');
+    const u = await m.customer();
+    await m.deposit(u.id, '20.00');
     const ledger = t.app.services.ledger.ledger;
     const clearing = await ledger.account('system', '00000000-0000-0000-0000-000000000000', 'EUR', 'payments:clearing');
     const id = randomUUID();
@@ -174,13 +156,13 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
   },
   // banking
   adminVoidBankingMovement: async () => {
-    const u = await customer();
+    const u = await m.customer();
     const deposit = await send('POST', '/api/v1/mobile-money/deposits/', u.token, { amount: '1000', currency: 'UGX', phone_number: '+256772123456' });
     expect(deposit.status).toBe(201);
     return { id: deposit.body.id };
   },
   adminSimulateIncomingTransfer: async () => {
-    const u = await customer();
+    const u = await m.customer();
     const eur = await send('POST', '/api/v1/virtual-accounts/', u.token, { currency: 'EUR' });
     expect(eur.status).toBe(201);
     return { accountId: eur.body.id, amount: '5.00', senderName: 'Audit sender' };
@@ -191,10 +173,10 @@ const SCENARIOS: Record<string, () => Promise<Record<string, unknown>>> = {
   setShopProductImage: async () => ({ id: (await product()).id, contentType: 'image/png', content: PNG }),
   fulfilShopOrder: async () => ({ id: (await paidOrder()).orderId }),
   adminCancelShopOrder: async () => ({ id: (await paidOrder()).orderId }),
-  reviewDispute: async () => ({ id: await dispute() }),
-  rejectDispute: async () => ({ id: await dispute(true), note: 'Delivered.' }),
-  resolveDispute: async () => ({ id: await dispute(true), note: 'Refunded.' }),
-  adminPostDisputeMessage: async () => ({ id: await dispute(), body: 'We are looking into it.' }),
+  reviewDispute: async () => ({ id: await disputedOrder() }),
+  rejectDispute: async () => ({ id: await disputedOrder(true), note: 'Delivered.' }),
+  resolveDispute: async () => ({ id: await disputedOrder(true), note: 'Refunded.' }),
+  adminPostDisputeMessage: async () => ({ id: await disputedOrder(), body: 'We are looking into it.' }),
   // compliance
   reviewKycVerification: async () => ({ verificationId: await submittedVerification(), decision: 'verified' }),
   viewKycDocument: async () => ({ documentId: await kycDocument() }),

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http, surface } from '../../support/platform/http';
-import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
+import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence, type AdminSession } from '../../support/finance/node';
+import { moneyMoves, type Customer } from '../../support/finance/money';
 
 /**
  * Operator decisions audited atomically, through the admin console over real HTTP:
@@ -11,11 +12,14 @@ import { adminPost, adminSignIn, auditDelivered, createUser, installValidLicence
  * their entries wait, and arrive exactly once when it takes them again.
  */
 let t: TestApp<'finance'>;
+/** The finance tests' shared people and moves (a customer with basic KYC, a deposit, a balance). */
+let m: ReturnType<typeof moneyMoves>;
 let admin: AdminSession;
 let adminName: string;
 
 beforeAll(async () => {
   t = await startTestApp({}, { products: ['finance'] });
+  m = moneyMoves(t);
   await installValidLicence(t);
   adminName = (await createUser(t, undefined, { superuser: true })).username;
   admin = await adminSignIn(t, adminName);
@@ -34,21 +38,9 @@ const entries = (key: string, id: string) =>
   );
 const actor = () => `admin:${adminName}`;
 
-async function customer() {
-  const user = await createUser(t);
-  await t.app.services.identity.identity.setKycLevel(user.id, 'basic');
-  return { ...user, token: await login(t, user.username) };
-}
-
-async function fund(userId: string, amount: string) {
-  const ledger = t.app.services.ledger.ledger;
-  const [funding, wallet] = await Promise.all([ledger.fundingAccount('EUR'), ledger.wallet(userId, 'EUR')]);
-  await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount, code: 'deposit' }]);
-}
-
 /** A product bought and paid: the order and its payment's ledger transfer. */
-async function paidOrder(u: Awaited<ReturnType<typeof customer>>, price = '15.00') {
-  await fund(u.id, price);
+async function paidOrder(u: Customer, price = '15.00') {
+  await m.deposit(u.id, price);
   const p = await t.app.services.commerce.shop.createProduct({
     name: `Thing ${randomUUID().slice(0, 6)}`,
     description: 'A thing',
@@ -65,7 +57,7 @@ async function paidOrder(u: Awaited<ReturnType<typeof customer>>, price = '15.00
 
 /** A dispute of a paid order, opened by its buyer and taken under review by the administrator. */
 async function disputeUnderReview() {
-  const u = await customer();
+  const u = await m.customer();
   const { transactionId } = await paidOrder(u);
   const opened = await send('POST', '/api/v1/disputes/', u.token, { transaction_id: transactionId, reason: 'not_received', description: 'It never came.' });
   expect(opened.status).toBe(201);
@@ -105,7 +97,7 @@ describe('every operator decision is in the audit log, with its actor and detail
   });
 
   it('shop orders: fulfilled, and a paid order cancelled by an operator with its refund; a buyer cancelling their own is not an operator decision', async () => {
-    const u = await customer();
+    const u = await m.customer();
     const fulfilled = await paidOrder(u);
     expect((await adminPost(t, admin, `/admin/commerce/order/${fulfilled.orderId}/fulfil/`, {})).status).toBe(302);
     const cancelled = await paidOrder(u, '7.25');
@@ -135,7 +127,7 @@ describe('every operator decision is in the audit log, with its actor and detail
   });
 
   it('a KYC review: the verification, its level, old → new state and the reason', async () => {
-    const u = await customer();
+    const u = await m.customer();
     const created = await send('POST', '/api/v1/kyc/verifications/', u.token, { level: 'basic', first_name: 'Ada', last_name: 'Review' });
     expect(created.status).toBe(201);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR passport scan')]);
@@ -160,8 +152,8 @@ describe('every operator decision is in the audit log, with its actor and detail
   });
 
   it('a void of a pending transfer: once (a second void is not audited again)', async () => {
-    const u = await customer();
-    await fund(u.id, '20.00');
+    const u = await m.customer();
+    await m.deposit(u.id, '20.00');
     const ledger = t.app.services.ledger.ledger;
     const clearing = await ledger.account('system', '00000000-0000-0000-0000-000000000000', 'EUR', 'payments:clearing');
     const hold = randomUUID();
@@ -211,7 +203,7 @@ describe('atomic with the decision', () => {
   });
 
   it('while the node refuses audit entries, decisions still commit and their entries wait; they arrive exactly once when it takes them again', async () => {
-    const u = await customer();
+    const u = await m.customer();
     const { orderId } = await paidOrder(u);
     // the node's audit log refuses every relayed entry (its database says no: nothing of ours is replaced)
     await sql(`CREATE FUNCTION node.audit_spec_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit log unavailable (test)'; END $$`);

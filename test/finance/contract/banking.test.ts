@@ -43,7 +43,7 @@ const credit = (accountNumber: string, amount: string, currency: string, transac
   data: { account_number: accountNumber, amount, currency, transaction_id: transactionId, sender_name: 'Ada Lovelace' },
 });
 
-async function balance(token: string, currency: string) {
+async function balancesIn(token: string, currency: string) {
   const res = await http(url('/api/balance/'), { key: token });
   const b = (res.body.balances as { currency: string; available: { amount: string }; posted: { amount: string }; pending: { amount: string } }[]).find(
     (x) => x.currency === currency,
@@ -120,13 +120,13 @@ describe('inbound credits by signed webhook', () => {
     expect((await webhook('iban', first)).body).toEqual({ received: true, outcome: 'duplicate' });
     // the rail sends the same transaction again under a new event id: no second credit
     expect((await webhook('iban', { ...first, id: randomUUID() })).body.outcome).toBe('processed');
-    expect(await balance(u.token, 'EUR')).toEqual({ available: '100.25', posted: '100.25', pending: '100.25' });
+    expect(await balancesIn(u.token, 'EUR')).toEqual({ available: '100.25', posted: '100.25', pending: '100.25' });
     // two later credits delivered in reverse order, the older one twice, concurrently
     const second = credit(eur.account_number, '10.00', 'EUR');
     const third = credit(eur.account_number, '0.75', 'EUR');
     const results = await Promise.all([webhook('iban', third), webhook('iban', second), webhook('iban', second)]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await balance(u.token, 'EUR')).toEqual({ available: '111.00', posted: '111.00', pending: '111.00' });
+    expect(await balancesIn(u.token, 'EUR')).toEqual({ available: '111.00', posted: '111.00', pending: '111.00' });
     const credits = await http(url('/api/v1/virtual-accounts/credits/?limit=2'), { key: u.token });
     expect(credits.status).toBe(200);
     expect(credits.body.results).toHaveLength(2);
@@ -155,7 +155,7 @@ describe('inbound credits by signed webhook', () => {
     const results = await Promise.all(deliveries.map(deliver));
     expect(results.map((r) => r.status)).toEqual(deliveries.map(() => 200));
     // 1.01 + 2.01 + … + 6.01
-    expect(await balance(u.token, 'GBP')).toEqual({ available: '21.06', posted: '21.06', pending: '21.06' });
+    expect(await balancesIn(u.token, 'GBP')).toEqual({ available: '21.06', posted: '21.06', pending: '21.06' });
     const list = await http(url('/api/v1/virtual-accounts/credits/?limit=100'), { key: u.token });
     expect(list.body.results).toHaveLength(6);
     expect(await invariants(ledgerStore(), 'GBP')).toBeGreaterThan(0);
@@ -190,15 +190,15 @@ describe('inbound credits by signed webhook', () => {
     expect((await webhook('unknown', event)).status).toBe(404);
     const malformed = await webhook('iban', { id: randomUUID(), type: 'credit.received', data: { account_number: gbp.account_number } });
     expect([malformed.status, malformed.body.code]).toEqual([400, 'invalid']);
-    expect(await balance(u.token, 'GBP')).toBeUndefined();
+    expect(await balancesIn(u.token, 'GBP')).toBeUndefined();
     // then the genuine delivery credits
     expect((await webhook('iban', event)).body.outcome).toBe('processed');
-    expect(await balance(u.token, 'GBP')).toMatchObject({ posted: '5.00' });
+    expect(await balancesIn(u.token, 'GBP')).toMatchObject({ posted: '5.00' });
   });
 });
 
 describe('bank transfers (Nigerian rail)', () => {
-  const transfer = (amount: string, accountNumber = '0000014579') => ({
+  const transferBody = (amount: string, accountNumber = '0000014579') => ({
     amount,
     currency: 'NGN',
     bank_code: '011',
@@ -209,12 +209,12 @@ describe('bank transfers (Nigerian rail)', () => {
   it('holds the amount, then posts or releases it by the rail callback; a late contradicting callback changes nothing', async () => {
     const u = await user();
     const ngn = await openAccount(u.token, 'NGN');
-    const poor = await post('/api/v1/bank-transfers/', u.token, transfer('10.00'));
+    const poor = await post('/api/v1/bank-transfers/', u.token, transferBody('10.00'));
     expect([poor.status, poor.body.code]).toEqual([422, 'insufficient_funds']);
     await webhook('nuban', credit(ngn.account_number, '5000.00', 'NGN'));
-    const badNuban = await post('/api/v1/bank-transfers/', u.token, transfer('10.00', '0000014578'));
+    const badNuban = await post('/api/v1/bank-transfers/', u.token, transferBody('10.00', '0000014578'));
     expect([badNuban.status, badNuban.body.errors?.account_number]).toEqual([400, ['Not a valid NUBAN for the bank code.']]);
-    const sent = await post('/api/v1/bank-transfers/', u.token, transfer('2000.00'));
+    const sent = await post('/api/v1/bank-transfers/', u.token, transferBody('2000.00'));
     expect(sent.status).toBe(201);
     expect(sent.body).toEqual({
       id: expect.any(String),
@@ -228,20 +228,20 @@ describe('bank transfers (Nigerian rail)', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    expect(await balance(u.token, 'NGN')).toEqual({ available: '3000.00', posted: '5000.00', pending: '3000.00' });
+    expect(await balancesIn(u.token, 'NGN')).toEqual({ available: '3000.00', posted: '5000.00', pending: '3000.00' });
     const failed = { id: randomUUID(), type: 'transfer.failed', data: { reference: sent.body.id, reason: 'Beneficiary account closed' } };
     expect((await webhook('nuban', failed)).body.outcome).toBe('processed');
     const shown = await http(url(`/api/v1/banking/transfers/${sent.body.id}/`), { key: u.token });
     expect(shown.body).toMatchObject({ status: 'voided', failure_reason: 'Beneficiary account closed' });
-    expect(await balance(u.token, 'NGN')).toEqual({ available: '5000.00', posted: '5000.00', pending: '5000.00' });
+    expect(await balancesIn(u.token, 'NGN')).toEqual({ available: '5000.00', posted: '5000.00', pending: '5000.00' });
     // out of order: a stale "succeeded" after the failure
     await webhook('nuban', { id: randomUUID(), type: 'transfer.succeeded', data: { reference: sent.body.id } });
     expect((await http(url(`/api/v1/banking/transfers/${sent.body.id}/`), { key: u.token })).body.status).toBe('voided');
-    expect(await balance(u.token, 'NGN')).toMatchObject({ posted: '5000.00' });
-    const second = await post('/api/v1/bank-transfers/', u.token, transfer('1500.50'));
+    expect(await balancesIn(u.token, 'NGN')).toMatchObject({ posted: '5000.00' });
+    const second = await post('/api/v1/bank-transfers/', u.token, transferBody('1500.50'));
     await webhook('nuban', { id: randomUUID(), type: 'transfer.succeeded', data: { reference: second.body.id } });
     await webhook('nuban', { id: randomUUID(), type: 'transfer.failed', data: { reference: second.body.id } });
-    expect(await balance(u.token, 'NGN')).toEqual({ available: '3499.50', posted: '3499.50', pending: '3499.50' });
+    expect(await balancesIn(u.token, 'NGN')).toEqual({ available: '3499.50', posted: '3499.50', pending: '3499.50' });
     const list = await http(url('/api/v1/bank-transfers/'), { key: u.token });
     expect(list.body.results.map((m: { status: string }) => m.status)).toEqual(['posted', 'voided']);
     // another user cannot see it
@@ -267,18 +267,18 @@ describe('mobile money', () => {
       counterparty: { phone_number: '+233241234567' },
     });
     // not spendable yet
-    expect(await balance(u.token, 'GHS')).toEqual({ available: '0.00', posted: '0.00', pending: '50.00' });
+    expect(await balancesIn(u.token, 'GHS')).toEqual({ available: '0.00', posted: '0.00', pending: '50.00' });
     const early = await post('/api/v1/mobile-money/withdrawals/', u.token, { amount: '20.00', currency: 'GHS', phone_number: '+233241234567' });
     expect([early.status, early.body.code]).toEqual([422, 'insufficient_funds']);
     const callback = { id: randomUUID(), type: 'requesttopay', data: { externalId: deposit.body.id, status: 'SUCCESSFUL', financialTransactionId: '123456' } };
     expect((await webhook('momo', callback)).body.outcome).toBe('processed');
     expect((await webhook('momo', callback)).body.outcome).toBe('duplicate');
-    expect(await balance(u.token, 'GHS')).toEqual({ available: '50.00', posted: '50.00', pending: '50.00' });
+    expect(await balancesIn(u.token, 'GHS')).toEqual({ available: '50.00', posted: '50.00', pending: '50.00' });
     const withdrawal = await post('/api/v1/mobile-money/withdrawals/', u.token, { amount: '20.00', currency: 'GHS', phone_number: '+233241234567' });
     expect(withdrawal.body).toMatchObject({ type: 'mobile_money_withdrawal', status: 'pending' });
-    expect(await balance(u.token, 'GHS')).toMatchObject({ available: '30.00', posted: '50.00' });
+    expect(await balancesIn(u.token, 'GHS')).toMatchObject({ available: '30.00', posted: '50.00' });
     await webhook('momo', { id: randomUUID(), type: 'transfer', data: { externalId: withdrawal.body.id, status: 'FAILED', reason: 'PAYEE_NOT_FOUND' } });
-    expect(await balance(u.token, 'GHS')).toEqual({ available: '50.00', posted: '50.00', pending: '50.00' });
+    expect(await balancesIn(u.token, 'GHS')).toEqual({ available: '50.00', posted: '50.00', pending: '50.00' });
     const list = await http(url('/api/v1/mobile-money/'), { key: u.token });
     expect(list.body.results.map((m: { type: string; status: string; failure_reason: string | null }) => [m.type, m.status, m.failure_reason])).toEqual([
       ['mobile_money_withdrawal', 'voided', 'PAYEE_NOT_FOUND'],
@@ -305,10 +305,10 @@ describe('mobile money', () => {
       { authorization: `Bearer ${u.token}` },
     );
     expect(['FORBIDDEN', 'UNAUTHENTICATED']).toContain(asUser.body.errors?.[0]?.extensions?.code);
-    expect(await balance(u.token, 'UGX')).toEqual({ available: '0', posted: '0', pending: '0' });
+    expect(await balancesIn(u.token, 'UGX')).toEqual({ available: '0', posted: '0', pending: '0' });
     // a callback after the void changes nothing
     await webhook('momo', { id: randomUUID(), type: 'requesttopay', data: { externalId: deposit.body.id, status: 'SUCCESSFUL' } });
-    expect(await balance(u.token, 'UGX')).toMatchObject({ posted: '0' });
+    expect(await balancesIn(u.token, 'UGX')).toMatchObject({ posted: '0' });
     expect(await invariants(ledgerStore(), 'UGX')).toBeGreaterThan(0);
   });
 });
@@ -328,13 +328,13 @@ describe('fiat on/off-ramps', () => {
       provider: 'ramp',
       counterparty: { price: '60000', price_currency: 'EUR', asset: 'BTC' },
     });
-    expect(await balance(u.token, 'EUR')).toMatchObject({ available: '400.00', posted: '1000.00' });
-    expect(await balance(u.token, 'BTC')).toEqual({ available: '0.00000000', posted: '0.00000000', pending: '0.01000000' });
+    expect(await balancesIn(u.token, 'EUR')).toMatchObject({ available: '400.00', posted: '1000.00' });
+    expect(await balancesIn(u.token, 'BTC')).toEqual({ available: '0.00000000', posted: '0.00000000', pending: '0.01000000' });
     // a rail's event naming the ramp's reference settles nothing: only the ramp reports its orders
     expect((await webhook('nuban', { id: randomUUID(), type: 'transfer.failed', data: { reference: on.body.id } })).body.outcome).toBe('ignored');
     expect((await webhook('ramp', { id: randomUUID(), type: 'ramp.completed', data: { reference: on.body.id } })).body.outcome).toBe('processed');
-    expect(await balance(u.token, 'EUR')).toEqual({ available: '400.00', posted: '400.00', pending: '400.00' });
-    expect(await balance(u.token, 'BTC')).toEqual({ available: '0.01000000', posted: '0.01000000', pending: '0.01000000' });
+    expect(await balancesIn(u.token, 'EUR')).toEqual({ available: '400.00', posted: '400.00', pending: '400.00' });
+    expect(await balancesIn(u.token, 'BTC')).toEqual({ available: '0.01000000', posted: '0.01000000', pending: '0.01000000' });
     const tooMuch = await post('/api/v1/ramps/', u.token, { direction: 'off', fiat_currency: 'EUR', asset: 'BTC', amount: '1.00000000' });
     expect([tooMuch.status, tooMuch.body.code]).toEqual([422, 'insufficient_funds']);
     const off = await post('/api/v1/ramps/', u.token, { direction: 'off', fiat_currency: 'EUR', asset: 'BTC', amount: '0.004' });
@@ -343,10 +343,10 @@ describe('fiat on/off-ramps', () => {
       amount: { amount: '0.00400000', currency: 'BTC' },
       converted_amount: { amount: '240.00', currency: 'EUR' },
     });
-    expect(await balance(u.token, 'BTC')).toMatchObject({ available: '0.00600000' });
+    expect(await balancesIn(u.token, 'BTC')).toMatchObject({ available: '0.00600000' });
     await webhook('ramp', { id: randomUUID(), type: 'ramp.failed', data: { reference: off.body.id, reason: 'Price moved' } });
-    expect(await balance(u.token, 'BTC')).toEqual({ available: '0.01000000', posted: '0.01000000', pending: '0.01000000' });
-    expect(await balance(u.token, 'EUR')).toEqual({ available: '400.00', posted: '400.00', pending: '400.00' });
+    expect(await balancesIn(u.token, 'BTC')).toEqual({ available: '0.01000000', posted: '0.01000000', pending: '0.01000000' });
+    expect(await balancesIn(u.token, 'EUR')).toEqual({ available: '400.00', posted: '400.00', pending: '400.00' });
     const list = await http(url('/api/v1/ramps/'), { key: u.token });
     expect(list.body.results.map((m: { type: string; status: string }) => [m.type, m.status])).toEqual([
       ['ramp_off', 'voided'],
@@ -388,7 +388,7 @@ describe('admin console', () => {
     const again = await adminPost(t, session, `/admin/banking/movement/${deposit.body.id}/void/`, {});
     expect([again.status, again.body]).toEqual([409, expect.stringContaining('voided already')]);
     expect((await http(url(`/api/v1/banking/transfers/${deposit.body.id}/`), { key: u.token })).body.status).toBe('voided');
-    expect(await balance(u.token, 'KES')).toEqual({ available: '0.00', posted: '0.00', pending: '0.00' });
+    expect(await balancesIn(u.token, 'KES')).toEqual({ available: '0.00', posted: '0.00', pending: '0.00' });
     // without a session: the sign-in page
     expect((await http(url('/admin/banking/movement/'))).status).toBe(302);
   });

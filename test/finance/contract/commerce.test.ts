@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http, surface } from '../../support/platform/http';
 import { adminPost, adminSignIn, changeNode, createUser, installValidLicence, login, type AdminSession } from '../../support/finance/node';
+import { moneyMoves, type Customer } from '../../support/finance/money';
 import { invariants } from '../../support/finance/ledger';
 
 /**
@@ -11,12 +12,15 @@ import { invariants } from '../../support/finance/ledger';
  * each module refused when its toggle is off or the node is read-only.
  */
 let t: TestApp;
+/** The finance tests' shared people and moves (a customer with basic KYC, a deposit, a balance). */
+let m: ReturnType<typeof moneyMoves>;
 let admin: AdminSession;
 /** A second superuser: a refund from the platform's dispute-loss account needs two operators. */
 let checker: AdminSession;
 
 beforeAll(async () => {
   t = await startTestApp();
+  m = moneyMoves(t);
   await installValidLicence(t);
   admin = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
   checker = await adminSignIn(t, (await createUser(t, undefined, { superuser: true })).username);
@@ -24,23 +28,6 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 const { url, get, send } = surface(() => t.urls.finance);
-
-/** A user with basic KYC (the default "KYC requirements" toggle is on) and an access token. */
-async function customer() {
-  const user = await createUser(t);
-  await t.app.services.identity.identity.setKycLevel(user.id, 'basic');
-  return { ...user, token: await login(t, user.username) };
-}
-
-async function fund(userId: string, amount: string, currency = 'EUR') {
-  const ledger = t.app.services.ledger.ledger;
-  const [funding, wallet] = await Promise.all([ledger.fundingAccount(currency), ledger.wallet(userId, currency)]);
-  await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount, code: 'deposit' }]);
-}
-
-const balance = async (token: string, currency = 'EUR') =>
-  ((await get('/api/balance/', token)).body.balances as { currency: string; posted: { amount: string } }[]).find((b) => b.currency === currency)?.posted
-    .amount ?? '0.00';
 
 async function product(price = '12.50', stock = 5, currency = 'EUR') {
   return t.app.services.commerce.shop.createProduct({ name: `Thing ${randomUUID().slice(0, 6)}`, description: 'A thing', price, currency, stock });
@@ -50,8 +37,8 @@ const stockOf = async (id: string) => (await t.app.services.commerce.store.produ
 
 describe('shop', () => {
   it('checkout turns the cart into a pending order with price snapshots: cart emptied, wallet and stock unchanged', async () => {
-    const u = await customer();
-    await fund(u.id, '100.00');
+    const u = await m.customer();
+    await m.deposit(u.id, '100.00');
     const a = await product('12.50', 5);
     const b = await product('3.25', 2);
     const list = await get('/api/v1/shop/products/?limit=100', u.token);
@@ -93,7 +80,7 @@ describe('shop', () => {
       ]),
     );
     expect((await get('/api/v1/shop/cart/', u.token)).body).toEqual({ items: [], total: null });
-    expect(await balance(u.token)).toBe('100.00');
+    expect(await m.balance(u.token)).toBe('100.00');
     expect([await stockOf(a.id), await stockOf(b.id)]).toEqual([5, 2]);
     // an empty cart has nothing to check out
     expect((await send('POST', '/api/v1/shop/checkout/', u.token)).body.code).toBe('cart_empty');
@@ -103,8 +90,8 @@ describe('shop', () => {
   });
 
   it('moves an order pending → paid → fulfilled, and refuses every other move with 409 and the current state', async () => {
-    const u = await customer();
-    await fund(u.id, '50.00');
+    const u = await m.customer();
+    await m.deposit(u.id, '50.00');
     const p = await product('20.00', 3);
     await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 2 });
     const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
@@ -114,7 +101,7 @@ describe('shop', () => {
     expect(paid.body.payment_transaction_id).toMatch(/^[0-9a-f-]{36}$/);
     // the replay answers the same, and moves nothing twice
     expect((await send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token, undefined, { 'Idempotency-Key': key })).body).toEqual(paid.body);
-    expect(await balance(u.token)).toBe('10.00');
+    expect(await m.balance(u.token)).toBe('10.00');
     expect(await stockOf(p.id)).toBe(1);
     const again = await send('POST', `/api/v1/shop/orders/${order.id}/pay/`, u.token);
     expect([again.status, again.body]).toEqual([409, { detail: 'The order is paid; it cannot be paid.', code: 'invalid_state', status: 'paid' }]);
@@ -130,14 +117,14 @@ describe('shop', () => {
     const mine = await get('/api/v1/shop/orders/?limit=1', u.token);
     expect([mine.status, mine.body.results.map((o: { id: string }) => o.id), mine.body.next_cursor]).toEqual([200, [order.id], null]);
     // another user sees no such order
-    const stranger = await customer();
+    const stranger = await m.customer();
     expect((await get('/api/v1/shop/orders/', stranger.token)).body).toEqual({ results: [], next_cursor: null });
     expect((await get(`/api/v1/shop/orders/${order.id}/`, stranger.token)).status).toBe(404);
   });
 
   it('cancels a pending order (user) and refunds a paid one by a reversing transfer (administrator), conserving the ledger', async () => {
-    const u = await customer();
-    await fund(u.id, '30.00');
+    const u = await m.customer();
+    await m.deposit(u.id, '30.00');
     const p = await product('7.50', 4);
     await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
     const first = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
@@ -148,13 +135,13 @@ describe('shop', () => {
     await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 2 });
     const second = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
     await send('POST', `/api/v1/shop/orders/${second.id}/pay/`, u.token);
-    expect([await balance(u.token), await stockOf(p.id)]).toEqual(['15.00', 2]);
+    expect([await m.balance(u.token), await stockOf(p.id)]).toEqual(['15.00', 2]);
     expect((await adminPost(t, admin, `/admin/commerce/order/${second.id}/cancel/`, {})).status).toBe(302);
     const refunded = (await get(`/api/v1/shop/orders/${second.id}/`, u.token)).body;
     expect(refunded.status).toBe('cancelled');
     expect(refunded.refund_transaction_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(refunded.history.map((h: { to_status: string }) => h.to_status)).toEqual(['pending', 'paid', 'cancelled']);
-    expect([await balance(u.token), await stockOf(p.id)]).toEqual(['30.00', 4]);
+    expect([await m.balance(u.token), await stockOf(p.id)]).toEqual(['30.00', 4]);
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
 
@@ -164,8 +151,8 @@ describe('shop', () => {
       ['5.00', '9.99', 422, 'insufficient_funds'],
       ['3000.00', '2000.01', 403, 'limit_exceeded'],
     ] as const) {
-      const u = await customer();
-      await fund(u.id, funds);
+      const u = await m.customer();
+      await m.deposit(u.id, funds);
       const p = await product(price, 2);
       await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
       const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
@@ -173,7 +160,7 @@ describe('shop', () => {
       expect([res.status, res.body.code]).toEqual([status, code]);
       if (status === 403) expect([res.body.limit, res.body.currency, res.body.period]).toEqual(['2000.00', 'EUR', 'transaction']);
       expect((await get(`/api/v1/shop/orders/${order.id}/`, u.token)).body.status).toBe('pending');
-      expect([await balance(u.token), await stockOf(p.id)]).toEqual([funds, 2]);
+      expect([await m.balance(u.token), await stockOf(p.id)]).toEqual([funds, 2]);
     }
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
@@ -181,8 +168,8 @@ describe('shop', () => {
 
 describe('utilities', () => {
   it('validates top-ups and stores them pending_integration: nothing dispatched, no debit', async () => {
-    const u = await customer();
-    await fund(u.id, '1000.00', 'NGN');
+    const u = await m.customer();
+    await m.deposit(u.id, '1000.00', 'NGN');
     const catalogue = (await get('/api/v1/utilities/catalogue/', u.token)).body;
     expect(catalogue.states).toEqual(['pending_integration', 'pending', 'successful', 'failed', 'reversed']);
     expect(catalogue.operators.map((o: { code: string }) => o.code)).toContain('mtn-ng');
@@ -222,14 +209,14 @@ describe('utilities', () => {
     }
     const requests = (await get('/api/v1/utilities/requests/', u.token)).body.results;
     expect(requests.map((r: { status: string }) => r.status)).toEqual(['pending_integration', 'pending_integration', 'pending_integration']);
-    expect(await balance(u.token, 'NGN')).toBe('1000.00');
+    expect(await m.balance(u.token, 'NGN')).toBe('1000.00');
     expect(t.app.services.commerce.utilities.provider).toBeNull();
   });
 });
 
 describe('gift cards', () => {
   it('serves the catalogue with search and filters, and records an order with fulfilment pending', async () => {
-    const u = await customer();
+    const u = await m.customer();
     const catalogue = await get('/api/v1/gift-cards/brands/', u.token);
     expect(catalogue.status).toBe(200);
     const all = catalogue.body;
@@ -271,8 +258,8 @@ describe('gift cards', () => {
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString('base64');
 
 /** A paid order's ledger transfer: a transaction of the user's to dispute. */
-async function paidTransaction(u: Awaited<ReturnType<typeof customer>>, price = '15.00') {
-  await fund(u.id, price);
+async function paidTransaction(u: Customer, price = '15.00') {
+  await m.deposit(u.id, price);
   const p = await product(price, 1);
   await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
   const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
@@ -280,7 +267,7 @@ async function paidTransaction(u: Awaited<ReturnType<typeof customer>>, price = 
 }
 
 /** A product bought and paid (the wallet funded beforehand): the order and its payment's ledger transfer. */
-async function paidOrder(u: Awaited<ReturnType<typeof customer>>, price: string, currency = 'EUR') {
+async function paidOrder(u: Customer, price: string, currency = 'EUR') {
   const p = await product(price, 1, currency);
   await send('POST', '/api/v1/shop/cart/items/', u.token, { product_id: p.id, quantity: 1 });
   const order = (await send('POST', '/api/v1/shop/checkout/', u.token)).body;
@@ -293,7 +280,7 @@ async function paidOrder(u: Awaited<ReturnType<typeof customer>>, price: string,
  * A dispute opened by the user, taken under review and resolved in their favour by an administrator
  * (and, when its refund needs the platform's dispute-loss account, approved by a second one).
  */
-async function disputeResolved(u: Awaited<ReturnType<typeof customer>>, transactionId: string) {
+async function disputeResolved(u: Customer, transactionId: string) {
   const opened = await send('POST', '/api/v1/disputes/', u.token, { transaction_id: transactionId, reason: 'not_received', description: 'It never came.' });
   expect(opened.status).toBe(201);
   expect((await adminPost(t, admin, `/admin/commerce/dispute/${opened.body.id}/review/`, {})).status).toBe(302);
@@ -309,9 +296,9 @@ const pointsOf = async (token: string) => (await get('/api/v1/rewards/', token))
 
 describe('disputes', () => {
   it('opens with evidence, talks, goes under review and is resolved by a reversing transfer that conserves the ledger', async () => {
-    const u = await customer();
+    const u = await m.customer();
     const transactionId = await paidTransaction(u);
-    expect(await balance(u.token)).toBe('0.00');
+    expect(await m.balance(u.token)).toBe('0.00');
     const opened = await send(
       'POST',
       '/api/v1/disputes/',
@@ -360,7 +347,7 @@ describe('disputes', () => {
       ['user', 'Any news?'],
       ['admin', 'We are looking into it.'],
     ]);
-    expect(await balance(u.token)).toBe('15.00');
+    expect(await m.balance(u.token)).toBe('15.00');
     // the original transfer stands; the reversal is a new one
     const original = await t.app.services.ledger.ledger.transfer(transactionId);
     const reversal = await t.app.services.ledger.ledger.transfer(detail.reversal_transaction_id);
@@ -378,7 +365,7 @@ describe('disputes', () => {
   });
 
   it("lets the user cancel an open dispute, rejects one under review, and refuses others' transactions and bad evidence", async () => {
-    const u = await customer();
+    const u = await m.customer();
     const transactionId = await paidTransaction(u, '4.00');
     const open = (await send('POST', '/api/v1/disputes/', u.token, { transaction_id: transactionId, reason: 'duplicate', description: 'I was charged twice.' }))
       .body;
@@ -400,9 +387,9 @@ describe('disputes', () => {
       resolution_note: 'Delivered: signed for.',
       reversal_transaction_id: null,
     });
-    expect(await balance(u.token)).toBe('0.00');
+    expect(await m.balance(u.token)).toBe('0.00');
 
-    const stranger = await customer();
+    const stranger = await m.customer();
     expect(
       (await send('POST', '/api/v1/disputes/', stranger.token, { transaction_id: transactionId, reason: 'other', description: 'Not mine at all.' })).status,
     ).toBe(404);
@@ -429,8 +416,8 @@ describe('disputes', () => {
 
 describe('disputes: what can be disputed, and who pays', () => {
   it('refuses a dispute of a payment refunded already, and of internal legs (FX conversion, fee): only payments to merchants or users', async () => {
-    const u = await customer();
-    await fund(u.id, '60.00');
+    const u = await m.customer();
+    await m.deposit(u.id, '60.00');
     const cancelled = await paidOrder(u, '20.00');
     expect((await adminPost(t, admin, `/admin/commerce/order/${cancelled.orderId}/cancel/`, {})).status).toBe(302);
     const refunded = await send('POST', '/api/v1/disputes/', u.token, {
@@ -450,21 +437,21 @@ describe('disputes: what can be disputed, and who pays', () => {
       expect([leg.code, res.status, Object.keys(res.body.errors ?? {})]).toEqual([leg.code, 400, ['transaction_id']]);
     }
     expect((await get('/api/v1/disputes/', u.token)).body.results).toEqual([]);
-    expect(await balance(u.token)).toBe('50.00');
+    expect(await m.balance(u.token)).toBe('50.00');
   });
 
   it("refunds from the platform's loss account what a payee has spent, once; a refunded order is not refunded again", async () => {
-    const alice = await customer();
-    const bob = await customer();
-    const carol = await customer();
-    await fund(alice.id, '80.00');
+    const alice = await m.customer();
+    const bob = await m.customer();
+    const carol = await m.customer();
+    await m.deposit(alice.id, '80.00');
     const paid = await send('POST', '/api/v1/transfers/', alice.token, { recipient: bob.username, amount: '50.00', currency: 'EUR' });
     expect(paid.status).toBe(201);
     // bob spends 45.00 of it before alice's dispute is resolved
     expect((await send('POST', '/api/v1/transfers/', bob.token, { recipient: carol.username, amount: '45.00', currency: 'EUR' })).status).toBe(201);
     const dispute = await disputeResolved(alice, paid.body.id);
     expect(dispute.status).toBe('resolved');
-    expect([await balance(alice.token), await balance(bob.token), await balance(carol.token)]).toEqual(['80.00', '0.00', '45.00']);
+    expect([await m.balance(alice.token), await m.balance(bob.token), await m.balance(carol.token)]).toEqual(['80.00', '0.00', '45.00']);
     // bob paid back the 5.00 he held; the platform's dispute losses the 45.00
     const reversal = await t.app.services.ledger.ledger.transfer(dispute.reversal_transaction_id);
     expect([reversal!.code, reversal!.amount]).toEqual(['dispute_reversal', 500n]);
@@ -476,20 +463,20 @@ describe('disputes: what can be disputed, and who pays', () => {
       (await send('POST', '/api/v1/disputes/', alice.token, { transaction_id: paid.body.id, reason: 'other', description: 'Once more, please.' })).body.code,
     ).toBe('dispute_exists');
     // a shop order whose payment a dispute refunded is not refunded again by a cancellation
-    await fund(alice.id, '10.00');
+    await m.deposit(alice.id, '10.00');
     const order = await paidOrder(alice, '10.00');
     await disputeResolved(alice, order.transactionId);
-    expect(await balance(alice.token)).toBe('90.00');
+    expect(await m.balance(alice.token)).toBe('90.00');
     expect((await adminPost(t, admin, `/admin/commerce/order/${order.orderId}/cancel/`, {})).status).toBe(409);
-    expect(await balance(alice.token)).toBe('90.00');
+    expect(await m.balance(alice.token)).toBe('90.00');
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
 });
 
 describe('rewards', () => {
   it("values a point at 0.01 of the node's reference currency whatever it is redeemed into: other fiat currencies at the node's rate, never crypto", async () => {
-    const u = await customer();
-    await fund(u.id, '100.00');
+    const u = await m.customer();
+    await m.deposit(u.id, '100.00');
     await paidOrder(u, '100.00');
     expect(await pointsOf(u.token)).toBe('100');
     const crypto = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'BTC' });
@@ -499,22 +486,22 @@ describe('rewards', () => {
     const gbp = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'GBP' });
     expect([gbp.status, gbp.body]).toEqual([200, { points: '100', credited: { amount: '0.86', currency: 'GBP' } }]);
     // a purchase in GBP earns by its value in EUR: 43.00 GBP = 50.00 EUR
-    await fund(u.id, '43.00', 'GBP');
+    await m.deposit(u.id, '43.00', 'GBP');
     await paidOrder(u, '43.00', 'GBP');
     expect(await pointsOf(u.token)).toBe('50');
-    expect(await balance(u.token, 'BTC')).toBe('0.00');
+    expect(await m.balance(u.token, 'BTC')).toBe('0.00');
     for (const currency of ['EUR', 'GBP', 'POINTS']) await invariants(t.app.services.ledger.store.store, currency);
   });
 
   it('takes back the points of a payment refunded by a cancellation or reversed by a dispute; points redeemed already take back the cash they were redeemed for', async () => {
-    const u = await customer();
-    await fund(u.id, '300.00');
+    const u = await m.customer();
+    await m.deposit(u.id, '300.00');
     const first = await paidOrder(u, '100.00');
     expect((await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' })).status).toBe(200);
-    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '201.00']);
+    expect([await pointsOf(u.token), await m.balance(u.token)]).toEqual(['0', '201.00']);
     // the order is cancelled and refunded: its 100 points, spent already, are taken back with the 1.00 they were redeemed for (never a net gain)
     expect((await adminPost(t, admin, `/admin/commerce/order/${first.orderId}/cancel/`, {})).status).toBe(302);
-    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['0', '300.00']);
+    expect([await pointsOf(u.token), await m.balance(u.token)]).toEqual(['0', '300.00']);
     const refused = await send('POST', '/api/v1/rewards/redeem/', u.token, { points: 100, currency: 'EUR' });
     expect([refused.status, refused.body.code]).toEqual([422, 'insufficient_points']);
     await paidOrder(u, '60.00');
@@ -523,7 +510,7 @@ describe('rewards', () => {
     expect(await pointsOf(u.token)).toBe('210');
     // a dispute resolved for the user reverses the payment and its points
     await disputeResolved(u, third.transactionId);
-    expect([await pointsOf(u.token), await balance(u.token)]).toEqual(['60', '240.00']);
+    expect([await pointsOf(u.token), await m.balance(u.token)]).toEqual(['60', '240.00']);
     expect((await get('/api/v1/rewards/', u.token)).body.history.map((h: { rule: string; points: string }) => `${h.rule} ${h.points}`).sort()).toEqual([
       'cash_back 100',
       'purchase 100',
@@ -539,11 +526,11 @@ describe('rewards', () => {
   });
 
   it('takes back the referral bonuses with the first paid order when it is refunded, and pays them again at the next one', async () => {
-    const referrer = await customer();
-    const referred = await customer();
+    const referrer = await m.customer();
+    const referred = await m.customer();
     const code = (await get('/api/v1/rewards/', referrer.token)).body.referral_code;
     expect((await send('POST', '/api/v1/rewards/referral/', referred.token, { code })).status).toBe(200);
-    await fund(referred.id, '100.00');
+    await m.deposit(referred.id, '100.00');
     const first = await paidOrder(referred, '10.00');
     expect([await pointsOf(referrer.token), await pointsOf(referred.token)]).toEqual(['500', '260']);
     expect((await adminPost(t, admin, `/admin/commerce/order/${first.orderId}/cancel/`, {})).status).toBe(302);
@@ -556,8 +543,8 @@ describe('rewards', () => {
   });
 
   it('grants the referral to both sides once under concurrent first payments, earns per purchase, and redeems into the wallet', async () => {
-    const referrer = await customer();
-    const referred = await customer();
+    const referrer = await m.customer();
+    const referred = await m.customer();
     const code = (await get('/api/v1/rewards/', referrer.token)).body.referral_code;
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
     expect((await send('POST', '/api/v1/rewards/referral/', referrer.token, { code })).status).toBe(400);
@@ -566,7 +553,7 @@ describe('rewards', () => {
     expect((await send('POST', '/api/v1/rewards/referral/', referred.token, { code })).body.code).toBe('already_referred');
 
     // two first orders paid at once
-    await fund(referred.id, '100.00');
+    await m.deposit(referred.id, '100.00');
     const orders = [];
     for (const price of ['10.00', '20.00']) {
       const p = await product(price, 1);
@@ -589,7 +576,7 @@ describe('rewards', () => {
     expect((await get('/api/v1/rewards/', referrer.token)).body.points).toBe('500');
     expect((await get('/api/v1/rewards/', referred.token)).body.points).toBe('285');
     // a referral comes too late once a qualifying transaction happened, and never goes both ways
-    const latecomer = await customer();
+    const latecomer = await m.customer();
     await paidTransaction(latecomer, '2.00');
     expect((await send('POST', '/api/v1/rewards/referral/', latecomer.token, { code })).body.code).toBe('referral_too_late');
     const back = await send('POST', '/api/v1/rewards/referral/', referrer.token, { code: mine.referral_code });
@@ -602,7 +589,7 @@ describe('rewards', () => {
     expect((await send('POST', '/api/v1/rewards/redeem/', referrer.token, { points: 300, currency: 'EUR' }, { 'Idempotency-Key': key })).body).toEqual(
       redeemed.body,
     );
-    expect(await balance(referrer.token)).toBe('3.00');
+    expect(await m.balance(referrer.token)).toBe('3.00');
     const over = await send('POST', '/api/v1/rewards/redeem/', referrer.token, { points: 300, currency: 'EUR' });
     expect([over.status, over.body.code]).toEqual([422, 'insufficient_points']);
     expect((await send('POST', '/api/v1/rewards/redeem/', referrer.token, { points: 150, currency: 'EUR' })).status).toBe(400);
@@ -660,7 +647,7 @@ describe('toggles and read-only mode', () => {
   };
 
   it('refuses each module with 403 module_disabled while its toggle is off', async () => {
-    const u = await customer();
+    const u = await m.customer();
     const p = await product();
     for (const [module, calls] of Object.entries(probes(u.token, { product: p.id }))) {
       await changeNode(t, () => t.app.services.node.node.updateSettings({ [`${module}_enabled`]: false }, 'test'));

@@ -155,9 +155,9 @@ describe('maker-checker manual adjustments', () => {
     checker = await adminSignIn(any(), b.username);
   });
 
-  const balance = async (userId: string, currency = 'EUR') =>
+  const ledgerBalance = async (userId: string, currency = 'EUR') =>
     (await t.app.services.ledger.ledger.balances(userId)).find((b) => b.currency === currency)?.posted.amount ?? '0.00';
-  /** Per currency: the sum of every account's balance (credits − debits), and of every account but the adjustments ones. */
+  /** Per currency: the sum of every account's ledgerBalance (credits − debits), and of every account but the adjustments ones. */
   const sums = async () => {
     const { rows } = await t.app.services.ledger.store.pool.query<{ currency: string; total: string; others: string }>(
       `SELECT currency, sum(credits_posted - debits_posted)::text AS total,
@@ -190,16 +190,16 @@ describe('maker-checker manual adjustments', () => {
     // the proposer's page offers no approval of their own proposal; the checker's does
     expect(page.body).not.toContain(`action="/admin/adjustments/${id}/approve/"`);
     expect((await adminGet(t, checker, '/admin/adjustments/')).body).toContain(`action="/admin/adjustments/${id}/approve/"`);
-    expect(await balance(user.id)).toBe('0.00');
+    expect(await ledgerBalance(user.id)).toBe('0.00');
 
     const own = await adminPost(any(), admin, `/admin/adjustments/${id}/approve/`, {});
     expect(own.status).toBe(403);
     expect(own.body).toContain('a different administrator must approve it');
-    expect(await balance(user.id)).toBe('0.00');
+    expect(await ledgerBalance(user.id)).toBe('0.00');
 
     const approvals = await Promise.all(Array.from({ length: 10 }, () => adminPost(any(), checker, `/admin/adjustments/${id}/approve/`, {})));
     expect(approvals.map((r) => r.status).sort()).toEqual([302, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-    expect(await balance(user.id)).toBe('12.34');
+    expect(await ledgerBalance(user.id)).toBe('12.34');
     const { rows } = await t.app.services.ledger.store.pool.query('SELECT id FROM ledger.transfer WHERE id = $1', [id]);
     expect(rows).toHaveLength(1);
 
@@ -226,14 +226,14 @@ describe('maker-checker manual adjustments', () => {
     const refused = await adminPost(any(), checker, `/admin/adjustments/${id}/approve/`, {});
     expect(refused.status).toBe(422);
     expect(refused.body).toContain('below zero');
-    expect(await balance(user.id)).toBe('5.00');
+    expect(await ledgerBalance(user.id)).toBe('5.00');
     expect((await adminGet(t, admin, '/admin/adjustments/')).body).toContain(debit);
 
     const rejected = await adminPost(any(), checker, `/admin/adjustments/${id}/reject/`, {});
     expect([rejected.status, rejected.headers.get('location')]).toEqual([302, '/admin/adjustments/?saved=rejected']);
     expect((await adminPost(any(), checker, `/admin/adjustments/${id}/approve/`, {})).status).toBe(409);
     expect((await adminPost(any(), admin, `/admin/adjustments/${id}/reject/`, {})).status).toBe(409);
-    expect(await balance(user.id)).toBe('5.00');
+    expect(await ledgerBalance(user.id)).toBe('5.00');
     await auditDelivered(any());
     expect((await adminGet(t, admin, `/admin/audit/?q=${id}&action=adjustment.rejected`)).body).toContain('1 row');
 
@@ -241,7 +241,7 @@ describe('maker-checker manual adjustments', () => {
     const fine = `fee ${randomUUID()}`;
     await adminPost(any(), checker, '/admin/adjustments/', { user: user.username, direction: 'debit', currency: 'EUR', amount: '1.50', reason: fine });
     expect((await adminPost(any(), admin, `/admin/adjustments/${await pendingId(fine)}/approve/`, {})).status).toBe(302);
-    expect(await balance(user.id)).toBe('3.50');
+    expect(await ledgerBalance(user.id)).toBe('3.50');
 
     const {
       rows: [{ count: n }],

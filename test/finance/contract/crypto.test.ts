@@ -35,7 +35,7 @@ const confirmed = (depositId: string, address: string, asset: string, amount: st
   data: { deposit: { id: depositId, address, asset, amount, tx_hash: `0x${depositId}` } },
 });
 
-async function deposit(token: string, asset: string, amount: string) {
+async function confirmedDeposit(token: string, asset: string, amount: string) {
   const address = (await post('/api/v1/crypto/addresses/', token, { asset })).body.address as string;
   const res = await postWebhook(t, '/api/v1/webhooks/crypto/sandbox/', confirmed(`dep_${randomUUID()}`, address, asset, amount), secret);
   expect(res.status).toBe(200);
@@ -90,7 +90,7 @@ describe('quotes and swaps', () => {
   it('swaps by a fresh quote in one atomic batch (fee to revenue), once per quote, and refuses an expired quote with 422 quote_expired', async () => {
     // 1 ETH is over the per-transaction limit of the basic level (0.8 ETH)
     const u = await user('enhanced');
-    await deposit(u.token, 'ETH', '2.00000000');
+    await confirmedDeposit(u.token, 'ETH', '2.00000000');
     const quote = await post('/api/v1/crypto/quotes/', u.token, { from_asset: 'ETH', to_asset: 'USDC', from_amount: '1.00000000' });
     expect(quote.status).toBe(201);
     // sandbox: 1 ETH = 3000 USDC; fee 50 bps of the amount sold
@@ -128,7 +128,7 @@ describe('quotes and swaps', () => {
 
   it("refuses a swap beyond the balance (422 insufficient_funds), another user's quote (404), and bad quotes (400), moving nothing", async () => {
     const u = await user();
-    await deposit(u.token, 'BTC', '0.10000000');
+    await confirmedDeposit(u.token, 'BTC', '0.10000000');
     const big = await post('/api/v1/crypto/quotes/', u.token, { from_asset: 'BTC', to_asset: 'ETH', from_amount: '1.00000000' });
     const broke = await post('/api/v1/crypto/swaps/', u.token, { quote_id: big.body.id });
     expect([broke.status, broke.body.code]).toEqual([422, 'insufficient_funds']);
@@ -150,7 +150,7 @@ describe('quotes and swaps', () => {
 
   it("refuses a swap over the per-transaction limit of the user's KYC level with 403 limit_exceeded, moving nothing", async () => {
     const u = await user();
-    await deposit(u.token, 'ETH', '1.00000000');
+    await confirmedDeposit(u.token, 'ETH', '1.00000000');
     const quote = await post('/api/v1/crypto/quotes/', u.token, { from_asset: 'ETH', to_asset: 'USDC', from_amount: '0.90000000' });
     const over = await post('/api/v1/crypto/swaps/', u.token, { quote_id: quote.body.id });
     expect([over.status, over.body.code, over.body.limit, over.body.currency, over.body.period]).toEqual([

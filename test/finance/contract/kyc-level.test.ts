@@ -52,15 +52,15 @@ it('refuses the user themselves, an unknown user (404) and a level outside the l
 
 it('lets only the service principals in KYC_LEVEL_WRITERS set it', async () => {
   const user = await createUser(t);
-  const run = (service: string) =>
+  const setLevelAs = (service: string) =>
     t.app.gateway.execute(
       { query: 'mutation($u: ID!) { setNodeUserKycLevel(user: $u, level: BASIC) { kycLevel } }', variables: { u: user.id } },
       { headers: {} },
       'kyc-service',
       { kind: 'service', name: service },
     );
-  expect((await run('predictions')).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-  expect((await run('compliance')).body.data).toEqual({ setNodeUserKycLevel: { kycLevel: 'BASIC' } });
+  expect((await setLevelAs('predictions')).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  expect((await setLevelAs('compliance')).body.data).toEqual({ setNodeUserKycLevel: { kycLevel: 'BASIC' } });
 });
 
 it('GET /api/v1/kyc/ answers the level the money modules check: one source, whoever set it', async () => {

@@ -67,7 +67,8 @@ async function verify(token: string, level: string, lastName = 'Smith') {
   return submit(token, created.body.id);
 }
 
-const review = (id: string, decision: string, reason = '') => adminPost(t, admin, `/admin/compliance/verification/${id}/review/`, { decision, reason });
+const reviewVerification = (id: string, decision: string, reason = '') =>
+  adminPost(t, admin, `/admin/compliance/verification/${id}/review/`, { decision, reason });
 
 describe('GET /api/v1/kyc/', () => {
   it('needs a bearer token, and starts at level none with no verification; the node requires basic by default', async () => {
@@ -130,7 +131,7 @@ describe('a basic verification with the sandbox', () => {
     expect(twice.status).toBe(409);
     expect(twice.body).toMatchObject({ code: 'kyc_verification_exists', state: 'verified', id });
     // an administrator cannot decide what is not awaiting a decision either
-    const decided = await review(id, 'rejected', 'no');
+    const decided = await reviewVerification(id, 'rejected', 'no');
     expect(decided.status).toBe(409);
     expect(decided.body).toContain('verified');
     expect((await t.app.services.compliance.store.documents([id])).length).toBe(1);
@@ -234,7 +235,7 @@ describe('enhanced verification and manual review', () => {
     expect((await http(`${t.urls.finance}/admin/`, { headers: { cookie: admin.cookie } })).body).toContain('href="/admin/compliance/"');
     expect(list.body).toContain(`/admin/compliance/verification/${enhanced.body.id}/review/`);
 
-    const approved = await review(enhanced.body.id, 'verified');
+    const approved = await reviewVerification(enhanced.body.id, 'verified');
     expect(approved.status).toBe(302);
     expect(approved.headers.get('location')).toBe('/admin/compliance/verification/?saved=1');
     const s = await status(token);
@@ -252,18 +253,18 @@ describe('enhanced verification and manual review', () => {
     // submitted and awaiting a decision: no documents, no second submission
     expect((await upload(token, id, PNG)).body).toMatchObject({ code: 'kyc_invalid_state', state: 'pending' });
 
-    const noReason = await review(id, 'resubmission_required');
+    const noReason = await reviewVerification(id, 'resubmission_required');
     expect(noReason.status).toBe(400);
-    expect((await review(id, 'resubmission_required', 'The photo is blurred.')).status).toBe(302);
+    expect((await reviewVerification(id, 'resubmission_required', 'The photo is blurred.')).status).toBe(302);
     let v = (await status(token)).verifications[0] as { state: string; reason?: string };
     expect(v).toMatchObject({ state: 'resubmission_required', reason: 'The photo is blurred.' });
 
     expect((await upload(token, id, JPEG)).status).toBe(201);
     expect((await submit(token, id)).body.state).toBe('pending');
-    expect((await review(id, 'rejected', 'Document forged.')).status).toBe(302);
+    expect((await reviewVerification(id, 'rejected', 'Document forged.')).status).toBe(302);
     v = (await status(token)).verifications[0];
     expect(v).toMatchObject({ state: 'rejected', reason: 'Document forged.' });
-    expect((await review(id, 'verified')).status).toBe(409);
+    expect((await reviewVerification(id, 'verified')).status).toBe(409);
     expect((await status(token)).level).toBe('none');
   });
 
@@ -349,7 +350,7 @@ describe('expiry and the node toggles', () => {
     await t.app.services.compliance.store.pool.query(`UPDATE compliance.verification SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       basic.body.id,
     ]);
-    const [, approved] = await Promise.all([t.app.services.compliance.kyc.expireDue(), review(enhanced.body.id, 'verified')]);
+    const [, approved] = await Promise.all([t.app.services.compliance.kyc.expireDue(), reviewVerification(enhanced.body.id, 'verified')]);
     expect(approved.status).toBe(302);
     // enhanced builds on basic: with basic expired the level is none, in compliance and in every principal
     expect((await status(token)).level).toBe('none');

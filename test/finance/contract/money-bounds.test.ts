@@ -120,10 +120,10 @@ function moneyFields(doc: {
   paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
   components?: { schemas?: Record<string, Schema> };
 }): MoneyField[] {
-  const resolve = (s: Schema): Schema => (s.$ref ? doc.components!.schemas![s.$ref.split('/').pop()!] : s);
+  const resolveRef = (s: Schema): Schema => (s.$ref ? doc.components!.schemas![s.$ref.split('/').pop()!] : s);
   const found: MoneyField[] = [];
   const walk = (raw: Schema, at: string[], method: string, path: string) => {
-    const s = resolve(raw);
+    const s = resolveRef(raw);
     for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, [...at, k], method, path);
     for (const x of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) walk(x, at, method, path);
     const name = at[at.length - 1] ?? '';

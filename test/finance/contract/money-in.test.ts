@@ -30,7 +30,7 @@ async function user() {
   return { ...u, token: await login(t as unknown as TestApp, u.username) };
 }
 
-async function balance(token: string, currency: string) {
+async function balancesIn(token: string, currency: string) {
   const res = await get('/api/balance/', token);
   const b = (res.body.balances as { currency: string; available: { amount: string }; posted: { amount: string }; pending: { amount: string } }[]).find(
     (x) => x.currency === currency,
@@ -58,10 +58,10 @@ describe('sandbox mobile money', () => {
     const done = await settled(u.token, deposit.body.id);
     expect(done.status).toBe('posted');
     // the movement is decided, then its ledger transfer posted: the balance follows a moment later
-    let after = await balance(u.token, 'GHS');
+    let after = await balancesIn(u.token, 'GHS');
     while (after?.posted !== '50.00' && Date.now() - started < 5000) {
       await new Promise((r) => setTimeout(r, 50));
-      after = await balance(u.token, 'GHS');
+      after = await balancesIn(u.token, 'GHS');
     }
     expect(after).toEqual({ available: '50.00', posted: '50.00', pending: '50.00' });
     expect(Date.now() - started).toBeLessThan(5000);
@@ -79,7 +79,7 @@ describe('sandbox mobile money', () => {
     expect(await settled(u.token, failing.body.id)).toMatchObject({ status: 'voided', failure_reason: 'PAYER_NOT_FOUND' });
     const silent = await post('/api/v1/mobile-money/deposits/', u.token, { amount: '6.00', currency: 'GHS', phone_number: '+46733123452' });
     expect((await settled(u.token, silent.body.id, 1500)).status).toBe('pending');
-    expect(await balance(u.token, 'GHS')).toEqual({ available: '0.00', posted: '0.00', pending: '6.00' });
+    expect(await balancesIn(u.token, 'GHS')).toEqual({ available: '0.00', posted: '0.00', pending: '6.00' });
   });
 
   it('refuses a webhook that the node did not sign: an outsider cannot complete a sandbox deposit', async () => {
@@ -106,7 +106,7 @@ describe('sandbox IBAN', () => {
     const credit = await post(`/api/v1/virtual-accounts/${eur.body.id}/simulate-incoming-transfer/`, u.token, { amount: '25.00' });
     expect(credit.status).toBe(201);
     expect(credit.body).toMatchObject({ type: 'inbound_credit', status: 'posted', amount: { amount: '25.00', currency: 'EUR' }, provider: 'iban' });
-    expect(await balance(u.token, 'EUR')).toMatchObject({ available: '25.00' });
+    expect(await balancesIn(u.token, 'EUR')).toMatchObject({ available: '25.00' });
     const credits = await get('/api/v1/virtual-accounts/credits/', u.token);
     expect(credits.body.results.map((m: { id: string }) => m.id)).toEqual([credit.body.id]);
     // another user's account is not theirs to credit; a bad amount is the client's mistake
@@ -121,7 +121,7 @@ describe('sandbox IBAN', () => {
     expect(list.body).toContain(`action="/admin/banking/virtualaccount/${eur.body.id}/simulate/"`);
     const sent = await adminPost(t as unknown as TestApp, admin, `/admin/banking/virtualaccount/${eur.body.id}/simulate/`, { amount: '10.00' });
     expect([sent.status, sent.headers.get('location')]).toEqual([302, '/admin/banking/virtualaccount/?simulated=1']);
-    expect(await balance(u.token, 'EUR')).toMatchObject({ available: '35.00' });
+    expect(await balancesIn(u.token, 'EUR')).toMatchObject({ available: '35.00' });
   });
 });
 
@@ -134,7 +134,7 @@ describe('deposit limits', () => {
     expect(await t.app.services.banking.banking.expireStaleDeposits(0)).toBeGreaterThanOrEqual(1);
     const m = await settled(u.token, silent.body.id, 0);
     expect(m).toMatchObject({ status: 'voided', failure_reason: expect.stringMatching(/^Expired/) });
-    expect(await balance(u.token, 'UGX')).toMatchObject({ pending: '0' });
+    expect(await balancesIn(u.token, 'UGX')).toMatchObject({ pending: '0' });
   });
 
   it('refuses a user firing maximal deposits after the cumulative limit (pending included), and never blocks another user', async () => {
@@ -152,7 +152,7 @@ describe('deposit limits', () => {
     expect(statuses.filter((s) => s === 403)).toHaveLength(38);
     for (const r of results.filter((x) => x.status === 403))
       expect(r.body).toMatchObject({ code: 'limit_exceeded', period: 'deposits_24h', limit: '75000.00', currency: 'GHS', remaining: '15000.00' });
-    expect(await balance(mallory.token, 'GHS')).toEqual({ available: '0.00', posted: '0.00', pending: '60000.00' });
+    expect(await balancesIn(mallory.token, 'GHS')).toEqual({ available: '0.00', posted: '0.00', pending: '60000.00' });
     // alice's deposit in the same currency went through, without waiting for mallory's queue
     expect((await aliceDeposit).status).toBe(201);
     // a deposit refused, then one that fits what is left

@@ -39,7 +39,8 @@ async function mailsTo(to: string, count = 1): Promise<ReadMail[]> {
 const fxQuote = (token: string) => post('/api/v1/fx/quotes/', token, { source_currency: 'EUR', target_currency: 'GBP', source_amount: '10.00' });
 const profile = async (token: string) => (await http(url('/api/v1/profile/'), { key: token })).body;
 /** An operator of the admin console (session cookie), through the gateway. */
-const admin = (query: string, variables: Record<string, unknown> = {}) => graphql(t as unknown as TestApp, query, variables, { cookie: console_.cookie });
+const consoleGraphql = (query: string, variables: Record<string, unknown> = {}) =>
+  graphql(t as unknown as TestApp, query, variables, { cookie: console_.cookie });
 const userCount = async () => (await t.app.services.identity.identity.stats()).total;
 
 describe('sign-up and e-mail verification', () => {
@@ -122,7 +123,7 @@ describe('sign-up and e-mail verification', () => {
   });
 
   it('invite-only: 403 signup_closed without a code, 400 invalid_invite with a bad or used one; a console invite works once', async () => {
-    const set = await admin('mutation { setNodeSignupMode(mode: "invite_only") }');
+    const set = await consoleGraphql('mutation { setNodeSignupMode(mode: "invite_only") }');
     expect(set.body).toEqual({ data: { setNodeSignupMode: 'invite_only' } });
     try {
       expect((await http(url('/api/v1/config/'))).body.auth).toEqual({ enforce_2fa: false, signup: 'invite_only' });
@@ -137,7 +138,7 @@ describe('sign-up and e-mail verification', () => {
       expect([unknown.status, unknown.body.code]).toEqual([400, 'invalid_invite']);
       expect(await userCount()).toBe(before);
 
-      const created = await admin('mutation { createNodeInvite(note: "for Ada", expiresInDays: 7) { code invite { hint note usedAt } } }');
+      const created = await consoleGraphql('mutation { createNodeInvite(note: "for Ada", expiresInDays: 7) { code invite { hint note usedAt } } }');
       const { code, invite } = created.body.data.createNodeInvite;
       expect(invite).toEqual({ hint: code.slice(-4), note: 'for Ada', usedAt: null });
       expect((await post('/api/auth/signup/', undefined, body({ invite_code: code }))).status).toBe(201);
@@ -150,7 +151,7 @@ describe('sign-up and e-mail verification', () => {
       const denied = await graphql(t as unknown as TestApp, 'mutation { setNodeSignupMode(mode: "open") }', {}, { authorization: `Bearer ${token}` });
       expect(denied.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     } finally {
-      await admin('mutation { setNodeSignupMode(mode: "open") }');
+      await consoleGraphql('mutation { setNodeSignupMode(mode: "open") }');
     }
   });
 

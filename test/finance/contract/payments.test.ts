@@ -34,7 +34,7 @@ async function verifiedUser(level: 'none' | 'basic' | 'enhanced' = 'basic', fund
   return { ...user, token: await login(t, user.username) };
 }
 
-async function balance(token: string, currency: string) {
+async function availableIn(token: string, currency: string) {
   const res = await get('/api/v1/accounts/', token);
   return (res.body.results as { currency: string; available: { amount: string } }[]).find((a) => a.currency === currency)?.available.amount;
 }
@@ -54,8 +54,8 @@ describe('POST /api/v1/transfers/', () => {
       note: 'lunch',
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
     });
-    expect(await balance(alice.token, 'EUR')).toBe('87.50');
-    expect(await balance(bob.token, 'EUR')).toBe('12.50');
+    expect(await availableIn(alice.token, 'EUR')).toBe('87.50');
+    expect(await availableIn(bob.token, 'EUR')).toBe('12.50');
     const receipt = await get(`/api/v1/transactions/${res.body.id}/receipt/`, bob.token);
     expect(receipt.status).toBe(200);
     expect(receipt.body).toMatchObject({
@@ -94,7 +94,7 @@ describe('POST /api/v1/transfers/', () => {
     expect([bad.status, bad.body.code]).toEqual([400, 'invalid']);
     const byPhone = await post('/api/v1/transfers/', alice.token, { recipient: '+447911123456', amount: '1.00', currency: 'EUR' });
     expect([byPhone.status, byPhone.body.recipient]).toEqual([201, bob.username]);
-    expect(await balance(bob.token, 'EUR')).toBe('14.50');
+    expect(await availableIn(bob.token, 'EUR')).toBe('14.50');
     await invariants(t.app.services.ledger.store.store, 'EUR');
   });
 
@@ -115,7 +115,7 @@ describe('POST /api/v1/transfers/', () => {
       const res = await post('/api/v1/transfers/', alice.token, body);
       expect([JSON.stringify(body), res.status, res.body.code]).toEqual([JSON.stringify(body), status, code]);
     }
-    expect(await balance(alice.token, 'EUR')).toBe('10.00');
+    expect(await availableIn(alice.token, 'EUR')).toBe('10.00');
     expect((await http(url('/api/v1/transfers/'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
   });
 
@@ -136,7 +136,7 @@ describe('POST /api/v1/transfers/', () => {
     expect((await get('/api/v1/accounts/', bob.token)).body.results).toEqual([]);
     // the same transfer within the limit creates bob's wallet with it
     expect((await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: '20.00', currency: 'USD' })).status).toBe(201);
-    expect(await balance(bob.token, 'USD')).toBe('20.00');
+    expect(await availableIn(bob.token, 'USD')).toBe('20.00');
     expect(Number(await accounts())).toBe(Number(before) + 1);
     await invariants(t.app.services.ledger.store.store, 'USD');
   });
@@ -166,7 +166,7 @@ describe('POST /api/v1/transfers/', () => {
       expect(r.headers.get('retry-after')).toBe('1');
     }
     expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.id)).size).toBe(1);
-    expect(await balance(alice.token, 'GBP')).toBe('40.00');
+    expect(await availableIn(alice.token, 'GBP')).toBe('40.00');
   });
 
   it("applies the KYC gate and the limits of the sender's level (403 kyc_required, 403 limit_exceeded with limit, currency, remaining)", async () => {
@@ -187,7 +187,7 @@ describe('POST /api/v1/transfers/', () => {
       expect((await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: '2000.00', currency: 'EUR' })).status).toBe(201);
     const daily = await post('/api/v1/transfers/', alice.token, { recipient: bob.username, amount: '1000.01', currency: 'EUR' });
     expect([daily.status, daily.body.code, daily.body.limit, daily.body.remaining]).toEqual([403, 'limit_exceeded', '5000.00', '1000.00']);
-    expect(await balance(alice.token, 'EUR')).toBe('6000.00');
+    expect(await availableIn(alice.token, 'EUR')).toBe('6000.00');
     // the node without KYC requirements: the unverified user moves money within the "none" limits
     await changeNode(t, () => t.app.services.node.node.updateSettings({ kyc_required: false }, 'test'));
     try {
@@ -301,8 +301,8 @@ describe('FX: POST /api/v1/fx/quotes/ and /api/v1/fx/conversions/', () => {
     expect((await post('/api/v1/fx/conversions/', alice.token, { quote_id: quote.body.id }, { 'idempotency-key': key })).body).toEqual(conversion.body);
     const reused = await post('/api/v1/fx/conversions/', alice.token, { quote_id: quote.body.id });
     expect([reused.status, reused.body.code]).toEqual([409, 'quote_used']);
-    expect(await balance(alice.token, 'EUR')).toBe('900.00');
-    expect(await balance(alice.token, 'GBP')).toBe('85.57');
+    expect(await availableIn(alice.token, 'EUR')).toBe('900.00');
+    expect(await availableIn(alice.token, 'GBP')).toBe('85.57');
     const { rows } = await t.app.services.ledger.store.pool.query(
       `SELECT (credits_posted - debits_posted)::text AS balance FROM ledger.account WHERE owner_type = 'system' AND code = 'fx_revenue' AND currency = 'EUR'`,
     );
@@ -314,7 +314,7 @@ describe('FX: POST /api/v1/fx/quotes/ and /api/v1/fx/conversions/', () => {
     await t.app.services.payments.store.store.pool.query(`UPDATE payments.fx_quote SET expires_at = now() - interval '1 second' WHERE id = $1`, [late.body.id]);
     const expired = await post('/api/v1/fx/conversions/', alice.token, { quote_id: late.body.id });
     expect([expired.status, expired.body.code]).toEqual([422, 'quote_expired']);
-    expect(await balance(alice.token, 'USD')).toBeUndefined();
+    expect(await availableIn(alice.token, 'USD')).toBeUndefined();
     // someone else's quote is not found; insufficient funds leaves the quote usable
     const bob = await verifiedUser('basic');
     expect((await post('/api/v1/fx/conversions/', bob.token, { quote_id: late.body.id })).status).toBe(404);
@@ -387,13 +387,13 @@ describe('admin console and finance:reconcile', () => {
     await ledger.createTransfers([
       { id: hold, debitAccountId: (await ledger.wallet(alice.id, 'EUR')).id, creditAccountId: clearing.id, amount: 7_00n, code: 'withdrawal', kind: 'pending' },
     ]);
-    expect(await balance(alice.token, 'EUR')).toBe('13.00');
+    expect(await availableIn(alice.token, 'EUR')).toBe('13.00');
     const pending = await http(url('/admin/ledger/pending/'), { headers: { cookie: session.cookie } });
     expect(pending.status).toBe(200);
     expect(pending.body).toContain(hold);
     const voided = await adminPost(t, session, `/admin/ledger/pending/${hold}/void/`, {});
     expect([voided.status, voided.headers.get('location')]).toEqual([302, '/admin/ledger/pending/?saved=1']);
-    expect(await balance(alice.token, 'EUR')).toBe('20.00');
+    expect(await availableIn(alice.token, 'EUR')).toBe('20.00');
     expect((await http(url('/admin/ledger/pending/'), { headers: { cookie: session.cookie } })).body).not.toContain(hold);
     // a second void changes nothing (the void's id is derived from the pending transfer's)
     expect((await adminPost(t, session, `/admin/ledger/pending/${hold}/void/`, {})).status).toBe(302);

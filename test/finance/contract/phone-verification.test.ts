@@ -23,7 +23,7 @@ afterAll(() => t?.stop());
 const { url, send } = surface(() => t.urls.finance);
 const setPhone = (token: string, phone: string | null) => send('PUT', '/api/v1/profile/phone/', token, { phone });
 const verify = (token: string, code: string) => send('POST', '/api/v1/profile/phone/verify/', token, { code });
-const transfer = (token: string, recipient: string) => send('POST', '/api/v1/transfers/', token, { recipient, amount: '1.00', currency: 'EUR' });
+const transferOneEuro = (token: string, recipient: string) => send('POST', '/api/v1/transfers/', token, { recipient, amount: '1.00', currency: 'EUR' });
 const profile = async (token: string) => (await http(url('/api/v1/profile/'), { key: token })).body as { phone: string | null; phone_verified: boolean };
 
 /** A fresh UK mobile number (every 07400 xxxxxx is valid to libphonenumber-js). */
@@ -59,8 +59,8 @@ describe('PUT /api/v1/profile/phone/ and POST /api/v1/profile/phone/verify/', ()
     expect(rows[0].hash.toString('hex')).not.toContain(Buffer.from(code).toString('hex'));
 
     // unverified: the same answer as a number nobody has
-    const refused = await transfer(alice.token, phone);
-    const unknown = await transfer(alice.token, freshPhone());
+    const refused = await transferOneEuro(alice.token, phone);
+    const unknown = await transferOneEuro(alice.token, freshPhone());
     expect([refused.status, refused.body.code]).toEqual([404, 'recipient_not_found']);
     expect([unknown.status, unknown.body]).toEqual([refused.status, refused.body]);
 
@@ -72,7 +72,7 @@ describe('PUT /api/v1/profile/phone/ and POST /api/v1/profile/phone/verify/', ()
     expect((await verify(bob.token, code)).status).toBe(400);
     expect(await profile(bob.token)).toMatchObject({ phone, phone_verified: true });
 
-    const sent = await transfer(alice.token, phone);
+    const sent = await transferOneEuro(alice.token, phone);
     expect([sent.status, sent.body.recipient]).toEqual([201, bob.username]);
 
     // verified: nobody else can claim it; the same number again changes nothing and sends nothing
@@ -86,7 +86,7 @@ describe('PUT /api/v1/profile/phone/ and POST /api/v1/profile/phone/verify/', ()
     // cleared: no longer a recipient
     const cleared = await setPhone(bob.token, null);
     expect([cleared.status, cleared.body]).toEqual([200, { username: bob.username, phone: null, verified: false, code_expires_at: null }]);
-    expect((await transfer(alice.token, phone)).status).toBe(404);
+    expect((await transferOneEuro(alice.token, phone)).status).toBe(404);
     expect(await profile(bob.token)).toMatchObject({ phone: null, phone_verified: false });
   });
 
@@ -193,7 +193,7 @@ describe('the administrator', () => {
     );
     expect(set.body).toEqual({ data: { setNodeUserPhone: { username: ivy.username, phone, phoneVerified: true } } });
     expect(await profile(jon.token)).toMatchObject({ phone: null });
-    expect((await transfer(sender.token, phone)).body.recipient).toBe(ivy.username);
+    expect((await transferOneEuro(sender.token, phone)).body.recipient).toBe(ivy.username);
 
     const outbox = await graphql(t, 'query($to: String) { nodeSandboxSms(to: $to) { to body } }', { to: phone }, { cookie: admin.cookie });
     expect(outbox.body.data.nodeSandboxSms).toEqual([{ to: phone, body: expect.stringMatching(/verification code is \d{6}/) }]);

@@ -95,7 +95,7 @@ const openAccount = (token: string) =>
     body: JSON.stringify({ currency: 'EUR' }),
   });
 
-const deposit = (token: string) =>
+const mobileMoneyDeposit = (token: string) =>
   http(url('/api/v1/mobile-money/deposits/'), {
     method: 'POST',
     key: token,
@@ -132,9 +132,9 @@ describe('the banking provider', () => {
 
     // the provider rotates the key: refused until the administrator saves the new one, then the next call carries it
     bankingKeys.apiKey = 'sk_console_2';
-    expect((await deposit(token)).body.status).toBe('voided');
+    expect((await mobileMoneyDeposit(token)).body.status).toBe('voided');
     await save('banking', 'banking', 'api_key', 'sk_console_2');
-    expect((await deposit(token)).body.status).toBe('pending');
+    expect((await mobileMoneyDeposit(token)).body.status).toBe('pending');
     expect([banking.requests.at(-1)!.path, banking.requests.at(-1)!.headers.authorization]).toEqual(['/collection/v1_0/requesttopay', 'Bearer sk_console_2']);
   });
 

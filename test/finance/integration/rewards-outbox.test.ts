@@ -5,7 +5,8 @@ import type { SubgraphDataSource } from '../../../gateway/datasources';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { surface } from '../../support/platform/http';
 import { until } from '../../support/platform/faults';
-import { createUser, installValidLicence, login } from '../../support/finance/node';
+import { installValidLicence } from '../../support/finance/node';
+import { moneyMoves } from '../../support/finance/money';
 
 /**
  * Points are never lost: a paid order owes its points in the payment's own
@@ -30,25 +31,16 @@ const refuseGrants = (subgraph: string, inner: SubgraphDataSource): SubgraphData
       };
 
 let t: TestApp;
+/** The finance tests' shared people and moves (a customer with basic KYC, a deposit, a balance). */
+let m: ReturnType<typeof moneyMoves>;
 beforeAll(async () => {
   t = await startTestApp({}, { decorateDataSource: refuseGrants });
+  m = moneyMoves(t);
   await installValidLicence(t);
 });
 afterAll(() => t?.stop());
 
 const { get, post } = surface(() => t.urls.finance);
-
-async function customer() {
-  const user = await createUser(t);
-  await t.app.services.identity.identity.setKycLevel(user.id, 'basic');
-  return { ...user, token: await login(t, user.username) };
-}
-
-async function fund(userId: string, amount: string) {
-  const ledger = t.app.services.ledger.ledger;
-  const [funding, wallet] = await Promise.all([ledger.fundingAccount('EUR'), ledger.wallet(userId, 'EUR')]);
-  await ledger.createDecimalTransfers([{ id: randomUUID(), debitAccountId: funding.id, creditAccountId: wallet.id, amount, code: 'deposit' }]);
-}
 
 async function pendingOrder(token: string, price: string): Promise<string> {
   const p = await t.app.services.commerce.shop.createProduct({ name: `Thing ${randomUUID().slice(0, 6)}`, description: '', price, currency: 'EUR', stock: 1 });
@@ -71,11 +63,11 @@ const owed = async () =>
   (await t.app.services.commerce.store.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM commerce.reward_due WHERE granted_at IS NULL')).rows[0].n;
 
 it('grants the points of payments made while the grant failed once the fault clears, exactly once', async () => {
-  const referrer = await customer();
-  const referred = await customer();
+  const referrer = await m.customer();
+  const referred = await m.customer();
   const code = (await get('/api/v1/rewards/', referrer.token)).body.referral_code;
   expect((await post('/api/v1/rewards/referral/', referred.token, { code })).status).toBe(200);
-  await fund(referred.id, '100.00');
+  await m.deposit(referred.id, '100.00');
   const orders = [await pendingOrder(referred.token, '10.00'), await pendingOrder(referred.token, '20.00')];
 
   ledgerDown = true;
@@ -114,8 +106,8 @@ it('grants the points of payments made while the grant failed once the fault cle
 });
 
 it('grants at once when nothing fails, and owes nothing afterwards', async () => {
-  const u = await customer();
-  await fund(u.id, '50.00');
+  const u = await m.customer();
+  await m.deposit(u.id, '50.00');
   const order = await pendingOrder(u.token, '12.00');
   expect((await post(`/api/v1/shop/orders/${order}/pay/`, u.token)).status).toBe(200);
   expect(await points(u.id, u.token)).toEqual({ ledger: '12', shown: '12', rules: ['purchase'] });

@@ -17,7 +17,7 @@ import { assertBuilt } from '../../support/platform/child-app';
 
 const root = projectRoot();
 
-function run(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function runScript(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [script, ...args], { timeout: 30_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
@@ -53,7 +53,7 @@ afterAll(() => {
 
 describe('compose --check', () => {
   it('exits 0 on the committed schema/', async () => {
-    const res = await run(join(root, 'dist', 'bin', 'compose.js'), ['--check']);
+    const res = await runScript(join(root, 'dist', 'bin', 'compose.js'), ['--check']);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^schema\/, rest-adapter\/finance\/operations\/Readiness\.graphql and the operations' types are up to date \(\d+ files\)\.\n$/);
@@ -84,7 +84,7 @@ describe('compose --check', () => {
     const viewerType = () =>
       /^export type ServiceInfoQuery = \{\n {2}viewer: \{\n([^}]*)\}/m.exec(readFileSync(join(operations, 'types.generated.ts'), 'utf8'))?.[1];
     // the copy starts from what this build composes (whether or not the committed files are current)
-    expect((await run(compose, [])).code).toBe(0);
+    expect((await runScript(compose, [])).code).toBe(0);
     const fresh = new Map(readdirSync(schemaDir).map((name) => [name, readFileSync(join(schemaDir, name), 'utf8')]));
     expect(viewerType()).toBe('    prefix: string,\n    name: string,\n    plan: PlanCode,\n    role: ApiKeyRole\n  ');
 
@@ -96,19 +96,19 @@ describe('compose --check', () => {
     // and an operation that no longer selects the key's prefix
     const serviceInfo = join(operations, 'ServiceInfo.graphql');
     writeFileSync(serviceInfo, readFileSync(serviceInfo, 'utf8').replace('    prefix\n', ''));
-    let res = await run(compose, ['--check']);
+    let res = await runScript(compose, ['--check']);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.stderr).toBe(
       'Stale generated files: schema/football.graphql, schema/access.graphql, schema/supergraph.graphql, rest-adapter/predictions/operations/types.generated.ts. Run `npm run compose` and commit the result.\n',
     );
 
-    res = await run(compose, []);
+    res = await runScript(compose, []);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(
       /^Wrote schema\/football\.graphql, schema\/access\.graphql, .*schema\/supergraph\.graphql, schema\/supergraph\.finance\.graphql, .*rest-adapter\/finance\/operations\/Readiness\.graphql, rest-adapter\/finance\/operations\/types\.generated\.ts, .*\.\n$/,
     );
-    expect((await run(compose, ['--check'])).code).toBe(0);
+    expect((await runScript(compose, ['--check'])).code).toBe(0);
     for (const [name, content] of fresh) expect(readFileSync(join(schemaDir, name), 'utf8')).toBe(content);
     expect(viewerType()).toBe('    name: string,\n    plan: PlanCode,\n    role: ApiKeyRole\n  ');
   });

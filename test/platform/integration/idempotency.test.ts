@@ -28,7 +28,7 @@ const clock = () => now;
 const requests = () => new IdempotentRequests({ pool, schema }, clock);
 
 /** A transfer-like piece of work that counts its runs and answers with what a resolver would return. */
-function transfer(runs: string[]) {
+function countedTransfer(runs: string[]) {
   return async (ids: DerivedIds) => {
     const id = ids('debit');
     runs.push(id);
@@ -45,8 +45,8 @@ const request = (key: string | undefined, input: unknown = { to: 'bob', amount: 
 
 it('runs a request once per key and answers every repeat with the first result, dates and minor units intact', async () => {
   const runs: string[] = [];
-  const first = await requests().run(request('k-1'), transfer(runs));
-  const again = await requests().run(request('k-1', { amount: '10.50', to: 'bob' }), transfer(runs));
+  const first = await requests().run(request('k-1'), countedTransfer(runs));
+  const again = await requests().run(request('k-1', { amount: '10.50', to: 'bob' }), countedTransfer(runs));
   expect(runs).toHaveLength(1);
   expect(again).toEqual(first);
   expect(again.amount).toBe(1050n);
@@ -55,12 +55,12 @@ it('runs a request once per key and answers every repeat with the first result, 
 
 it('refuses the same key for a different request with 422 and runs nothing', async () => {
   const runs: string[] = [];
-  await requests().run(request('k-2'), transfer(runs));
-  await expect(requests().run(request('k-2', { to: 'carol', amount: '10.50' }), transfer(runs))).rejects.toMatchObject({
+  await requests().run(request('k-2'), countedTransfer(runs));
+  await expect(requests().run(request('k-2', { to: 'carol', amount: '10.50' }), countedTransfer(runs))).rejects.toMatchObject({
     code: 'IDEMPOTENCY_KEY_REUSED',
     status: 422,
   });
-  await expect(requests().run({ ...request('k-2'), operation: 'createCard' }, transfer(runs))).rejects.toMatchObject({ status: 422 });
+  await expect(requests().run({ ...request('k-2'), operation: 'createCard' }, countedTransfer(runs))).rejects.toMatchObject({ status: 422 });
   expect(runs).toHaveLength(1);
 });
 
@@ -70,7 +70,7 @@ it('answers 409 with Retry-After while the first request with the key is still r
   const runs: string[] = [];
   const first = requests().run(request('k-3'), async (ids) => {
     await held;
-    return transfer(runs)(ids);
+    return countedTransfer(runs)(ids);
   });
   // the first has claimed the key once its row exists
   for (;;) {
@@ -79,7 +79,7 @@ it('answers 409 with Retry-After while the first request with the key is still r
     await new Promise((r) => setImmediate(r));
   }
   const concurrent = await requests()
-    .run(request('k-3'), transfer(runs))
+    .run(request('k-3'), countedTransfer(runs))
     .catch((e: unknown) => e);
   expect(concurrent).toMatchObject({ code: 'IDEMPOTENCY_IN_FLIGHT', status: 409, extensions: { details: { retryAfterSeconds: 1 } } });
   finish();
@@ -110,7 +110,7 @@ it('forgets a fault: the retry with the same key runs, with the same downstream 
       throw new Error('connection reset');
     }),
   ).rejects.toThrow('connection reset');
-  await requests().run(request('k-5'), transfer(runs));
+  await requests().run(request('k-5'), countedTransfer(runs));
   expect(runs).toHaveLength(2);
   expect(runs[1]).toBe(runs[0]);
 });
@@ -126,11 +126,11 @@ it('takes over a request whose process died once its lease is over, with the sam
     if (runs.length) break;
     await new Promise((r) => setImmediate(r));
   }
-  await expect(requests().run(request('k-6'), transfer(runs))).rejects.toMatchObject({ status: 409 });
+  await expect(requests().run(request('k-6'), countedTransfer(runs))).rejects.toMatchObject({ status: 409 });
   const started = now;
   now = new Date(started.getTime() + (IDEMPOTENCY_LEASE_SECONDS + 1) * 1000);
   try {
-    const result = await requests().run(request('k-6'), transfer(runs));
+    const result = await requests().run(request('k-6'), countedTransfer(runs));
     expect(runs).toEqual([runs[0], runs[0]]);
     expect(result.id).toBe(runs[0]);
   } finally {
@@ -140,11 +140,11 @@ it('takes over a request whose process died once its lease is over, with the sam
 
 it('keeps a key for 24 hours: after that the same key is a new request', async () => {
   const runs: string[] = [];
-  await requests().run(request('k-7'), transfer(runs));
+  await requests().run(request('k-7'), countedTransfer(runs));
   const started = now;
   now = new Date(started.getTime() + 25 * 3600_000);
   try {
-    await requests().run(request('k-7', { to: 'dave', amount: '1.00' }), transfer(runs));
+    await requests().run(request('k-7', { to: 'dave', amount: '1.00' }), countedTransfer(runs));
     expect(runs).toHaveLength(2);
     // the sweep removes every record past its 24 hours; the replaced one is fresh
     expect(await requests().sweep()).toBeGreaterThan(0);
@@ -157,15 +157,15 @@ it('keeps a key for 24 hours: after that the same key is a new request', async (
 
 it('scopes keys per owner, runs keyless requests every time, and refuses a malformed key with 400', async () => {
   const runs: string[] = [];
-  await requests().run(request('shared'), transfer(runs));
-  await requests().run({ ...request('shared'), owner: 'user:bob' }, transfer(runs));
+  await requests().run(request('shared'), countedTransfer(runs));
+  await requests().run({ ...request('shared'), owner: 'user:bob' }, countedTransfer(runs));
   expect(runs).toHaveLength(2);
   expect(runs[0]).not.toBe(runs[1]);
-  await requests().run(request(undefined), transfer(runs));
-  await requests().run(request(undefined), transfer(runs));
+  await requests().run(request(undefined), countedTransfer(runs));
+  await requests().run(request(undefined), countedTransfer(runs));
   expect(new Set(runs).size).toBe(4);
   for (const bad of ['has space', 'x'.repeat(256), 'é']) {
-    await expect(requests().run(request(bad), transfer(runs))).rejects.toMatchObject({ code: 'BAD_USER_INPUT', status: 400 });
+    await expect(requests().run(request(bad), countedTransfer(runs))).rejects.toMatchObject({ code: 'BAD_USER_INPUT', status: 400 });
   }
   expect(runs).toHaveLength(4);
 });

@@ -20,13 +20,13 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const database = () => decodeURIComponent(new URL(t.databaseUrl).pathname.slice(1));
+const databaseName = () => decodeURIComponent(new URL(t.databaseUrl).pathname.slice(1));
 
 /** This app's LISTEN connections (backend pids). */
 async function listenConnections(): Promise<number[]> {
   const { rows } = await db.query<{ pid: number }>(
     "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'matchday:listen%' ORDER BY pid",
-    [database()],
+    [databaseName()],
   );
   return rows.map((r) => r.pid);
 }

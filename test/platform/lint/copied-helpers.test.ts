@@ -1,11 +1,13 @@
 /**
- * The tests speak HTTP, GraphQL and the browser through one set of helpers (test/support/platform/http.ts
- * and browser.ts, a product's sign-ins in test/support/<product>/): a test file that defines its own
- * `post`, `get`, `gql`, `signIn`… grows a second argument order and a second idea of what a request
- * carries, and the next file copies the copy. Every test file is parsed and every function it defines
- * (declaration, or a const bound to an arrow or function expression, at any depth) whose name is a shared
- * helper's is listed; the names come from the helper modules' exports and from what `surface()` returns,
- * so a helper added there is covered without editing this test.
+ * The tests speak HTTP, GraphQL and the browser, sign in, read mail and wait through one set of helpers
+ * (test/support/platform/, and a product's own in test/support/<product>/): a test file that defines its
+ * own `post`, `gql`, `signIn`, `tap`, `mailedLink`, `waitFor`… grows a second argument order and a
+ * second idea of what a request carries, and the next file copies the copy. Every test file is parsed
+ * and every function it defines (declaration, or a const bound to an arrow or function expression, at
+ * any depth) whose name is a shared helper's is listed; the names are every function exported by every
+ * module of test/support and what the factories among them return (`surface()`: get, post…;
+ * `webClient()`: tap, linkIn…), so a helper added anywhere there is covered without editing this test.
+ * A function that only shares a helper's name is renamed to say what it does.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -31,28 +33,55 @@ const parse = (path: string) => ts.createSourceFile(path, readFileSync(path, 'ut
 const isFunction = (n: ts.Node | undefined) => !!n && (ts.isArrowFunction(n) || ts.isFunctionExpression(n));
 const exported = (n: ts.Node) => ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 
-/** The names of the functions a helper module exports, and the members of the objects they return. */
+/** A function a module defines at its top: a declaration, or a const bound to an arrow or function expression. */
+function topFunctions(source: ts.SourceFile): Map<string, { node: ts.Node; body: ts.Node | undefined; exported: boolean }> {
+  const found = new Map<string, { node: ts.Node; body: ts.Node | undefined; exported: boolean }>();
+  for (const s of source.statements) {
+    if (ts.isFunctionDeclaration(s) && s.name) found.set(s.name.text, { node: s, body: s.body, exported: exported(s) });
+    if (ts.isVariableStatement(s))
+      for (const d of s.declarationList.declarations)
+        if (ts.isIdentifier(d.name) && d.initializer && isFunction(d.initializer))
+          found.set(d.name.text, { node: d, body: (d.initializer as ts.ArrowFunction).body, exported: exported(s) });
+  }
+  // `export { until }`: a local function exported by name (a re-export from another module is that module's)
+  for (const s of source.statements)
+    if (ts.isExportDeclaration(s) && !s.moduleSpecifier && s.exportClause && ts.isNamedExports(s.exportClause))
+      for (const e of s.exportClause.elements) {
+        const local = found.get((e.propertyName ?? e.name).text);
+        if (local) found.set(e.name.text, { ...local, exported: true });
+      }
+  return found;
+}
+
+/**
+ * The names of the functions a helper module exports, and of the functions the objects they return
+ * carry (a factory's: surface() gives url, get, post, send; webClient() gives go, tap, signIn). The
+ * fields of a value a function returns (http(): status, body, text) are not functions, and are not named.
+ */
 export function helperNames(source: ts.SourceFile): string[] {
   const names: string[] = [];
-  for (const s of source.statements) {
-    if (ts.isFunctionDeclaration(s) && s.name && exported(s)) {
-      names.push(s.name.text);
-      // a factory's functions (surface(): url, get, post, send) are helpers too; the fields of a value
-      // it returns (http(): status, body, text) are not
-      const local = new Set<string>();
-      const returned: ts.ObjectLiteralElementLike[] = [];
-      s.body?.forEachChild(function visit(n): void {
-        if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && isFunction(n.initializer)) local.add(n.name.text);
-        if (ts.isReturnStatement(n) && n.expression && ts.isObjectLiteralExpression(n.expression)) returned.push(...n.expression.properties);
-        if (!ts.isFunctionLike(n)) n.forEachChild(visit);
-      });
-      for (const p of returned) {
-        if (ts.isShorthandPropertyAssignment(p) && local.has(p.name.text)) names.push(p.name.text);
-        if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && isFunction(p.initializer)) names.push(p.name.text);
-      }
+  for (const [name, f] of topFunctions(source)) {
+    if (!f.exported) continue;
+    names.push(name);
+    const local = new Set<string>();
+    const returned: ts.ObjectLiteralElementLike[] = [];
+    const consider = (e: ts.Expression | undefined) => {
+      while (e && ts.isParenthesizedExpression(e)) e = e.expression;
+      if (e && ts.isObjectLiteralExpression(e)) returned.push(...e.properties);
+    };
+    // an arrow's expression body is what it returns
+    if (f.body && !ts.isBlock(f.body)) consider(f.body as ts.Expression);
+    f.body?.forEachChild(function visit(n): void {
+      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && isFunction(n.initializer)) local.add(n.name.text);
+      if (ts.isFunctionDeclaration(n) && n.name) local.add(n.name.text);
+      if (ts.isReturnStatement(n)) consider(n.expression);
+      if (!ts.isFunctionLike(n)) n.forEachChild(visit);
+    });
+    for (const p of returned) {
+      if (ts.isShorthandPropertyAssignment(p) && local.has(p.name.text)) names.push(p.name.text);
+      if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && isFunction(p.initializer)) names.push(p.name.text);
+      if (ts.isMethodDeclaration(p) && ts.isIdentifier(p.name)) names.push(p.name.text);
     }
-    if (ts.isVariableStatement(s) && exported(s))
-      for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name) && isFunction(d.initializer)) names.push(d.name.text);
   }
   return names;
 }
@@ -69,16 +98,42 @@ export function definitionsOf(source: ts.SourceFile, names: Set<string>): string
   return found;
 }
 
-const helperModules = [join(SUPPORT, 'platform', 'http.ts'), join(SUPPORT, 'platform', 'browser.ts')];
+/** Every module of test/support (the platform's and each product's): a helper added to any of them is looked for. */
+const helperModules = files(SUPPORT, (p) => p.endsWith('.ts') && !p.endsWith('.d.ts') && !/\.(test|spec)\.ts$/.test(p));
 const names = new Set([...helperModules.flatMap((m) => helperNames(parse(m))), ...VERBS]);
 const testFiles = files(join(root, 'test'), (p) => p.endsWith('.test.ts'));
 
-it('knows the shared helpers it looks for (read from the helper modules)', () => {
+it('knows the shared helpers it looks for (read from every module of test/support)', () => {
   expect([...names]).toEqual(expect.arrayContaining(['http', 'graphqlAt', 'gql', 'surface', 'url', 'get', 'post', 'send', 'launchChromium']));
+  // each product's helpers, and what their factories hand out (webClient(): tap, linkIn; moneyMoves(): customer)
+  expect([...names]).toEqual(
+    expect.arrayContaining([
+      'login',
+      'loginAt',
+      'adminSignIn',
+      'adminPost',
+      'tapMenu',
+      'mailedLink',
+      'webClient',
+      'tap',
+      'linkIn',
+      'customer',
+      'createLicence',
+      'waitFor',
+    ]),
+  );
+  // every folder of test/support is read (a product's own folder included)
+  expect(new Set(helperModules.map((m) => relative(SUPPORT, m).split('/')[0]))).toEqual(
+    new Set(
+      readdirSync(SUPPORT, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name),
+    ),
+  );
   expect(testFiles.length).toBeGreaterThan(100);
 });
 
-it('no test file defines its own copy of a shared HTTP/GraphQL/browser/sign-in helper', () => {
+it('no test file defines its own copy of a shared helper (test/support)', () => {
   // file → "name:line" of each copy; a copy is replaced by the shared helper (extended if it lacks something)
   const copies: Record<string, string[]> = {};
   for (const f of testFiles) {
@@ -97,4 +152,31 @@ it('sees a copy where one is written (the scan is not blind)', () => {
     true,
   );
   expect(definitionsOf(copy, names)).toEqual(['post:1', 'signIn:2']);
+});
+
+it("sees a copy of a product's helper where one is written", () => {
+  const copy = ts.createSourceFile(
+    'y.test.ts',
+    `async function tap(label: string) { await page.getByRole('link', { name: label }).click(); }
+     const mailedLink = (to: string) => readFileSync(to, 'utf8');
+     describe('x', () => { const adminSignIn = async () => 'cookie'; });`,
+    ts.ScriptTarget.Latest,
+    true,
+  );
+  expect(definitionsOf(copy, names)).toEqual(['tap:1', 'mailedLink:2', 'adminSignIn:3']);
+});
+
+it('reads the names a helper module hands out, however it exports them', () => {
+  const module = ts.createSourceFile(
+    'helper.ts',
+    `export function client() { const go = () => 1; return { go, tap: (l: string) => l, signIn() { return 2; }, status: 200 }; }
+     export const arrowFactory = () => ({ linkIn: () => 3 });
+     function until() { return 4; }
+     export { until };
+     function notExported() { return 5; }
+     export class Server { stop() {} }`,
+    ts.ScriptTarget.Latest,
+    true,
+  );
+  expect(helperNames(module).sort()).toEqual(['arrowFactory', 'client', 'go', 'linkIn', 'signIn', 'tap', 'until']);
 });

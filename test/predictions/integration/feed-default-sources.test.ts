@@ -3,6 +3,7 @@ import { footballFeedLines } from '../../../subgraphs/predictions/football/feed-
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { http } from '../../support/platform/http';
 import { startFeedServer, seasonJson, type FeedServer } from '../../support/predictions/feed-server';
+import { waitFor } from '../../support/platform/wait';
 
 /**
  * Current by default: a fresh start without FOOTBALL_FEED_URLS follows openfootball's football.json
@@ -44,23 +45,13 @@ afterAll(async () => {
   await feed?.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 it('a fresh start follows every shipped league at the default base, and latest lists the peer’s upcoming fixtures', async () => {
-  const latest = await until('the peer’s fixtures predicted', async () => {
+  const latest = await waitFor('the peer’s fixtures predicted', 60_000, async () => {
     const res = await http(`${t.urls.predictions}/api/predictions/latest/`, { key });
     return res.status === 200 && res.body.length === PAIRS.length ? res.body : undefined;
   });
   expect(latest.map((p: { home_team: string; away_team: string }) => [p.home_team, p.away_team])).toEqual(PAIRS);
-  await until('the first pass ended', async () => ((await t.app.services.football.feed.status()).lastRun?.finishedAt ? true : undefined));
+  await waitFor('the first pass ended', 60_000, async () => ((await t.app.services.football.feed.status()).lastRun?.finishedAt ? true : undefined));
   // every shipped league's current season was asked for, derived from the catalogue, not listed here
   const asked = new Set(feed.requests.map((r) => r.path));
   for (const c of COMPETITIONS) expect(asked).toContain(`/football.json/${season}/${c.code}.json`);

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../support/platform/app';
 import { gql } from '../../support/platform/http';
 import { startFeedServer, type FeedServer } from '../../support/predictions/feed-server';
 import { fileMatches, footballDataCsv, openfootballFile } from '../../support/predictions/football-files';
+import { waitFor } from '../../support/platform/wait';
 
 /**
  * A file must prove it is what its key says, tried with real files nobody here wrote
@@ -54,22 +55,12 @@ afterAll(async () => {
 const STATUS = `{ footballFeed { lastRun { status finishedAt } sources { key lastError lastChangedAt } } }`;
 const SYNC = `mutation { syncFootballFeed { sources { key status matches inserted updated error } } }`;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 const q = async (sql: string, values: unknown[] = []) => (await db.query(sql, values)).rows;
 const ofLeague = (code: string, season: string, what = 'count(*)::int AS n') =>
   q(`SELECT ${what} FROM football.match m JOIN football.competition c ON c.id = m.competition_id WHERE c.code = $1 AND m.season = $2`, [code, season]);
 
 it('the wrong season, the wrong league, another division and a result after now are refused, each saying why, and nothing of them is written', async () => {
-  const status = await waitFor('the first pass', async () => {
+  const status = await waitFor('the first pass', 60_000, async () => {
     const s = (await gql(t, STATUS)).body.data?.footballFeed;
     return s?.lastRun?.finishedAt ? s : undefined;
   });

@@ -363,13 +363,13 @@ describe('the GraphQL API over the data', () => {
   });
 
   it('resolves what people type to one team, and says when a name is ambiguous', async () => {
-    const resolve = async (name: string) =>
+    const resolveName = async (name: string) =>
       (await data('query ($n: String!) { resolveTeam(name: $n) { status team { name } candidates { name } } }', { n: name })).resolveTeam;
-    expect(await resolve('Man Utd')).toEqual({ status: 'FOUND', team: { name: 'Manchester United FC' }, candidates: [] });
-    expect(await resolve('spurs')).toEqual({ status: 'FOUND', team: { name: 'Tottenham Hotspur FC' }, candidates: [] });
-    expect(await resolve('Bayern')).toEqual({ status: 'FOUND', team: { name: 'Bayern München' }, candidates: [] });
-    expect(await resolve('atletico')).toEqual({ status: 'FOUND', team: { name: 'Atlético Madrid' }, candidates: [] });
-    const manchester = await resolve('Manchester');
+    expect(await resolveName('Man Utd')).toEqual({ status: 'FOUND', team: { name: 'Manchester United FC' }, candidates: [] });
+    expect(await resolveName('spurs')).toEqual({ status: 'FOUND', team: { name: 'Tottenham Hotspur FC' }, candidates: [] });
+    expect(await resolveName('Bayern')).toEqual({ status: 'FOUND', team: { name: 'Bayern München' }, candidates: [] });
+    expect(await resolveName('atletico')).toEqual({ status: 'FOUND', team: { name: 'Atlético Madrid' }, candidates: [] });
+    const manchester = await resolveName('Manchester');
     expect(manchester.status).toBe('AMBIGUOUS');
     expect(manchester.team).toBeNull();
     expect(manchester.candidates.map((c: { name: string }) => c.name).sort()).toEqual(['Manchester City FC', 'Manchester United FC']);

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { startTestApp, type TestApp } from '../../support/platform/app';
 import { gql } from '../../support/platform/http';
 import { seasonJson, startFeedServer, type FeedServer } from '../../support/predictions/feed-server';
+import { waitFor } from '../../support/platform/wait';
 
 /**
  * The live data feed against a local HTTP peer serving both formats: the scheduled pass at start
@@ -61,16 +62,6 @@ const STATUS = `{ footballFeed { configured intervalMinutes lastSuccessAt lastEr
   sources { key url format lastCheckedAt lastChangedAt lastSuccessAt lastError } } }`;
 const SYNC = `mutation { syncFootballFeed { runId changed failed sources { key status format matches inserted updated odds newTeams error } } }`;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 const count = async (sql: string, values: unknown[] = []) => Number((await db.query(sql, values)).rows[0].n);
 const seasonMatches = (code: string, season = '2026-27') =>
   count(`SELECT count(*) AS n FROM football.match m JOIN football.competition c ON c.id = m.competition_id WHERE c.code = $1 AND m.season = $2`, [
@@ -80,7 +71,7 @@ const seasonMatches = (code: string, season = '2026-27') =>
 const bySource = (sources: { key: string }[]): Record<string, any> => Object.fromEntries(sources.map((s) => [s.key, s]));
 
 it('the pass at start imports the new season from football.json and the CSV with its odds, and reports the failing and the truncated source', async () => {
-  const status = await waitFor('the first scheduled pass', async () => {
+  const status = await waitFor('the first scheduled pass', 60_000, async () => {
     const res = await gql(t, STATUS);
     const last = res.body.data?.footballFeed.lastRun;
     return last && last.finishedAt ? res.body.data.footballFeed : undefined;

@@ -90,32 +90,45 @@ export interface AdminSession {
   csrf: string;
 }
 
+/**
+ * A finance node the console helpers reach: a test app, or any node by its URL (a child process's, a
+ * container's published port: `{ urls: { finance } }`).
+ */
+export interface FinanceOf {
+  urls: { finance: string };
+}
+
+/** What a console request may carry: `signal` bounds a request the node may not answer. */
+export interface ConsoleCall {
+  signal?: AbortSignal;
+}
+
 /** Signs in to the admin console as a browser does: GET the form (CSRF cookie and token), POST it. */
-export async function adminSignIn(t: TestApp, username: string, password = PASSWORD, otp?: string): Promise<AdminSession> {
-  const form = await fetch(`${t.urls.finance}/admin/login/`);
+export async function adminSignIn(t: FinanceOf, username: string, password = PASSWORD, otp?: string): Promise<AdminSession> {
+  const form = await http(`${t.urls.finance}/admin/login/`);
   const csrf = /csrftoken=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1];
-  const res = await fetch(`${t.urls.finance}/admin/login/`, {
+  const res = await http(`${t.urls.finance}/admin/login/`, {
     method: 'POST',
-    redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}` },
     body: new URLSearchParams({ username, password, ...(otp ? { otp } : {}), next: '/admin/', csrfmiddlewaretoken: csrf }).toString(),
   });
-  if (res.status !== 302) throw new Error(`admin sign-in failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 302) throw new Error(`admin sign-in failed: ${res.status} ${res.text}`);
   const session = /sessionid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1];
   return { cookie: `csrftoken=${csrf}; sessionid=${session}`, csrf };
 }
 
 /** GETs an admin console page with the session (null: as a visitor with none). */
-export function adminGet(t: TestApp, s: AdminSession | null, path: string) {
-  return http(`${t.urls.finance}${path}`, { headers: s ? { cookie: s.cookie } : {} });
+export function adminGet(t: FinanceOf, s: AdminSession | null, path: string, opts: ConsoleCall = {}) {
+  return http(`${t.urls.finance}${path}`, { headers: s ? { cookie: s.cookie } : {}, signal: opts.signal });
 }
 
 /** POSTs an admin console form with the session and its CSRF token. */
-export function adminPost(t: TestApp, s: AdminSession, path: string, fields: Record<string, string>) {
+export function adminPost(t: FinanceOf, s: AdminSession, path: string, fields: Record<string, string>, opts: ConsoleCall = {}) {
   return http(`${t.urls.finance}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: s.cookie },
     body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: s.csrf }).toString(),
+    signal: opts.signal,
   });
 }
 

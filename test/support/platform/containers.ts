@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../../lib/paths';
+import { waitFor } from './wait';
+
+export { waitFor };
 
 const run = promisify(execFile);
 
@@ -147,22 +150,6 @@ export function removeByPrefix(prefix: string): void {
   if (volumes.length) rm(['volume', 'rm', '-f', ...volumes]);
   const networks = list(['network', 'ls', '--format', '{{.Name}}']);
   if (networks.length) rm(['network', 'rm', '-f', ...networks]);
-}
-
-/** Polls until `check` answers something other than undefined (every second), or fails naming `what`. */
-export async function waitFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s${last ? ` (last: ${(last as Error).message})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
 }
 
 /** Resolves once GET url answers `status`. */

@@ -30,6 +30,8 @@ export interface SurfaceOptions {
   key?: () => string | undefined;
   /** Every write (not GET or HEAD) carries a fresh Idempotency-Key unless the call names one. */
   idempotent?: boolean;
+  /** Each request is aborted after this many ms (a surface that may stop answering: a killed container's). */
+  timeoutMs?: number;
 }
 
 /**
@@ -47,6 +49,7 @@ export function surface(base: () => string, opts: SurfaceOptions = {}) {
       key: key === null ? undefined : (key ?? opts.key?.()),
       headers: write ? { 'content-type': 'application/json', ...idempotency, ...headers } : headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs),
     });
   };
   return {

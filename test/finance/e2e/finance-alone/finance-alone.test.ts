@@ -70,7 +70,7 @@ function startFinanceNode(env: Record<string, string>): Promise<Started> {
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const stop = async () => {
+  const stopNode = async () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   };
@@ -79,7 +79,7 @@ function startFinanceNode(env: Record<string, string>): Promise<Started> {
     child.stdout.on('data', () => {
       if (out.includes('Ctrl-C stops everything')) {
         clearTimeout(timer);
-        resolve({ child, output: () => out, stop });
+        resolve({ child, output: () => out, stop: stopNode });
       }
     });
     void exited.then((code) => reject(new Error(`exited with ${code}:\n${out}`)));

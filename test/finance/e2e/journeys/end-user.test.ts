@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../../support/platform/app';
 import { inspect, launchChromium, SHOTS } from '../../../support/platform/browser';
 import { changeNode, createUser, installValidLicence } from '../../../support/finance/node';
 import { outbox } from '../../../support/platform/mail';
+import { webClient } from '../../../support/finance/web-client';
 
 /**
  * The end user's journey in Chromium on a phone (390 px, touch), one walk by
@@ -39,28 +40,11 @@ afterAll(async () => {
 /** The page at 390 px: fits, every control on the screen, axe-clean, `journey-end-user-<name>-390.png`. */
 const shot = (name: string) => inspect(page, `journey-end-user-${name}`, { widths: [390], restore: 390, onScreen: true });
 
-/** The link of the mail the node sent to `to` (absolute, or relative to this node while the mail's link is). */
-async function linkIn(to: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const got = (await mail.fresh()).find((m) => m.to === to);
-    const path = got && /(?:https?:\/\/[^/\s]+)?(\/app\/[^\s?]+\?token=[A-Za-z0-9_%-]+)/.exec(got.text)?.[1];
-    if (path) return `${t.urls.finance}${path}`;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no mail to ${to}`);
-}
-
-/** A page of the menu as a person on a phone opens it: the bottom bar, or More. */
-async function tap(label: string, heading = label): Promise<void> {
-  const quick = page.getByRole('navigation', { name: 'Quick' });
-  const direct = quick.getByRole('link', { name: label, exact: true });
-  if (await direct.count()) await direct.click();
-  else {
-    await quick.getByRole('link', { name: 'More', exact: true }).click();
-    await page.getByRole('navigation', { name: 'All pages' }).getByRole('link', { name: label, exact: true }).click();
-  }
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
+/** The web client as a person on a phone uses it: `tap` a page of the menu, the link a mail carries. */
+const client = webClient(
+  () => page,
+  () => t.urls.finance,
+);
 
 it('signs up and opens the link of the mail', async () => {
   await page.goto(`${t.urls.finance}/app/`);
@@ -74,7 +58,7 @@ it('signs up and opens the link of the mail', async () => {
   await page.getByRole('heading', { name: 'Check your e-mail', level: 1 }).waitFor();
   await shot('check-mail');
   // the mail's link, opened as a click in the mail app does
-  await page.goto(await linkIn(nia.email));
+  await page.goto((await client.linkIn(mail, nia.email)).link);
   await page.getByText('Your e-mail address is verified.').waitFor();
   await shot('verified');
   await page.getByRole('link', { name: 'Continue' }).click();
@@ -92,7 +76,7 @@ it('signs up and opens the link of the mail', async () => {
 }, 120_000);
 
 it('passes the sandbox KYC: a document uploaded, submitted, verified', async () => {
-  await tap('Identity');
+  await client.tap('Identity');
   await page.getByLabel('First name').fill('Nia');
   await page.getByLabel('Last name').fill('Journey');
   await page.getByRole('button', { name: 'Start' }).click();
@@ -111,7 +95,7 @@ it('passes the sandbox KYC: a document uploaded, submitted, verified', async () 
 }, 120_000);
 
 it("adds money by mobile money: pending until the sandbox provider's callback, then on the balance", async () => {
-  await tap('Home');
+  await client.tap('Home');
   await page.locator('#add-money').getByRole('link', { name: 'Add money by mobile money' }).click();
   await page.getByRole('heading', { name: 'Mobile money', level: 1 }).waitFor();
   await page.getByLabel('Mobile money phone number').fill('+233241234567');
@@ -126,7 +110,7 @@ it("adds money by mobile money: pending until the sandbox provider's callback, t
   await page.locator('#mobile-money li', { hasText: 'posted' }).first().waitFor({ timeout: 15_000 });
   await page.locator('#mobile-money-pending').waitFor({ state: 'detached' });
   await shot('mobile-money-posted');
-  await tap('Home');
+  await client.tap('Home');
   const ghs = page.locator('.balance[data-currency="GHS"] [data-testid="available"]');
   await ghs.waitFor();
   expect(await ghs.textContent()).toMatch(/50\.00/);
@@ -134,7 +118,7 @@ it("adds money by mobile money: pending until the sandbox provider's callback, t
 }, 120_000);
 
 it('sends money to another user: the confirmation names who the handle is, then a receipt', async () => {
-  await tap('Send money');
+  await client.tap('Send money');
   await page.getByLabel('To (user name, e-mail or phone)').fill(bob.username);
   await page.getByLabel('Amount').fill('20');
   await page.getByLabel('Currency').selectOption('GHS');
@@ -154,7 +138,7 @@ it('sends money to another user: the confirmation names who the handle is, then 
 }, 120_000);
 
 it("downloads the period's statement: opening and closing balances, the deposit and the transfer", async () => {
-  await tap('Activity');
+  await client.tap('Activity');
   await page.getByRole('link', { name: 'Statement for a period' }).click();
   await page.getByRole('heading', { name: 'Statement', level: 1 }).waitFor();
   await page.getByRole('button', { name: 'Show statement' }).click();

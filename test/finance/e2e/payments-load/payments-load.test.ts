@@ -45,19 +45,19 @@ async function client(url: string, users: { username: string; token: string }[],
       currency: CURRENCIES[n % 3],
     };
     // as a careful client does: 503 (overload, Retry-After) and 409 (the first is in flight) are retried with the same key
-    const transfer = async () => {
+    const transferRetried = async () => {
       for (let attempt = 1; ; attempt++) {
         const res = await finance.post('/api/v1/transfers/', from.token, body, { 'idempotency-key': key });
         if ((res.status !== 503 && res.status !== 409) || attempt === 30) return res;
         await new Promise((r) => setTimeout(r, 100 + Math.random() * 400));
       }
     };
-    const res = await transfer();
+    const res = await transferRetried();
     n++;
     if (res.status === 201) acks.push({ key, id: res.body.id });
     else if (res.status !== 422 || res.body.code !== 'insufficient_funds') throw new Error(`unexpected ${res.status} ${JSON.stringify(res.body)}`);
     if (n % 7 === 0) {
-      const again = await transfer();
+      const again = await transferRetried();
       retries.push({ key, ids: [res.body.id, again.body.id] });
       expect(again.status).toBe(res.status);
     }

@@ -39,8 +39,8 @@ import { loadSubgraphs, PRODUCT_NAMES } from '../../../../subgraphs/products';
 import { FINANCE_NODE_TEMPLATE } from '../../../../subgraphs/registry/licensing/domain/demo';
 import { describeContainers, engine, images, removeByPrefix, waitFor, waitForStatus } from '../../../support/platform/containers';
 import { TEMPLATE_ADMIN_KEY as ADMIN_KEY } from '../../../support/platform/keys';
-import { surface } from '../../../support/platform/http';
-import { loginAt } from '../../../support/finance/node';
+import { graphqlAt, surface } from '../../../support/platform/http';
+import { adminGet, adminPost, adminSignIn, loginAt, type FinanceOf } from '../../../support/finance/node';
 
 jest.setTimeout(15 * 60_000);
 
@@ -69,8 +69,10 @@ const timings: Record<string, number | string> = {};
 /** The registry licence made in the licensing container. */
 let licence: string;
 
+/** A request the topology does not answer within this is a failure of its own (not the whole test's timeout). */
+const BOUND_MS = 30_000;
 /** A surface the topology publishes on this machine (its port is chosen in beforeAll). */
-const published = (name: keyof typeof ports) => surface(() => `http://127.0.0.1:${ports[name]}`);
+const published = (name: keyof typeof ports, timeoutMs = BOUND_MS) => surface(() => `http://127.0.0.1:${ports[name]}`, { timeoutMs });
 const at = {
   gateway: published('gateway'),
   predictions: published('predictions'),
@@ -79,6 +81,16 @@ const at = {
   bot: published('bot'),
 };
 const container = (service: string) => `${prefix}_${service}_1`;
+/** The finance node on its published port, as the console helpers take a node. */
+const financeNode: FinanceOf = {
+  urls: {
+    get finance() {
+      return at.finance.url();
+    },
+  },
+};
+/** A request of this file's own (a sign-in, a console page or form), bounded as the surfaces' are. */
+const bounded = () => ({ signal: AbortSignal.timeout(BOUND_MS) });
 
 /**
  * The file as podman-compose 1.0.3 can read it: a service's networks as a list of names (the options
@@ -153,28 +165,6 @@ async function allReady(timeoutMs: number): Promise<void> {
   for (const name of ['predictions', 'registry', 'finance'] as const) await waitForStatus(at[name].url('/readyz'), 200, 120_000).catch(logsOnFailure);
   await waitForStatus(at.bot.url('/healthz'), 200, 60_000).catch(logsOnFailure);
 }
-
-async function request(target: string, init: { key?: string; method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}) {
-  const headers: Record<string, string> = { ...init.headers };
-  if (init.key) headers.authorization = `Bearer ${init.key}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(target, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    signal: AbortSignal.timeout(init.timeoutMs ?? 30_000),
-  });
-  const text = await res.text();
-  let body: any;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, headers: res.headers, body };
-}
-
-const graphql = (query: string, key: string) => request(at.gateway.url('/graphql'), { key, body: { query } });
 
 /** The project's CLI inside one of its containers, with that container's environment. */
 const cliIn = (service: string, args: string[], env: Record<string, string> = {}) =>
@@ -264,10 +254,13 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
   });
 
   it('issues an API key with the administrator key, and serves GET /api/ with it through the REST adapter', async () => {
-    const created = await graphql('mutation { createApiKey(input: {name: "compose e2e", plan: free}) { key apiKey { plan } } }', ADMIN_KEY);
+    const created = await graphqlAt(at.gateway.url(), 'mutation { createApiKey(input: {name: "compose e2e", plan: free}) { key apiKey { plan } } }', {
+      key: ADMIN_KEY,
+      ...bounded(),
+    });
     expect([created.status, created.body.errors]).toEqual([200, undefined]);
     apiKey = created.body.data.createApiKey.key;
-    const res = await request(at.predictions.url('/api/'), { key: apiKey });
+    const res = await at.predictions.get('/api/', apiKey);
     expect(res.status).toBe(200);
     expect(res.body.key).toMatchObject({ name: 'compose e2e', plan: 'free' });
     expect(res.body.data.matches).toBeGreaterThan(0);
@@ -275,25 +268,26 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
   });
 
   it('plans a GraphQL query across subgraph containers through the gateway', async () => {
-    const res = await graphql('{ viewer { name plan } plans { code } footballData { matches } }', apiKey);
+    const res = await graphqlAt(at.gateway.url(), '{ viewer { name plan } plans { code } footballData { matches } }', { key: apiKey, ...bounded() });
     expect([res.status, res.body.errors]).toEqual([200, undefined]);
     expect(res.body.data).toMatchObject({ viewer: { name: 'compose e2e', plan: 'free' }, footballData: { matches: expect.any(Number) } });
     expect(res.body.data.plans.map((p: { code: string }) => p.code)).toEqual(['free', 'pro', 'enterprise']);
   });
 
   it("serves the GraphQL IDE and the API docs from the image's own files (scripts/prune-modules.js left what they load)", async () => {
-    const ide = await fetch(at.gateway.url('/graphql'), {
-      headers: { accept: 'text/html', authorization: `Basic ${Buffer.from(`admin:${ADMIN_KEY}`).toString('base64')}` },
+    const ide = await at.gateway.get('/graphql', null, {
+      accept: 'text/html',
+      authorization: `Basic ${Buffer.from(`admin:${ADMIN_KEY}`).toString('base64')}`,
     });
     expect(ide.status).toBe(200);
-    expect(await ide.text()).toContain('/ruru-static/ruru.js');
-    const ideScript = await fetch(at.gateway.url('/ruru-static/ruru.js'));
-    expect([ideScript.status, (await ideScript.arrayBuffer()).byteLength > 10_000]).toEqual([200, true]);
-    const docs = await fetch(at.predictions.url('/api/docs/'));
+    expect(ide.text).toContain('/ruru-static/ruru.js');
+    const ideScript = await at.gateway.get('/ruru-static/ruru.js');
+    expect([ideScript.status, Buffer.byteLength(ideScript.text) > 10_000]).toEqual([200, true]);
+    const docs = await at.predictions.get('/api/docs/');
     expect(docs.status).toBe(200);
-    const bundle = /<script src="([^"]*redoc\.standalone\.js)"/.exec(await docs.text())![1];
-    const docsScript = await fetch(at.predictions.url(bundle));
-    expect([docsScript.status, (await docsScript.arrayBuffer()).byteLength > 100_000]).toEqual([200, true]);
+    const bundle = /<script src="([^"]*redoc\.standalone\.js)"/.exec(docs.text)![1];
+    const docsScript = await at.predictions.get(bundle);
+    expect([docsScript.status, Buffer.byteLength(docsScript.text) > 100_000]).toEqual([200, true]);
   });
 
   it("answers a registry check-update for a licence made with the vendor's CLI in the licensing container", async () => {
@@ -313,9 +307,9 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     });
     const session = await signInAs('operator');
     expect([session.status, session.body.token_type]).toEqual([200, 'Bearer']);
-    const profile = await request(at.finance.url('/api/v1/profile/'), { key: session.body.access });
+    const profile = await at.finance.get('/api/v1/profile/', session.body.access);
     expect([profile.status, profile.body.username]).toEqual([200, 'operator']);
-    const node = await request(at.finance.url('/api/v1/node/'));
+    const node = await at.finance.get('/api/v1/node/');
     expect(node.status).toBe(200);
     expect(node.body).toMatchObject({ version: expect.any(String) });
   });
@@ -323,7 +317,7 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
   it("licenses the node with the registry's token, credits a user with a second administrator's approval, and moves money between two users", async () => {
     // the node's subgraphs reach no registry from their internal networks: the operator takes the token
     // from the registry (its published port) and installs it with the CLI (the offline path of docs/finance.md)
-    const checkout = await request(at.registry.url('/api/v1/license/checkout'), { method: 'POST', headers: { 'x-license-key': licence } });
+    const checkout = await at.registry.post('/api/v1/license/checkout', null, undefined, { 'x-license-key': licence });
     expect([checkout.status, checkout.body.success]).toEqual([200, true]);
     await engine([
       'exec',
@@ -334,7 +328,7 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     ]);
     expect(await cliIn('node', ['finance:install-licence', '--token', '@/tmp/licence.jwt', '--public-key', '@/tmp/vendor.key'])).toMatch(/normal mode/);
     await waitFor('the node in normal mode', 60_000, async () => {
-      const node = await request(at.finance.url('/api/v1/node/'));
+      const node = await at.finance.get('/api/v1/node/');
       return node.body.read_only === false ? node : undefined;
     });
 
@@ -344,42 +338,49 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     await cliIn('identity', ['finance:createsuperuser', '--username', 'checker', '--email', 'checker@example.com'], { SUPERUSER_PASSWORD: PASSWORD });
 
     // maker-checker: the operator proposes a credit in the console, the checker approves it
-    const maker = await consoleSignIn('operator');
+    const maker = await adminSignIn(financeNode, 'operator', PASSWORD);
     const reason = `compose e2e opening credit ${prefix}`;
-    const proposed = await consolePost(maker, '/admin/adjustments/', { user: 'alice', direction: 'credit', currency: 'EUR', amount: '25.00', reason });
+    const proposed = await adminPost(
+      financeNode,
+      maker,
+      '/admin/adjustments/',
+      { user: 'alice', direction: 'credit', currency: 'EUR', amount: '25.00', reason },
+      bounded(),
+    );
     expect([proposed.status, proposed.headers.get('location')]).toEqual([302, '/admin/adjustments/?saved=proposed']);
-    const checker = await consoleSignIn('checker');
-    const page = await request(at.finance.url('/admin/adjustments/'), { headers: { cookie: checker.cookie } });
-    const id = new RegExp(`action="/admin/adjustments/([0-9a-f-]{36})/approve/"`).exec(String(page.body))?.[1];
+    const checker = await adminSignIn(financeNode, 'checker', PASSWORD);
+    const page = await adminGet(financeNode, checker, '/admin/adjustments/', bounded());
+    const id = new RegExp(`action="/admin/adjustments/([0-9a-f-]{36})/approve/"`).exec(page.text)?.[1];
     expect(id).toBeDefined();
-    expect((await consolePost(checker, `/admin/adjustments/${id}/approve/`, {})).status).toBe(302);
+    expect((await adminPost(financeNode, checker, `/admin/adjustments/${id}/approve/`, {}, bounded())).status).toBe(302);
 
     // the node asks for KYC before money moves: the operator sets both users' level in the console
     for (const username of ['alice', 'bob']) {
-      const list = await request(at.finance.url(`/admin/identity/user/?q=${username}`), { headers: { cookie: maker.cookie } });
-      const user = new RegExp(`href="/admin/identity/user/([0-9a-f-]{36})/"[^>]*>${username}<`).exec(String(list.body))?.[1];
+      const list = await adminGet(financeNode, maker, `/admin/identity/user/?q=${username}`, bounded());
+      const user = new RegExp(`href="/admin/identity/user/([0-9a-f-]{36})/"[^>]*>${username}<`).exec(list.text)?.[1];
       expect(user).toBeDefined();
-      expect((await consolePost(maker, `/admin/identity/user/${user}/kyc/`, { level: 'basic' })).status).toBe(302);
+      expect((await adminPost(financeNode, maker, `/admin/identity/user/${user}/kyc/`, { level: 'basic' }, bounded())).status).toBe(302);
     }
 
     const alice = (await signInAs('alice')).body.access;
     const bob = (await signInAs('bob')).body.access;
     expect(await eur(alice)).toBe('25.00');
-    const sent = await request(at.finance.url('/api/v1/transfers/'), {
-      key: alice,
-      headers: { 'idempotency-key': `compose-${prefix}` },
-      body: { recipient: 'bob', amount: '10.00', currency: 'EUR', note: 'lunch' },
-    });
+    const sent = await at.finance.post(
+      '/api/v1/transfers/',
+      alice,
+      { recipient: 'bob', amount: '10.00', currency: 'EUR', note: 'lunch' },
+      { 'idempotency-key': `compose-${prefix}` },
+    );
     expect([sent.status, sent.body.code]).toEqual([201, undefined]);
     expect([await eur(alice), await eur(bob)]).toEqual(['15.00', '10.00']);
     // more than the balance: refused, nothing moves
-    const refused = await request(at.finance.url('/api/v1/transfers/'), { key: bob, body: { recipient: 'alice', amount: '10.01', currency: 'EUR' } });
+    const refused = await at.finance.post('/api/v1/transfers/', bob, { recipient: 'alice', amount: '10.01', currency: 'EUR' });
     expect([refused.status, refused.body.code]).toEqual([422, 'insufficient_funds']);
     expect([await eur(alice), await eur(bob)]).toEqual(['15.00', '10.00']);
   });
 
   it("answers the bot's probe (no Telegram token: the bot is off)", async () => {
-    const res = await request(at.bot.url('/healthz'));
+    const res = await at.bot.get('/healthz');
     expect([res.status, res.body]).toEqual([200, { status: 'ok', bot: 'off' }]);
   });
 
@@ -390,8 +391,10 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     expect(Object.keys(mem.perContainer)).toHaveLength(18);
   });
 
-  // GET /api/ counts the football data; the administrator key has no quota to exhaust while polling
-  const football = () => request(at.predictions.url('/api/'), { key: ADMIN_KEY, timeoutMs: 90_000 });
+  // GET /api/ counts the football data; the administrator key has no quota to exhaust while polling. Without
+  // the football subgraph the gateway waits for its subgraph timeout first: the bound is longer.
+  const predictionsSlow = published('predictions', 90_000);
+  const football = () => predictionsSlow.get('/api/', ADMIN_KEY);
   let killed: number;
 
   it('answers 503 with Retry-After while a subgraph container is killed', async () => {
@@ -416,9 +419,9 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
    * both (recovery took 260–289 s before, 2–3 s after); the statuses seen meanwhile go to the timings.
    */
   it('runs the killed subgraph again (`podman start`: the engine does not restart it here), and GET /api/ answers 200 again', async () => {
-    const running = async () => (await engine(['inspect', '--format', '{{.State.Running}}', container('football')])) === 'true';
-    timings.footballRestartedByEngine = String(await running());
-    if (!(await running())) await engine(['start', container('football')]);
+    const footballRunning = async () => (await engine(['inspect', '--format', '{{.State.Running}}', container('football')])) === 'true';
+    timings.footballRestartedByEngine = String(await footballRunning());
+    if (!(await footballRunning())) await engine(['start', container('football')]);
     const seen = new Set<number>();
     await waitFor('GET /api/ again after the football subgraph is back', 420_000, async () => {
       const { status } = await football();
@@ -437,63 +440,35 @@ describeContainers('docker-compose.yml under podman-compose: the whole topology,
     await up();
     await allReady(480_000);
     timings.secondUpToReadySeconds = (Date.now() - started) / 1000;
-    const res = await request(at.predictions.url('/api/'), { key: apiKey });
+    const res = await at.predictions.get('/api/', apiKey);
     expect(res.status).toBe(200);
     expect(res.body.key).toMatchObject({ name: 'compose e2e' });
     expect((await checkUpdate()).status).toBe(200);
     const session = await signInAs('operator');
     expect(session.status).toBe(200);
-    const profile = await request(at.finance.url('/api/v1/profile/'), { key: session.body.access });
+    const profile = await at.finance.get('/api/v1/profile/', session.body.access);
     expect([profile.status, profile.body.username]).toEqual([200, 'operator']);
     // the ledger's rows and the licence too: the balances after the transfer, and writes still allowed
     const alice = (await signInAs('alice')).body.access;
     expect([await eur(alice), await eur((await signInAs('bob')).body.access)]).toEqual(['15.00', '10.00']);
-    const again = await request(at.finance.url('/api/v1/transfers/'), { key: alice, body: { recipient: 'bob', amount: '5.00', currency: 'EUR' } });
+    const again = await at.finance.post('/api/v1/transfers/', alice, { recipient: 'bob', amount: '5.00', currency: 'EUR' });
     expect(again.status).toBe(201);
     expect(await eur(alice)).toBe('10.00');
   });
 });
 
 function checkUpdate() {
-  return request(at.registry.url('/api/v1/releases/check-update?product=finance-node&channel=stable&current_version=1.0.0'), {
-    headers: { 'x-license-key': licence },
-  });
+  return at.registry.get('/api/v1/releases/check-update?product=finance-node&channel=stable&current_version=1.0.0', null, { 'x-license-key': licence });
 }
 
 /** A user's sign-in on the node's published port, bounded as every request of this file. */
 function signInAs(username: string) {
-  return loginAt(at.finance.url(), username, PASSWORD, { signal: AbortSignal.timeout(30_000) });
+  return loginAt(at.finance.url(), username, PASSWORD, bounded());
 }
 
 /** The available EUR balance of a signed-in user (GET /api/v1/accounts/). */
 async function eur(token: string): Promise<string | undefined> {
-  const res = await request(at.finance.url('/api/v1/accounts/'), { key: token });
+  const res = await at.finance.get('/api/v1/accounts/', token);
   expect(res.status).toBe(200);
   return (res.body.results as { currency: string; available: { amount: string } }[]).find((a) => a.currency === 'EUR')?.available.amount;
-}
-
-/** The admin console's sign-in form (CSRF cookie and token), as a browser posts it: the session's cookies. */
-async function consoleSignIn(username: string): Promise<{ cookie: string; csrf: string }> {
-  const form = await fetch(at.finance.url('/admin/login/'));
-  const csrf = /csrftoken=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1];
-  const res = await fetch(at.finance.url('/admin/login/'), {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${csrf}` },
-    body: new URLSearchParams({ username, password: PASSWORD, next: '/admin/', csrfmiddlewaretoken: csrf }).toString(),
-  });
-  expect(res.status).toBe(302);
-  const session = /sessionid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1];
-  return { cookie: `csrftoken=${csrf}; sessionid=${session}`, csrf };
-}
-
-async function consolePost(s: { cookie: string; csrf: string }, path: string, fields: Record<string, string>) {
-  const res = await fetch(at.finance.url(path), {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: s.cookie },
-    body: new URLSearchParams({ ...fields, csrfmiddlewaretoken: s.csrf }).toString(),
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: res.status, headers: res.headers, body: await res.text() };
 }

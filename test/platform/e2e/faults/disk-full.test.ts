@@ -27,7 +27,7 @@ afterAll(async () => {
   if (app) rmSync(app.dataDir, { recursive: true, force: true });
 });
 
-const outbox = () => (existsSync(join(app.dataDir, 'outbox')) ? readdirSync(join(app.dataDir, 'outbox')) : []);
+const outboxFiles = () => (existsSync(join(app.dataDir, 'outbox')) ? readdirSync(join(app.dataDir, 'outbox')) : []);
 const APPROVE = 'mutation ($id: ID!) { approveApplication(id: $id, plan: pro) { status keyPrefix } }';
 
 const fsize = (limit: string) => execFileSync('prlimit', ['--pid', String(app.pid), `--fsize=${limit}`]);
@@ -49,7 +49,7 @@ it('refuses an application and an approval while the outbox cannot be written, r
   expect(refusedApplication.status).toBe(503);
   expect(JSON.stringify(refusedApplication.body)).not.toMatch(/EFBIG|ENOSPC|outbox|\.eml/);
   expect((await applications()).filter((a) => a.email === EMAIL).map((a) => a.status)).toEqual(['unconfirmed']);
-  expect(outbox()).toEqual([]);
+  expect(outboxFiles()).toEqual([]);
 
   // space again: the applicant applies and confirms the address with the mailed link
   fsize('unlimited:unlimited');
@@ -68,7 +68,7 @@ it('refuses an application and an approval while the outbox cannot be written, r
   expect(mine.map((a) => a.status)).toEqual(['pending']);
   const id = mine[0].id;
   const keysBefore = (await gql(app, '{ apiKeys { prefix } }')).body.data.apiKeys.length;
-  const mailed = outbox().length;
+  const mailed = outboxFiles().length;
 
   // the disk fills up again before the approval: the key cannot be mailed, so none is issued
   fsize('0:unlimited');
@@ -82,7 +82,7 @@ it('refuses an application and an approval while the outbox cannot be written, r
     keyPrefix: null,
   });
   expect((await gql(app, '{ apiKeys { prefix } }')).body.data.apiKeys).toHaveLength(keysBefore);
-  expect(outbox()).toHaveLength(mailed);
+  expect(outboxFiles()).toHaveLength(mailed);
   // everything else answers as usual
   expect((await http(`${app.urls.predictions}/api/`, { key: app.adminKey })).status).toBe(200);
   expect((await http(`${app.urls.predictions}/readyz`)).status).toBe(200);
@@ -93,5 +93,5 @@ it('refuses an application and an approval while the outbox cannot be written, r
   const approved = await gql(app, APPROVE, { variables: { id } });
   expect(approved.status).toBe(200);
   expect(approved.body.data.approveApplication).toEqual({ status: 'approved', keyPrefix: expect.stringMatching(/^mpk_/) });
-  expect(outbox()).toHaveLength(mailed + 1);
+  expect(outboxFiles()).toHaveLength(mailed + 1);
 }, 180_000);

@@ -169,10 +169,10 @@ describe('development mode: the IDE in a browser with no network', () => {
 });
 
 describe('production mode', () => {
-  const graphql = () => `${prod.urls.gateway}/graphql`;
+  const graphqlUrl = () => `${prod.urls.gateway}/graphql`;
   const basic = (password: string, user = 'any-user') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   const introspect = (key: string) =>
-    http(graphql(), {
+    http(graphqlUrl(), {
       method: 'POST',
       key,
       headers: { 'content-type': 'application/json' },
@@ -181,7 +181,7 @@ describe('production mode', () => {
   let clientKey: string;
 
   beforeAll(async () => {
-    const created = await http(graphql(), {
+    const created = await http(graphqlUrl(), {
       method: 'POST',
       key: prod.adminKey,
       headers: { 'content-type': 'application/json' },
@@ -192,19 +192,19 @@ describe('production mode', () => {
   });
 
   it('asks for credentials (401, WWW-Authenticate: Basic) when the IDE is opened without any', async () => {
-    const res = await http(graphql(), { headers: { accept: 'text/html' } });
+    const res = await http(graphqlUrl(), { headers: { accept: 'text/html' } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm="[^"]+"/);
     expect(res.body).not.toContain('<script');
   });
 
   it('refuses the IDE to a client key (401) and serves it to the administrator key given as the Basic password (200)', async () => {
-    const client = await http(graphql(), { headers: { accept: 'text/html', authorization: basic(clientKey) } });
+    const client = await http(graphqlUrl(), { headers: { accept: 'text/html', authorization: basic(clientKey) } });
     expect(client.status).toBe(401);
     expect(client.headers.get('www-authenticate')).toMatch(/^Basic /);
-    const clientBearer = await http(graphql(), { key: clientKey, headers: { accept: 'text/html' } });
+    const clientBearer = await http(graphqlUrl(), { key: clientKey, headers: { accept: 'text/html' } });
     expect(clientBearer.status).toBe(401);
-    const adminPage = await http(graphql(), { headers: { accept: 'text/html', authorization: basic(prod.adminKey) } });
+    const adminPage = await http(graphqlUrl(), { headers: { accept: 'text/html', authorization: basic(prod.adminKey) } });
     expect(adminPage.status).toBe(200);
     expect(adminPage.headers.get('content-type')).toMatch(/^text\/html/);
     expect(adminPage.body).toContain('/ruru-static/ruru.js');
@@ -227,7 +227,7 @@ describe('production mode', () => {
   });
 
   it('works in a browser that signs in with the administrator key (Basic): the query runs with the remembered credentials', async () => {
-    const ide = await openIde(graphql(), { username: 'admin', password: prod.adminKey });
+    const ide = await openIde(graphqlUrl(), { username: 'admin', password: prod.adminKey });
     try {
       await expectEditorRendered(ide);
       const { response, shownText } = await runQuery(ide.page);

@@ -6,6 +6,7 @@ import { DATA_CHANGED } from '../../../../lib/cache-policy';
 import { createLicence } from '../../../support/registry/registry';
 import { SubgraphCallRecorder } from '../../../support/platform/subgraph-calls';
 import { nextScheduled } from '../../../support/predictions/matches';
+import { waitFor } from '../../../support/platform/wait';
 
 /**
  * The response cache (gateway/response-cache.ts), through the public surfaces of two instances of
@@ -39,18 +40,8 @@ afterAll(async () => {
 const latest = (base: string, key: string, requestId?: string) =>
   http(`${base}/api/predictions/latest/?competition=en.1`, { key, headers: requestId ? { 'x-request-id': requestId } : {} });
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Once no data change has been announced for a while: the instances' start-up work (re-predicting the fixtures) is done. */
-const settled = () => eventually('the data to settle', async () => (Date.now() - lastChange > 1500 ? true : undefined), 60_000);
+const settled = () => waitFor('the data to settle', 60_000, async () => (Date.now() - lastChange > 1500 ? true : undefined));
 
 /** The prediction fetches of one request made through this process's gateway. */
 const fetchesOf = async (work: (requestId: string) => Promise<unknown>) => (await recorder.forRequest(work)).calls.filter((c) => c.subgraph === 'predictions');
@@ -134,15 +125,15 @@ describe('nothing caller-dependent is shared', () => {
 // before the imports below: their background work (the strengths' refit) re-predicts the fixtures on its own time
 it('serves nothing from the cache while the change notifications may be missed, and starts again once they arrive', async () => {
   const cache = t.app.gateway.cache!;
-  await eventually('the cache serving', async () => (cache.active ? true : undefined));
+  await waitFor('the cache serving', 30_000, async () => (cache.active ? true : undefined));
   const [first] = ((await latest(t.urls.predictions, t.adminKey)).body as { match_id: number }[]).map((p) => p.match_id);
   // the LISTEN connections of this database go (both instances'), and a change is made before they are back
   await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'matchday:listen'`);
-  await eventually('the listener lost', async () => (cache.active ? undefined : true));
+  await waitFor('the listener lost', 30_000, async () => (cache.active ? undefined : true));
   await db.query(`UPDATE predictions.prediction SET confidence = 0.876 WHERE match_id = $1 AND actual_outcome IS NULL`, [first]);
   const during = await fetchesOf((id) => latest(t.urls.predictions, t.adminKey, id));
   expect(during).toHaveLength(1);
-  await eventually('the listener back', async () => (cache.active ? true : undefined));
+  await waitFor('the listener back', 30_000, async () => (cache.active ? true : undefined));
   const body = (await latest(t.urls.predictions, t.adminKey)).body as { match_id: number; confidence: number }[];
   expect(body.find((p) => p.match_id === first)!.confidence).toBe(0.876);
   // and serving again
@@ -161,7 +152,8 @@ describe('every change evicts the answers it touches, in every instance', () => 
     // read twice: the answers are cached in both
     for (let i = 0; i < 2; i++) for (const value of await Promise.all(bases.map(read))) expect(fresh(value)).toBe(false);
     await change();
-    for (const base of bases) await eventually(`the change seen at ${base}`, async () => ((value) => (fresh(value) ? value : undefined))(await read(base)));
+    for (const base of bases)
+      await waitFor(`the change seen at ${base}`, 30_000, async () => ((value) => (fresh(value) ? value : undefined))(await read(base)));
   }
 
   const latestIds = async (base: string) => ((await latest(base, t.adminKey)).body as { match_id: number }[]).map((p) => p.match_id);

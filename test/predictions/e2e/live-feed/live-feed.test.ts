@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../../support/platform/app';
 import { surface } from '../../../support/platform/http';
 import { assertBuilt } from '../../../support/platform/child-app';
 import { seasonJson, startFeedServer, type FeedServer } from '../../../support/predictions/feed-server';
+import { waitFor } from '../../../support/platform/wait';
 
 /**
  * The prediction API as a live service, on the real clock: a local feed serves the fixtures of a
@@ -73,16 +74,6 @@ async function sync(): Promise<string> {
   return stdout;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 let before: { total_predictions: number };
 
 it('out of the box, eleven months after the shipped fixtures, latest lists the most recent played matches and /api/ says so', async () => {
@@ -97,7 +88,7 @@ it('football:sync brings the new season in, and the latest predictions are its f
   const out = await sync();
   expect(out).toMatch(/^en\.1@2026-27\s+changed\s+football\.json\s+5 matches: 5 new, 0 updated/m);
   expect(out).toMatch(/Pass \d+: 1 sources, 1 changed, 0 failed/);
-  const latest = await until('the new fixtures predicted', async () => {
+  const latest = await waitFor('the new fixtures predicted', 60_000, async () => {
     const res = await get('/api/predictions/latest/');
     return res.body.length === PAIRS.length ? res.body : undefined;
   });
@@ -112,7 +103,7 @@ it('once the feed serves their results, the next sync resolves the predictions a
   feed.set('/2026-27/en.1.json', { body: seasonJson(PAIRS, played, SCORES) });
   const out = await sync();
   expect(out).toMatch(/^en\.1@2026-27\s+changed\s+football\.json\s+5 matches: 0 new, 5 updated/m);
-  const after = await until('the predictions resolved', async () => {
+  const after = await waitFor('the predictions resolved', 60_000, async () => {
     const res = await get('/api/dashboard/overview/');
     return res.body.total_predictions >= before.total_predictions + PAIRS.length ? res.body : undefined;
   });

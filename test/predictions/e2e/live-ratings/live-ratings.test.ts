@@ -7,6 +7,7 @@ import { applyResults, type FittedModel } from '../../../../subgraphs/prediction
 import type { EnsembleState } from '../../../../subgraphs/predictions/predictions/domain/model/ensemble';
 import type { VersionRow } from '../../../../subgraphs/predictions/predictions/store/prediction-store';
 import { nextScheduled, type Scheduled } from '../../../support/predictions/matches';
+import { waitFor } from '../../../support/platform/wait';
 
 /**
  * Live ratings between retrains, through the public interfaces: results imported with the
@@ -54,16 +55,6 @@ async function versionRow(): Promise<VersionRow & { state: unknown }> {
 
 const ratingComponents = (m: FittedModel) => (m.state as EnsembleState).components.filter((c) => c.kind !== 'dixon-coles').map((c) => c.state);
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 async function fixtureProbabilities(app: GatewayOf): Promise<Map<number, { home: number; draw: number; away: number; homeId: number; awayId: number }>> {
   const res = await gql(
     app,
@@ -92,7 +83,7 @@ it('imported results update the active version without a new version, each appli
   expect(a.body.data.importMatches.updated + b.body.data.importMatches.updated).toBe(2);
 
   // ratings at once, then the Dixon–Coles strengths by the background refit
-  const live = await waitFor('the refit', async () => {
+  const live = await waitFor('the refit', 60_000, async () => {
     const v = (await gql(t, LIVE)).body.data.modelVersions[0];
     return v.live.results >= 2 && v.live.strengthsRefittedAt ? v.live : undefined;
   });
@@ -124,7 +115,7 @@ it('imported results update the active version without a new version, each appli
   expect(ratingComponents(fittedModelOf({ ...after, live: { ...after.live } } as never))).toEqual(ratingComponents(expected));
 
   // the fixtures were predicted again: the played matches are gone, the losers' next matches moved against them
-  const fixturesAfter = await waitFor('the fixtures re-predicted with the refit', async () => {
+  const fixturesAfter = await waitFor('the fixtures re-predicted with the refit', 60_000, async () => {
     const f = await fixtureProbabilities(t);
     return [...f.keys()].some((id) => played.some((m) => m.id === id)) ? undefined : f;
   });
@@ -149,7 +140,7 @@ it('keeps the updated ratings with the version: another process forecasts with t
 
   const [third] = (await nextScheduled(db, 1)).filter((m) => !played.some((p) => p.id === m.id));
   await importResults(replica, [third], [[2, 2]]);
-  const live = await waitFor('the third result', async () => {
+  const live = await waitFor('the third result', 60_000, async () => {
     const v = (await gql(t, LIVE)).body.data.modelVersions[0];
     return v.live.results >= 3 ? v.live : undefined;
   });

@@ -46,7 +46,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const say = (text: string) => converse(server, TOKEN, text);
+const sayToBot = (text: string) => converse(server, TOKEN, text);
 
 it('says on /healthz that it runs by long polling', async () => {
   const res = await fetch(`http://127.0.0.1:${botPort}/healthz`);
@@ -54,34 +54,34 @@ it('says on /healthz that it runs by long polling', async () => {
 });
 
 it('/help lists the commands', async () => {
-  const [help] = await say('/help');
+  const [help] = await sayToBot('/help');
   for (const command of ['/predict', '/nextmatch', '/help', '/start']) expect(help.text).toContain(command);
 });
 
 it('/predict with aliases answers with the prediction of the gateway', async () => {
-  const [answer] = await say('/predict Man Utd vs spurs');
+  const [answer] = await sayToBot('/predict Man Utd vs spurs');
   expect(answer.text.split('\n')[0]).toBe('<b>Manchester United FC</b> vs <b>Tottenham Hotspur FC</b>');
   expect(answer.text).toMatch(/Prediction: <b>(Home Win|Draw|Away Win)<\/b>/);
   expect(answer.text).toMatch(/Home win \d+% · Draw \d+% · Away win \d+%/);
 });
 
 it('/predict with an unknown team says so', async () => {
-  const [answer] = await say('/predict Hogwarts vs Arsenal');
+  const [answer] = await sayToBot('/predict Hogwarts vs Arsenal');
   expect(answer.text).toContain("I don't know a team called “Hogwarts” (home).");
 });
 
 it('/predict with an ambiguous team offers buttons, and a press edits the question into the prediction', async () => {
-  const [question] = await say('/predict Manchester vs Arsenal');
+  const [question] = await sayToBot('/predict Manchester vs Arsenal');
   const city = question.buttons.flat().find((b) => b.text === 'Manchester City FC')!;
   const edited = await press(server, TOKEN, question, city.callback_data);
   expect(edited.split('\n')[0]).toBe('<b>Manchester City FC</b> vs <b>Arsenal FC</b>');
 });
 
 it('/nextmatch answers with the next scheduled match and its prediction', async () => {
-  const [answer] = await say('/nextmatch');
+  const [answer] = await sayToBot('/nextmatch');
   expect(answer.text).toMatch(/^Next match in .+:\n<b>.+<\/b> vs <b>.+<\/b>\nKick-off /);
   expect(answer.text).toContain('Prediction: <b>');
-  const [premier] = await say('/nextmatch Premier League');
+  const [premier] = await sayToBot('/nextmatch Premier League');
   expect(premier.text).toMatch(/^Next match in English Premier League:/);
 });
 

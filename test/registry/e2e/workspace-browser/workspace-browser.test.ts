@@ -62,8 +62,8 @@ afterAll(async () => {
   await new Promise((r) => assets?.close(r));
 });
 
-/** The link of the newest mail to `to` in the outbox (quoted-printable undone). */
-function mailedLink(to: string): string {
+/** The password link of the newest mail to `to` in the outbox (quoted-printable undone). */
+function passwordLinkMailedTo(to: string): string {
   const dir = outboxDir(t.config);
   const mails = readdirSync(dir)
     .map((f) => readFileSync(join(dir, f), 'utf8'))
@@ -106,7 +106,7 @@ describe('the customer workspace in a browser', () => {
     });
     expect(registered.status).toBe(201);
 
-    await page.goto(mailedLink(EMAIL).replace(/^http:\/\/[^/]+/, t.urls.registry));
+    await page.goto(passwordLinkMailedTo(EMAIL).replace(/^http:\/\/[^/]+/, t.urls.registry));
     await page.fill('#password', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(/\/workspace\/login\/\?password=set/);
