@@ -186,7 +186,8 @@ export class SupergraphExecutor implements GatewayInterface {
    * that select, together, exactly the client's operation (see OperationPlan.direct); else undefined.
    */
   private directFetches(document: DocumentNode, operation: OperationDefinitionNode, root: PlanNode | undefined): FetchNode[] | undefined {
-    const fetches = root?.kind === 'Fetch' ? [root] : root?.kind === 'Parallel' && root.nodes.every((n) => n.kind === 'Fetch') ? (root.nodes as FetchNode[]) : [];
+    const fetches =
+      root?.kind === 'Fetch' ? [root] : root?.kind === 'Parallel' && root.nodes.every((n) => n.kind === 'Fetch') ? (root.nodes as FetchNode[]) : [];
     if (!fetches.length || document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION)) return undefined;
     if (fetches.some((f) => f.requires || f.inputRewrites?.length || f.outputRewrites?.length || f.contextRewrites?.length || f.hasDefers)) return undefined;
     const operations = fetches.map((f) => parse(f.operation).definitions);

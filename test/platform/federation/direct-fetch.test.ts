@@ -79,7 +79,11 @@ const CASES: { name: string; query: string; variables?: Record<string, unknown>;
     variables: { x: true },
     viaGateway: true,
   },
-  { name: 'a variable of the wrong type across subgraphs (400)', query: 'query ($n: Int!) { teams(first: $n) { name } plans { code } }', variables: { n: 'two' } },
+  {
+    name: 'a variable of the wrong type across subgraphs (400)',
+    query: 'query ($n: Int!) { teams(first: $n) { name } plans { code } }',
+    variables: { n: 'two' },
+  },
   {
     name: 'a non-null root field failing beside another subgraph (no data)',
     query: '{ competitions { code } trainingJob(id: "00000000-0000-0000-0000-000000000000") { id } }',
