@@ -20,6 +20,7 @@ import {
   visit,
   visitWithTypeInfo,
   type DocumentNode,
+  type FieldNode,
   type GraphQLFormattedError,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -34,10 +35,12 @@ import { stableJson, type ResponseCache } from './response-cache';
 /** What is settled about one operation once, before its first execution: its plan, and how it may run. */
 interface OperationPlan {
   /**
-   * The plan is one fetch from one subgraph whose operation selects exactly what the client's does:
-   * its answer is the client's answer as it stands, with nothing to merge or shape.
+   * The plan is one fetch, or fetches in parallel from the root (one per subgraph), whose operations
+   * together select exactly what the client's does, each a part of its root fields as the client wrote
+   * them: the answers, put side by side in the client's order, are the client's answer, with nothing
+   * to shape.
    */
-  direct?: FetchNode;
+  direct?: FetchNode[];
   /** Its answer is the same whoever asks (every field is public): the schemas it reads, as cache tags. */
   cacheTags?: string[];
   /** A mutation: once it has run, the answers read from the schemas of the subgraphs it wrote to go. */
@@ -62,6 +65,8 @@ const MAX_PLANS = 2000;
  * - an operation whose plan is a single fetch that selects exactly what the client asked for is sent
  *   to that subgraph as planned and its answer returned as it is: the gateway's per-request work
  *   (operation context, plan lookup, result shaping that copies every field) has nothing to do for it;
+ *   so is one whose plan fetches its root fields from several subgraphs in parallel, each fetch a part
+ *   of the client's root fields as written (the answers are then put side by side);
  * - an operation every field of which is public (lib/cache-policy.ts) is answered from the response
  *   cache when it holds the answer, and its answer stored there otherwise;
  * - everything else runs through @apollo/gateway's executor unchanged.
@@ -164,13 +169,7 @@ export class SupergraphExecutor implements GatewayInterface {
     const plan: OperationPlan = {};
     const root = queryPlan.node;
     // queries only: a mutation is rare, and one whose fetch fails must not be tried again (see execute)
-    if (
-      this.opts.direct !== false &&
-      operation.operation === OperationTypeNode.QUERY &&
-      root?.kind === 'Fetch' &&
-      this.selectsAsPlanned(document, operation, root)
-    )
-      plan.direct = root;
+    if (this.opts.direct !== false && operation.operation === OperationTypeNode.QUERY) plan.direct = this.directFetches(document, operation, root);
     const policies = this.opts.cache?.policies;
     if (!policies) return plan;
     if (operation.operation === OperationTypeNode.MUTATION) plan.writes = [...services].flatMap((name) => policies[name]?.schema ?? []);
@@ -182,15 +181,57 @@ export class SupergraphExecutor implements GatewayInterface {
     return plan;
   }
 
-  /** Whether the fetch's operation is the client's, but for its name, with nothing to rewrite in the answer. */
-  private selectsAsPlanned(document: DocumentNode, operation: OperationDefinitionNode, fetch: FetchNode): boolean {
-    if (fetch.requires || fetch.inputRewrites?.length || fetch.outputRewrites?.length || fetch.contextRewrites?.length || fetch.hasDefers) return false;
-    if (document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION)) return false;
-    const fetched = parse(fetch.operation).definitions;
-    if (fetched.length !== 1 || fetched[0].kind !== Kind.OPERATION_DEFINITION) return false;
-    const unnamed = (op: OperationDefinitionNode) => print({ ...op, name: undefined });
-    if (unnamed(fetched[0]) !== unnamed(operation)) return false;
-    // the gateway answers null (with an error) for an enum value the API schema hides: leave those to it
+  /**
+   * The fetches to send as planned, when the plan is one fetch or fetches in parallel from the root
+   * that select, together, exactly the client's operation (see OperationPlan.direct); else undefined.
+   */
+  private directFetches(document: DocumentNode, operation: OperationDefinitionNode, root: PlanNode | undefined): FetchNode[] | undefined {
+    const fetches =
+      root?.kind === 'Fetch' ? [root] : root?.kind === 'Parallel' && root.nodes.every((n) => n.kind === 'Fetch') ? (root.nodes as FetchNode[]) : [];
+    if (!fetches.length || document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION)) return undefined;
+    if (fetches.some((f) => f.requires || f.inputRewrites?.length || f.outputRewrites?.length || f.contextRewrites?.length || f.hasDefers)) return undefined;
+    const operations = fetches.map((f) => parse(f.operation).definitions);
+    if (operations.some((defs) => defs.length !== 1 || defs[0].kind !== Kind.OPERATION_DEFINITION)) return undefined;
+    const fetched = operations.map((defs) => defs[0] as OperationDefinitionNode);
+    if (fetches.length === 1) {
+      if (unnamed(fetched[0]) !== unnamed(operation)) return undefined;
+    } else if (!this.splitsRootFields(operation, fetched)) return undefined;
+    return this.hidesNoEnumValue(document) ? fetches : undefined;
+  }
+
+  /**
+   * Whether each fetched operation is the client's restricted to some of its root fields (as written:
+   * arguments, aliases, directives, selections) and the variables those use, and every root field of
+   * the client's is in exactly one of them.
+   */
+  private splitsRootFields(operation: OperationDefinitionNode, fetched: OperationDefinitionNode[]): boolean {
+    const selections = operation.selectionSet.selections;
+    if (!selections.every((s): s is FieldNode => s.kind === Kind.FIELD)) return false;
+    const byKey = new Map(selections.map((f) => [(f.alias ?? f.name).value, f]));
+    if (byKey.size !== selections.length) return false;
+    const covered = new Set<string>();
+    for (const part of fetched) {
+      const keys: string[] = [];
+      for (const s of part.selectionSet.selections) {
+        if (s.kind !== Kind.FIELD) return false;
+        const key = (s.alias ?? s.name).value;
+        if (!byKey.has(key) || covered.has(key)) return false;
+        covered.add(key);
+        keys.push(key);
+      }
+      const declared = new Set((part.variableDefinitions ?? []).map((v) => v.variable.name.value));
+      const restricted: OperationDefinitionNode = {
+        ...operation,
+        variableDefinitions: operation.variableDefinitions?.filter((v) => declared.has(v.variable.name.value)),
+        selectionSet: { ...operation.selectionSet, selections: selections.filter((f) => keys.includes((f.alias ?? f.name).value)) },
+      };
+      if (unnamed(part) !== unnamed(restricted)) return false;
+    }
+    return covered.size === byKey.size;
+  }
+
+  /** Whether no field of the operation is of an enum with values the API schema hides (the gateway answers null and an error for those: left to it). */
+  private hidesNoEnumValue(document: DocumentNode): boolean {
     let filtered = false;
     const typeInfo = new TypeInfo(this.apiSchema);
     visit(
@@ -243,30 +284,49 @@ export class SupergraphExecutor implements GatewayInterface {
   }
 
   /**
-   * The single fetch, sent as @apollo/gateway's executor sends it, its errors reported as it reports
-   * them. A fetch that throws (a subgraph that cannot be reached) is the gateway's to answer: `execute`
-   * hands the query to its executor, which reports it with the data it shapes around the failure.
+   * The fetches, sent as @apollo/gateway's executor sends them, their errors reported as it reports
+   * them; several (in parallel) are put side by side in the order of the client's root fields, and a
+   * fetch answered without data (a non-null root field failed) leaves the whole answer without data, as
+   * one execution of the client's operation would. A fetch that throws (a subgraph that cannot be
+   * reached) is the gateway's to answer: `execute` hands the query to its executor, which reports it
+   * with the data it shapes around the failure.
    */
-  private async fetchDirect(ctx: GatewayGraphQLRequestContext<GatewayContext>, fetch: FetchNode): Promise<GatewayExecutionResult> {
+  private async fetchDirect(ctx: GatewayGraphQLRequestContext<GatewayContext>, fetches: FetchNode[]): Promise<GatewayExecutionResult> {
     const supplied = ctx.request.variables ?? {};
     // the variables' coercion, as the gateway validates an incoming request
     if (ctx.operation.variableDefinitions?.length) {
       const { errors } = getVariableValues(ctx.schema, ctx.operation.variableDefinitions, supplied);
       if (errors?.length) return { errors };
     }
-    const variables = Object.create(null) as Record<string, unknown>;
-    for (const name of fetch.variableUsages ?? []) if (Object.hasOwn(supplied, name) && supplied[name] !== undefined) variables[name] = supplied[name];
-    const response = await this.opts.dataSources[fetch.serviceName].process({
-      kind: GraphQLDataSourceRequestKind.INCOMING_OPERATION,
-      request: { query: fetch.operation, variables, operationName: fetch.operationName },
-      incomingRequestContext: ctx,
-      context: ctx.context,
-      pathInIncomingRequest: [],
-    });
-    if (!response.errors?.length) return { data: response.data ?? null };
-    return { data: response.data ?? null, errors: response.errors.map((e) => downstreamError(e, fetch.serviceName)) };
+    const send = (fetch: FetchNode) => {
+      const variables = Object.create(null) as Record<string, unknown>;
+      for (const name of fetch.variableUsages ?? []) if (Object.hasOwn(supplied, name) && supplied[name] !== undefined) variables[name] = supplied[name];
+      return this.opts.dataSources[fetch.serviceName].process({
+        kind: GraphQLDataSourceRequestKind.INCOMING_OPERATION,
+        request: { query: fetch.operation, variables, operationName: fetch.operationName },
+        incomingRequestContext: ctx,
+        context: ctx.context,
+        pathInIncomingRequest: [],
+      });
+    };
+    const responses = fetches.length === 1 ? [await send(fetches[0])] : await Promise.all(fetches.map(send));
+    const errors = responses.flatMap((r, i) => (r.errors ?? []).map((e) => downstreamError(e, fetches[i].serviceName)));
+    let data: Record<string, unknown> | null;
+    if (responses.length === 1) data = responses[0].data ?? null;
+    else if (responses.some((r) => !r.data)) data = null;
+    else {
+      data = {};
+      for (const selection of ctx.operation.selectionSet.selections) {
+        const key = (selection as FieldNode).alias?.value ?? (selection as FieldNode).name.value;
+        const from = responses.find((r) => Object.hasOwn(r.data!, key));
+        if (from) data[key] = from.data![key];
+      }
+    }
+    return errors.length ? { data, errors } : { data };
   }
 }
+
+const unnamed = (op: OperationDefinitionNode) => print({ ...op, name: undefined });
 
 /** The subgraphs a plan fetches from; false for a node it does not know (nothing is then settled about it). */
 function collectServices(node: PlanNode | undefined, into: Set<string>): boolean {

@@ -121,4 +121,20 @@ describe('the per-licence rate limit (REGISTRY_RATE_LIMIT per minute)', () => {
     const { key: other } = await createLicence(t);
     expect((await client.get('/api/v1/license', { key: other })).status).toBe(200);
   });
+
+  it('counts requests arriving together exactly: no more admitted than the limit, each with its own remaining count', async () => {
+    const { key } = await createLicence(t);
+    const client = registryClient(t, key);
+    // while one metering statement runs the others wait for it and are counted together
+    const results = await Promise.all(Array.from({ length: 20 }, () => client.get('/api/v1/license')));
+    expect(results.every((r) => r.status === 200 || (r.status === 429 && r.body.error.code === 'RATE_LIMITED'))).toBe(true);
+    const admitted = new Map<string, string[]>();
+    for (const r of results.filter((r) => r.status === 200)) {
+      const window = r.headers.get('x-ratelimit-reset')!;
+      admitted.set(window, [...(admitted.get(window) ?? []), r.headers.get('x-ratelimit-remaining')!]);
+    }
+    // a minute may turn meanwhile: then each window admits its own, counted afresh
+    for (const remaining of admitted.values()) expect(remaining.sort().reverse()).toEqual(['4', '3', '2', '1', '0'].slice(0, remaining.length));
+    if (admitted.size === 1) expect([...admitted.values()][0]).toHaveLength(5);
+  });
 });

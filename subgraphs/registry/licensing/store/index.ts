@@ -6,6 +6,7 @@ import { MachineFingerprint1765000000000 } from './migrations/1765000000000-Mach
 import { MobileSigning1766000000000 } from './migrations/1766000000000-MobileSigning';
 import { FrontendImages1766100000000 } from './migrations/1766100000000-FrontendImages';
 import { ReleaseChanges1766200000000 } from './migrations/1766200000000-ReleaseChanges';
+import { MeterBatches1766300000000 } from './migrations/1766300000000-MeterBatches';
 
 export const licensingStore: StoreDefinition = {
   schema: 'licensing',
@@ -17,5 +18,6 @@ export const licensingStore: StoreDefinition = {
     MobileSigning1766000000000,
     FrontendImages1766100000000,
     ReleaseChanges1766200000000,
+    MeterBatches1766300000000,
   ],
 };
