@@ -15,7 +15,11 @@ import { sendFile } from './file-send';
 const dir = mkdtempSync(join(tmpdir(), 'file-send-'));
 // sizes that are not a multiple of any chunk size; distinct contents per file
 const files = Object.fromEntries(
-  [['small', 1000], ['large', 3 * 1024 * 1024 + 12345], ['other', 2 * 1024 * 1024 + 7]].map(([name, size]) => {
+  [
+    ['small', 1000],
+    ['large', 3 * 1024 * 1024 + 12345],
+    ['other', 2 * 1024 * 1024 + 7],
+  ].map(([name, size]) => {
     const bytes = randomBytes(size as number);
     writeFileSync(join(dir, name as string), bytes);
     return [name, bytes];
