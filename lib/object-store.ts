@@ -151,6 +151,8 @@ export interface ServedObject {
   sha256?: string;
   lastModified: Date;
   open(range?: ByteRange): Readable;
+  /** The local file that holds the bytes (a response sends it with lib/file-send.ts). */
+  file: string;
 }
 
 /**
@@ -288,6 +290,7 @@ export class FilesystemObjectStore implements ObjectStore {
       sha256: object.sha256,
       lastModified: object.lastModified,
       open: (range) => openFile(path, range),
+      file: path,
     };
   }
 

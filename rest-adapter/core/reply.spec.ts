@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { DomainError } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';
@@ -18,6 +21,9 @@ import { http } from '../../test/support/platform/http';
 const BODY = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
 const ETAG = createHash('sha256').update(BODY).digest('hex');
 let opened: { start: number; end: number }[] = [];
+// the same bytes on disk: a body that names its local file is sent from it (lib/file-send.ts), not through open()
+const dir = mkdtempSync(join(tmpdir(), 'reply-spec-'));
+writeFileSync(join(dir, 'data.bin'), BODY);
 
 const routes: Route<string>[] = [
   {
@@ -28,7 +34,7 @@ const routes: Route<string>[] = [
     credentials: [],
     operationId: 'GetFile',
     reply: async ({ params }) => {
-      if (params.name !== 'data.bin') throw new DomainError('NOT_FOUND', 404, 'No such file.');
+      if (params.name !== 'data.bin' && params.name !== 'disk.bin') throw new DomainError('NOT_FOUND', 404, 'No such file.');
       return {
         kind: 'stream',
         body: {
@@ -42,6 +48,7 @@ const routes: Route<string>[] = [
             opened.push(range ?? { start: 0, end: BODY.length - 1 });
             return Readable.from([range ? BODY.subarray(range.start, range.end + 1) : BODY]);
           },
+          file: params.name === 'disk.bin' ? join(dir, 'data.bin') : undefined,
         },
       };
     },
@@ -99,14 +106,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await t?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
   opened = [];
 });
 
-const get = (headers: Record<string, string> = {}, method = 'GET') => fetch(`${server.url}/files/data.bin`, { method, headers });
+describe.each([
+  ['from open()', 'data.bin'],
+  ['from the local file it names', 'disk.bin'],
+])('stream replies, the bytes %s', (_, name) => {
+  const get = (headers: Record<string, string> = {}, method = 'GET') => fetch(`${server.url}/files/${name}`, { method, headers });
+  // what open() was asked for: the range, or nothing when the body is sent from its file
+  const read = (range: { start: number; end: number }) => (name === 'disk.bin' ? [] : [range]);
 
-describe('stream replies', () => {
   it('GET: the whole body with Content-Length, Content-Type, ETag, Last-Modified, the filename and Accept-Ranges', async () => {
     const res = await get();
     expect(res.status).toBe(200);
@@ -149,7 +162,7 @@ describe('stream replies', () => {
         String(end - start + 1),
       ]);
       expect(Buffer.from(await res.arrayBuffer()).equals(BODY.subarray(start, end + 1))).toBe(true);
-      expect(opened).toEqual([{ start, end }]);
+      expect(opened).toEqual(read({ start, end }));
     }
   });
 

@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lib/errors';
+import { sendFile } from '../../lib/file-send';
 import { isDatabaseUnavailable } from '../../lib/faults';
 import { htmlSecurityHeaders, inlineScriptHashes } from '../../lib/security-headers';
 import { setCookie } from './cookies';
@@ -115,7 +116,7 @@ function sendStream(req: Request, res: Response, body: StreamBody) {
     res.status(200).setHeader('content-length', String(body.size));
   }
   if (req.method === 'HEAD') return void res.end();
-  pipeline(body.open(range), res).catch((err: unknown) => {
+  (body.file ? sendFile(body.file, res, range ?? { start: 0, end: body.size - 1 }) : pipeline(body.open(range), res)).catch((err: unknown) => {
     // the client went away, or the storage failed mid-body: the status is sent, so the connection is cut
     if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') req.log.warn({ err }, 'streaming a body failed');
     res.destroy();

@@ -51,6 +51,11 @@ export interface StreamBody {
   headers?: Record<string, string>;
   /** The bytes, or one range of them (`end` inclusive). Not called for HEAD, 304 or 416. */
   open(range?: { start: number; end: number }): Readable;
+  /**
+   * The local file that holds exactly these bytes, when there is one: sent from reused buffers
+   * (lib/file-send.ts) instead of through `open`, which then is not called.
+   */
+  file?: string;
 }
 
 export interface RouteInput<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {

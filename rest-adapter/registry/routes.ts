@@ -316,6 +316,7 @@ export const registryRoutes: Route<RegistrySecurity>[] = [
           lastModified: object.lastModified,
           headers: object.sha256 ? { 'repr-digest': `sha-256=:${Buffer.from(object.sha256, 'hex').toString('base64')}:` } : undefined,
           open: (range) => object.open(range),
+          file: object.file,
         },
       };
     },
