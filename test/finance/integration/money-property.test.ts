@@ -400,7 +400,7 @@ async function held(): Promise<Map<string, bigint>> {
 }
 
 /** One run: its own model, its baseline (what was held when it began) and its own postings. */
-async function run(list: (Action | null)[], summary: Summary): Promise<void> {
+async function playRun(list: (Action | null)[], summary: Summary): Promise<void> {
   const model: Model = {
     deposits: await held(),
     payments: [],
@@ -432,7 +432,7 @@ describe('money: the property test that searches for money creation', () => {
       const summary: Summary = { seen: new Map(), steps: 0, runs: 0 };
       const since = new Date();
       await fc.assert(
-        fc.asyncProperty(actions, (list) => run(list, summary)),
+        fc.asyncProperty(actions, (list) => playRun(list, summary)),
         // a failing run is shrunk (each shorter candidate is another run) for at most SHRINK_MS
         { seed, numRuns: RUNS, interruptAfterTimeLimit: SHRINK_MS },
       );
