@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await listener?.end();
   await writer?.end();
-  await db?.drop();
+  await db?.release();
 });
 
 /** The schemas `work`'s writes announced, in order (each once per transaction). */

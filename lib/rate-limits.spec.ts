@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
-  await db?.drop();
+  await db?.release();
 });
 
 it('counts per key across processes, and answers 429 with the seconds until the window frees up', async () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.end();
   await store?.close();
-  await db?.drop();
+  await db?.release();
 });
 beforeEach(async () => {
   await store.pool.query('TRUNCATE audit_spec.audit_outbox, audit_spec.change, audit_spec.received');

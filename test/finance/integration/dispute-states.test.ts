@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await store?.close();
-  await db?.drop();
+  await db?.release();
 });
 
 const STATES = Object.keys(DISPUTE_TRANSITIONS) as DisputeState[];

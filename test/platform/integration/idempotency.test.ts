@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool?.end();
-  await db?.drop();
+  await db?.release();
 });
 
 let now = new Date('2026-11-01T12:00:00Z');

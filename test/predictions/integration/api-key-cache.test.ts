@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await store?.close();
-  await db?.drop();
+  await db?.release();
 });
 
 const unknownKey = (id: string) => `mpk_${id.padEnd(8, '0').slice(0, 8)}${'s'.repeat(40)}`;

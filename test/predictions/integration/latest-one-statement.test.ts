@@ -38,7 +38,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await store?.close();
-  await db?.drop();
+  await db?.release();
 });
 
 /** The definition: open predictions kicking off after now, soonest first (ties by match); else the played ones, latest first. */

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await store?.close();
-  await db?.drop();
+  await db?.release();
 });
 
 it('resets the count at 00:00 UTC, and reports that instant as the reset', async () => {

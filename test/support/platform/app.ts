@@ -101,7 +101,7 @@ async function launchTestApp<P extends ProductName>(
   // the data folder (mail outbox, …) goes with the database, whatever happens
   const cleanUp = async () => {
     rmSync(dataDir, { recursive: true, force: true });
-    await db.drop();
+    await db.release();
   };
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -51,10 +51,10 @@ const { createLogger } = require('./dist/lib/logger.js');
  */
 export async function startChildApp(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<ChildApp> {
   assertBuilt();
-  const db = opts.databaseUrl ? { url: opts.databaseUrl, drop: () => Promise.resolve() } : await createTestDatabase();
+  const db = opts.databaseUrl ? { url: opts.databaseUrl, release: () => Promise.resolve() } : await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'matchday-child-'));
   const cleanUp = async () => {
-    await db.drop();
+    await db.release();
     rmSync(dataDir, { recursive: true, force: true });
   };
   const childEnv: NodeJS.ProcessEnv = {

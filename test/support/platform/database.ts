@@ -77,7 +77,7 @@ export function templatePrefix(): string {
 
 /**
  * A plain pool for a test's own connections. pg-pool's `end()` resolves once its idle clients are told
- * to close, not once they have closed; the `DROP DATABASE … WITH (FORCE)` of the file's teardown may
+ * to close, not once they have closed; the `DROP DATABASE … WITH (FORCE)` after the file (startReaper) may
  * then terminate a backend still closing, and an idle client's error ("terminating connection due to
  * administrator command", 57P01) with no listener on the pool is an unhandled error that fails the
  * file. That one error is expected at teardown; any other reaches stderr.
@@ -90,8 +90,19 @@ export function testPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
+/**
+ * What a finished test file writes on its database: this run's reaper (startReaper, in jest's main process)
+ * drops it. Dropping a database makes PostgreSQL take a checkpoint and wait for it, seconds on a loaded
+ * machine, and no test needs to wait for that.
+ */
+export const FINISHED_MARK = 'matchday-test: finished';
+
 /** A fresh database cloned from the migrated, loaded template: each test file gets its own. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  url: string;
+  /** Hands the database to the reaper (its connections, if any are left, are ended by the drop). */
+  release(): Promise<void>;
+}> {
   const server = serverUrl();
   const template = process.env[TEMPLATE_ENV]!;
   const name = `mdtest_${process.env[RUN_ENV]}_${randomBytes(4).toString('hex')}`;
@@ -107,6 +118,53 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   }
   return {
     url: withDatabase(server, name),
-    drop: () => admin(server, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    release: () => admin(server, (c) => c.query(`COMMENT ON DATABASE "${name}" IS '${FINISHED_MARK}'`)).then(() => undefined),
+  };
+}
+
+/** This run's databases: the ones its test files created, finished or not. */
+export function runDatabasesPattern(): string {
+  return `mdtest\\_${process.env[RUN_ENV]}\\_%`;
+}
+
+/**
+ * Drops this run's finished databases (FINISHED_MARK) one at a time, every `everyMs`, in the process that
+ * starts it (jest's main process, from globalSetup). Returns what stops it, after the pass under way.
+ */
+export function startReaper(server: string, everyMs = 1000): () => Promise<void> {
+  let client: pg.Client | undefined;
+  let pass: Promise<void> = Promise.resolve();
+  const reap = async () => {
+    try {
+      if (!client) {
+        const c = new pg.Client({ connectionString: withDatabase(server, 'postgres') });
+        // a lost connection is made again on the next pass
+        c.on('error', () => undefined);
+        await c.connect();
+        client = c;
+      }
+      const { rows } = await client.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname LIKE $1 AND shobj_description(oid, 'pg_database') = $2`,
+        [runDatabasesPattern(), FINISHED_MARK],
+      );
+      for (const r of rows) await client.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
+    } catch (err) {
+      // the next pass tries again, and globalTeardown drops whatever is left
+      console.error('test database reaper:', (err as Error).message);
+      await client?.end().catch(() => undefined);
+      client = undefined;
+    }
+  };
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    pass = reap().finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await pass;
+    await client?.end().catch(() => undefined);
   };
 }

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { TEMPLATE_ADMIN_KEY, TEST_MASTER_KEY } from './keys';
 import { dataWorldClock } from './clock';
-import { RUN_ENV, TEMPLATE_ENV, TEST_SERVER_ENV, admin, portOpen, templateFingerprint, templatePrefix, withDatabase } from './database';
+import { RUN_ENV, TEMPLATE_ENV, TEST_SERVER_ENV, admin, portOpen, startReaper, templateFingerprint, templatePrefix, withDatabase } from './database';
 
 /**
  * Prepares one template database (all migrations, the job schema, the football data) that each
@@ -56,6 +56,8 @@ export default async function globalSetup() {
   } finally {
     await lock.end();
   }
+  // finished files' databases are dropped here, off their path (globalTeardown stops it and drops the rest)
+  (globalThis as { __stopReaper?: () => Promise<void> }).__stopReaper = startReaper(server);
 }
 
 /**

@@ -1,11 +1,12 @@
-import { RUN_ENV, TEST_SERVER_ENV, admin } from './database';
+import { TEST_SERVER_ENV, admin, runDatabasesPattern } from './database';
 
 export default async function globalTeardown() {
+  await (globalThis as { __stopReaper?: () => Promise<void> }).__stopReaper?.();
   const server = process.env[TEST_SERVER_ENV];
   if (server) {
-    // databases of test files that crashed before dropping theirs
+    // what the reaper had not dropped yet, and the databases of test files that crashed before releasing theirs
     await admin(server, async (c) => {
-      const { rows } = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`mdtest\\_${process.env[RUN_ENV]}\\_%`]);
+      const { rows } = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [runDatabasesPattern()]);
       for (const r of rows) await c.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
     }).catch(() => undefined);
   }

@@ -36,7 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await registry?.stop();
-  await db?.drop();
+  await db?.release();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
     CORS_ALLOWED_ORIGINS: 'https://app.example.com',
   };
 });
-afterAll(() => db?.drop());
+afterAll(() => db?.release());
 
 describe('finance:check', () => {
   it('reports app.E001 and app.E002 Django-style and exits 1 when the licence token and public key are missing', async () => {

@@ -111,7 +111,7 @@ describe('npm run cli -- finance:activate', () => {
   });
   afterAll(async () => {
     await cliRegistry?.stop();
-    await db?.drop();
+    await db?.release();
   });
 
   it('activates from VENDOR_LICENSE_ENGINE_URL and VENDOR_API_KEY; a refusal (NODE_LIMIT_EXCEEDED) exits 1 with its message', async () => {

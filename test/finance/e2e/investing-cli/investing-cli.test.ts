@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.end();
   await p?.close();
-  await db?.drop();
+  await db?.release();
 });
 
 const rows = async (provider: string) =>
@@ -133,6 +133,6 @@ it('in development without a configured brokerage, reads the offline brokerage t
       await db.end();
     }
   } finally {
-    await own.drop();
+    await own.release();
   }
 });

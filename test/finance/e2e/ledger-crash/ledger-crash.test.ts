@@ -60,7 +60,7 @@ beforeAll(async () => {
   assertBuilt('dist/bin/app.js');
   db = await createTestDatabase();
 });
-afterAll(() => db?.drop());
+afterAll(() => db?.release());
 
 it('keeps every invariant after a kill -9 of the node mid-load', async () => {
   const child = spawn(process.execPath, ['-e', CHILD], {

@@ -149,7 +149,7 @@ describe('kill -9 of the node mid-load', () => {
     assertBuilt('dist/bin/app.js');
     db = await createTestDatabase();
   });
-  afterAll(() => db?.drop());
+  afterAll(() => db?.release());
 
   it('loses no acknowledged transfer, half-applies nothing, and reconciles with zero drift after the restart', async () => {
     const keys = licenceKeys();

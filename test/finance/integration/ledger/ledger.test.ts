@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await store?.close();
-  await db?.drop();
+  await db?.release();
 });
 
 async function wallets(n: number, currency: string, each: bigint) {

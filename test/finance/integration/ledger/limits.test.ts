@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await store?.close();
-  await db?.drop();
+  await db?.release();
 });
 
 const errorOf = (err: unknown) => err as { code?: string; status?: number; extensions?: { details?: Record<string, string> } };

@@ -182,7 +182,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of services) if (s.child && s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
   await Promise.all(services.map((s) => s.exit ?? Promise.resolve()));
-  await db?.drop();
+  await db?.release();
   await admin(serverUrl(), (c) => c.query(`DROP ROLE IF EXISTS ${c.escapeIdentifier(gatewayRole.name)}`));
 });
 

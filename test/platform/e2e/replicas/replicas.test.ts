@@ -189,7 +189,7 @@ afterAll(async () => {
   await Promise.all(processes.map((p) => Promise.race([p.exit, new Promise((r) => setTimeout(r, 15_000))])));
   for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
   await Promise.all(proxies.map((p) => new Promise((resolve) => p.server.close(resolve))));
-  await db?.drop();
+  await db?.release();
 }, 60_000);
 
 const newKey = async (plan: 'free' | 'pro', name: string): Promise<string> => {

@@ -19,7 +19,7 @@ const TOKEN = '515151:e2e-token_for-npm-start';
 
 let server: TelegramServer;
 let app: Child;
-let db: { url: string; drop(): Promise<void> };
+let db: { url: string; release(): Promise<void> };
 let dataDir: string;
 let feed: FeedServer;
 /** Tomorrow, midnight UTC: the feed's first fixture's day. */
@@ -55,7 +55,7 @@ afterAll(async () => {
   if (app?.process.exitCode === null) app.process.kill('SIGKILL');
   await server?.stop();
   await feed?.close();
-  await db?.drop();
+  await db?.release();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -92,7 +92,7 @@ afterAll(async () => {
     child.kill('SIGTERM');
     await exited;
   }
-  await db?.drop();
+  await db?.release();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
