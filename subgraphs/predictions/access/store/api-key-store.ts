@@ -1,3 +1,4 @@
+import { GroupCommit } from '../../../../lib/group-commit';
 import { IsNull, type EntityManager } from 'typeorm';
 import type { Store } from '../../../../lib/database';
 import { ApiKeyRow } from './entities';
@@ -17,22 +18,26 @@ export interface KeyForAuth {
 
 export type Metered = { revoked: true } | { revoked: false; count: number | undefined };
 
-/** Requests of one key waiting for the metering statement before them (see ApiKeyStore.meter). */
-interface MeterBatch {
-  waiting: { resolve(m: Metered): void; reject(err: unknown): void; now: Date }[];
-  running: boolean;
-}
-
 /** SQL for the access schema. The authentication path uses the pg pool with prepared statements. */
 export class ApiKeyStore {
-  /** By key, day and limit: the requests waiting to be metered together. */
-  private readonly meters = new Map<string, MeterBatch>();
+  /** By key, day and limit: the requests metered together (group commit), each with its time. */
+  private readonly meters: GroupCommit<{ keyId: string; day: string; limit: number }, Date, Metered>;
 
   constructor(
     private readonly store: Store,
     /** Requests of one key counted by one metering statement at most (METER_BATCH_MAX; 1: a statement per request). */
-    private readonly maxMeterBatch = 500,
-  ) {}
+    maxMeterBatch = 500,
+  ) {
+    this.meters = new GroupCommit(async (key, times) => {
+      const { rows } = await this.store.pool.query<{ active: boolean; granted: number; used: number | null }>({
+        name: 'access.meter',
+        text: 'SELECT active, granted, used FROM access.meter($1, $2, $3, $4, $5)',
+        values: [key.keyId, key.day, times.length, key.limit, times[times.length - 1]],
+      });
+      const { active, granted, used } = rows[0];
+      return times.map((_, i) => (!active ? { revoked: true } : { revoked: false, count: i < granted ? used! - granted + i + 1 : undefined }));
+    }, maxMeterBatch);
+  }
 
   private get repo() {
     return this.store.dataSource.getRepository(ApiKeyRow);
@@ -59,35 +64,7 @@ export class ApiKeyStore {
    * count (undefined when the quota is used up).
    */
   meter(keyId: string, day: string, limit: number, now: Date): Promise<Metered> {
-    const id = `${keyId} ${day} ${limit}`;
-    let batch = this.meters.get(id);
-    if (!batch) this.meters.set(id, (batch = { waiting: [], running: false }));
-    const queued = batch;
-    const result = new Promise<Metered>((resolve, reject) => queued.waiting.push({ resolve, reject, now }));
-    if (!queued.running) void this.runMeters(id, queued, { keyId, day, limit });
-    return result;
-  }
-
-  private async runMeters(id: string, batch: MeterBatch, key: { keyId: string; day: string; limit: number }): Promise<void> {
-    batch.running = true;
-    while (batch.waiting.length) {
-      const group = batch.waiting.splice(0, this.maxMeterBatch);
-      try {
-        const { rows } = await this.store.pool.query<{ active: boolean; granted: number; used: number | null }>({
-          name: 'access.meter',
-          text: 'SELECT active, granted, used FROM access.meter($1, $2, $3, $4, $5)',
-          values: [key.keyId, key.day, group.length, key.limit, group[group.length - 1].now],
-        });
-        const { active, granted, used } = rows[0];
-        group.forEach((request, i) =>
-          request.resolve(!active ? { revoked: true } : { revoked: false, count: i < granted ? used! - granted + i + 1 : undefined }),
-        );
-      } catch (err) {
-        for (const request of group) request.reject(err);
-      }
-    }
-    batch.running = false;
-    this.meters.delete(id);
+    return this.meters.submit(`${keyId} ${day} ${limit}`, { keyId, day, limit }, now);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { GroupCommit } from '../../../../lib/group-commit';
 import type pg from 'pg';
 import type { Store } from '../../../../lib/database';
 import { LICENCE_CHANGED } from '../credential';
@@ -51,22 +52,26 @@ export interface LicenceFilter {
   status?: LicenceStatus | null;
 }
 
-/** Requests of one licence waiting for the metering statement before them (see LicenceStore.meter). */
-interface MeterBatch {
-  waiting: { resolve(count: number | undefined): void; reject(err: unknown): void }[];
-  running: boolean;
-}
-
 /** SQL of licences. Changes that alter what a key may do NOTIFY every process (they evict their cached row). */
 export class LicenceStore {
-  /** By licence, window and limit: the requests waiting to be metered together. */
-  private readonly meters = new Map<string, MeterBatch>();
+  /** By licence, window and limit: the requests metered together (group commit). */
+  private readonly meters: GroupCommit<{ licenceId: string; windowStart: Date; limit: number }, null, number | undefined>;
 
   constructor(
     private readonly store: Store,
     /** Requests of one licence counted by one metering statement at most. */
-    private readonly maxMeterBatch = 500,
-  ) {}
+    maxMeterBatch = 500,
+  ) {
+    this.meters = new GroupCommit(async (window, requests) => {
+      const { rows } = await this.store.pool.query<{ granted: number; used: number }>({
+        name: 'licensing.meter',
+        text: 'SELECT granted, used FROM licensing.meter($1, $2, $3, $4)',
+        values: [window.licenceId, window.windowStart, requests.length, window.limit],
+      });
+      const { granted, used } = rows[0];
+      return requests.map((_, i) => (i < granted ? used - granted + i + 1 : undefined));
+    }, maxMeterBatch);
+  }
 
   get pool(): pg.Pool {
     return this.store.pool;
@@ -105,33 +110,7 @@ export class LicenceStore {
    * costs one round trip per batch, not per request; alone, a request goes at once.
    */
   meter(licenceId: string, windowStart: Date, limit: number): Promise<number | undefined> {
-    const id = `${licenceId} ${windowStart.getTime()} ${limit}`;
-    let batch = this.meters.get(id);
-    if (!batch) this.meters.set(id, (batch = { waiting: [], running: false }));
-    const queued = batch;
-    const result = new Promise<number | undefined>((resolve, reject) => queued.waiting.push({ resolve, reject }));
-    if (!queued.running) void this.runMeters(id, queued, { licenceId, windowStart, limit });
-    return result;
-  }
-
-  private async runMeters(id: string, batch: MeterBatch, window: { licenceId: string; windowStart: Date; limit: number }): Promise<void> {
-    batch.running = true;
-    while (batch.waiting.length) {
-      const group = batch.waiting.splice(0, this.maxMeterBatch);
-      try {
-        const { rows } = await this.store.pool.query<{ granted: number; used: number }>({
-          name: 'licensing.meter',
-          text: 'SELECT granted, used FROM licensing.meter($1, $2, $3, $4)',
-          values: [window.licenceId, window.windowStart, group.length, window.limit],
-        });
-        const { granted, used } = rows[0];
-        group.forEach((request, i) => request.resolve(i < granted ? used - granted + i + 1 : undefined));
-      } catch (err) {
-        for (const request of group) request.reject(err);
-      }
-    }
-    batch.running = false;
-    this.meters.delete(id);
+    return this.meters.submit(`${licenceId} ${windowStart.getTime()} ${limit}`, { licenceId, windowStart, limit }, null);
   }
 
   async insert(row: Omit<LicenceRow, 'createdAt' | 'updatedAt' | 'status'> & { keyHash: Buffer }, db: Queryable = this.store.pool): Promise<LicenceRow> {
