@@ -330,7 +330,7 @@ export async function compare(s: Scenario, o: LoadOptions): Promise<Outcome> {
   const errors = [...ra, ...rb].some((x) => x.errors > 0);
   const verdict = s.target === null ? 'no target' : ratio >= s.target && !errors ? 'ok' : 'BELOW TARGET';
   console.log(
-    `  ratio A/B = ${ratio.toFixed(2)} (median of the rounds: ${perRound.map((r) => r.toFixed(2)).join(', ')}); target ${targetText(s.target)}${verdict === 'BELOW TARGET' ? `  BELOW TARGET${errors ? ' (errors)' : ''}` : ''}`,
+    `  ratio A/B = ${ratioText(ratio, s.target)} (median of the rounds: ${perRound.map((r) => r.toFixed(2)).join(', ')}); target ${targetText(s.target)}${verdict === 'BELOW TARGET' ? `  BELOW TARGET${errors ? ' (errors)' : ''}` : ''}`,
   );
   const outcome: Outcome = { name: s.name, ratio, target: s.target, verdict };
   outcomes.push(outcome);
@@ -348,11 +348,21 @@ export function limit(name: string, value: number, max: number, unit: string): O
   return outcome;
 }
 
+/**
+ * A ratio with two decimals, or as many more as it takes not to round it onto its target from below
+ * (0.996 of a target of 1 reads "0.996", not a "1.00" beside BELOW TARGET).
+ */
+export function ratioText(ratio: number, target: number | null): string {
+  let digits = 2;
+  while (target !== null && ratio < target && Number(ratio.toFixed(digits)) >= target && digits < 6) digits++;
+  return ratio.toFixed(digits);
+}
+
 /** The closing table; with `check`, a non-zero exit code when a row does not hold its line. */
 export function report(check: boolean): void {
   console.log('\nSummary');
   for (const r of outcomes) {
-    const figure = r.ratio === null ? '—' : r.ratio.toFixed(2);
+    const figure = r.ratio === null ? '—' : ratioText(r.ratio, r.target);
     console.log(`  ${r.verdict.padEnd(26)} ${figure.padStart(8)}  target ${r.target ?? '—'}  ${r.name.slice(0, 110)}`);
   }
   const failing = outcomes.filter((r) => r.verdict === 'BELOW TARGET' || r.verdict.startsWith('REFUSED'));
