@@ -27,6 +27,15 @@ export interface ChildApp {
 }
 
 /* The child: the compiled system (dist/), as `npm start` runs it, against the given database. */
+/**
+ * The environment of a process a test starts, built afresh (not the test's own): where programs are, a
+ * home, and no football feed unless the test names one. The default sources are openfootball on GitHub,
+ * out of reach here; a pass failing on them mid-test changes what the data's status answers.
+ */
+export function testProcessEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, FOOTBALL_FEED_URLS: 'off', ...env };
+}
+
 const CHILD_SCRIPT = `
 require('reflect-metadata');
 const { startApp } = require('./dist/bin/app.js');
@@ -57,9 +66,7 @@ export async function startChildApp(env: Record<string, string> = {}, opts: { da
     await db.release();
     rmSync(dataDir, { recursive: true, force: true });
   };
-  const childEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
+  const childEnv = testProcessEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     APPLICATION_SMTP_PORT: '0',
@@ -71,7 +78,7 @@ export async function startChildApp(env: Record<string, string> = {}, opts: { da
     DB_POOL_SIZE: '5',
     MATCHDAY_TEST_NOW: DATA_WORLD_NOW.toISOString(),
     ...env,
-  };
+  });
   const child: ChildProcess = spawn(process.execPath, ['-e', CHILD_SCRIPT], { cwd: projectRoot(), env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += String(d)));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../../../lib/paths';
 import { freePorts } from '../../../../lib/server';
-import { assertBuilt } from '../../../support/platform/child-app';
+import { assertBuilt, testProcessEnv } from '../../../support/platform/child-app';
 import { graphqlAt, http } from '../../../support/platform/http';
 import { loginAt } from '../../../support/finance/node';
 
@@ -23,16 +23,14 @@ beforeAll(async () => {
   chmodSync(dataDir, 0o755);
   const [gateway, predictions, registry, finance, pg] = await freePorts(5);
   const ports = { GATEWAY_PORT: gateway, PREDICTIONS_PORT: predictions, REGISTRY_PORT: registry, PORT: finance, EMBEDDED_PG_PORT: pg };
-  env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
+  env = testProcessEnv({
     DATA_DIR: dataDir,
     // info: the log says whether the football data was loaded (first start) or reused (second)
     LOG_LEVEL: 'info',
     // keep the first training short: it runs in the background meanwhile
     BACKTEST_SEASONS: '1',
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
-  };
+  });
 });
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

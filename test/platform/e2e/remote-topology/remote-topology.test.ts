@@ -17,7 +17,7 @@ import { GATEWAY, PRINCIPAL_HEADER, signRequestToken, verifyRequestToken, type P
 import { GATEWAY_SERVICE, keyVariable, parseServicePrivateKey, parseServicePublicKey, serviceKeyEnv } from '../../../../lib/service-keys';
 import { TEST_ADMIN_KEY } from '../../../support/platform/app';
 import { graphqlAt, graphqlBody, surface } from '../../../support/platform/http';
-import { assertBuilt } from '../../../support/platform/child-app';
+import { assertBuilt, testProcessEnv } from '../../../support/platform/child-app';
 import { admin, createTestDatabase, serverUrl } from '../../../support/platform/database';
 import { DATA_CHANGED } from '../../../../lib/cache-policy';
 import { randomBytes } from 'node:crypto';
@@ -75,9 +75,7 @@ const NODE = process.env.IMAGE_NODE || process.execPath;
 function start(service: Service): void {
   const child = spawn(NODE, [service.entry], {
     cwd: projectRoot(),
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+    env: testProcessEnv({
       NODE_ENV: 'production',
       FRONTEND_URL: 'http://127.0.0.1:8000/app/',
       // each process's own application mailbox on a free port (several run at once here)
@@ -87,7 +85,7 @@ function start(service: Service): void {
       LOG_LEVEL: 'warn',
       DB_POOL_SIZE: '3',
       ...service.env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (chunk: Buffer) => (service.output = (service.output + chunk.toString()).slice(-4000));

@@ -11,7 +11,7 @@ import { loadSubgraphs, PRODUCT_NAMES, subgraphFolder } from '../../../../subgra
 const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
 import { TEST_ADMIN_KEY } from '../../../support/platform/app';
 import { http, graphqlAt } from '../../../support/platform/http';
-import { assertBuilt } from '../../../support/platform/child-app';
+import { assertBuilt, testProcessEnv } from '../../../support/platform/child-app';
 import { createTestDatabase } from '../../../support/platform/database';
 import { TEST_MASTER_KEY } from '../../../support/platform/keys';
 
@@ -56,9 +56,7 @@ let adapterUrls: string[];
 function start(name: string, entry: string, port: number, env: Record<string, string>): Process {
   const child = spawn(NODE, [entry], {
     cwd: projectRoot(),
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+    env: testProcessEnv({
       NODE_ENV: 'production',
       FRONTEND_URL: 'http://127.0.0.1:8000/app/',
       // each process's own application mailbox on a free port (several run at once here)
@@ -68,7 +66,7 @@ function start(name: string, entry: string, port: number, env: Record<string, st
       LOG_LEVEL: 'warn',
       DB_POOL_SIZE: '3',
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const p: Process = { name, port, child, exit: once(child, 'exit').then(([code]) => code as number | null), output: '' };
