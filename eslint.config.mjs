@@ -57,6 +57,18 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   {
+    // Passwords: one set of argon2 parameters and one bound on the hashes running at once per process
+    // (lib/passwords.ts); the bench's hand-written baseline is the only other reader of the library.
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: ['lib/passwords.ts', 'bench/servers/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@node-rs/argon2', message: 'Hash and verify passwords with lib/passwords.ts (hashPassword, verifyPassword).' }] },
+      ],
+    },
+  },
+  {
     // A route's data is its persisted operation's generated result (route({ operation, respond: (data) => … }),
     // rest-adapter/core/route.ts): a hand-written shape of it would go stale with the schema unnoticed. So is
     // the data a page helper is handed: a `data` parameter of any function here takes a generated type.

@@ -1,4 +1,5 @@
 import type { Store } from '../../../lib/database';
+import { allowPasswordHashesAtOnce } from '../../../lib/passwords';
 import { createMailer, readOutbox } from '../../../lib/mailer';
 import { KeyedLimiter } from '../../../lib/rate-limits';
 import { AttemptThrottle, CODE_ATTEMPTS, PHONE_CODE_ATTEMPTS, SIGN_IN_ATTEMPTS, TOKEN_ATTEMPTS } from '../../../lib/attempts';
@@ -81,6 +82,8 @@ function brandNameFromSupergraph(supergraph: SupergraphClient, fallback: string,
 }
 
 export function createIdentityServices({ store, config, supergraph, logger }: SubgraphDeps): IdentityServices {
+  // the workspace's and the identity's passwords share one bound per process (lib/passwords.ts)
+  allowPasswordHashesAtOnce(config.PASSWORD_HASHES_AT_ONCE);
   const secrets = nodeSecrets(config);
   const gate = new NodeGate(nodeStateFromSupergraph(supergraph));
   const tokens = secrets.serverJwtKey ? new TokenService(secrets.serverJwtKey, config.APP_NAME) : undefined;

@@ -1,4 +1,5 @@
 import type { Config } from '../../../lib/config';
+import { allowPasswordHashesAtOnce } from '../../../lib/passwords';
 import { badInput } from '../../../lib/errors';
 import { createMailer } from '../../../lib/mailer';
 import { AttemptThrottle, LICENCE_KEY_ATTEMPTS, SIGN_IN_ATTEMPTS, TOKEN_ATTEMPTS } from '../../../lib/attempts';
@@ -66,6 +67,8 @@ export function createLicensingServices(
   clock: () => Date = () => new Date(),
   builders: () => ClientBuilders = loadClientBuilders,
 ): LicensingServices {
+  // the workspace's and the identity's passwords share one bound per process (lib/passwords.ts)
+  allowPasswordHashesAtOnce(config.PASSWORD_HASHES_AT_ONCE);
   const box = secretBoxFor({ masterKey: config.MASTER_KEY, dataDir: config.dataDir });
   const objects = objectStoreFor(config);
   const catalogueStore = new CatalogueStore(store);

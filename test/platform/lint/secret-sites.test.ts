@@ -28,4 +28,11 @@ it('the scan finds what it should: a verifier outside a guard is reported', () =
   expect(scanSecretSites({ extra: { 'probe.ts': 'async function f(h: string, p: string) { return argon2Verify(h, p); }' } }).unguarded).toEqual([
     expect.objectContaining({ file: 'probe.ts', line: 1 }),
   ]);
+  // an unguarded caller of lib/passwords' verifyPassword (which then has an unguarded caller too)
+  expect(scanSecretSites({ extra: { 'probe.ts': 'async function f(h: string, p: string) { return verifyPassword(h, p); }' } }).unguarded).toEqual(
+    expect.arrayContaining([expect.objectContaining({ file: 'probe.ts', line: 1 })]),
+  );
+  expect(scanSecretSites({ extra: { 'probe.ts': "import { verifyPassword as check } from '../lib/passwords';" } }).verifierImports).toEqual([
+    expect.objectContaining({ file: 'probe.ts', line: 1 }),
+  ]);
 });

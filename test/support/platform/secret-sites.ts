@@ -20,7 +20,8 @@ const SCANNED = ['lib', 'subgraphs', 'rest-adapter', 'gateway', 'bin'];
  * otplib's `verify` under any other name fails the scan (`verifierImports`).
  */
 export const VERIFIERS = new Set([
-  'argon2Verify', // @node-rs/argon2 verify: passwords
+  'argon2Verify', // @node-rs/argon2 verify: passwords (lib/passwords.ts only)
+  'verifyPassword', // lib/passwords.ts: passwords, everywhere else
   'totpVerify', // otplib verify: one-time codes
   'timingSafeEqual', // node:crypto: codes and secrets compared in constant time
   'useToken', // identity: e-mail verification and password reset tokens
@@ -56,7 +57,7 @@ export interface Scan {
   unguarded: Finding[];
   /** `file#function` of every function that calls `guard(` — the secret sites. */
   sites: string[];
-  /** Imports of argon2's or otplib's `verify` under another name. */
+  /** Imports of argon2's or otplib's `verify`, or of lib/passwords' `verifyPassword`, under another name. */
   verifierImports: Finding[];
 }
 
@@ -122,6 +123,12 @@ export function scanSecretSites(opts: { extra?: Record<string, string> } = {}): 
         if (named && ts.isNamedImports(named))
           for (const el of named.elements)
             if ((el.propertyName ?? el.name).text === 'verify' && !VERIFIERS.has(el.name.text)) verifierImports.push(where(rel, sf, el));
+      }
+      if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && /(^|\/)lib\/passwords$/.test(node.moduleSpecifier.text)) {
+        const named = node.importClause?.namedBindings;
+        if (named && ts.isNamedImports(named))
+          for (const el of named.elements)
+            if ((el.propertyName ?? el.name).text === 'verifyPassword' && el.name.text !== 'verifyPassword') verifierImports.push(where(rel, sf, el));
       }
       ts.forEachChild(node, visit);
     };

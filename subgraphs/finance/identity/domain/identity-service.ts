@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { hashPassword, verifyPassword } from '../../../../lib/passwords';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import QRCode from 'qrcode';
 import { generate as totpGenerate, generateSecret, generateURI, verify as totpVerify } from 'otplib';
@@ -18,6 +18,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const ADMIN_SESSION_SECONDS = 14 * 24 * 3600;
 const USER_CACHE_TTL_MS = 60_000;
+/** Users whose token checks a process remembers at once (one entry each, about 200 bytes). */
+const USER_CACHE_MAX = 10_000;
 
 export const improperlyConfigured = (message: string) => new DomainError('IMPROPERLY_CONFIGURED', 503, message);
 /** SimpleJWT's answer to wrong credentials. */
@@ -62,7 +64,6 @@ export interface AccessToken {
  */
 export class IdentityService {
   private readonly verified = new Map<string, { active: boolean; version: number; username: string; kycLevel: KycLevel; emailVerified: boolean; at: number }>();
-  private dummyHash: Promise<string> | undefined;
 
   constructor(
     private readonly store: IdentityStore,
@@ -109,7 +110,7 @@ export class IdentityService {
     if (pw.length) errors.password = pw;
     if (input.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) errors.email = ['Enter a valid email address.'];
     if (Object.keys(errors).length) throw badInput('Invalid user.', errors);
-    const passwordHash = await argon2Hash(input.password);
+    const passwordHash = await hashPassword(input.password);
     const existing = await this.store.byUsername(username);
     if (existing) {
       if (!opts.replace) throw conflict(`A user named "${username}" already exists.`);
@@ -143,11 +144,9 @@ export class IdentityService {
     return user;
   }
 
-  /** argon2id against the stored hash (a dummy hash when there is none: the same time either way). Only inside a guard. */
-  private async passwordMatches(hash: string | undefined, password: string): Promise<boolean> {
-    this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
-    const matches = await argon2Verify(hash ?? (await this.dummyHash), password ?? '').catch(() => false);
-    return matches && hash !== undefined;
+  /** argon2id against the stored hash (lib/passwords.ts: a dummy hash when there is none, the same time either way). Only inside a guard. */
+  private passwordMatches(hash: string | undefined, password: string): Promise<boolean> {
+    return verifyPassword(hash, password);
   }
 
   /**
@@ -237,7 +236,11 @@ export class IdentityService {
         emailVerified: Boolean(row?.emailVerifiedAt),
         at: now,
       };
-      if (row) this.verified.set(claims.userId, user);
+      if (row) {
+        // bounded like the session cache: at most a burst of look-ups again after a clear
+        if (this.verified.size >= USER_CACHE_MAX) this.verified.clear();
+        this.verified.set(claims.userId, user);
+      }
     }
     if (!user.active || user.version !== claims.version) throw invalidCredentials('Token is invalid.');
     // an access token lives as long as its session (signed out, or every session ended): the enrolment token has none

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { hash as argon2Hash } from '@node-rs/argon2';
+import { hashPassword } from '../../../../lib/passwords';
 import { DomainError, badInput, notFound } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/logger';
 import type { AttemptThrottle } from '../../../../lib/attempts';
@@ -187,7 +187,7 @@ export class OnboardingService {
     const code = (input.inviteCode ?? '').trim();
     if (inviteOnly && !code) throw signupClosed();
     const { username, email } = await this.validateSignup(input);
-    const passwordHash = await argon2Hash(input.password);
+    const passwordHash = await hashPassword(input.password);
     const invite = inviteOnly ? tokenHash(code) : undefined;
     const fresh = { username, email, passwordHash, invite };
     if (await this.d.store.emailHolder(email)) return this.heldAddressSignup(fresh, origin);
@@ -317,7 +317,7 @@ export class OnboardingService {
   async confirmPasswordReset(token: string, password: string, clientAddress: string | undefined): Promise<void> {
     await this.d.limits.verify.consume(clientAddress, 'Too many attempts from this address: try again later.');
     if (!token || token.length > 200) throw invalidToken();
-    const passwordHash = await argon2Hash(password ?? '');
+    const passwordHash = await hashPassword(password ?? '');
     let userId: string | undefined;
     const held = await this.d.tokens.guard('password_reset', clientAddress, async () => {
       userId = await this.d.store.transaction(async (db) => {
@@ -344,7 +344,7 @@ export class OnboardingService {
     const problems = passwordProblems(password ?? '', user.username);
     if (problems.length) throw badInput('The new password is not valid.', { password: problems });
     if (password === current) throw badInput('The new password is your current one.', { password: ['Choose a password you have not used here.'] });
-    const passwordHash = await argon2Hash(password);
+    const passwordHash = await hashPassword(password);
     await this.d.store.transaction((db) => this.d.store.replacePassword(db, user.id, passwordHash));
     this.d.identity.forget(user.id);
     return this.d.sessions.grant({ ...user, tokenVersion: user.tokenVersion + 1 }, meta);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { hashPassword, verifyPassword } from '../../../../lib/passwords';
 import type { AttemptThrottle } from '../../../../lib/attempts';
 import { badInput, DomainError, forbidden, notFound } from '../../../../lib/errors';
 import type { Mailer } from '../../../../lib/mailer';
@@ -34,8 +34,6 @@ export interface WorkspaceSettings {
  * and what a signed-in user may reach: the licences of their own organisation only.
  */
 export class WorkspaceService {
-  private dummyHash?: Promise<string>;
-
   private get linkAttempts(): AttemptThrottle {
     return this.settings.linkAttempts;
   }
@@ -62,9 +60,7 @@ export class WorkspaceService {
     const held = await this.signInAttempts.guard(email || 'empty', clientAddress, async () => {
       account = email ? await this.store.accountByEmail(email) : undefined;
       // the hash is checked even without an account: no timing difference tells which addresses exist
-      this.dummyHash ??= argon2Hash(randomBytes(16).toString('hex'));
-      const matches = await argon2Verify(account?.passwordHash ?? (await this.dummyHash), password ?? '').catch(() => false);
-      return matches && Boolean(account?.passwordHash);
+      return verifyPassword(account?.passwordHash, password);
     });
     if (!held || !account) throw signInRefused();
     const session = newToken();
@@ -151,7 +147,7 @@ export class WorkspaceService {
       return userId !== undefined;
     });
     if (!held || !userId) throw new DomainError('LINK_EXPIRED', 410, 'This link has been used or has expired; ask for a new one.');
-    await this.store.setPassword(userId, await argon2Hash(password));
+    await this.store.setPassword(userId, await hashPassword(password));
     const user = (await this.store.account(userId))!;
     await this.audit.record(undefined, {
       action: 'workspace_user.password_set',
