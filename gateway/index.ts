@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type GraphQLRequest } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
@@ -133,17 +132,8 @@ for example <code>Authorization: Bearer &lt;API_KEY&gt;</code> for the match pre
 /** The supergraph gateway: static supergraph, in-process or remote subgraphs, one auth and metering point. */
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const authenticator = new Authenticator(opts.credentials, opts.dataSources);
-  const gateway = new ApolloGateway({
-    supergraphSdl: opts.supergraphSdl,
-    buildService: ({ name }) => {
-      const ds = opts.dataSources[name];
-      if (!ds) throw new Error(`no data source for subgraph "${name}"`);
-      return ds;
-    },
-    logger: opts.logger,
-  });
   const cache = opts.responseCache && new ResponseCache({ maxBytes: opts.responseCache.maxBytes, ttlMs: opts.responseCache.ttlSeconds * 1000 });
-  const executor = new SupergraphExecutor(gateway, {
+  const executor = new SupergraphExecutor({
     supergraphSdl: opts.supergraphSdl,
     dataSources: opts.dataSources,
     direct: opts.directFetch,

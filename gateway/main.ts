@@ -10,7 +10,7 @@ import { listen, onShutdown } from '../lib/server';
 import { READINESS_PATH, serviceCheck } from '../lib/probes';
 import { parseServicePrivateKey, parseServicePublicKey } from '../lib/service-keys';
 import { createGateway, gatewayLimits, responseCacheOf } from '.';
-import { SignedRemoteDataSource } from './datasources';
+import { SignedRemoteDataSource } from './remote-datasource';
 import { cachePoliciesOf, credentialsOf, supergraphFile } from '../subgraphs/products';
 import { NotificationListener } from '../lib/database';
 

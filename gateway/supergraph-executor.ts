@@ -1,14 +1,7 @@
-import type { ApolloGateway } from '@apollo/gateway';
 import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types';
 import { ERRORS, errorCodeDef, operationFromDocument, Supergraph } from '@apollo/federation-internals';
 import { QueryPlanner, type FetchNode, type PlanNode, type QueryPlan } from '@apollo/query-planner';
-import type {
-  GatewayExecutionResult,
-  GatewayExecutor,
-  GatewayGraphQLRequestContext,
-  GatewayInterface,
-  GatewayLoadResult,
-} from '@apollo/server-gateway-interface';
+import type { GatewayExecutionResult, GatewayGraphQLRequestContext, GatewayInterface, GatewayLoadResult } from '@apollo/server-gateway-interface';
 import {
   getNamedType,
   GraphQLError,
@@ -31,9 +24,14 @@ import { isAdmin } from '../lib/principal';
 import type { GatewayContext } from './context';
 import type { SubgraphDataSource } from './datasources';
 import { stableJson, type ResponseCache } from './response-cache';
+import { buildOperationContext, executeQueryPlan } from './apollo-execution';
 
 /** What is settled about one operation once, before its first execution: its plan, and how it may run. */
 interface OperationPlan {
+  /** The query plan; undefined when the planner refused the operation (`refusal`). */
+  queryPlan?: QueryPlan;
+  /** Why the planner could not plan it: thrown to Apollo Server for each request, as @apollo/gateway's executor did. */
+  refusal?: unknown;
   /**
    * The plan is one fetch, or fetches in parallel from the root (one per subgraph), whose operations
    * together select exactly what the client's does, each a part of its root fields as the client wrote
@@ -69,7 +67,8 @@ const MAX_PLANS = 2000;
  *   of the client's root fields as written (the answers are then put side by side);
  * - an operation every field of which is public (lib/cache-policy.ts) is answered from the response
  *   cache when it holds the answer, and its answer stored there otherwise;
- * - everything else runs through @apollo/gateway's executor unchanged.
+ * - everything else runs through @apollo/gateway's query plan executor (executeQueryPlan, without
+ *   the rest of @apollo/gateway: gateway/apollo-execution.ts) on the plan made here.
  *
  * Apollo Server runs it after its plugins (limits, authentication, metering), and formats what it
  * returns like any gateway result (error statuses, formatError).
@@ -83,16 +82,15 @@ export class SupergraphExecutor implements GatewayInterface {
   private readonly publicFields = new Map<string, boolean>();
   /** Enums with values the API schema hides (@inaccessible): the gateway checks those values in its answers. */
   private readonly filteredEnums = new Set<string>();
-  private executor?: GatewayExecutor;
+  /** The supergraph's whole schema (graphql-js), which the executor shapes results with. */
+  private readonly supergraphSchema: GraphQLSchema;
+  private readonly listeners = new Set<Parameters<GatewayInterface['onSchemaLoadOrUpdate']>[0]>();
 
-  constructor(
-    private readonly gateway: ApolloGateway,
-    private readonly opts: SupergraphExecutorOptions,
-  ) {
+  constructor(private readonly opts: SupergraphExecutorOptions) {
     this.supergraph = Supergraph.build(opts.supergraphSdl);
     this.planner = new QueryPlanner(this.supergraph);
     this.apiSchema = this.supergraph.apiSchema().toGraphQLJSSchema();
-    const full = this.supergraph.schema.toGraphQLJSSchema();
+    const full = (this.supergraphSchema = this.supergraph.schema.toGraphQLJSSchema());
     for (const type of Object.values(this.apiSchema.getTypeMap())) {
       const inFull = full.getType(type.name);
       if ('getValues' in type && inFull && 'getValues' in inFull && type.getValues().length !== inFull.getValues().length) this.filteredEnums.add(type.name);
@@ -100,19 +98,18 @@ export class SupergraphExecutor implements GatewayInterface {
     if (opts.cache) this.collectPublicFields(opts.cache.policies);
   }
 
+  /** Apollo Server's listener: told the schema once, at load (the supergraph is static). */
   onSchemaLoadOrUpdate(callback: Parameters<GatewayInterface['onSchemaLoadOrUpdate']>[0]) {
-    return this.gateway.onSchemaLoadOrUpdate(callback);
+    this.listeners.add(callback);
+    return () => void this.listeners.delete(callback);
   }
 
-  async load(options: Parameters<GatewayInterface['load']>[0]): Promise<GatewayLoadResult> {
-    const loaded = await this.gateway.load(options);
-    this.executor = loaded.executor;
+  async load(_options: Parameters<GatewayInterface['load']>[0]): Promise<GatewayLoadResult> {
+    for (const listener of this.listeners) listener({ apiSchema: this.apiSchema, coreSupergraphSdl: this.opts.supergraphSdl });
     return { executor: (ctx) => this.execute(ctx as GatewayGraphQLRequestContext<GatewayContext>) };
   }
 
-  stop(): Promise<void> {
-    return this.gateway.stop();
-  }
+  async stop(): Promise<void> {}
 
   /** How an operation runs (for diagnosis and tests): sent directly or not, and the tags of its cached answer if it is cached. */
   describe(query: string, operationName?: string): { direct: boolean; cacheTags?: string[] } {
@@ -138,11 +135,27 @@ export class SupergraphExecutor implements GatewayInterface {
       if (hit) return hit;
     }
     const ticket = cacheable ? cache.begin(plan.cacheTags!) : undefined;
-    const result = plan.direct ? await this.fetchDirect(ctx, plan.direct).catch(() => this.executor!(ctx)) : await this.executor!(ctx);
+    const result = plan.direct ? await this.fetchDirect(ctx, plan.direct).catch(() => this.executePlan(ctx, plan)) : await this.executePlan(ctx, plan);
     if (ticket && key && !result.errors?.length && !result.extensions) cache!.set(key, plan.cacheTags!, ticket, { data: result.data });
     // read-your-writes in this process; every process (this one too) also hears it from the tables' triggers
     if (cache && plan.writes) for (const tag of plan.writes) cache.invalidate(tag);
     return result;
+  }
+
+  /**
+   * The plan run by @apollo/gateway's executor, as ApolloGateway ran it: the variables checked
+   * against the operation first (their errors are the answer), then the fetches and the shaping of
+   * their answers into the client's.
+   */
+  private async executePlan(ctx: GatewayGraphQLRequestContext<GatewayContext>, plan: OperationPlan): Promise<GatewayExecutionResult> {
+    if (!plan.queryPlan) throw plan.refusal;
+    const operationContext = buildOperationContext({ schema: this.apiSchema, operationDocument: ctx.document, operationName: ctx.request.operationName });
+    const definitions = operationContext.operation.variableDefinitions;
+    if (definitions?.length) {
+      const { errors } = getVariableValues(operationContext.schema, definitions, ctx.request.variables ?? {});
+      if (errors?.length) return { errors };
+    }
+    return executeQueryPlan(plan.queryPlan, this.opts.dataSources, ctx, operationContext, this.supergraphSchema, this.supergraph.apiSchema());
   }
 
   private planOf(ctx: GatewayGraphQLRequestContext<GatewayContext>): OperationPlan {
@@ -160,13 +173,12 @@ export class SupergraphExecutor implements GatewayInterface {
     let queryPlan: QueryPlan;
     try {
       queryPlan = this.planner.buildQueryPlan(operationFromDocument(this.supergraph.apiSchema(), document, { operationName }));
-    } catch {
-      // whatever the planner cannot plan, @apollo/gateway's executor answers (with its own error)
-      return {};
+    } catch (refusal) {
+      return { refusal };
     }
     const services = new Set<string>();
-    if (queryPlan.node?.kind === 'Subscription' || !collectServices(queryPlan.node, services)) return {};
-    const plan: OperationPlan = {};
+    if (queryPlan.node?.kind === 'Subscription' || !collectServices(queryPlan.node, services)) return { queryPlan };
+    const plan: OperationPlan = { queryPlan };
     const root = queryPlan.node;
     // queries only: a mutation is rare, and one whose fetch fails must not be tried again (see execute)
     if (this.opts.direct !== false && operation.operation === OperationTypeNode.QUERY) plan.direct = this.directFetches(document, operation, root);

@@ -17,7 +17,7 @@ const ROOTS = ['lib', 'subgraphs', 'gateway', 'rest-adapter', 'bot', 'bin'];
 const NOT_FROM_OUTSIDE: Record<string, string> = {
   'lib/supergraph-client.ts': "a subgraph's call to the gateway of its own system",
   'lib/probes.ts': "the process's own /readyz",
-  'gateway/datasources.ts': 'the gateway reading the subgraphs of its own system',
+  'gateway/remote-datasource.ts': 'the gateway reading the subgraphs of its own system',
   'rest-adapter/core/executor.ts': 'the REST adapter reading the gateway of its own system',
   'bot/gateway-client.ts': 'the bot reading the gateway of its own system',
   'rest-adapter/registry/workspace/licences.ts': "browser code of a workspace page (a script the page ships), reading this server's answer",

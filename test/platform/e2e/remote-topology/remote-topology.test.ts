@@ -9,7 +9,7 @@ import { loadSubgraphs, PRODUCT_NAMES, subgraphFolder } from '../../../../subgra
 
 /** Every subgraph of the three products. */
 const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
-import { SignedRemoteDataSource } from '../../../../gateway/datasources';
+import { SignedRemoteDataSource } from '../../../../gateway/remote-datasource';
 import type { GatewayContext } from '../../../../gateway/context';
 import { freePorts } from '../../../../lib/server';
 import { projectRoot } from '../../../../lib/paths';
