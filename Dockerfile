@@ -50,7 +50,26 @@ RUN rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /us
       /usr/lib/x86_64-linux-gnu/gconv /usr/lib/aarch64-linux-gnu/gconv \
       /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /root/.npm /tmp/*
 
-FROM scratch AS runtime
+# node_modules of the finance node alone: the runtime's, without the packages only the other products load
+FROM deps AS deps-finance
+RUN node scripts/prune-modules.js --product finance
+
+# the finance node's own files: the built code it loads and what it reads from the checkout (scripts/finance-files.js)
+FROM build AS finance-files
+RUN node scripts/finance-files.js /finance
+
+# the licence registry's public key (one-line base64 SPKI), taken from the registry that ships these images
+# (`npm run images` asks it; `registry releases ship --build` passes its own): the finance node trusts a
+# licence signed by this key only (vendor-keys.pem; without it, production trusts only VENDOR_PUBLIC_KEY)
+FROM os AS keys
+ARG VENDOR_PUBLIC_KEY=""
+RUN mkdir /keys && if [ -n "$VENDOR_PUBLIC_KEY" ]; then \
+      node -e "require('crypto').createPublicKey({ key: Buffer.from(process.argv[1], 'base64'), format: 'der', type: 'spki' })" "$VENDOR_PUBLIC_KEY" \
+      && printf '# the public key of the licence registry that ships this image\n%s\n' "$VENDOR_PUBLIC_KEY" > /keys/vendor-keys.pem; \
+    fi
+
+# what every image runs on: the flattened base and the settings of the runtime
+FROM scratch AS base
 COPY --from=os / /
 # what the base image declared (its ENTRYPOINT and the npm/yarn versions are gone with the flattening)
 ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -66,6 +85,9 @@ ENV MALLOC_ARENA_MAX=2
 # backtest at start included); an operator's own NODE_OPTIONS replaces this
 ENV NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=384"
 WORKDIR /app
+
+# every product (the app image: each service of docker-compose.yml)
+FROM base AS runtime
 COPY --from=deps /app/node_modules ./node_modules
 # what the services read from the checkout at run time (test/platform/images/runtime-files.test.ts checks
 # this list against the sources' projectRoot() paths): package.json (the root, the version), the
@@ -79,21 +101,21 @@ COPY rest-adapter/predictions/operations ./rest-adapter/predictions/operations
 COPY rest-adapter/registry/operations ./rest-adapter/registry/operations
 COPY rest-adapter/predictions/dashboard ./rest-adapter/predictions/dashboard
 COPY --from=build /app/dist ./dist
+COPY --from=keys /keys/ ./
 RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
-# the licence registry's public key (one-line base64 SPKI), taken from the registry that ships these images
-# (`npm run images` asks it; `registry releases ship --build` passes its own): the finance node trusts a
-# licence signed by this key only (vendor-keys.pem; without it, production trusts only VENDOR_PUBLIC_KEY)
-ARG VENDOR_PUBLIC_KEY=""
-RUN if [ -n "$VENDOR_PUBLIC_KEY" ]; then \
-      node -e "require('crypto').createPublicKey({ key: Buffer.from(process.argv[1], 'base64'), format: 'der', type: 'spki' })" "$VENDOR_PUBLIC_KEY" \
-      && printf '# the public key of the licence registry that ships this image\n%s\n' "$VENDOR_PUBLIC_KEY" > vendor-keys.pem; \
-    fi
 
-# the finance node's images are the runtime's (not yet `prune-modules.js --product finance`: the node's CLI,
-# bin/cli.js, still loads every product's subgraphs, and a container journey found html-to-text missing)
+# the finance node's images hold only what the finance node loads: its node_modules (prune-modules.js
+# --product finance), its built code and the files it reads (scripts/finance-files.js; the prediction
+# API's and the registry's only as their light manifests), its CLI included (bin/cli.js loads the
+# subgraphs of PRODUCTS only)
+FROM base AS finance-runtime
+COPY --from=deps-finance /app/node_modules ./node_modules
+COPY --from=finance-files /finance/ ./
+COPY --from=keys /keys/ ./
+RUN mkdir -p .data /var/lib/matchday && chown node:node .data /var/lib/matchday
 
 # the finance web client on a host of its own, served as the node serves it (the same layers as the backend's)
-FROM runtime AS finance-frontend
+FROM finance-runtime AS finance-frontend
 ENV HOST=0.0.0.0 WEB_PORT=8080
 USER node
 EXPOSE 8080
@@ -101,7 +123,7 @@ HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.
 CMD ["node", "dist/rest-adapter/finance/web-main.js"]
 
 # the finance node as customers run it: its own supergraph, REST surface, console and client on PORT
-FROM runtime AS finance-backend
+FROM finance-runtime AS finance-backend
 ENV PRODUCTS=finance HOST=0.0.0.0 PORT=8000 DATA_DIR=/var/lib/matchday
 # the finance node alone holds 70-90 MB live: peak RSS under load 186 MB with this limit, 324 MB without
 ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=256"

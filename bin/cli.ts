@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { UsageError, printOut, type CliCommand, type CliContext } from '../lib/cli';
-import { ConfigError, type Config } from '../lib/config';
+import { ConfigError, platformSettings, type Config } from '../lib/config';
 import { loadConfig } from '../subgraphs/products';
 import { NotificationListener, Notifications, openStore, type Store } from '../lib/database';
 import { embeddedPostgresPaths, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../lib/embedded-postgres';
@@ -12,8 +12,13 @@ import type { SubgraphDefinition, SubgraphDeps } from '../lib/subgraph';
 import type { SupergraphClient } from '../lib/supergraph-client';
 import { loadSubgraphs, PRODUCT_NAMES } from '../subgraphs/products';
 
-/** Every subgraph of the three products. */
-const SUBGRAPHS = loadSubgraphs(PRODUCT_NAMES);
+/**
+ * The products this process runs (PRODUCTS, default all): only their subgraphs' code loads, so the
+ * finance node's image, which holds no other product's code, runs its own commands. A PRODUCTS that is
+ * not valid loads all (the command then reports the configuration's error).
+ */
+const RUN = platformSettings.shape.PRODUCTS.safeParse(process.env.PRODUCTS);
+const SUBGRAPHS = loadSubgraphs(RUN.success ? RUN.data : PRODUCT_NAMES);
 
 interface Entry {
   def: SubgraphDefinition<unknown>;
@@ -130,7 +135,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const entry = findCommand(leading);
-  if (!entry) throw new UsageError(`unknown command "${leading.join(' ')}"`);
+  if (!entry) {
+    const others = RUN.success && RUN.data.length < PRODUCT_NAMES.length ? ` (PRODUCTS=${RUN.data.join(',')}: the other products' commands are not here)` : '';
+    throw new UsageError(`unknown command "${leading.join(' ')}"${others}`);
+  }
   const { def, command } = entry;
   const { values, positionals } = parseArgs({ args: argv.slice(command.words.length), allowPositionals: true, strict: true, options: command.options ?? {} });
   const config = loadConfig();

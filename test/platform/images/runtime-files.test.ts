@@ -74,21 +74,35 @@ function expand(pattern: string): string[] {
   return paths;
 }
 
+/** A stage of the Dockerfile, up to the next FROM. */
+function stageText(name: string): string {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const stage = dockerfile.slice(dockerfile.indexOf(`AS ${name}\n`));
+  return stage.slice(0, stage.search(/^FROM /m) === -1 ? undefined : stage.search(/^FROM /m));
+}
+
 /** The destinations (relative to WORKDIR /app) of the runtime stage's COPY instructions. */
 function runtimeCopies(): string[] {
-  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-  const stage = dockerfile.slice(dockerfile.indexOf('AS runtime\n'));
-  const runtime = stage.slice(0, stage.search(/^FROM /m) === -1 ? undefined : stage.search(/^FROM /m));
+  const runtime = stageText('runtime');
   const copies: string[] = [];
-  for (const m of runtime.matchAll(/^COPY (--from=\w+ )?(.+)$/gm)) {
+  for (const m of runtime.matchAll(/^COPY (--from=[\w-]+ )?(.+)$/gm)) {
     const args = m[2].trim().split(/\s+/);
     const dest = args.pop()!.replace(/^\.\//, '').replace(/\/$/, '');
-    if (m[1] === '--from=os ') continue;
+    // the flattened base, and the vendor key (vendor-keys.pem, written at build time: no file of the checkout)
+    if (m[1] === '--from=os ' || m[1] === '--from=keys ') continue;
     // several sources into a folder: each source under it; one source: the destination itself
     if (args.length > 1) for (const a of args) copies.push(dest === '.' || dest === '' ? a : `${dest}/${a.split('/').pop()}`);
     else copies.push(dest === '' ? '.' : dest);
   }
   return copies;
+}
+
+/** Every checkout path (pattern expanded) the source files name, with the first file naming it. */
+function readPaths(files: string[]): Map<string, string> {
+  const read = new Map<string, string>();
+  for (const file of files)
+    for (const pattern of namedPaths(file)) for (const path of expand(pattern)) if (!read.has(path)) read.set(path, relative(root, file));
+  return read;
 }
 
 const covered = (path: string, copies: string[]) => copies.some((c) => c === '.' || path === c || path.startsWith(`${c}/`));
@@ -106,6 +120,33 @@ it('the runtime stage copies every path of the checkout that the services read',
   const missing = [...read]
     .filter(([path]) => !Object.keys(NOT_AT_RUN_TIME).some((p) => path === p || path.startsWith(`${p}/`)))
     .filter(([path]) => !covered(path, copies))
+    .map(([path, by]) => `${path} (read by ${by})`);
+  expect(missing).toEqual([]);
+});
+
+it("the finance node's images hold every path of the checkout that the finance node's code reads", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { financeGraph, FINANCE_READS } = require(join(root, 'scripts/finance-files.js')) as {
+    financeGraph: (root: string) => { files: string[] };
+    FINANCE_READS: string[];
+  };
+  const stage = stageText('finance-runtime');
+  expect(stage).toMatch(/^COPY --from=deps-finance \/app\/node_modules \.\/node_modules$/m);
+  expect(stage).toMatch(/^COPY --from=finance-files \/finance\/ \.\/$/m);
+  // the sources of the built files the finance node loads
+  const sources = financeGraph(root)
+    .files.map((f) => f.replace(/^dist\//, '').replace(/\.js$/, ''))
+    .flatMap((f) => [`${f}.ts`, `${f}.tsx`].filter((s) => existsSync(join(root, s))))
+    .map((f) => join(root, f));
+  expect(sources.length).toBeGreaterThan(200);
+  const read = readPaths(sources);
+  expect([...read.keys()]).toEqual(expect.arrayContaining(['data/dex-registry.json', 'rest-adapter/finance/operations']));
+  // paths computed per product (operationsDir(product), supergraphFile(products)): the finance node asks for its own
+  const othersOnly = (path: string) => /(predictions|registry)/.test(path) || path === 'schema/supergraph.graphql';
+  const missing = [...read]
+    .filter(([path]) => !Object.keys(NOT_AT_RUN_TIME).some((p) => path === p || path.startsWith(`${p}/`)))
+    .filter(([path]) => !othersOnly(path))
+    .filter(([path]) => !covered(path, [...FINANCE_READS, 'dist', 'node_modules']))
     .map(([path, by]) => `${path} (read by ${by})`);
   expect(missing).toEqual([]);
 });
