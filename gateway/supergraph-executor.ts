@@ -87,7 +87,8 @@ export class SupergraphExecutor implements GatewayInterface {
   private readonly listeners = new Set<Parameters<GatewayInterface['onSchemaLoadOrUpdate']>[0]>();
 
   constructor(private readonly opts: SupergraphExecutorOptions) {
-    this.supergraph = Supergraph.build(opts.supergraphSdl);
+    // parsed without locations: the AST is kept, and its tokens would be too (2 MB for the finance node's supergraph)
+    this.supergraph = Supergraph.build(parse(opts.supergraphSdl, { noLocation: true }));
     this.planner = new QueryPlanner(this.supergraph);
     this.apiSchema = this.supergraph.apiSchema().toGraphQLJSSchema();
     const full = (this.supergraphSchema = this.supergraph.schema.toGraphQLJSSchema());

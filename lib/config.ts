@@ -29,8 +29,8 @@ export const platformSettings = z.object({
   /** Connections of each subgraph's pool; at least 2: a start holds one for the migration lock while another migrates. */
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   /**
-   * How many password hashes (argon2id, 19 MiB each) run at once in this process; more wait their turn
-   * (lib/passwords.ts). Each more buys sign-in throughput on more cores for 19 MiB of peak memory.
+   * How many password hashes (argon2id, 12 MiB each) run at once in this process; more wait their turn
+   * (lib/passwords.ts). Each more buys sign-in throughput on more cores for 12 MiB of peak memory.
    */
   PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(64).default(1),
   /**

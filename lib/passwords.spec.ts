@@ -3,8 +3,8 @@ import { allowPasswordHashesAtOnce, hashPassword, passwordHashLoad, Slots, verif
 
 afterEach(() => allowPasswordHashesAtOnce(1));
 
-it('hashes with one set of parameters: argon2id, 19 MiB, 2 passes, 1 lane', async () => {
-  expect(await hashPassword('correct horse battery staple')).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+it('hashes with one set of parameters: argon2id, 12 MiB, 3 passes, 1 lane', async () => {
+  expect(await hashPassword('correct horse battery staple')).toMatch(/^\$argon2id\$v=19\$m=12288,t=3,p=1\$/);
 });
 
 it('verifies: the right password holds; a wrong one, no stored hash or a malformed one does not', async () => {
@@ -15,6 +15,12 @@ it('verifies: the right password holds; a wrong one, no stored hash or a malform
   expect(await verifyPassword('', '')).toBe(false);
   expect(await verifyPassword('$argon2id$not-a-hash', 'x')).toBe(false);
   expect(await verifyPassword(stored, undefined)).toBe(false);
+});
+
+it("verifies a hash made with other parameters (@node-rs/argon2's default, 19 MiB and 2 passes, used before)", async () => {
+  const earlier = '$argon2id$v=19$m=19456,t=2,p=1$d1AP4xiECVucvSdUxklj7Q$7EPSMaot0oC+1liQww9gGSi6kcECuE8+57DE6oVwoWY';
+  expect(await verifyPassword(earlier, 'correct horse battery staple')).toBe(true);
+  expect(await verifyPassword(earlier, 'correct horse battery stapl')).toBe(false);
 });
 
 it('runs at most PASSWORD_HASHES_AT_ONCE hashes at once, and every one finishes', async () => {

@@ -6,7 +6,7 @@ import { projectRoot } from '../../../lib/paths';
 
 /**
  * Every password is hashed and verified by lib/passwords.ts: one set of argon2 parameters and one
- * bound on the hashes running at once in a process (each holds 19 MiB). The repository is searched
+ * bound on the hashes running at once in a process (each holds 12 MiB). The repository is searched
  * for every file that loads @node-rs/argon2 (so a new one fails here, whoever adds it), and the lint
  * rule that refuses it is read from eslint.config.mjs as ESLint computes it for files of each part.
  */
