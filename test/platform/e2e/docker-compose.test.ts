@@ -331,9 +331,11 @@ describe('docker-compose.yml', () => {
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
     // the base is a build argument (scripts/container-base.sh builds an equivalent where Docker Hub is not reachable)
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:\d+-bookworm-slim$/m);
-    // the build, the production node_modules, the base without npm; the runtime is that base flattened
+    // the build, the production node_modules, the base without npm; the runtimes (every product's, the finance node's) are that base flattened
     expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS \w+$/gm)).toHaveLength(3);
-    expect(dockerfile).toMatch(/^FROM scratch AS runtime$/m);
+    expect(dockerfile).toMatch(/^FROM scratch AS base$/m);
+    expect(dockerfile).toMatch(/^FROM base AS runtime$/m);
+    expect(dockerfile).toMatch(/^FROM base AS finance-runtime$/m);
     expect(dockerfile).toMatch(/^COPY --from=deps \/app\/node_modules /m);
     expect(dockerfile).toMatch(/npm ci/);
     expect(dockerfile).toMatch(/tsc -p tsconfig\.build\.json/);
