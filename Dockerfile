@@ -125,7 +125,7 @@ CMD ["node", "dist/rest-adapter/finance/web-main.js"]
 # the finance node as customers run it: its own supergraph, REST surface, console and client on PORT
 FROM finance-runtime AS finance-backend
 ENV PRODUCTS=finance HOST=0.0.0.0 PORT=8000 DATA_DIR=/var/lib/matchday
-# the finance node alone holds 70-90 MB live: peak RSS under load 186 MB with this limit, 324 MB without
+# the finance node alone holds about 67 MB live: peak RSS 172 MB under bench/finance.ts (dist/bench/finance.js) with this limit
 ENV NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=256"
 USER node
 EXPOSE 8000
