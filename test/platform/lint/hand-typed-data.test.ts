@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import * as parser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
-import { projectRoot } from '../../../lib/paths';
+import { configuredRule } from '../../support/platform/eslint-rules';
 
 /**
  * A REST route's data, and the data a page helper is handed, is its operation's generated result
@@ -18,19 +17,7 @@ const FILES = [
   'rest-adapter/console/pages.spec.ts',
 ];
 /** The rule's configuration for each file, as ESLint computes it from eslint.config.mjs (an ES module: read in a child process). */
-const configured = JSON.parse(
-  execFileSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { ESLint } from 'eslint'; const eslint = new ESLint(); const out = {};
-       for (const file of ${JSON.stringify(FILES)}) out[file] = (await eslint.calculateConfigForFile(file)).rules['no-restricted-syntax'] ?? null;
-       process.stdout.write(JSON.stringify(out));`,
-    ],
-    { cwd: projectRoot(), encoding: 'utf8' },
-  ),
-) as Record<string, Linter.RuleEntry | null>;
+const configured = configuredRule('no-restricted-syntax', FILES);
 
 const rule = configured['rest-adapter/finance/admin/users.ts']!;
 const problems = (code: string) =>

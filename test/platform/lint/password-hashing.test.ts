@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as parser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
+import { configuredRule } from '../../support/platform/eslint-rules';
 import { projectRoot } from '../../../lib/paths';
 
 /**
@@ -37,19 +38,7 @@ const PROBES = [
   'bin/probe.ts',
   'rest-adapter/probe.ts',
 ];
-const configured = JSON.parse(
-  execFileSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { ESLint } from 'eslint'; const eslint = new ESLint(); const out = {};
-       for (const file of ${JSON.stringify([...PROBES, 'lib/passwords.ts'])}) out[file] = (await eslint.calculateConfigForFile(file)).rules['no-restricted-imports'] ?? null;
-       process.stdout.write(JSON.stringify(out));`,
-    ],
-    { cwd: ROOT, encoding: 'utf8' },
-  ),
-) as Record<string, Linter.RuleEntry | null>;
+const configured = configuredRule('no-restricted-imports', [...PROBES, 'lib/passwords.ts']);
 
 it.each(PROBES)('the lint rule refuses @node-rs/argon2 in %s', (file) => {
   const rule = configured[file];
