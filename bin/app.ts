@@ -6,6 +6,7 @@ import { startJobQueue, type JobQueue } from '../lib/jobs';
 import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
 import type { SubgraphDefinition, SubgraphDeps } from '../lib/subgraph';
+import { startSubgraph } from '../lib/subgraph-start';
 import { DeferredSupergraphClient } from '../lib/supergraph-client';
 import { createGateway, gatewayLimits, responseCacheOf, type Gateway } from '../gateway';
 import { databaseCheck } from '../lib/probes';
@@ -135,7 +136,7 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
       c.bind((query, variables, principal) => gw.execute({ query, variables }, { headers: {} }, randomUUID(), principal).then((r) => r.body));
     const generatedCredentials: Record<string, string> = {};
     for (const r of running) {
-      const notes = await r.def.start?.(r.services, r.deps);
+      const notes = await startSubgraph(r.def, r.services, r.deps);
       if (notes && notes.generatedCredentials) Object.assign(generatedCredentials, notes.generatedCredentials);
     }
     // after the subgraphs' own listeners: on one announcement, their in-memory copies go first

@@ -243,8 +243,18 @@ export class Notifications {
     this.stops.push(this.listener.listen(channel, handler, listening));
   }
 
+  /** A mark of the handlers registered so far: `stopSince(mark)` stops those registered after it. */
+  mark(): number {
+    return this.stops.length;
+  }
+
+  /** Stops the handlers registered after `mark` (a start that failed half-way, lib/subgraph-start.ts). */
+  async stopSince(mark: number): Promise<void> {
+    await Promise.all(this.stops.splice(mark).map((stop) => stop()));
+  }
+
   async close(): Promise<void> {
-    await Promise.all(this.stops.splice(0).map((stop) => stop()));
+    await this.stopSince(0);
   }
 }
 

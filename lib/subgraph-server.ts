@@ -21,6 +21,7 @@ import { GATEWAY_SERVICE, parseServicePrivateKey, parseServicePublicKey } from '
 import type { KeyObject } from 'node:crypto';
 import { listen, onShutdown } from './server';
 import type { SubgraphContext, SubgraphDefinition, SubgraphDeps } from './subgraph';
+import { startSubgraph } from './subgraph-start';
 import { httpSupergraphClient } from './supergraph-client';
 
 /** What the gateway forwards stays below this (it accepts 1 MB per operation). */
@@ -103,7 +104,7 @@ export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>, product: Co
       }),
     );
 
-    const notes = await def.start?.(services, deps);
+    const notes = await startSubgraph(def, services, deps, { signal: shutdown.signal });
     const server = await listen(app, config.HOST, config.SUBGRAPH_PORT, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
     onShutdown(
       async () => {
