@@ -6,7 +6,7 @@ import { startJobQueue, type JobQueue } from '../lib/jobs';
 import type { Logger } from '../lib/logger';
 import { listen, type RunningServer } from '../lib/server';
 import type { SubgraphDefinition, SubgraphDeps } from '../lib/subgraph';
-import { startSubgraph } from '../lib/subgraph-start';
+import { startSubgraph, untilDatabase } from '../lib/subgraph-start';
 import { DeferredSupergraphClient } from '../lib/supergraph-client';
 import { createGateway, gatewayLimits, responseCacheOf, type Gateway } from '../gateway';
 import { databaseCheck } from '../lib/probes';
@@ -57,7 +57,7 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
   // the application mailbox keeps its setting: tests and benchmarks set APPLICATION_SMTP_PORT=0 themselves,
   // and an unset one is the optional default port (taken: the mailbox stays off, mailbox-port.test.ts)
   const products = (opts.products ?? config.PRODUCTS) as readonly P[];
-  await ensureDatabase(opts.databaseUrl);
+  await untilDatabase('the database', () => ensureDatabase(opts.databaseUrl), logger);
   // readiness of every HTTP surface of this process (GET /readyz): the database answers
   const readiness = { database: databaseCheck(opts.databaseUrl) };
   const stores: Store[] = [];
@@ -99,9 +99,13 @@ export async function startApp<P extends ProductName = ProductName>(config: Conf
   try {
     const definitions: readonly SubgraphDefinition<unknown>[] = loadSubgraphs(products);
     stores.push(
-      ...(await Promise.all(definitions.map((def) => openStore(def.store, { url: opts.databaseUrl, ...poolOptions(config), logger, migrate: true })))),
+      ...(await Promise.all(
+        definitions.map((def) =>
+          untilDatabase(`the ${def.name} store`, () => openStore(def.store, { url: opts.databaseUrl, ...poolOptions(config), logger, migrate: true }), logger),
+        ),
+      )),
     );
-    jobs = await startJobQueue({ url: opts.databaseUrl, logger });
+    jobs = await untilDatabase<JobQueue>('the job queue', () => startJobQueue({ url: opts.databaseUrl, logger }), logger);
     const supergraphClients: DeferredSupergraphClient[] = [];
     for (const [i, def] of definitions.entries()) {
       const supergraph = new DeferredSupergraphClient(def.name);

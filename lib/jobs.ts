@@ -49,7 +49,7 @@ export async function startJobQueue(opts: { url: string; logger: Logger; poolSiz
     if (isDatabaseUnavailable(err)) opts.logger.warn({ err: { message: err.message } }, 'job queue: database unreachable; retrying');
     else opts.logger.error({ err }, 'job queue error');
   });
-  await boss.start();
+  await startBoss(boss);
   const workers = new Map<string, { stop: AbortController; done: Promise<void> }>();
   let stopped = false;
 
@@ -114,4 +114,14 @@ export async function startJobQueue(opts: { url: string; logger: Logger; poolSiz
     },
   };
   return queue;
+}
+
+/** Starts pg-boss; a start that fails leaves nothing open (the caller may try again: lib/subgraph-start.ts). */
+async function startBoss(boss: PgBoss): Promise<void> {
+  try {
+    await boss.start();
+  } catch (err) {
+    await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
+    throw err;
+  }
 }

@@ -14,14 +14,14 @@ import { requireSettings, runEntry } from './entry';
 import { asServiceUnavailable } from './faults';
 import { keepRawBody, rawBody, requestContext } from './http';
 import { startJobQueue } from './jobs';
-import { createLogger } from './logger';
+import { createLogger, type Logger } from './logger';
 import { databaseCheck, probeResponder } from './probes';
 import { PRINCIPAL_HEADER, verifyRequestToken, type Principal } from './principal';
 import { GATEWAY_SERVICE, parseServicePrivateKey, parseServicePublicKey } from './service-keys';
 import type { KeyObject } from 'node:crypto';
 import { listen, onShutdown } from './server';
 import type { SubgraphContext, SubgraphDefinition, SubgraphDeps } from './subgraph';
-import { startSubgraph } from './subgraph-start';
+import { startSubgraph, untilDatabase } from './subgraph-start';
 import { httpSupergraphClient } from './supergraph-client';
 
 /** What the gateway forwards stays below this (it accepts 1 MB per operation). */
@@ -42,9 +42,7 @@ export function runStandaloneSubgraph<S>(def: SubgraphDefinition<S>, product: Co
     const config = standaloneConfig(def.name, product);
     const logger = createLogger(config.LOG_LEVEL, def.name);
     const databaseUrl = config.DATABASE_URL;
-    await ensureDatabase(databaseUrl);
-    const store = await openStore(def.store, { url: databaseUrl, ...poolOptions(config), logger, migrate: true });
-    const jobs = await startJobQueue({ url: databaseUrl, logger });
+    const { store, jobs } = await openDatabase(def, config, logger);
     // aborted first on shutdown: background work waiting for the gateway stops waiting
     const shutdown = new AbortController();
     const supergraph = httpSupergraphClient(config.GATEWAY_URL, parseServicePrivateKey(config.SERVICE_PRIVATE_KEY), def.name, {
@@ -168,4 +166,13 @@ function verifiedPrincipal(subgraph: string, gatewayKey: KeyObject) {
     res.locals.clientAddress = verified.clientAddress;
     next();
   };
+}
+
+/** The database, the subgraph's store (migrated) and the job queue, each waited for while the database is unavailable. */
+async function openDatabase(def: SubgraphDefinition<unknown>, config: ReturnType<typeof standaloneConfig>, logger: Logger) {
+  const url = config.DATABASE_URL;
+  await untilDatabase('the database', () => ensureDatabase(url), logger);
+  const store = await untilDatabase(`the ${def.name} store`, () => openStore(def.store, { url, ...poolOptions(config), logger, migrate: true }), logger);
+  const jobs = await untilDatabase('the job queue', () => startJobQueue({ url, logger }), logger);
+  return { store, jobs };
 }

@@ -1,5 +1,6 @@
 import { untilAvailable } from './faults';
 import type { JobQueue } from './jobs';
+import type { Logger } from './logger';
 import type { StartNotes, SubgraphDefinition, SubgraphDeps } from './subgraph';
 
 /**
@@ -36,14 +37,20 @@ export function startSubgraph<S>(
         throw err;
       }
     },
-    {
-      signal: opts.signal,
-      maxWaitMs: opts.maxWaitMs,
-      onWait: (err, delayMs) =>
-        deps.logger.warn(
-          { subgraph: def.name, err: { message: (err as Error).message }, retryInMs: delayMs },
-          'start-up: database unavailable; starting again',
-        ),
-    },
+    { signal: opts.signal, maxWaitMs: opts.maxWaitMs, onWait: waitLogger(deps.logger, `the ${def.name} subgraph's start`) },
   );
 }
+
+/**
+ * A step of a long-lived process's start-up that needs the database before a subgraph can start
+ * (creating the database, migrating and opening a subgraph's pools, the job queue): while the server
+ * refuses connections, is starting up or is too slow, it waits (1 s, doubling to 15 s) and runs the
+ * step again, so that a process started before its database (compose, a node's reboot, a failover)
+ * comes up with it instead of exiting. Each step leaves nothing open when it fails.
+ */
+export function untilDatabase<T>(step: string, work: () => Promise<T>, logger: Logger, opts: { signal?: AbortSignal; maxWaitMs?: number } = {}): Promise<T> {
+  return untilAvailable(work, { ...opts, onWait: waitLogger(logger, step) });
+}
+
+const waitLogger = (logger: Logger, step: string) => (err: unknown, delayMs: number) =>
+  logger.warn({ step, err: { message: (err as Error).message }, retryInMs: delayMs }, 'start-up: database unavailable; starting again');
